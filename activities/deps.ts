@@ -1,0 +1,19 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+
+/** What a webhook POST came back with; `null` status means no HTTP answer (network error, time-out). */
+export interface WebhookHttpResult {
+  status: number | null;
+  body: string;
+  error?: string;
+}
+
+export interface WebhookSender {
+  post(url: string, body: string, headers: Record<string, string>, timeoutMs: number): Promise<WebhookHttpResult>;
+}
+
+export interface ActivityDeps {
+  orm: MikroORM;
+  masterKey: Buffer;
+  webhookSender: WebhookSender;
+  webhookTimeoutMs?: number;
+}

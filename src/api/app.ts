@@ -1,0 +1,56 @@
+import { apiReference } from '@scalar/express-api-reference';
+import express, { type Request, type Response } from 'express';
+import { randomUUID } from 'node:crypto';
+import { pinoHttp } from 'pino-http';
+import { basePath } from '../config';
+import { logger } from '../logger';
+import type { ApiDeps } from './context';
+import { authenticate } from './middleware/auth';
+import { errorHandler } from './middleware/errors';
+import { notFoundHandler } from './middleware/not-found';
+import { openApiDocument } from './openapi-registry';
+import { mountRoute, registeredRoutes } from './route';
+import { allRoutes } from './routes';
+
+export function createApp(deps: ApiDeps) {
+  const base = basePath(deps.config.apiPrefix);
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', false);
+
+  app.use((req: Request, res: Response, next) => {
+    const id = req.get('x-request-id') ?? `req_${randomUUID()}`;
+    res.setHeader('X-Request-Id', id);
+    (req as Request & { id: string }).id = id;
+    next();
+  });
+  app.use(
+    pinoHttp({
+      logger,
+      genReqId: (req) => (req as unknown as { id: string }).id,
+      customProps: (req) => ({ requestId: (req as unknown as { id: string }).id }),
+      serializers: { req: (req: { method: string; url: string }) => ({ method: req.method, url: req.url }) },
+    }),
+  );
+
+  app.get('/health', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+
+  const docs = express.Router();
+  docs.get('/openapi.json', (_req, res) => {
+    res.json(openApiDocument(deps.config.publicBaseUrl));
+  });
+  docs.use('/reference', apiReference({ url: `${base}/openapi.json`, pageTitle: 'Payments Service API' }));
+  app.use(base, docs);
+
+  const api = express.Router();
+  api.use(express.json({ limit: '1mb', strict: false, type: () => true }));
+  api.use(authenticate(deps));
+  for (const route of allRoutes) mountRoute(api, deps, route as never);
+  app.use(base, api);
+
+  app.use(notFoundHandler(() => registeredRoutes, base));
+  app.use(errorHandler);
+  return app;
+}

@@ -1,0 +1,82 @@
+import type { Request, Response } from 'express';
+import { IdempotencyRecord } from '../db/entities';
+import { ApiError, errorBody } from '../domain/errors';
+import { MAX_IDEMPOTENCY_KEY_LENGTH, requestFingerprint } from '../domain/idempotency';
+import type { ApiDeps, Caller } from './context';
+import { sendJson } from './http';
+import type { Reply } from './route';
+
+const WAIT_FOR_FIRST_MS = 15_000;
+const POLL_MS = 100;
+/** An IN_PROGRESS claim older than this belongs to a request that died; it may be taken over. */
+const STALE_CLAIM_MS = 60_000;
+
+/**
+ * Runs `work` at most once per (platform, Idempotency-Key). The first request claims the key
+ * with an IN_PROGRESS row; repeats replay the stored response; concurrent repeats wait for it;
+ * a repeat with a different request is refused. 5xx outcomes release the key.
+ */
+export async function withIdempotency(deps: ApiDeps, req: Request, res: Response, caller: Caller, work: () => Promise<Reply>): Promise<void> {
+  const key = req.get('idempotency-key');
+  if (key === undefined) {
+    const reply = await work();
+    sendJson(res, reply.status, reply.body);
+    return;
+  }
+  if (key.length === 0 || key.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
+    throw ApiError.invalidInput([{ field: 'Idempotency-Key', constraint: 'maxLength', message: `must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters` }]);
+  }
+  const fingerprint = requestFingerprint(req.method, req.originalUrl.split('?')[0]!, req.body ?? null);
+  const em = deps.orm.em.fork();
+  const claim = async (): Promise<boolean> => {
+    const inserted = await em.getConnection().execute<{ key: string }[]>(
+      `insert into idempotency_keys (platform_id, key, fingerprint, state, created_at) values (?, ?, ?, 'IN_PROGRESS', now())
+       on conflict (platform_id, key) do update set created_at = now(), fingerprint = excluded.fingerprint
+         where idempotency_keys.state = 'IN_PROGRESS' and idempotency_keys.created_at < now() - (? * interval '1 millisecond')
+           and idempotency_keys.fingerprint = excluded.fingerprint
+       returning key`,
+      [caller.platformId, key, fingerprint, STALE_CLAIM_MS],
+    );
+    return inserted.length === 1;
+  };
+
+  const deadline = Date.now() + WAIT_FOR_FIRST_MS;
+  while (!(await claim())) {
+    const existing = await em.findOne(IdempotencyRecord, { platformId: caller.platformId, key }, { refresh: true });
+    if (!existing) continue; // released by a failed first attempt: try to claim again
+    if (existing.fingerprint !== fingerprint) {
+      throw ApiError.conflict('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was already used with a different request');
+    }
+    if (existing.state === 'COMPLETED') {
+      res.setHeader('Idempotent-Replayed', 'true');
+      res.status(existing.statusCode!).type('application/json').send(existing.responseBody ?? '');
+      return;
+    }
+    if (Date.now() > deadline) {
+      throw ApiError.conflict('OPERATION_IN_PROGRESS', 'A request with this Idempotency-Key is still being processed; retry shortly');
+    }
+    await new Promise((r) => setTimeout(r, POLL_MS));
+  }
+
+  let reply: Reply;
+  try {
+    reply = await work();
+  } catch (err) {
+    if (err instanceof ApiError && err.status < 500) {
+      await complete(err.status, JSON.stringify(errorBody(err)));
+    } else {
+      await release();
+    }
+    throw err;
+  }
+  const text = sendJson(res, reply.status, reply.body);
+  if (reply.status < 500) await complete(reply.status, text ?? '');
+  else await release();
+
+  async function complete(statusCode: number, body: string): Promise<void> {
+    await em.nativeUpdate(IdempotencyRecord, { platformId: caller.platformId, key: key! }, { state: 'COMPLETED', statusCode, responseBody: body, completedAt: new Date() });
+  }
+  async function release(): Promise<void> {
+    await em.nativeDelete(IdempotencyRecord, { platformId: caller.platformId, key: key!, state: 'IN_PROGRESS' });
+  }
+}

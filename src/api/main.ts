@@ -1,0 +1,37 @@
+import { Client, Connection } from '@temporalio/client';
+import { loadConfig } from '../config';
+import { migrate, openOrm } from '../db/orm';
+import { logger } from '../logger';
+import { createApp } from './app';
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const orm = await openOrm(config.databaseUrl);
+  await migrate(orm, config.databaseUrl);
+  const connection = await Connection.connect({ address: config.temporalAddress });
+  const temporal = new Client({ connection, namespace: config.temporalNamespace });
+  const app = createApp({ orm, temporal, config });
+  const server = app.listen(config.port, '0.0.0.0', () => {
+    logger.info({ baseUrl: config.publicBaseUrl, reference: `${config.publicBaseUrl}/reference` }, 'API listening');
+  });
+
+  const shutdown = (signal: string) => {
+    logger.info({ signal }, 'API stopping');
+    server.close(() => {
+      void (async () => {
+        await connection.close();
+        await orm.close();
+        process.exit(0);
+      })();
+    });
+    // Keep-alive connections would hold close() open; end them after a grace period.
+    setTimeout(() => server.closeAllConnections(), 5_000).unref();
+  };
+  process.once('SIGINT', () => shutdown('SIGINT'));
+  process.once('SIGTERM', () => shutdown('SIGTERM'));
+}
+
+main().catch((err: unknown) => {
+  logger.fatal({ err }, 'API failed to start');
+  process.exit(1);
+});

@@ -1,0 +1,136 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Request, Response, Router } from 'express';
+import { ApiError, type FieldError } from '../domain/errors';
+import type { ApiDeps, Caller } from './context';
+import { sendJson } from './http';
+import { withIdempotency } from './idempotency';
+import { registry, z } from './openapi-registry';
+import { fieldErrors } from './validation';
+
+type Method = 'get' | 'post' | 'patch' | 'put' | 'delete';
+
+export interface HandlerContext<P, Q, B> {
+  params: P;
+  query: Q;
+  body: B;
+  caller: Caller;
+  em: EntityManager;
+  deps: ApiDeps;
+  req: Request;
+  idempotencyKey?: string;
+}
+
+export interface Reply {
+  status: number;
+  body?: unknown;
+}
+
+export interface RouteSpec<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType> {
+  method: Method;
+  /** Express-style path below the versioned base, e.g. `/customers/:customerId`. */
+  path: string;
+  operationId: string;
+  summary: string;
+  tags: string[];
+  params?: P;
+  query?: Q;
+  body?: B;
+  responses: Record<number, { description: string; schema?: z.ZodType }>;
+  /** Accepts an Idempotency-Key header (spec §4.2). */
+  idempotent?: boolean;
+  /** Refuses production tokens. */
+  sandboxOnly?: boolean;
+  handler: (ctx: HandlerContext<z.infer<P>, z.infer<Q>, z.infer<B>>) => Promise<Reply>;
+}
+
+/** Every route registered, for 405 detection and the OpenAPI document. */
+export const registeredRoutes: { method: Method; path: string }[] = [];
+
+function openApiPath(path: string): string {
+  return path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+}
+
+export function defineRoute<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType>(spec: RouteSpec<P, Q, B>): RouteSpec<P, Q, B> {
+  return spec;
+}
+
+/** Mounts a route: documents it, authenticates (done by the router), validates, runs it. */
+export function mountRoute<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType>(router: Router, deps: ApiDeps, spec: RouteSpec<P, Q, B>): void {
+  document(spec);
+  router[spec.method](spec.path, async (req: Request, res: Response) => {
+    const caller = res.locals.caller as Caller;
+    if (spec.sandboxOnly && caller.environment !== 'SANDBOX') {
+      throw ApiError.forbidden('FORBIDDEN', 'Sandbox endpoints require a sandbox API token');
+    }
+    const run = async (): Promise<Reply> => {
+      const errors: FieldError[] = [];
+      const parse = <S extends z.ZodType | undefined>(schema: S, value: unknown, prefix?: string) => {
+        if (!schema) return undefined;
+        const result = schema.safeParse(value);
+        if (!result.success) {
+          errors.push(...fieldErrors(result.error, prefix));
+          return undefined;
+        }
+        return result.data;
+      };
+      const params = parse(spec.params, req.params);
+      const query = parse(spec.query, req.query);
+      const body = parse(spec.body, req.body ?? {});
+      if (errors.length > 0) throw ApiError.invalidInput(errors);
+      return spec.handler({
+        params: params as z.infer<P>,
+        query: query as z.infer<Q>,
+        body: body as z.infer<B>,
+        caller,
+        em: deps.orm.em.fork(),
+        deps,
+        req,
+        idempotencyKey: req.get('idempotency-key') ?? undefined,
+      });
+    };
+    if (spec.idempotent) {
+      await withIdempotency(deps, req, res, caller, run);
+    } else {
+      const reply = await run();
+      sendJson(res, reply.status, reply.body);
+    }
+  });
+}
+
+const idempotencyHeader = z.object({
+  'Idempotency-Key': z
+    .string()
+    .max(255)
+    .optional()
+    .openapi({ description: 'Repeating a request with the same key returns the first response without repeating its effect.' }),
+});
+
+const documented = new Set<RouteSpec<never, never, never>>();
+
+/** Adds a route to the OpenAPI registry and the 405 table, once per process. */
+function document<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType>(spec: RouteSpec<P, Q, B>): void {
+  if (documented.has(spec as never)) return;
+  documented.add(spec as never);
+  registeredRoutes.push({ method: spec.method, path: spec.path });
+  registry.registerPath({
+    method: spec.method,
+    path: openApiPath(spec.path),
+    operationId: spec.operationId,
+    summary: spec.summary,
+    tags: spec.tags,
+    request: {
+      ...(spec.params ? { params: spec.params as never } : {}),
+      ...(spec.query ? { query: spec.query as never } : {}),
+      ...(spec.idempotent
+        ? { headers: idempotencyHeader }
+        : {}),
+      ...(spec.body ? { body: { content: { 'application/json': { schema: spec.body } }, required: true } } : {}),
+    },
+    responses: Object.fromEntries(
+      Object.entries(spec.responses).map(([status, r]) => [
+        status,
+        { description: r.description, ...(r.schema ? { content: { 'application/json': { schema: r.schema } } } : {}) },
+      ]),
+    ),
+  });
+}

@@ -1,0 +1,9 @@
+import { configRoutes } from './config';
+import { customerRoutes } from './customers';
+import { internalAccountRoutes } from './internal-accounts';
+import { sandboxRoutes } from './sandbox';
+import { transactionRoutes } from './transactions';
+import { webhookRoutes } from './webhooks';
+
+// Order matters where paths overlap: /customers/internal-accounts before /customers/:customerId.
+export const allRoutes = [...configRoutes, ...internalAccountRoutes, ...customerRoutes, ...sandboxRoutes, ...transactionRoutes, ...webhookRoutes];

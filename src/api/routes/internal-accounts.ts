@@ -1,0 +1,45 @@
+import { InternalAccount } from '../../db/entities';
+import { internalAccountViews } from '../../services/internal-account-views';
+import { listPage } from '../../services/listing';
+import { z } from '../openapi-registry';
+import { defineRoute } from '../route';
+import { InternalAccountListQuerySchema, InternalAccountListSchema, InternalAccountSchema, PlatformInternalAccountQuerySchema } from '../schemas/accounts';
+import { errorResponses } from '../schemas/common';
+
+export const internalAccountRoutes = [
+  defineRoute({
+    method: 'get',
+    path: '/customers/internal-accounts',
+    operationId: 'listCustomerInternalAccounts',
+    summary: "List customers' internal accounts with balances and funding instructions",
+    tags: ['Internal Accounts'],
+    query: InternalAccountListQuerySchema,
+    responses: { 200: { description: 'A page of accounts', schema: InternalAccountListSchema }, 400: errorResponses[400], 401: errorResponses[401] },
+    handler: async ({ em, caller, query }) => {
+      const where = {
+        platformId: caller.platformId,
+        customerId: query.customerId ?? { $ne: null },
+        ...(query.currency ? { currency: query.currency } : {}),
+        ...(query.type ? { type: query.type } : {}),
+      };
+      return { status: 200, body: await listPage(em, InternalAccount, where, query, (rows) => internalAccountViews(em, rows)) };
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/platform/internal-accounts',
+    operationId: 'listPlatformInternalAccounts',
+    summary: "List the platform's own internal accounts",
+    tags: ['Internal Accounts'],
+    query: PlatformInternalAccountQuerySchema,
+    responses: { 200: { description: 'The accounts', schema: z.object({ data: z.array(InternalAccountSchema) }) }, 401: errorResponses[401] },
+    handler: async ({ em, caller, query }) => {
+      const accounts = await em.find(
+        InternalAccount,
+        { platformId: caller.platformId, customerId: null, ...(query.currency ? { currency: query.currency } : {}), ...(query.type ? { type: query.type } : {}) },
+        { orderBy: { createdAt: 'asc', id: 'asc' } },
+      );
+      return { status: 200, body: { data: await internalAccountViews(em, accounts) } };
+    },
+  }),
+];

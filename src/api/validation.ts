@@ -1,0 +1,33 @@
+import type { z } from 'zod';
+import type { FieldError } from '../domain/errors';
+
+/** Turns every zod issue into a §7 field error, with a dot path rooted at `prefix`. */
+export function fieldErrors(error: z.ZodError, prefix?: string): FieldError[] {
+  return error.issues.map((issue) => {
+    const path = [...(prefix ? [prefix] : []), ...issue.path.map(String)].join('.');
+    return { field: path || prefix || 'body', constraint: constraintOf(issue), message: issue.message };
+  });
+}
+
+function constraintOf(issue: z.core.$ZodIssue): string {
+  switch (issue.code) {
+    case 'too_small':
+      return issue.origin === 'string' ? 'minLength' : issue.origin === 'array' ? 'minItems' : 'minimum';
+    case 'too_big':
+      return issue.origin === 'string' ? 'maxLength' : issue.origin === 'array' ? 'maxItems' : 'maximum';
+    case 'invalid_type':
+      return issue.input === undefined ? 'required' : 'type';
+    case 'invalid_format':
+      return issue.format === 'regex' ? 'pattern' : issue.format;
+    case 'invalid_value':
+      return 'enum';
+    case 'unrecognized_keys':
+      return 'additionalProperties';
+    case 'not_multiple_of':
+      return 'integer';
+    case 'custom':
+      return (issue.params?.constraint as string | undefined) ?? 'custom';
+    default:
+      return issue.code;
+  }
+}

@@ -1,0 +1,53 @@
+import { parseArgs } from 'node:util';
+import { basePath } from '../config';
+import { migrate, openOrm } from '../db/orm';
+import type { Region } from '../db/entities/Platform';
+import { createPlatform, createToken } from '../services/platforms';
+
+/**
+ * Creates a platform and an API token and prints one line of JSON:
+ * {"platformId","tokenId","clientSecret","baseUrl"}. The secret is shown only here.
+ */
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      name: { type: 'string', default: 'Sandbox platform' },
+      environment: { type: 'string', default: 'SANDBOX' },
+      region: { type: 'string', default: 'US' },
+      currencies: { type: 'string', default: 'USD' },
+      regulated: { type: 'boolean', default: false },
+      'embedded-wallets': { type: 'boolean', default: false },
+      'counterparty-required': { type: 'boolean', default: false },
+      'webhook-url': { type: 'string' },
+    },
+  });
+  const databaseUrl = process.env.DATABASE_URL;
+  if (!databaseUrl) throw new Error('DATABASE_URL is not set');
+  const environment = values.environment.toUpperCase();
+  if (environment !== 'SANDBOX' && environment !== 'PRODUCTION') throw new Error('--environment must be SANDBOX or PRODUCTION');
+  const orm = await openOrm(databaseUrl, { poolMax: 2 });
+  try {
+    await migrate(orm, databaseUrl);
+    const em = orm.em.fork();
+    const platform = await createPlatform(em, {
+      name: values.name,
+      region: values.region.toUpperCase() as Region,
+      currencies: values.currencies.split(',').map((c) => c.trim().toUpperCase()).filter(Boolean),
+      isRegulatedFinancialInstitution: values.regulated,
+      embeddedWalletsSupported: values['embedded-wallets'],
+      counterpartyInformationRequired: values['counterparty-required'],
+      webhookEndpoint: values['webhook-url'] ?? null,
+    });
+    const token = await createToken(em, platform.id, environment);
+    const port = process.env.PORT ?? '3000';
+    const baseUrl = (process.env.PUBLIC_BASE_URL ?? `http://127.0.0.1:${port}`).replace(/\/+$/, '') + basePath(process.env.API_PREFIX ?? '');
+    process.stdout.write(`${JSON.stringify({ platformId: platform.id, tokenId: token.tokenId, clientSecret: token.clientSecret, baseUrl })}\n`);
+  } finally {
+    await orm.close();
+  }
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`create-platform failed: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+});

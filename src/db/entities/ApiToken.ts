@@ -1,0 +1,16 @@
+import { Entity, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
+
+export type Environment = 'SANDBOX' | 'PRODUCTION';
+
+/** An API credential. The client secret itself is never stored, only its scrypt hash. */
+@Entity({ tableName: 'api_tokens' })
+export class ApiToken {
+  @PrimaryKey({ type: 'string' }) id!: string;
+  @Property({ type: 'string' }) platformId!: string;
+  @Property({ type: 'string' }) name!: string;
+  @Property({ type: 'string' }) environment!: Environment;
+  @Property({ type: 'json' }) permissions!: string[];
+  @Property({ type: 'string' }) secretHash!: string;
+  @Property({ type: 'datetime' }) createdAt!: Date;
+  @Property({ type: 'datetime' }) updatedAt!: Date;
+}

@@ -1,0 +1,39 @@
+import { ApiToken } from './ApiToken';
+import { Customer } from './Customer';
+import { IdempotencyRecord } from './IdempotencyRecord';
+import { InternalAccount } from './InternalAccount';
+import { JournalEntry } from './JournalEntry';
+import { LedgerAccount } from './LedgerAccount';
+import { Platform } from './Platform';
+import { Posting } from './Posting';
+import { SigningKey } from './SigningKey';
+import { Transaction } from './Transaction';
+import { WebhookEvent } from './WebhookEvent';
+
+export {
+  ApiToken,
+  Customer,
+  IdempotencyRecord,
+  InternalAccount,
+  JournalEntry,
+  LedgerAccount,
+  Platform,
+  Posting,
+  SigningKey,
+  Transaction,
+  WebhookEvent,
+};
+
+export const entities = [
+  ApiToken,
+  Customer,
+  IdempotencyRecord,
+  InternalAccount,
+  JournalEntry,
+  LedgerAccount,
+  Platform,
+  Posting,
+  SigningKey,
+  Transaction,
+  WebhookEvent,
+];

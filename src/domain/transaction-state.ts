@@ -1,0 +1,38 @@
+export type TransactionType = 'INCOMING' | 'OUTGOING';
+export type TransactionStatus =
+  | 'CREATED'
+  | 'PENDING'
+  | 'PENDING_AUTHORIZATION'
+  | 'PROCESSING'
+  | 'COMPLETED'
+  | 'REJECTED'
+  | 'FAILED'
+  | 'REFUNDED'
+  | 'EXPIRED';
+
+
+/** Allowed status moves of a transaction. COMPLETED -> FAILED is a bank return (spec §3). */
+const NEXT: Record<TransactionStatus, readonly TransactionStatus[]> = {
+  CREATED: ['PENDING', 'PROCESSING', 'FAILED', 'EXPIRED'],
+  PENDING: ['PROCESSING', 'COMPLETED', 'FAILED', 'REJECTED', 'EXPIRED'],
+  PENDING_AUTHORIZATION: ['PENDING', 'PROCESSING', 'FAILED', 'EXPIRED'],
+  PROCESSING: ['COMPLETED', 'FAILED'],
+  COMPLETED: ['FAILED', 'REFUNDED'],
+  REJECTED: [],
+  FAILED: ['REFUNDED'],
+  REFUNDED: [],
+  EXPIRED: [],
+};
+
+export function canTransition(from: TransactionStatus, to: TransactionStatus): boolean {
+  return NEXT[from].includes(to);
+}
+
+export function assertTransition(from: TransactionStatus, to: TransactionStatus): void {
+  if (!canTransition(from, to)) throw new Error(`transaction cannot move from ${from} to ${to}`);
+}
+
+/** The webhook type announcing that an incoming payment reached `status`, if any. */
+export function incomingPaymentEventType(status: TransactionStatus): string | null {
+  return status === 'COMPLETED' || status === 'FAILED' || status === 'PENDING' ? `INCOMING_PAYMENT.${status}` : null;
+}

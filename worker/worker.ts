@@ -1,0 +1,22 @@
+import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
+import { createActivities, type ActivityDeps } from '../activities';
+import { TASK_QUEUE } from '../src/temporal/task-queue';
+
+export interface WorkerSetup {
+  connection: NativeConnection;
+  namespace: string;
+  taskQueue?: string;
+  deps: ActivityDeps;
+  /** Pre-built workflow bundle (tests share one); otherwise bundled from ../workflows. */
+  workflowBundle?: WorkerOptions['workflowBundle'];
+}
+
+export async function createWorker(setup: WorkerSetup): Promise<Worker> {
+  return Worker.create({
+    connection: setup.connection,
+    namespace: setup.namespace,
+    taskQueue: setup.taskQueue ?? TASK_QUEUE,
+    activities: createActivities(setup.deps),
+    ...(setup.workflowBundle ? { workflowBundle: setup.workflowBundle } : { workflowsPath: require.resolve('../workflows') }),
+  });
+}
