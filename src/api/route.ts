@@ -66,7 +66,7 @@ export function mountRoute<P extends z.ZodType, Q extends z.ZodType, B extends z
       const errors: FieldError[] = [];
       const parse = <S extends z.ZodType | undefined>(schema: S, value: unknown, prefix?: string) => {
         if (!schema) return undefined;
-        const result = schema.safeParse(value);
+        const result = schema.safeParse(value, { reportInput: true });
         if (!result.success) {
           errors.push(...fieldErrors(result.error, prefix));
           return undefined;

@@ -16,7 +16,9 @@ function constraintOf(issue: z.core.$ZodIssue): string {
     case 'too_big':
       return issue.origin === 'string' ? 'maxLength' : issue.origin === 'array' ? 'maxItems' : 'maximum';
     case 'invalid_type':
-      return issue.input === undefined ? 'required' : 'type';
+      // Needs parse(..., { reportInput: true }) to tell a missing field from a wrong type.
+      if (issue.input === undefined) return 'required';
+      return issue.expected === 'int' ? 'integer' : 'type';
     case 'invalid_format':
       return issue.format === 'regex' ? 'pattern' : issue.format;
     case 'invalid_value':

@@ -21,7 +21,8 @@ export function authenticate(deps: ApiDeps) {
     const match = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header);
     if (!match) throw ApiError.unauthorized();
     const decoded = Buffer.from(match[1]!, 'base64').toString('utf8');
-    const colon = decoded.indexOf(':');
+    // Token ids contain a colon themselves (`Token:<uuid>`); secrets never do, so split at the last one.
+    const colon = decoded.lastIndexOf(':');
     if (colon <= 0) throw ApiError.unauthorized();
     const tokenId = decoded.slice(0, colon);
     const secret = decoded.slice(colon + 1);

@@ -23,7 +23,7 @@ export class Migration20261121000000_foundation extends Migration {
     this.addSql(`
       create table api_tokens (
         id text primary key,
-        platform_id text not null references platforms(id),
+        platform_id text not null references platforms(id) deferrable initially deferred,
         name text not null,
         environment text not null check (environment in ('SANDBOX', 'PRODUCTION')),
         permissions jsonb not null,
@@ -35,7 +35,7 @@ export class Migration20261121000000_foundation extends Migration {
     this.addSql(`
       create table customers (
         id text primary key,
-        platform_id text not null references platforms(id),
+        platform_id text not null references platforms(id) deferrable initially deferred,
         platform_customer_id text not null,
         customer_type text not null check (customer_type in ('INDIVIDUAL', 'BUSINESS')),
         uma_address text not null unique,
@@ -59,7 +59,7 @@ export class Migration20261121000000_foundation extends Migration {
     this.addSql(`
       create table ledger_accounts (
         id text primary key,
-        platform_id text not null references platforms(id),
+        platform_id text not null references platforms(id) deferrable initially deferred,
         kind text not null,
         currency text not null,
         allow_negative boolean not null,
@@ -73,9 +73,9 @@ export class Migration20261121000000_foundation extends Migration {
       )`);
     this.addSql(`
       create table internal_accounts (
-        id text primary key references ledger_accounts(id),
-        platform_id text not null references platforms(id),
-        customer_id text references customers(id),
+        id text primary key references ledger_accounts(id) deferrable initially deferred,
+        platform_id text not null references platforms(id) deferrable initially deferred,
+        customer_id text references customers(id) deferrable initially deferred,
         currency text not null,
         type text not null,
         status text not null,
@@ -88,7 +88,7 @@ export class Migration20261121000000_foundation extends Migration {
     this.addSql(`
       create table journal_entries (
         id text primary key,
-        platform_id text not null references platforms(id),
+        platform_id text not null references platforms(id) deferrable initially deferred,
         idempotency_key text not null unique,
         transaction_id text,
         description text not null,
@@ -98,8 +98,8 @@ export class Migration20261121000000_foundation extends Migration {
     this.addSql(`
       create table postings (
         id bigserial primary key,
-        entry_id text not null references journal_entries(id),
-        account_id text not null references ledger_accounts(id),
+        entry_id text not null references journal_entries(id) deferrable initially deferred,
+        account_id text not null references ledger_accounts(id) deferrable initially deferred,
         currency text not null,
         amount bigint not null check (amount <> 0),
         created_at timestamptz not null
@@ -109,8 +109,8 @@ export class Migration20261121000000_foundation extends Migration {
     this.addSql(`
       create table transactions (
         id text primary key,
-        platform_id text not null references platforms(id),
-        customer_id text references customers(id),
+        platform_id text not null references platforms(id) deferrable initially deferred,
+        customer_id text references customers(id) deferrable initially deferred,
         type text not null,
         direction text not null,
         status text not null,
@@ -128,7 +128,7 @@ export class Migration20261121000000_foundation extends Migration {
     this.addSql(`
       create table webhook_events (
         id text primary key,
-        platform_id text not null references platforms(id),
+        platform_id text not null references platforms(id) deferrable initially deferred,
         environment text not null,
         type text not null,
         payload text not null,
@@ -141,7 +141,7 @@ export class Migration20261121000000_foundation extends Migration {
     this.addSql(`create index webhook_events_platform_idx on webhook_events(platform_id, created_at desc)`);
     this.addSql(`
       create table idempotency_keys (
-        platform_id text not null references platforms(id),
+        platform_id text not null references platforms(id) deferrable initially deferred,
         key text not null,
         fingerprint text not null,
         state text not null,
