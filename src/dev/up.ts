@@ -1,37 +1,18 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { connect } from 'node:net';
 import { join, resolve } from 'node:path';
 import { basePath } from '../config';
 import { ApiToken } from '../db/entities';
 import { migrate, openOrm } from '../db/orm';
 import { createPlatform, createToken } from '../services/platforms';
+import { waitForPort } from './ports';
 
 /** Orchestrates a local stack for `npm start`: Temporal dev server, migrations, worker, API. */
 
 const root = resolve(__dirname, '../..');
 const dataDir = join(root, '.data');
 const say = (msg: string) => process.stderr.write(`[up] ${msg}\n`);
-
-function waitForPort(port: number, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  return new Promise((ok, fail) => {
-    const attempt = () => {
-      const socket = connect(port, '127.0.0.1');
-      socket.once('connect', () => {
-        socket.end();
-        ok();
-      });
-      socket.once('error', () => {
-        socket.destroy();
-        if (Date.now() > deadline) fail(new Error(`nothing listens on port ${port} after ${timeoutMs} ms`));
-        else setTimeout(attempt, 250);
-      });
-    };
-    attempt();
-  });
-}
 
 function masterKey(): string {
   if (process.env.MASTER_KEY) return process.env.MASTER_KEY;

@@ -1,0 +1,106 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { Client, Connection } from '@temporalio/client';
+import { NativeConnection, Runtime, type Worker } from '@temporalio/worker';
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import request from 'supertest';
+import { httpWebhookSender } from '../../activities/webhook-sender';
+import { createApp } from '../../src/api/app';
+import type { ApiDeps } from '../../src/api/context';
+import type { Environment } from '../../src/db/entities/ApiToken';
+import { openOrm } from '../../src/db/orm';
+import { parseMasterKey } from '../../src/security/secrets';
+import { createPlatform, createToken, type NewPlatform } from '../../src/services/platforms';
+import { createWorker } from '../../worker/worker';
+import { WebhookReceiver } from './receiver';
+
+let runtimeQuiet = false;
+
+/**
+ * Everything an API test needs, all real: the test database, the run's Temporal dev server, a
+ * worker on a task queue of this file's own, the Express app and a webhook receiver.
+ */
+export class Harness {
+  orm!: MikroORM;
+  temporal!: Client;
+  worker!: Worker;
+  app!: ReturnType<typeof createApp>;
+  deps!: ApiDeps;
+  receiver!: WebhookReceiver;
+  masterKey!: Buffer;
+  readonly taskQueue = `test-${randomUUID()}`;
+  private connection?: Connection;
+  private nativeConnection?: NativeConnection;
+  private running?: Promise<void>;
+
+  static async start(): Promise<Harness> {
+    const h = new Harness();
+    await h.init();
+    return h;
+  }
+
+  private async init(): Promise<void> {
+    if (!runtimeQuiet) {
+      Runtime.install({ logger: { log: () => undefined, trace: () => undefined, debug: () => undefined, info: () => undefined, warn: () => undefined, error: (m, meta) => console.error(m, meta) } });
+      runtimeQuiet = true;
+    }
+    const address = process.env.TEMPORAL_TEST_ADDRESS!;
+    this.masterKey = parseMasterKey(process.env.MASTER_KEY!);
+    this.orm = await openOrm(process.env.DATABASE_URL!, { poolMax: 10 });
+    this.connection = await Connection.connect({ address });
+    this.temporal = new Client({ connection: this.connection, namespace: 'default' });
+    this.nativeConnection = await NativeConnection.connect({ address });
+    this.receiver = await new WebhookReceiver().start();
+    this.worker = await createWorker({
+      connection: this.nativeConnection,
+      namespace: 'default',
+      taskQueue: this.taskQueue,
+      deps: { orm: this.orm, masterKey: this.masterKey, webhookSender: httpWebhookSender, webhookTimeoutMs: 3_000 },
+      workflowBundle: { code: readFileSync(process.env.TEST_WORKFLOW_BUNDLE!, 'utf8') },
+    });
+    this.running = this.worker.run();
+    this.deps = { orm: this.orm, temporal: this.temporal, config: { masterKey: this.masterKey, apiPrefix: '', publicBaseUrl: 'http://127.0.0.1/2025-10-13' }, taskQueue: this.taskQueue };
+    this.app = createApp(this.deps);
+  }
+
+  /** A fresh platform with a token; every test works in its own platform, so tests never collide. */
+  async platform(options: Partial<NewPlatform> & { environment?: Environment } = {}) {
+    const em = this.orm.em.fork();
+    const platform = await createPlatform(em, { name: `test-${randomUUID().slice(0, 8)}`, currencies: ['USD', 'EUR'], webhookEndpoint: this.receiver.url, ...options });
+    const token = await createToken(em, platform.id, options.environment ?? 'SANDBOX');
+    const auth = `Basic ${Buffer.from(`${token.tokenId}:${token.clientSecret}`).toString('base64')}`;
+    return { platform, token, auth, api: new Api(this.app, auth) };
+  }
+
+  async stop(): Promise<void> {
+    this.worker.shutdown();
+    await this.running;
+    await this.nativeConnection?.close();
+    await this.connection?.close();
+    await this.receiver.stop();
+    await this.orm.close();
+  }
+}
+
+export const BASE = '/2025-10-13';
+
+/** supertest with the base path and credentials filled in. */
+export class Api {
+  constructor(
+    readonly app: ReturnType<typeof createApp>,
+    readonly auth: string,
+  ) {}
+  get(path: string) {
+    return request(this.app).get(`${BASE}${path}`).set('Authorization', this.auth);
+  }
+  post(path: string, body?: unknown, headers: Record<string, string> = {}) {
+    const r = request(this.app).post(`${BASE}${path}`).set('Authorization', this.auth).set(headers);
+    return body === undefined ? r : r.send(body as object);
+  }
+  patch(path: string, body: unknown) {
+    return request(this.app).patch(`${BASE}${path}`).set('Authorization', this.auth).send(body as object);
+  }
+  delete(path: string) {
+    return request(this.app).delete(`${BASE}${path}`).set('Authorization', this.auth);
+  }
+}
