@@ -1,6 +1,7 @@
 import { JournalEntry, LedgerAccount, Posting, Transaction } from '../../src/db/entities';
 import { verifyWebhookSignature } from '../../src/security/webhook-signature';
 import { runLedgerAudit } from '../../src/services/audit';
+import { eventually } from '../support/eventually';
 import { Harness } from '../support/harness';
 
 let h: Harness;
@@ -67,13 +68,15 @@ describe('POST /sandbox/internal-accounts/{id}/fund', () => {
     await h.receiver.waitFor((hooks) => hooks.some((x) => x.body.type === 'INTERNAL_ACCOUNT.BALANCE_UPDATED' && x.body.data.id === accountId));
 
     // Support staff find the payment by customer id.
-    await expect
-      .poll(async () => {
-        const found: string[] = [];
-        for await (const wf of h.temporal.workflow.list({ query: `CustomerId = "${customerId}" AND WorkflowType = "incomingPayment"` })) found.push(wf.workflowId);
-        return found;
-      })
-      .toEqual([tx.id]);
+    const found = await eventually(
+      async () => {
+        const ids: string[] = [];
+        for await (const wf of h.temporal.workflow.list({ query: `CustomerId = "${customerId}" AND WorkflowType = "incomingPayment"` })) ids.push(wf.workflowId);
+        return ids;
+      },
+      (ids) => ids.length > 0,
+    );
+    expect(found).toEqual([tx.id]);
 
     const audit = await runLedgerAudit(h.orm.em.fork());
     expect(audit.findings).toEqual([]);

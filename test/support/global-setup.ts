@@ -13,6 +13,7 @@ import { searchAttributeFlags } from './temporal-cli';
  * on a free port, and one workflow bundle every test worker reuses.
  */
 export default async function globalSetup(): Promise<void> {
+  process.env.LOG_LEVEL ??= 'warn';
   const root = resolve(__dirname, '../..');
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) throw new Error('TEST_DATABASE_URL is not set: run the tests with `npm test`');

@@ -1,0 +1,269 @@
+#!/usr/bin/env bash
+# bin/lib/postgres.sh — a project-owned PostgreSQL cluster in <project>/.data/<name> (no system service).
+#
+# Usage:
+#   bin/lib/postgres.sh start  <name> <port> [<db>]   initialise .data/<name> if needed, start it on
+#                                                     127.0.0.1:<port> unless running, create <db> if missing
+#   bin/lib/postgres.sh stop   <name>                 stop it (fast mode) if running
+#   bin/lib/postgres.sh status <name>                 print its state; exit 0 if running, 3 if not
+#   bin/lib/postgres.sh url    <name> <port> <db>     print postgresql://payments@127.0.0.1:<port>/<db>
+# e.g. dev:   bin/lib/postgres.sh start postgres 55432 payments
+#      tests: bin/lib/postgres.sh start postgres-test 55433 payments_test
+#
+# Superuser "payments", trust authentication, UTF8, listening on 127.0.0.1 only; the Unix socket sits in
+# .data/<name>.sock and the server log in .data/<name>.log. Binaries: the newest /usr/lib/postgresql/*/bin
+# (Debian's versioned folder, off PATH), else pg_ctl on PATH. PostgreSQL refuses to run as root, so as root
+# initdb/pg_ctl run as the system user "postgres" (created if missing), which then owns .data/<name> and
+# .data/<name>.sock; the rest of .data stays root's. If "postgres" cannot reach .data (a project under
+# /root, say), the cluster lives in /var/tmp/payments-service-pg/<hash>/ with a symlink at .data/<name>.
+# Safe to repeat; concurrent calls for the same <name> are serialised with flock.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd -P)"
+DATA="$ROOT/.data"
+DB_USER=payments
+PG_OS_USER=postgres
+RESETTABLE=0
+
+say() { echo "[setup] $*" >&2; }
+die() { echo "[setup] error: $1" >&2; shift; for l in "$@"; do echo "[setup] fix: $l" >&2; done; exit 1; }
+
+usage() {
+  cat >&2 <<USAGE
+usage: $0 start  <name> <port> [<db>]
+       $0 stop   <name>
+       $0 status <name>
+       $0 url    <name> <port> <db>
+  e.g. $0 start postgres 55432 payments
+USAGE
+  exit 2
+}
+
+check_name() { [[ "$1" =~ ^[A-Za-z0-9][A-Za-z0-9._-]*$ ]] || die "bad cluster name '$1'." "use letters, digits, '.', '_' or '-' (e.g. postgres, postgres-test)."; }
+check_port() { [[ "$1" =~ ^[0-9]+$ ]] && [ "$1" -ge 1024 ] && [ "$1" -le 65535 ] || die "bad port '$1'." "use a port between 1024 and 65535 (e.g. 55432)."; }
+check_db()   { [[ "$1" =~ ^[A-Za-z_][A-Za-z0-9_]*$ ]] || die "bad database name '$1'." "use letters, digits and '_' (e.g. payments, payments_test)."; }
+
+find_pg_bin() {
+  local d best=""
+  for d in /usr/lib/postgresql/*/bin; do
+    [ -x "$d/pg_ctl" ] && [ -x "$d/initdb" ] || continue
+    best="$(printf '%s\n%s\n' "$best" "$d" | sed '/^$/d' | sort -V | tail -n 1)"
+  done
+  if [ -z "$best" ] && command -v pg_ctl >/dev/null 2>&1; then
+    best="$(dirname "$(readlink -f "$(command -v pg_ctl)")")"
+  fi
+  [ -n "$best" ] && [ -x "$best/initdb" ] && [ -x "$best/pg_ctl" ] ||
+    die "no PostgreSQL server binaries (pg_ctl, initdb) found in /usr/lib/postgresql/*/bin or on PATH." \
+        "install PostgreSQL server (apt-get install postgresql) or set DATABASE_URL"
+  PG_BIN="$best"
+}
+
+# ---- running the server binaries as a non-root user ----------------------------------------------------
+setup_identity() {
+  if [ "$(id -u)" -ne 0 ]; then AS_ROOT=0; return; fi
+  AS_ROOT=1
+  if ! id -u "$PG_OS_USER" >/dev/null 2>&1; then
+    command -v useradd >/dev/null 2>&1 ||
+      die "running as root, PostgreSQL needs a non-root user '$PG_OS_USER', and useradd is missing to create it." \
+          "create a user named $PG_OS_USER (or run this as a non-root user)."
+    say "creating system user '$PG_OS_USER' (PostgreSQL refuses to run as root)"
+    useradd --system --user-group --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin "$PG_OS_USER" 2>/dev/null ||
+      id -u "$PG_OS_USER" >/dev/null 2>&1 ||      # created concurrently by someone else
+      die "useradd $PG_OS_USER failed." "create a user named $PG_OS_USER by hand."
+  fi
+}
+
+as_pg() { # run a command as the cluster's OS user, from / (the caller's cwd may be unreadable for it).
+  # fd 9 (our lock) is closed for it: a server started here must not keep the lock held for its lifetime.
+  if [ "$AS_ROOT" -eq 0 ]; then (cd / && "$@") 9>&-; return; fi
+  if command -v runuser >/dev/null 2>&1; then
+    (cd / && runuser -u "$PG_OS_USER" -- "$@") 9>&-
+  else
+    local cmd; cmd="$(printf '%q ' "$@")"
+    (cd / && su -s /bin/sh "$PG_OS_USER" -c "$cmd") 9>&-
+  fi
+}
+
+# Work out where the cluster, socket and log live. Sets CLUSTER, SOCK, LOG.
+locate() {
+  local name="$1" base
+  mkdir -p "$DATA"
+  base="$DATA"
+  if [ -L "$DATA/$name" ]; then                       # relocated earlier (see below)
+    base="$(dirname "$(readlink "$DATA/$name")")"
+  elif [ "$AS_ROOT" -eq 1 ] && ! as_pg test -x "$DATA"; then
+    # user postgres cannot reach the project folder (e.g. it is under /root): keep the cluster in a
+    # folder it can reach, linked from .data/<name>.
+    base="/var/tmp/payments-service-pg/$(printf '%s' "$ROOT" | cksum | cut -d' ' -f1)"
+    # .data/<name> was deleted (a reset) but the relocated cluster is still there: drop it too,
+    # unless its server still runs.
+    if [ -f "$base/$name/PG_VERSION" ] && [ "$RESETTABLE" -eq 1 ]; then
+      CLUSTER="$base/$name"
+      if pg_status; then
+        say "note: .data/$name is gone but its relocated cluster $CLUSTER still runs; reusing it"
+      else
+        say ".data/$name was removed: removing its relocated cluster $CLUSTER too"
+        rm -rf "${base:?}/$name" "$base/$name.log"
+      fi
+    fi
+  fi
+  CLUSTER="$base/$name"
+  SOCK="$base/$name.sock"
+  LOG="$base/$name.log"
+  # Unix socket paths are limited to 107 bytes: use a short folder under /tmp if ours is too long.
+  if [ "${#SOCK}" -gt 85 ]; then
+    SOCK="/tmp/payments-pg-$(printf '%s' "$CLUSTER" | cksum | cut -d' ' -f1)"
+  fi
+}
+
+prepare_dirs() { # as root: socket dir and log owned by postgres, cluster folder too; .data stays root's
+  local name="$1" base
+  base="$(dirname "$CLUSTER")"
+  if [ "$base" != "$DATA" ]; then
+    mkdir -p "$base"; chmod 755 "$base" "$(dirname "$base")" 2>/dev/null || true
+    ln -sfn "$CLUSTER" "$DATA/$name.tmp.$$" && mv -fT "$DATA/$name.tmp.$$" "$DATA/$name"
+    ln -sfn "$LOG" "$DATA/$name.log.tmp.$$" && mv -fT "$DATA/$name.log.tmp.$$" "$DATA/$name.log"
+  fi
+  mkdir -p "$SOCK"
+  [ -e "$LOG" ] || : > "$LOG"
+  if [ "$AS_ROOT" -eq 1 ]; then
+    chown "$PG_OS_USER:" "$SOCK" "$LOG"
+    if [ -d "$CLUSTER" ] && [ "$(stat -c %U "$CLUSTER")" != "$PG_OS_USER" ]; then
+      say "giving $CLUSTER to user $PG_OS_USER"
+      chown -R "$PG_OS_USER:" "$CLUSTER"
+    fi
+  fi
+  chmod 755 "$SOCK"
+}
+
+is_initialised() { [ -f "$CLUSTER/PG_VERSION" ]; }
+
+pg_status() { # 0 running, 3 not running, 4 no cluster
+  is_initialised || return 4
+  local rc=0
+  as_pg "$PG_BIN/pg_ctl" -D "$CLUSTER" status >/dev/null 2>&1 || rc=$?
+  return "$rc"
+}
+
+running_port() { sed -n '4p' "$CLUSTER/postmaster.pid" 2>/dev/null || true; }
+
+pick_locale() {
+  if locale -a 2>/dev/null | grep -qixE 'c\.utf-?8'; then echo C.UTF-8; else echo C; fi
+}
+
+init_cluster() {
+  local tmp
+  tmp="$CLUSTER.init.$$"
+  rm -rf "$tmp"; mkdir -p "$tmp"; chmod 700 "$tmp"
+  [ "$AS_ROOT" -eq 1 ] && chown "$PG_OS_USER:" "$tmp"
+  say "initialising a PostgreSQL $("$PG_BIN/pg_ctl" --version | awk '{print $3}') cluster in $CLUSTER"
+  if ! as_pg "$PG_BIN/initdb" -D "$tmp" --auth=trust -U "$DB_USER" -E UTF8 --locale="$(pick_locale)" >"$tmp.log" 2>&1; then
+    sed 's/^/[setup]   | /' "$tmp.log" >&2
+    rm -rf "$tmp" "$tmp.log"
+    die "initdb failed (its output is above)." "fix the cause, remove $CLUSTER if it exists, and run this again."
+  fi
+  rm -f "$tmp.log"
+  # Publish atomically: an interrupted initdb never leaves a half-made .data/<name>.
+  if ! mv -T "$tmp" "$CLUSTER" 2>/dev/null; then
+    rm -rf "$tmp"
+    is_initialised || die "could not move the new cluster to $CLUSTER (a non-empty folder without PG_VERSION is in the way)." \
+                          "remove $CLUSTER (it is not a complete cluster) and run this again."
+  fi
+}
+
+db_exists() {
+  local out
+  out="$(printf "SELECT 1 FROM pg_database WHERE datname = :'db';\n" |
+         PGCONNECT_TIMEOUT=10 "$PG_BIN/psql" -X -q -tA -v ON_ERROR_STOP=1 -v db="$2" \
+           -h 127.0.0.1 -p "$1" -U "$DB_USER" -d postgres)" || return 2
+  [ "$out" = 1 ]
+}
+
+ensure_db() {
+  local port="$1" db="$2" rc=0
+  db_exists "$port" "$db" || rc=$?
+  [ "$rc" -eq 2 ] && die "cannot query the server on 127.0.0.1:$port as $DB_USER." "see $LOG; is another server on port $port?"
+  [ "$rc" -eq 0 ] && return 0
+  say "creating database $db"
+  if ! PGCONNECT_TIMEOUT=10 "$PG_BIN/createdb" -h 127.0.0.1 -p "$port" -U "$DB_USER" "$db" 2>"$DATA/.createdb.$$.err"; then
+    if db_exists "$port" "$db"; then rm -f "$DATA/.createdb.$$.err"; return 0; fi    # made concurrently
+    sed 's/^/[setup]   | /' "$DATA/.createdb.$$.err" >&2; rm -f "$DATA/.createdb.$$.err"
+    die "createdb $db failed (output above)." "check $LOG."
+  fi
+  rm -f "$DATA/.createdb.$$.err"
+}
+
+lock() { # serialise start/stop of one cluster
+  mkdir -p "$DATA"
+  exec 9>"$DATA/.$1.lock"
+  if command -v flock >/dev/null 2>&1; then flock -w 120 9 || die "timed out waiting for another postgres.sh on $1." "check for a hung postgres.sh process."; fi
+}
+
+cmd_start() {
+  local name="$1" port="$2" db="${3:-}" rc=0 cur
+  check_name "$name"; check_port "$port"; [ -z "$db" ] || check_db "$db"
+  find_pg_bin; setup_identity; lock "$name"; RESETTABLE=1 locate "$name"; prepare_dirs "$name"
+  is_initialised || init_cluster
+  prepare_dirs "$name"
+  pg_status || rc=$?
+  if [ "$rc" -eq 0 ]; then
+    cur="$(running_port)"
+    [ "$cur" = "$port" ] ||
+      die "cluster $name is already running on port ${cur:-?}, not $port." "stop it first: $0 stop $name"
+    say "PostgreSQL '$name' already running on 127.0.0.1:$port"
+  else
+    say "starting PostgreSQL '$name' on 127.0.0.1:$port (log: $DATA/$name.log)"
+    if ! as_pg "$PG_BIN/pg_ctl" -D "$CLUSTER" \
+          -o "-p $port -k '$SOCK' -c listen_addresses=127.0.0.1" \
+          -l "$LOG" -w -t 60 start >/dev/null 2>"$DATA/.pg_ctl.$$.err"; then
+      sed 's/^/[setup]   | /' "$DATA/.pg_ctl.$$.err" >&2; rm -f "$DATA/.pg_ctl.$$.err"
+      tail -n 15 "$LOG" | sed 's/^/[setup]   log | /' >&2
+      die "PostgreSQL '$name' did not start on port $port (log above: $DATA/$name.log)." \
+          "if the port is taken by another program, pick another port; otherwise see the log."
+    fi
+    rm -f "$DATA/.pg_ctl.$$.err"
+  fi
+  [ -z "$db" ] || ensure_db "$port" "$db"
+}
+
+cmd_stop() {
+  local name="$1" rc=0
+  check_name "$name"
+  find_pg_bin; setup_identity; lock "$name"; locate "$name"
+  pg_status || rc=$?
+  case "$rc" in
+    0) say "stopping PostgreSQL '$name'"
+       as_pg "$PG_BIN/pg_ctl" -D "$CLUSTER" -m fast -w -t 60 stop >/dev/null ||
+         die "pg_ctl stop failed for $CLUSTER." "see $DATA/$name.log" ;;
+    4) say "PostgreSQL '$name' is not initialised ($DATA/$name); nothing to stop" ;;
+    *) say "PostgreSQL '$name' is not running" ;;
+  esac
+}
+
+cmd_status() {
+  local name="$1" rc=0
+  check_name "$name"
+  find_pg_bin; setup_identity; locate "$name"
+  pg_status || rc=$?
+  case "$rc" in
+    0) echo "running on 127.0.0.1:$(running_port) (data $CLUSTER)"; exit 0 ;;
+    4) echo "not initialised ($DATA/$name)"; exit 3 ;;
+    *) echo "not running (data $CLUSTER)"; exit 3 ;;
+  esac
+}
+
+cmd_url() {
+  check_name "$1"; check_port "$2"; check_db "$3"
+  echo "postgresql://$DB_USER@127.0.0.1:$2/$3"
+}
+
+[ $# -ge 1 ] || usage
+sub="$1"; shift
+case "$sub" in
+  start)  [ $# -eq 2 ] || [ $# -eq 3 ] || usage; cmd_start "$@" ;;
+  stop)   [ $# -eq 1 ] || usage; cmd_stop "$@" ;;
+  status) [ $# -eq 1 ] || usage; cmd_status "$@" ;;
+  url)    [ $# -eq 3 ] || usage; cmd_url "$@" ;;
+  -h|--help|help) usage ;;
+  *) echo "[setup] error: unknown subcommand '$sub'" >&2; usage ;;
+esac

@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# bin/lib/temporal-cli.sh — prints the absolute path of a `temporal` CLI binary (and nothing else) on stdout.
+#
+# Usage: bin/lib/temporal-cli.sh
+#   TEMPORAL=$(bin/lib/temporal-cli.sh)
+#
+# Order:
+#   1. $TEMPORAL_CLI, if set (must be an executable file);
+#   2. `temporal` on PATH;
+#   3. $TOOLS_CACHE/temporal-cli-1.5.1/temporal, built once per machine from the Go module proxy with
+#      `go install github.com/temporalio/cli/cmd/temporal@v1.5.1` (needs Go >= 1.25; minutes on 2 cores).
+#      TOOLS_CACHE=${PAYMENTS_TOOLS_CACHE:-$HOME/.cache/payments-service}
+# The result is also symlinked to <project>/.tools/bin/temporal.
+# Progress and errors go to stderr, prefixed with [setup].
+set -euo pipefail
+
+CLI_VERSION=1.5.1
+GO_MIN_MINOR=25   # Go 1.25
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd -P)"
+TOOLS_CACHE="${PAYMENTS_TOOLS_CACHE:-$HOME/.cache/payments-service}"
+CLI_DIR="$TOOLS_CACHE/temporal-cli-$CLI_VERSION"
+CLI_BIN="$CLI_DIR/temporal"
+
+say() { echo "[setup] $*" >&2; }
+die() { echo "[setup] error: $1" >&2; shift; for l in "$@"; do echo "[setup] fix: $l" >&2; done; exit 1; }
+
+abspath() { # absolute path of an existing file, symlinks in the directory part resolved
+  local d; d="$(cd "$(dirname "$1")" && pwd -P)"; echo "$d/$(basename "$1")"
+}
+
+link_into_tools() { # atomic (re)creation of .tools/bin/temporal -> $1
+  local target="$1" link="$ROOT/.tools/bin/temporal" tmp
+  mkdir -p "$ROOT/.tools/bin"
+  if [ "$(readlink "$link" 2>/dev/null || true)" = "$target" ]; then return 0; fi
+  tmp="$link.tmp.$$"
+  ln -sfn "$target" "$tmp"
+  mv -fT "$tmp" "$link"
+}
+
+found() { link_into_tools "$1"; echo "$1"; exit 0; }
+
+# 1. explicit override
+if [ -n "${TEMPORAL_CLI:-}" ]; then
+  [ -f "$TEMPORAL_CLI" ] && [ -x "$TEMPORAL_CLI" ] ||
+    die "TEMPORAL_CLI=$TEMPORAL_CLI is not an executable file." \
+        "point TEMPORAL_CLI at a temporal CLI binary, or unset it to use/build the default one."
+  found "$(abspath "$TEMPORAL_CLI")"
+fi
+
+# 2. temporal on PATH (but not our own .tools/bin symlink, which would hide a missing cache build)
+if p="$(command -v temporal 2>/dev/null)" && [ -n "$p" ] && [ -x "$p" ] &&
+   [ "$(abspath "$p")" != "$ROOT/.tools/bin/temporal" ]; then
+  found "$(abspath "$p")"
+fi
+
+# 3. machine-wide cache, built if missing
+if [ -x "$CLI_BIN" ]; then found "$CLI_BIN"; fi
+
+command -v go >/dev/null 2>&1 ||
+  die "no temporal CLI found and Go is not installed to build one." \
+      "install Go >= 1.$GO_MIN_MINOR (https://go.dev/dl, or apt-get install golang-1.$GO_MIN_MINOR-go / a newer golang-go)," \
+      "or install the Temporal CLI and put 'temporal' on PATH, or set TEMPORAL_CLI=/path/to/temporal."
+go_ver="$(go version 2>/dev/null | awk '{print $3}')"            # e.g. go1.26.8, go1.25rc1
+go_minor="$(echo "$go_ver" | sed -E -n 's/^go1\.([0-9]+).*/\1/p')"
+if [ -z "$go_minor" ] || [ "$go_minor" -lt "$GO_MIN_MINOR" ]; then
+  die "building the Temporal CLI v$CLI_VERSION needs Go >= 1.$GO_MIN_MINOR, but 'go version' says '${go_ver:-nothing}'." \
+      "install Go >= 1.$GO_MIN_MINOR and put it first on PATH," \
+      "or install the Temporal CLI and put 'temporal' on PATH, or set TEMPORAL_CLI=/path/to/temporal."
+fi
+
+mkdir -p "$TOOLS_CACHE"
+# One build at a time per machine; whoever waits re-checks and reuses the finished binary.
+exec 9>"$TOOLS_CACHE/.temporal-cli-$CLI_VERSION.lock"
+if command -v flock >/dev/null 2>&1; then
+  if ! flock -n 9; then
+    say "another process is building the Temporal CLI v$CLI_VERSION; waiting for it…"
+    flock 9
+  fi
+fi
+if [ -x "$CLI_BIN" ]; then found "$CLI_BIN"; fi
+
+say "building Temporal CLI v$CLI_VERSION from the Go module proxy (several minutes the first time)…"
+say "($go_ver; target $CLI_BIN)"
+BUILD_DIR="$(mktemp -d "$TOOLS_CACHE/.temporal-cli-$CLI_VERSION.build.XXXXXX")"
+trap 'rm -rf "$BUILD_DIR"' EXIT
+start=$SECONDS
+# -mod=mod: take the module's own go.mod as is. go's stdout (nothing, normally) is sent to stderr too,
+# so that stdout carries only the final path.
+if ! GOBIN="$BUILD_DIR" GOFLAGS=-mod=mod go install -v "github.com/temporalio/cli/cmd/temporal@v$CLI_VERSION" >&2; then
+  die "'go install github.com/temporalio/cli/cmd/temporal@v$CLI_VERSION' failed (see go's output above)." \
+      "check access to the Go module proxy (go env GOPROXY) and Go >= 1.$GO_MIN_MINOR, then run this again;" \
+      "or install the Temporal CLI yourself and set TEMPORAL_CLI=/path/to/temporal."
+fi
+[ -x "$BUILD_DIR/temporal" ] || die "go install succeeded but produced no $BUILD_DIR/temporal." "report this; set TEMPORAL_CLI meanwhile."
+"$BUILD_DIR/temporal" --version >/dev/null 2>&1 ||
+  die "the freshly built $BUILD_DIR/temporal does not run." "remove $TOOLS_CACHE and retry."
+mkdir -p "$CLI_DIR"
+mv -f "$BUILD_DIR/temporal" "$CLI_BIN"    # same filesystem: an atomic rename, never a half-written file
+say "built Temporal CLI v$CLI_VERSION in $((SECONDS - start)) s: $CLI_BIN"
+found "$CLI_BIN"

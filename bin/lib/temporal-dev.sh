@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# bin/lib/temporal-dev.sh — runs (exec) a Temporal dev server with Web UI and SQLite persistence.
+#
+# Usage: bin/lib/temporal-dev.sh <port> <ui-port> <db-file>
+#   e.g. bin/lib/temporal-dev.sh 7233 8233 .data/temporal.sqlite
+#
+# Execs `temporal server start-dev --ip 127.0.0.1 --port <port> --ui-port <ui-port> --db-filename <db-file>
+#   --namespace default --log-level warn --search-attribute Name=Type …` with the temporal CLI from
+# bin/lib/temporal-cli.sh (built once if needed). The custom search attributes come from
+# bin/lib/search-attributes.txt (one Name=Type per line; the TypeScript side reads the same file).
+# State (workflows, namespaces, search attributes) lives in <db-file> and survives restarts;
+# re-passing already registered search attributes on restart is fine.
+set -euo pipefail
+
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)"
+ROOT="$(cd "$HERE/../.." && pwd -P)"
+
+die() { echo "[setup] error: $1" >&2; shift; for l in "$@"; do echo "[setup] fix: $l" >&2; done; exit 1; }
+
+[ $# -eq 3 ] || die "usage: $0 <port> <ui-port> <db-file>" "e.g. $0 7233 8233 $ROOT/.data/temporal.sqlite"
+port="$1" ui_port="$2" db_file="$3"
+for p in "$port" "$ui_port"; do
+  [[ "$p" =~ ^[0-9]+$ ]] && [ "$p" -ge 1 ] && [ "$p" -le 65535 ] || die "'$p' is not a TCP port number." "pass ports between 1 and 65535."
+done
+[ "$port" != "$ui_port" ] || die "the frontend port and the UI port are both $port." "pass two different ports."
+[ -n "$db_file" ] || die "empty <db-file>." "pass a path such as $ROOT/.data/temporal.sqlite."
+
+db_dir="$(dirname "$db_file")"
+mkdir -p "$db_dir" || die "cannot create $db_dir for the SQLite file." "pass a <db-file> in a writable folder."
+db_file="$(cd "$db_dir" && pwd -P)/$(basename "$db_file")"
+
+attrs_file="$HERE/search-attributes.txt"
+[ -r "$attrs_file" ] || die "$attrs_file is missing." "restore it from git (git checkout -- bin/lib/search-attributes.txt)."
+args=()
+while IFS= read -r line || [ -n "$line" ]; do
+  line="${line%$'\r'}"
+  line="${line#"${line%%[![:space:]]*}"}"; line="${line%"${line##*[![:space:]]}"}"   # trim
+  [ -z "$line" ] && continue
+  case "$line" in \#*) continue ;; esac
+  [[ "$line" =~ ^[A-Za-z_][A-Za-z0-9_]*=(Keyword|Text|Int|Double|Bool|Datetime|KeywordList)$ ]] ||
+    die "bad line in $attrs_file: '$line'." "use one Name=Type per line, Type one of Keyword Text Int Double Bool Datetime KeywordList."
+  args+=(--search-attribute "$line")
+done < "$attrs_file"
+
+temporal="$("$HERE/temporal-cli.sh")" || die "no temporal CLI (see the messages above)." "fix the problem reported above and run this again."
+
+echo "[setup] Temporal dev server on 127.0.0.1:$port, UI http://127.0.0.1:$ui_port, db $db_file" >&2
+exec "$temporal" server start-dev \
+  --ip 127.0.0.1 --port "$port" --ui-port "$ui_port" \
+  --db-filename "$db_file" --namespace default --log-level warn \
+  "${args[@]}"
