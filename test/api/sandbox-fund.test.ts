@@ -1,6 +1,7 @@
 import { JournalEntry, LedgerAccount, Posting, Transaction } from '../../src/db/entities';
 import { verifyWebhookSignature } from '../../src/security/webhook-signature';
 import { runLedgerAudit } from '../../src/services/audit';
+import { createToken } from '../../src/services/platforms';
 import { eventually } from '../support/eventually';
 import { Harness } from '../support/harness';
 
@@ -134,7 +135,6 @@ describe('POST /sandbox/internal-accounts/{id}/fund', () => {
     test('a production token is refused', async () => {
       const sandbox = await h.platform();
       const { accountId } = await customerWithUsdAccount(sandbox.api);
-      const { createToken } = await import('../../src/services/platforms');
       const prod = await createToken(h.orm.em.fork(), sandbox.platform.id, 'PRODUCTION');
       const res = await sandbox.api
         .post(`/sandbox/internal-accounts/${accountId}/fund`, { amount: 100 })

@@ -28,6 +28,7 @@ export function errorHandler(err: unknown, req: Request, res: Response, _next: N
     sendError(res, ApiError.invalidInput([{ field: 'body', constraint: 'encoding', message: parserError.message }]));
     return;
   }
-  (req as Request & { log?: typeof logger }).log?.error({ err }, 'unhandled error') ?? logger.error({ err }, 'unhandled error');
+  const log = (req as Request & { log?: typeof logger }).log ?? logger;
+  log.error({ err }, 'unhandled error');
   sendError(res, ApiError.internal());
 }

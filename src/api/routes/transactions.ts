@@ -1,3 +1,4 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { Customer, Transaction } from '../../db/entities';
 import { ApiError } from '../../domain/errors';
 import { listPage } from '../../services/listing';
@@ -6,7 +7,7 @@ import { defineRoute } from '../route';
 import { errorResponses, IdParam } from '../schemas/common';
 import { TransactionListQuerySchema, TransactionListSchema, TransactionSchema } from '../schemas/transactions';
 
-async function views(em: import('@mikro-orm/postgresql').EntityManager, rows: Transaction[]) {
+async function views(em: EntityManager, rows: Transaction[]) {
   const ids = [...new Set(rows.map((r) => r.customerId).filter((id): id is string => !!id))];
   const customers = ids.length ? await em.find(Customer, { id: { $in: ids } }) : [];
   const byId = new Map(customers.map((c) => [c.id, c.platformCustomerId]));
