@@ -1,0 +1,145 @@
+import express from 'express';
+import request from 'supertest';
+import { createApp } from '../../src/api/app';
+import { errorHandler } from '../../src/api/middleware/errors';
+import { defineRoute, mountRoute } from '../../src/api/route';
+import { LedgerAccount, Transaction } from '../../src/db/entities';
+import { openOrm } from '../../src/db/orm';
+import { BASE, Harness } from '../support/harness';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await Harness.start();
+});
+afterAll(async () => {
+  await h.stop();
+});
+
+async function fundable() {
+  const p = await h.platform();
+  const c = await p.api.post('/customers', { customerType: 'INDIVIDUAL', platformCustomerId: `idem-${Math.random()}` });
+  const accounts = await p.api.get(`/customers/internal-accounts?customerId=${encodeURIComponent(c.body.id)}&currency=USD`);
+  return { ...p, accountId: accounts.body.data[0].id as string };
+}
+
+const balance = async (id: string) => (await h.orm.em.fork().findOneOrFail(LedgerAccount, { id })).balance;
+const transactions = (accountId: string) => h.orm.em.fork().count(Transaction, { destination: { accountId } });
+
+describe('Idempotency-Key', () => {
+  test('a repeat returns the first response without moving money again', async () => {
+    const { api, accountId } = await fundable();
+    const first = await api.post(`/sandbox/internal-accounts/${accountId}/fund`, { amount: 500 }, { 'Idempotency-Key': 'fund-1' });
+    const second = await api.post(`/sandbox/internal-accounts/${accountId}/fund`, { amount: 500 }, { 'Idempotency-Key': 'fund-1' });
+    expect(first.status).toBe(200);
+    expect(second.status).toBe(200);
+    expect(second.headers['idempotent-replayed']).toBe('true');
+    expect(second.text).toBe(first.text);
+    expect(await balance(accountId)).toBe(500n);
+    expect(await transactions(accountId)).toBe(1);
+  });
+
+  test('the same key with a different request is refused and moves nothing', async () => {
+    const { api, accountId } = await fundable();
+    await api.post(`/sandbox/internal-accounts/${accountId}/fund`, { amount: 500 }, { 'Idempotency-Key': 'k' }).expect(200);
+    const res = await api.post(`/sandbox/internal-accounts/${accountId}/fund`, { amount: 501 }, { 'Idempotency-Key': 'k' });
+    expect(res.status).toBe(409);
+    expect(res.body.code).toBe('IDEMPOTENCY_KEY_REUSED');
+    expect(await balance(accountId)).toBe(500n);
+  });
+
+  test('keys are scoped per platform', async () => {
+    const a = await fundable();
+    const b = await fundable();
+    await a.api.post(`/sandbox/internal-accounts/${a.accountId}/fund`, { amount: 100 }, { 'Idempotency-Key': 'shared' }).expect(200);
+    await b.api.post(`/sandbox/internal-accounts/${b.accountId}/fund`, { amount: 200 }, { 'Idempotency-Key': 'shared' }).expect(200);
+    expect(await balance(a.accountId)).toBe(100n);
+    expect(await balance(b.accountId)).toBe(200n);
+  });
+
+  test('concurrent identical requests have exactly one effect and one answer', async () => {
+    const { api, accountId } = await fundable();
+    const responses = await Promise.all(
+      Array.from({ length: 6 }, () => api.post(`/sandbox/internal-accounts/${accountId}/fund`, { amount: 700 }, { 'Idempotency-Key': 'race' })),
+    );
+    expect(responses.map((r) => r.status)).toEqual(Array(6).fill(200));
+    expect(new Set(responses.map((r) => r.text)).size).toBe(1);
+    expect(await balance(accountId)).toBe(700n);
+    expect(await transactions(accountId)).toBe(1);
+  });
+
+  test('replays survive a restart of the API', async () => {
+    const { api, accountId, auth } = await fundable();
+    const first = await api.post(`/sandbox/internal-accounts/${accountId}/fund`, { amount: 900 }, { 'Idempotency-Key': 'restart' });
+    // A new process: its own ORM and app, nothing shared in memory.
+    const orm = await openOrm(process.env.DATABASE_URL!, { poolMax: 2 });
+    try {
+      const restarted = createApp({ ...h.deps, orm });
+      const again = await request(restarted)
+        .post(`${BASE}/sandbox/internal-accounts/${accountId}/fund`)
+        .set('Authorization', auth)
+        .set('Idempotency-Key', 'restart')
+        .send({ amount: 900 });
+      expect(again.status).toBe(200);
+      expect(again.text).toBe(first.text);
+    } finally {
+      await orm.close();
+    }
+    expect(await balance(accountId)).toBe(900n);
+  });
+
+  test('a 4xx outcome is stored and replayed too', async () => {
+    const { api, accountId } = await fundable();
+    const first = await api.post(`/sandbox/internal-accounts/${accountId}/fund`, { amount: -1 }, { 'Idempotency-Key': 'bad' });
+    const second = await api.post(`/sandbox/internal-accounts/${accountId}/fund`, { amount: -1 }, { 'Idempotency-Key': 'bad' });
+    expect(first.status).toBe(400);
+    expect(second.status).toBe(400);
+    expect(second.headers['idempotent-replayed']).toBe('true');
+  });
+
+  test('keys longer than 255 characters are rejected', async () => {
+    const { api, accountId } = await fundable();
+    const res = await api.post(`/sandbox/internal-accounts/${accountId}/fund`, { amount: 1 }, { 'Idempotency-Key': 'x'.repeat(256) });
+    expect(res.status).toBe(400);
+    expect(res.body.details.errors[0]).toMatchObject({ field: 'Idempotency-Key', constraint: 'maxLength' });
+    expect(await balance(accountId)).toBe(0n);
+  });
+
+  test('5xx outcomes are not stored: the retry does the work', async () => {
+    // The caller's platform must exist: idempotency rows reference it.
+    const { platform } = await h.platform();
+    let calls = 0;
+    const flaky = defineRoute({
+      method: 'post',
+      path: '/flaky',
+      operationId: 'flakyForTest',
+      summary: 'test only',
+      tags: ['Test'],
+      idempotent: true,
+      responses: { 200: { description: 'ok' } },
+      handler: async () => {
+        calls++;
+        if (calls === 1) throw new Error('transient failure');
+        return { status: 200, body: { calls } };
+      },
+    });
+    const app = express();
+    const router = express.Router();
+    router.use(express.json());
+    router.use((_req, res, next) => {
+      res.locals.caller = { platformId: platform.id, tokenId: 'Token:test', environment: 'SANDBOX' };
+      next();
+    });
+    mountRoute(router, h.deps, flaky);
+    app.use(router);
+    app.use(errorHandler);
+    const first = await request(app).post('/flaky').set('Idempotency-Key', 'five-hundred').send({});
+    expect(first.status).toBe(500);
+    expect(first.body.code).toBe('INTERNAL_ERROR');
+    const second = await request(app).post('/flaky').set('Idempotency-Key', 'five-hundred').send({});
+    expect(second.status).toBe(200);
+    expect(second.body).toEqual({ calls: 2 });
+    const third = await request(app).post('/flaky').set('Idempotency-Key', 'five-hundred').send({});
+    expect(third.body).toEqual({ calls: 2 });
+    expect(calls).toBe(2);
+  });
+});
