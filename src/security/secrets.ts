@@ -19,13 +19,14 @@ export async function verifySecret(secret: string, stored: string): Promise<bool
   const [scheme, n, r, p, salt, hash] = stored.split('$');
   if (scheme !== 'scrypt' || !n || !r || !p || !salt || !hash) return false;
   const expected = Buffer.from(hash, 'base64url');
-  const actual = await scryptAsync(secret, Buffer.from(salt, 'base64url'), expected.length, {
-    N: Number(n),
-    r: Number(r),
-    p: Number(p),
-    maxmem: SCRYPT.maxmem,
-  });
-  return actual.length === expected.length && timingSafeEqual(actual, expected);
+  // A corrupt row must fail closed: an empty expected hash would otherwise match anything.
+  if (expected.length !== SCRYPT.keyLength) return false;
+  try {
+    const actual = await scryptAsync(secret, Buffer.from(salt, 'base64url'), expected.length, { N: Number(n), r: Number(r), p: Number(p), maxmem: SCRYPT.maxmem });
+    return timingSafeEqual(actual, expected);
+  } catch {
+    return false; // unusable parameters in the stored row
+  }
 }
 
 /** A fresh client secret: 32 random bytes, URL-safe. */
@@ -44,7 +45,7 @@ export function encrypt(masterKey: Buffer, plaintext: string): string {
 export function decrypt(masterKey: Buffer, sealed: string): string {
   const [version, iv, tag, body] = sealed.split('.');
   if (version !== 'v1' || !iv || !tag || body === undefined) throw new Error('unknown ciphertext format');
-  const decipher = createDecipheriv('aes-256-gcm', masterKey, Buffer.from(iv, 'base64url'));
+  const decipher = createDecipheriv('aes-256-gcm', masterKey, Buffer.from(iv, 'base64url'), { authTagLength: 16 });
   decipher.setAuthTag(Buffer.from(tag, 'base64url'));
   return Buffer.concat([decipher.update(Buffer.from(body, 'base64url')), decipher.final()]).toString('utf8');
 }

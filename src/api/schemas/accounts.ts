@@ -44,6 +44,6 @@ export const SandboxFundRequestSchema = z
       .int('amount must be an integer number of the smallest currency unit')
       .positive('amount must be greater than zero')
       .max(Number(MAX_SANDBOX_FUND_AMOUNT), `amount must be at most ${MAX_SANDBOX_FUND_AMOUNT}`)
-      .openapi({ type: 'integer', format: 'int64', example: 100000 }),
+      .openapi({ format: 'int64', example: 100000 }),
   })
   .openapi('SandboxFundRequest');

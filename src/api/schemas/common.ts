@@ -2,7 +2,7 @@ import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../domain/pagination';
 import { z } from '../openapi-registry';
 
 /** An integer amount in the smallest currency unit; exact int64 on the wire. */
-export const AmountSchema = z.number().int().openapi({ type: 'integer', format: 'int64', example: 12500 });
+export const AmountSchema = z.number().int().openapi({ format: 'int64', example: 12500 });
 
 export const CurrencySchema = z
   .object({ code: z.string(), name: z.string(), symbol: z.string(), decimals: z.number().int().min(0) })

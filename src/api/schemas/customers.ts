@@ -5,7 +5,8 @@ import { z } from '../openapi-registry';
 // customers, EDD attributes, tax ids) extends these schemas.
 
 export const E164 = /^\+[1-9]\d{1,14}$/;
-const isoDate = z.iso.date().refine((d) => Date.parse(d) <= Date.now(), { message: 'must not be in the future', params: { constraint: 'past' } });
+// A malformed date is reported once, by the format check; the refinement only judges valid dates.
+const isoDate = z.iso.date().refine((d) => Number.isNaN(Date.parse(d)) || Date.parse(d) <= Date.now(), { message: 'must not be in the future', params: { constraint: 'past' } });
 
 export const AddressSchema = z
   .object({

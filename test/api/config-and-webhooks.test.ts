@@ -1,0 +1,128 @@
+import { InternalAccount } from '../../src/db/entities';
+import { verifyWebhookSignature } from '../../src/security/webhook-signature';
+import { createToken } from '../../src/services/platforms';
+import { Harness } from '../support/harness';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await Harness.start();
+});
+afterAll(async () => {
+  await h.stop();
+});
+
+describe('GET/PATCH /config', () => {
+  test('reads the configuration', async () => {
+    const { api, platform } = await h.platform({ region: 'EU', isRegulatedFinancialInstitution: true, counterpartyInformationRequired: true });
+    const res = await api.get('/config');
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      id: platform.id,
+      region: 'EU',
+      isRegulatedFinancialInstitution: true,
+      counterpartyInformationRequired: true,
+      embeddedWalletsSupported: false,
+      webhookEndpoint: h.receiver.url,
+      supportedCurrencies: [expect.objectContaining({ currencyCode: 'USD' }), expect.objectContaining({ currencyCode: 'EUR' })],
+    });
+  });
+
+  test('adding a currency provisions a platform internal account for it', async () => {
+    const { api, platform } = await h.platform();
+    const res = await api.patch('/config', {
+      supportedCurrencies: ['USD', 'EUR', 'MXN'].map((currencyCode) => ({ currencyCode, minAmount: 1, maxAmount: 1_000_000, requiredCounterpartyFields: [], enabledTransactionTypes: ['INCOMING', 'OUTGOING'] })),
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.supportedCurrencies.map((c: { currencyCode: string }) => c.currencyCode)).toEqual(['USD', 'EUR', 'MXN']);
+    const accounts = await api.get('/platform/internal-accounts');
+    expect(accounts.body.data.map((a: { balance: { currency: { code: string } } }) => a.balance.currency.code).sort()).toEqual(['EUR', 'MXN', 'USD']);
+    expect(await h.orm.em.fork().count(InternalAccount, { platformId: platform.id, customerId: null })).toBe(3);
+  });
+
+  test('invalid updates list every bad field and change nothing', async () => {
+    const { api } = await h.platform();
+    const before = (await api.get('/config')).body;
+    const res = await api.patch('/config', {
+      webhookEndpoint: 'not a url',
+      supportedCurrencies: [{ currencyCode: 'XXX', minAmount: 5, maxAmount: 1, requiredCounterpartyFields: [], enabledTransactionTypes: ['SIDEWAYS'] }],
+      feeConfigs: [{ feeType: 'CROSS_CURRENCY_TRANSACTION', sourceCurrency: 'USD', variableFeeBps: 20_000, fixedFee: { amount: -1, currency: 'USD' } }],
+    });
+    expect(res.status).toBe(400);
+    const fields = res.body.details.errors.map((e: { field: string }) => e.field);
+    expect(fields).toEqual(
+      expect.arrayContaining([
+        'webhookEndpoint',
+        'supportedCurrencies.0.currencyCode',
+        'supportedCurrencies.0.enabledTransactionTypes.0',
+        'feeConfigs.0.variableFeeBps',
+        'feeConfigs.0.fixedFee.amount',
+      ]),
+    );
+    const after = (await api.get('/config')).body;
+    expect(after).toEqual(before);
+  });
+
+  test('setting the webhook endpoint sends a signed TEST event', async () => {
+    const { api } = await h.platform({ webhookEndpoint: null });
+    const url = `${h.receiver.url}?for=config-test`;
+    expect((await api.patch('/config', { webhookEndpoint: url })).status).toBe(200);
+    await h.receiver.waitFor((hooks) => hooks.some((x) => x.body.type === 'TEST'));
+  });
+});
+
+describe('POST /webhooks/test', () => {
+  test('WEBHOOK_ENDPOINT_NOT_SET when no endpoint is configured', async () => {
+    const { api } = await h.platform({ webhookEndpoint: null });
+    const res = await api.post('/webhooks/test');
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe('WEBHOOK_ENDPOINT_NOT_SET');
+  });
+
+  test('delivers a signed TEST event and reports the answer', async () => {
+    const { api } = await h.platform();
+    const before = h.receiver.ofType('TEST').length;
+    const res = await api.post('/webhooks/test');
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ url: h.receiver.url, responseStatus: 200, id: expect.stringMatching(/^Webhook:/) });
+    const hooks = h.receiver.ofType('TEST');
+    expect(hooks.length).toBe(before + 1);
+    const hook = hooks[hooks.length - 1]!;
+    expect(hook.body).toMatchObject({ id: res.body.id, type: 'TEST', data: {} });
+    expect(Date.parse(hook.body.timestamp)).not.toBeNaN();
+    const key = (await api.get('/webhooks/public-key')).body.publicKeyPem;
+    expect(verifyWebhookSignature(key, hook.rawBody, String(hook.headers['x-svc-signature']))).toBe(true);
+    // The public API's header name is sent as an alias.
+    expect(hook.headers['x-grid-signature']).toBe(hook.headers['x-svc-signature']);
+  });
+
+  test('WEBHOOK_DELIVERY_ERROR when the endpoint answers non-2xx, without retrying', async () => {
+    const { api } = await h.platform();
+    h.receiver.respond = () => 500;
+    try {
+      const before = h.receiver.ofType('TEST').length;
+      const res = await api.post('/sandbox/webhooks/test');
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ code: 'WEBHOOK_DELIVERY_ERROR', details: { responseStatus: 500 } });
+      expect(h.receiver.ofType('TEST').length).toBe(before + 1);
+    } finally {
+      h.receiver.respond = () => 200;
+    }
+  });
+
+  test('WEBHOOK_DELIVERY_ERROR when nothing listens', async () => {
+    const { api } = await h.platform({ webhookEndpoint: 'http://127.0.0.1:9/unreachable' });
+    const res = await api.post('/webhooks/test');
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe('WEBHOOK_DELIVERY_ERROR');
+  });
+
+  test('sandbox and production sign with different keys', async () => {
+    const { api, platform } = await h.platform();
+    const prod = await createToken(h.orm.em.fork(), platform.id, 'PRODUCTION');
+    const sandboxKey = (await api.get('/webhooks/public-key')).body;
+    const prodKey = (await api.get('/webhooks/public-key').set('Authorization', `Basic ${Buffer.from(`${prod.tokenId}:${prod.clientSecret}`).toString('base64')}`)).body;
+    expect(sandboxKey.environment).toBe('SANDBOX');
+    expect(prodKey.environment).toBe('PRODUCTION');
+    expect(prodKey.publicKeyPem).not.toBe(sandboxKey.publicKeyPem);
+  });
+});
