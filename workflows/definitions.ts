@@ -38,6 +38,8 @@ export interface WebhookDeliveryResult {
   eventId: string;
   delivered: boolean;
   attempts: number;
+  /** Back-off time spent between the first and the last attempt. */
+  elapsedSeconds: number;
   lastOutcome: DeliveryOutcome;
 }
 

@@ -37,14 +37,14 @@ export async function webhookDelivery(input: WebhookDeliveryInput): Promise<Webh
     attempts++;
     if (isFinalOutcome(outcome)) {
       upsertSearchAttributes([{ key: BusinessStatusKey, value: 'DELIVERED' }]);
-      return { eventId: input.eventId, delivered: true, attempts, lastOutcome: outcome };
+      return { eventId: input.eventId, delivered: true, attempts, elapsedSeconds: elapsed, lastOutcome: outcome };
     }
     const delay = input.singleAttempt ? null : nextRetryDelaySeconds(attempts, elapsed, policy);
     if (delay === null) {
       if (!input.singleAttempt) await markWebhookFailed({ eventId: input.eventId });
       upsertSearchAttributes([{ key: BusinessStatusKey, value: 'FAILED' }]);
       log.warn('webhook delivery gave up', { eventId: input.eventId, attempts });
-      return { eventId: input.eventId, delivered: false, attempts, lastOutcome: outcome };
+      return { eventId: input.eventId, delivered: false, attempts, elapsedSeconds: elapsed, lastOutcome: outcome };
     }
     upsertSearchAttributes([{ key: BusinessStatusKey, value: 'RETRYING' }]);
     await sleep(delay * 1000);
