@@ -1,0 +1,73 @@
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { Worker } from '@temporalio/worker';
+import { historyToJSON } from '@temporalio/common/lib/proto-utils';
+import { randomUUID } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createActivities } from '../../activities';
+import { httpWebhookSender } from '../../activities/webhook-sender';
+import { parseMasterKey } from '../../src/security/secrets';
+import { createPlatform } from '../../src/services/platforms';
+import { recordWebhookEvent } from '../../src/services/webhooks';
+import type { webhookDelivery } from '../../workflows/webhook-delivery';
+import { Harness } from '../support/harness';
+import { registerSearchAttributes } from '../support/search-attributes';
+
+// Records the histories the replay tests replay. Runs only on request:
+//   RECORD_HISTORIES=1 npm test -- test/histories
+// Re-record after an intended, versioned workflow change, and commit the JSON files.
+const record = process.env.RECORD_HISTORIES === '1' ? describe : describe.skip;
+const dir = __dirname;
+
+async function save(name: string, history: Parameters<typeof historyToJSON>[0]) {
+  writeFileSync(join(dir, `${name}.json`), `${historyToJSON(history)}\n`);
+}
+
+record('record workflow histories', () => {
+  test('incomingPayment and a first-try webhookDelivery, on the dev server', async () => {
+    const h = await Harness.start();
+    try {
+      const { api } = await h.platform();
+      const customer = await api.post('/customers', { customerType: 'INDIVIDUAL', platformCustomerId: 'history' });
+      const accounts = await api.get(`/customers/internal-accounts?customerId=${encodeURIComponent(customer.body.id)}&currency=USD`);
+      await api.post(`/sandbox/internal-accounts/${accounts.body.data[0].id}/fund`, { amount: 2500 }).expect(200);
+      const tx = (await api.get('/transactions')).body.data[0];
+      const payment = h.temporal.workflow.getHandle(tx.id);
+      const { webhookEventIds } = (await payment.result()) as { webhookEventIds: string[] };
+      await save('incoming-payment', await payment.fetchHistory());
+      const hook = h.temporal.workflow.getHandle(webhookEventIds[0]!);
+      await hook.result();
+      await save('webhook-delivery-first-try', await hook.fetchHistory());
+    } finally {
+      await h.stop();
+    }
+  });
+
+  test('webhookDelivery with retries, on the time-skipping server', async () => {
+    const env = await TestWorkflowEnvironment.createTimeSkipping({ server: { executable: { type: 'existing-path', path: process.env.TEMPORAL_TEST_SERVER_PATH! } } });
+    await registerSearchAttributes(env.connection);
+    const h = await Harness.start();
+    try {
+      let calls = 0;
+      h.receiver.respond = () => (++calls <= 2 ? 500 : 200);
+      const em = h.orm.em.fork();
+      const platform = await createPlatform(em, { name: 'history', webhookEndpoint: h.receiver.url });
+      const event = await recordWebhookEvent(em, { platformId: platform.id, environment: 'SANDBOX', type: 'TEST', data: {} });
+      const taskQueue = `rec-${randomUUID()}`;
+      const worker = await Worker.create({
+        connection: env.nativeConnection,
+        taskQueue,
+        workflowBundle: { code: readFileSync(process.env.TEST_WORKFLOW_BUNDLE!, 'utf8') },
+        activities: createActivities({ orm: h.orm, masterKey: parseMasterKey(process.env.MASTER_KEY!), webhookSender: httpWebhookSender }),
+      });
+      await worker.runUntil(async () => {
+        const handle = await env.client.workflow.start<typeof webhookDelivery>('webhookDelivery', { workflowId: event.id, taskQueue, args: [{ eventId: event.id }] });
+        await handle.result();
+        await save('webhook-delivery-retries', await handle.fetchHistory());
+      });
+    } finally {
+      await h.stop();
+      await env.teardown();
+    }
+  });
+});
