@@ -1,0 +1,131 @@
+import { execFile } from 'node:child_process';
+import { resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { Client } from 'pg';
+import { LedgerAccount } from '../../src/db/entities';
+import { ApiError } from '../../src/domain/errors';
+import { transfer } from '../../src/domain/ledger';
+import { migrate, openOrm } from '../../src/db/orm';
+import { openInternalAccount } from '../../src/services/internal-accounts';
+import { ensureSystemAccount, postEntry, sandboxFundingAccountId } from '../../src/services/ledger';
+import { createPlatform } from '../../src/services/platforms';
+import { Harness } from '../support/harness';
+
+const run = promisify(execFile);
+const root = resolve(__dirname, '../..');
+
+let h: Harness;
+beforeAll(async () => {
+  h = await Harness.start();
+});
+afterAll(async () => {
+  await h.stop();
+});
+
+async function fundedAccounts(orm = h.orm, amount = 1_000n) {
+  const em = orm.em.fork();
+  const platform = await createPlatform(em, { name: 'ledger', currencies: ['USD'] });
+  const a = openInternalAccount(em, { platformId: platform.id, customerId: null, currency: 'USD' });
+  const b = openInternalAccount(em, { platformId: platform.id, customerId: null, currency: 'USD' });
+  await em.flush();
+  const source = sandboxFundingAccountId(platform.id, 'USD');
+  await em.transactional(async (tx) => {
+    await ensureSystemAccount(tx, platform.id, source, 'SANDBOX_FUNDING_SOURCE', 'USD');
+    await postEntry(tx, { platformId: platform.id, idempotencyKey: `seed:${a.id}`, description: 'seed', lines: transfer(source, a.id, 'USD', amount) });
+  });
+  return { platformId: platform.id, a: a.id, b: b.id };
+}
+
+const balance = async (id: string) => (await h.orm.em.fork().findOneOrFail(LedgerAccount, { id }, { refresh: true })).balance;
+
+describe('ledger postings', () => {
+  test('concurrent withdrawals never overdraw a protected account', async () => {
+    const { platformId, a, b } = await fundedAccounts();
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 25 }, (_, i) =>
+        h.orm.em.fork().transactional((tx) => postEntry(tx, { platformId, idempotencyKey: `w:${a}:${i}`, description: 'withdraw', lines: transfer(a, b, 'USD', 100n) })),
+      ),
+    );
+    const ok = outcomes.filter((o) => o.status === 'fulfilled').length;
+    const refused = outcomes.filter((o) => o.status === 'rejected');
+    expect(ok).toBe(10);
+    expect(refused).toHaveLength(15);
+    for (const r of refused) expect((r as PromiseRejectedResult).reason).toMatchObject({ code: 'INSUFFICIENT_FUNDS' });
+    expect(refused.every((r) => (r as PromiseRejectedResult).reason instanceof ApiError)).toBe(true);
+    expect(await balance(a)).toBe(0n);
+    expect(await balance(b)).toBe(1_000n);
+  });
+
+  test('opposite transfers between two accounts at once do not deadlock', async () => {
+    const { platformId, a, b } = await fundedAccounts();
+    await h.orm.em.fork().transactional((tx) => postEntry(tx, { platformId, idempotencyKey: `seed-b:${b}`, description: 'seed', lines: transfer(a, b, 'USD', 500n) }));
+    await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        h.orm.em.fork().transactional((tx) =>
+          postEntry(tx, { platformId, idempotencyKey: `x:${a}:${i}`, description: 'swap', lines: i % 2 ? transfer(a, b, 'USD', 1n) : transfer(b, a, 'USD', 1n) }),
+        ),
+      ),
+    );
+    expect((await balance(a)) + (await balance(b))).toBe(1_000n);
+    expect(await balance(a)).toBe(500n);
+  });
+
+  test('posting the same movement twice records it once', async () => {
+    const { platformId, a, b } = await fundedAccounts();
+    for (let i = 0; i < 3; i++) {
+      await h.orm.em.fork().transactional((tx) => postEntry(tx, { platformId, idempotencyKey: `once:${a}`, description: 'once', lines: transfer(a, b, 'USD', 250n) }));
+    }
+    expect(await balance(a)).toBe(750n);
+  });
+
+  test('an unbalanced entry is refused and changes nothing', async () => {
+    const { platformId, a, b } = await fundedAccounts();
+    await expect(
+      h.orm.em.fork().transactional((tx) =>
+        postEntry(tx, { platformId, idempotencyKey: `bad:${a}`, description: 'bad', lines: [{ accountId: a, currency: 'USD', amount: -10n }, { accountId: b, currency: 'USD', amount: 9n }] }),
+      ),
+    ).rejects.toThrow(/UNBALANCED/);
+    expect(await balance(a)).toBe(1_000n);
+  });
+
+  test("another platform's account cannot be posted to", async () => {
+    const mine = await fundedAccounts();
+    const theirs = await fundedAccounts();
+    await expect(
+      h.orm.em.fork().transactional((tx) => postEntry(tx, { platformId: mine.platformId, idempotencyKey: `steal:${theirs.a}`, description: 'x', lines: transfer(theirs.a, mine.a, 'USD', 1n) })),
+    ).rejects.toThrow(/UNKNOWN_ACCOUNT/);
+  });
+});
+
+describe('npm run ledger:audit', () => {
+  test('passes on a healthy ledger and exits non-zero when a balance disagrees with its postings', async () => {
+    // A database of its own: tampering with the shared one would upset other tests' audits.
+    const admin = new Client({ connectionString: process.env.TEST_DATABASE_URL });
+    await admin.connect();
+    const name = `audit_${Date.now()}`;
+    await admin.query(`create database ${name}`);
+    const url = new URL(process.env.TEST_DATABASE_URL!);
+    url.pathname = `/${name}`;
+    const orm = await openOrm(url.toString(), { poolMax: 2 });
+    try {
+      await migrate(orm, url.toString());
+      const { a } = await fundedAccounts(orm, 4_200n);
+      const env = { ...process.env, DATABASE_URL: url.toString() };
+      const cli = [resolve(root, 'node_modules/.bin/tsx'), [resolve(root, 'src/cli/audit-ledger.ts')]] as const;
+      const healthy = await run(cli[0], [...cli[1]], { env });
+      expect(healthy.stdout).toMatch(/0 findings/);
+
+      await orm.em.getConnection().execute('update ledger_accounts set balance = balance + 1 where id = ?', [a]);
+      const broken = await run(cli[0], [...cli[1]], { env }).then(
+        () => null,
+        (err: { code: number; stdout: string }) => err,
+      );
+      expect(broken?.code).toBe(1);
+      expect(broken?.stdout).toContain(`BALANCE_MISMATCH ${a}`);
+    } finally {
+      await orm.close();
+      await admin.query(`drop database ${name} with (force)`);
+      await admin.end();
+    }
+  });
+});
