@@ -82,6 +82,7 @@ test('fund an account over HTTP, receive a verifiable webhook, find the workflow
   const auth = `Basic ${Buffer.from(`${creds.tokenId}:${creds.clientSecret}`).toString('base64')}`;
   const call = async (method: string, path: string, body?: unknown) => {
     const res = await fetch(`${baseUrl}${path}`, { method, headers: { authorization: auth, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- response bodies are asserted field by field
     return { status: res.status, body: (await res.json()) as Record<string, any> };
   };
 
