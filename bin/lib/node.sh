@@ -11,6 +11,11 @@
 # interactive shell); the work runs in a function under `set -euo pipefail` semantics by hand and the
 # source returns non-zero on failure, so `. bin/lib/node.sh || exit 1` (or set -e in the caller) stops.
 
+if [ "${BASH_SOURCE[0]}" = "$0" ]; then
+  echo "[setup] error: bin/lib/node.sh must be sourced, not executed: . bin/lib/node.sh" >&2
+  exit 2
+fi
+
 _payments_node_setup() {
   local want_major=24 version=24.21.0
   local node_home="${NODE_HOME_CACHE:-$HOME/.cache/node-$version}"
@@ -72,5 +77,5 @@ _payments_node_setup() {
 _payments_node_setup
 _payments_node_rc=$?
 unset -f _payments_node_setup
-if [ "$_payments_node_rc" -ne 0 ]; then unset _payments_node_rc; return 1 2>/dev/null || exit 1; fi
+if [ "$_payments_node_rc" -ne 0 ]; then unset _payments_node_rc; return 1; fi
 unset _payments_node_rc

@@ -199,8 +199,16 @@ lock() { # serialise start/stop of one cluster
   if command -v flock >/dev/null 2>&1; then flock -w 120 9 || die "timed out waiting for another postgres.sh on $1." "check for a hung postgres.sh process."; fi
 }
 
+port_holder() { # "pid N: command line" of whatever listens on 127.0.0.1:<port>, if ss can tell
+  local pid
+  command -v ss >/dev/null 2>&1 || return 0
+  pid="$(ss -Hltnp "sport = :$1" 2>/dev/null | sed -n 's/.*pid=\([0-9]*\).*/\1/p' | head -n 1)"
+  [ -n "$pid" ] || return 0
+  printf 'pid %s: %s' "$pid" "$(tr '\0' ' ' < "/proc/$pid/cmdline" 2>/dev/null)"
+}
+
 cmd_start() {
-  local name="$1" port="$2" db="${3:-}" rc=0 cur
+  local name="$1" port="$2" db="${3:-}" rc=0 cur holder
   check_name "$name"; check_port "$port"; [ -z "$db" ] || check_db "$db"
   find_pg_bin; setup_identity; lock "$name"; RESETTABLE=1 locate "$name"; prepare_dirs "$name"
   is_initialised || init_cluster
@@ -218,8 +226,13 @@ cmd_start() {
           -l "$LOG" -w -t 60 start >/dev/null 2>"$DATA/.pg_ctl.$$.err"; then
       sed 's/^/[setup]   | /' "$DATA/.pg_ctl.$$.err" >&2; rm -f "$DATA/.pg_ctl.$$.err"
       tail -n 15 "$LOG" | sed 's/^/[setup]   log | /' >&2
+      holder="$(port_holder "$port")"
+      if [ -n "$holder" ]; then
+        die "PostgreSQL '$name' did not start: port $port is taken by: $holder" \
+            "stop that program (another clone's cluster: <that clone>/bin/lib/postgres.sh stop <name>), or use another port."
+      fi
       die "PostgreSQL '$name' did not start on port $port (log above: $DATA/$name.log)." \
-          "if the port is taken by another program, pick another port; otherwise see the log."
+          "see the log."
     fi
     rm -f "$DATA/.pg_ctl.$$.err"
   fi

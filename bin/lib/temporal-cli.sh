@@ -58,13 +58,13 @@ if [ -x "$CLI_BIN" ]; then found "$CLI_BIN"; fi
 
 command -v go >/dev/null 2>&1 ||
   die "no temporal CLI found and Go is not installed to build one." \
-      "install Go >= 1.$GO_MIN_MINOR (https://go.dev/dl, or apt-get install golang-1.$GO_MIN_MINOR-go / a newer golang-go)," \
+      "install Go >= 1.$GO_MIN_MINOR (https://go.dev/dl; Debian 12's golang-go is 1.19, too old) and put it on PATH," \
       "or install the Temporal CLI and put 'temporal' on PATH, or set TEMPORAL_CLI=/path/to/temporal."
 go_ver="$(go version 2>/dev/null | awk '{print $3}')"            # e.g. go1.26.8, go1.25rc1
 go_minor="$(echo "$go_ver" | sed -E -n 's/^go1\.([0-9]+).*/\1/p')"
 if [ -z "$go_minor" ] || [ "$go_minor" -lt "$GO_MIN_MINOR" ]; then
   die "building the Temporal CLI v$CLI_VERSION needs Go >= 1.$GO_MIN_MINOR, but 'go version' says '${go_ver:-nothing}'." \
-      "install Go >= 1.$GO_MIN_MINOR and put it first on PATH," \
+      "install Go >= 1.$GO_MIN_MINOR and put it first on PATH (with Go 1.21-1.24: export GOTOOLCHAIN=go1.$GO_MIN_MINOR.0 fetches it via the module proxy)," \
       "or install the Temporal CLI and put 'temporal' on PATH, or set TEMPORAL_CLI=/path/to/temporal."
 fi
 
@@ -85,12 +85,18 @@ BUILD_DIR="$(mktemp -d "$TOOLS_CACHE/.temporal-cli-$CLI_VERSION.build.XXXXXX")"
 trap 'rm -rf "$BUILD_DIR"' EXIT
 start=$SECONDS
 # -mod=mod: take the module's own go.mod as is. go's stdout (nothing, normally) is sent to stderr too,
-# so that stdout carries only the final path.
-if ! GOBIN="$BUILD_DIR" GOFLAGS=-mod=mod go install -v "github.com/temporalio/cli/cmd/temporal@v$CLI_VERSION" >&2; then
+# so that stdout carries only the final path. go runs in the background so that an interrupt stops it
+# at once (a foreground child would delay our traps until it finished).
+GOBIN="$BUILD_DIR" GOFLAGS=-mod=mod go install -v "github.com/temporalio/cli/cmd/temporal@v$CLI_VERSION" >&2 9>&- &
+go_pid=$!
+trap 'kill -TERM "$go_pid" 2>/dev/null; wait "$go_pid" 2>/dev/null; exit 130' INT
+trap 'kill -TERM "$go_pid" 2>/dev/null; wait "$go_pid" 2>/dev/null; exit 143' TERM
+if ! wait "$go_pid"; then
   die "'go install github.com/temporalio/cli/cmd/temporal@v$CLI_VERSION' failed (see go's output above)." \
       "check access to the Go module proxy (go env GOPROXY) and Go >= 1.$GO_MIN_MINOR, then run this again;" \
       "or install the Temporal CLI yourself and set TEMPORAL_CLI=/path/to/temporal."
 fi
+trap - INT TERM
 [ -x "$BUILD_DIR/temporal" ] || die "go install succeeded but produced no $BUILD_DIR/temporal." "report this; set TEMPORAL_CLI meanwhile."
 "$BUILD_DIR/temporal" --version >/dev/null 2>&1 ||
   die "the freshly built $BUILD_DIR/temporal does not run." "remove $TOOLS_CACHE and retry."
