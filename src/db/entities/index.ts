@@ -10,30 +10,7 @@ import { SigningKey } from './SigningKey';
 import { Transaction } from './Transaction';
 import { WebhookEvent } from './WebhookEvent';
 
-export {
-  ApiToken,
-  Customer,
-  IdempotencyRecord,
-  InternalAccount,
-  JournalEntry,
-  LedgerAccount,
-  Platform,
-  Posting,
-  SigningKey,
-  Transaction,
-  WebhookEvent,
-};
+/** Every entity, for the ORM; import single entities from here too. */
+export const entities = [ApiToken, Customer, IdempotencyRecord, InternalAccount, JournalEntry, LedgerAccount, Platform, Posting, SigningKey, Transaction, WebhookEvent];
 
-export const entities = [
-  ApiToken,
-  Customer,
-  IdempotencyRecord,
-  InternalAccount,
-  JournalEntry,
-  LedgerAccount,
-  Platform,
-  Posting,
-  SigningKey,
-  Transaction,
-  WebhookEvent,
-];
+export { ApiToken, Customer, IdempotencyRecord, InternalAccount, JournalEntry, LedgerAccount, Platform, Posting, SigningKey, Transaction, WebhookEvent };
