@@ -1,11 +1,22 @@
-import { NativeConnection } from '@temporalio/worker';
+import { DefaultLogger, NativeConnection, Runtime, type LogEntry } from '@temporalio/worker';
 import { httpWebhookSender } from '../activities/webhook-sender';
 import { loadConfig } from '../src/config';
 import { migrate, openOrm } from '../src/db/orm';
 import { logger } from '../src/logger';
 import { createWorker } from './worker';
 
+/** SDK, workflow and activity logs as pino JSON lines; activity entries carry workflowId and runId. */
+function installJsonLogging(): void {
+  const level = { TRACE: 'trace', DEBUG: 'debug', INFO: 'info', WARN: 'warn', ERROR: 'error' } as const;
+  Runtime.install({
+    logger: new DefaultLogger('INFO', (entry: LogEntry) => {
+      logger[level[entry.level]]({ ...entry.meta, source: 'temporal' }, entry.message);
+    }),
+  });
+}
+
 async function main(): Promise<void> {
+  installJsonLogging();
   const config = loadConfig();
   const orm = await openOrm(config.databaseUrl);
   await migrate(orm, config.databaseUrl);

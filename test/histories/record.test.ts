@@ -1,4 +1,3 @@
-import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { randomUUID } from 'node:crypto';
@@ -11,7 +10,7 @@ import { createPlatform } from '../../src/services/platforms';
 import { recordWebhookEvent } from '../../src/services/webhooks';
 import type { webhookDelivery } from '../../workflows/webhook-delivery';
 import { Harness } from '../support/harness';
-import { registerSearchAttributes } from '../support/search-attributes';
+import { timeSkippingEnvironment } from '../support/time-skipping';
 
 // Records the histories the replay tests replay. Runs only on request:
 //   RECORD_HISTORIES=1 npm test -- test/histories
@@ -44,8 +43,7 @@ record('record workflow histories', () => {
   });
 
   test('webhookDelivery with retries, on the time-skipping server', async () => {
-    const env = await TestWorkflowEnvironment.createTimeSkipping({ server: { executable: { type: 'existing-path', path: process.env.TEMPORAL_TEST_SERVER_PATH! } } });
-    await registerSearchAttributes(env.connection);
+    const env = await timeSkippingEnvironment();
     const h = await Harness.start();
     try {
       let calls = 0;

@@ -1,5 +1,5 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { TestWorkflowEnvironment } from '@temporalio/testing';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Runtime, Worker } from '@temporalio/worker';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -12,7 +12,7 @@ import { createPlatform } from '../../src/services/platforms';
 import { recordWebhookEvent } from '../../src/services/webhooks';
 import type { webhookDelivery } from '../../workflows/webhook-delivery';
 import { WebhookReceiver } from '../support/receiver';
-import { registerSearchAttributes } from '../support/search-attributes';
+import { timeSkippingEnvironment } from '../support/time-skipping';
 
 // Webhook back-off spans days; the time-skipping test server runs it in seconds, with the real
 // activities, the real database and a real HTTP receiver.
@@ -26,10 +26,7 @@ const taskQueue = `wf-${randomUUID()}`;
 
 beforeAll(async () => {
   Runtime.install({ logger: { log: () => undefined, trace: () => undefined, debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined } });
-  env = await TestWorkflowEnvironment.createTimeSkipping({
-    server: { executable: { type: 'existing-path', path: process.env.TEMPORAL_TEST_SERVER_PATH! } },
-  });
-  await registerSearchAttributes(env.connection);
+  env = await timeSkippingEnvironment();
   orm = await openOrm(process.env.DATABASE_URL!, { poolMax: 5 });
   receiver = await new WebhookReceiver().start();
   worker = await Worker.create({

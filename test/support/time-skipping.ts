@@ -1,0 +1,13 @@
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { registerSearchAttributes } from './search-attributes';
+
+/**
+ * The Java time-skipping test server: the Maven-built one from bin/test when available, else
+ * the SDK's own download (for machines with internet).
+ */
+export async function timeSkippingEnvironment(): Promise<TestWorkflowEnvironment> {
+  const path = process.env.TEMPORAL_TEST_SERVER_PATH;
+  const env = await TestWorkflowEnvironment.createTimeSkipping(path ? { server: { executable: { type: 'existing-path', path } } } : {});
+  await registerSearchAttributes(env.connection);
+  return env;
+}
