@@ -1,10 +1,7 @@
-import { WorkflowIdConflictPolicy } from '@temporalio/client';
 import { Platform } from '../db/entities';
 import { ApiError } from '../domain/errors';
 import { recordWebhookEvent } from '../services/webhooks';
-import { PlatformIdKey, WebhookEventTypeKey } from '../temporal/search-attributes';
-import { TASK_QUEUE } from '../temporal/task-queue';
-import type { webhookDelivery } from '../../workflows/webhook-delivery';
+import { startWebhookDelivery } from '../temporal/webhooks';
 import type { ApiDeps, Caller } from './context';
 
 /**
@@ -18,16 +15,7 @@ export async function sendTestWebhook(deps: ApiDeps, caller: Caller, options: { 
     throw new ApiError(400, 'WEBHOOK_ENDPOINT_NOT_SET', 'No webhook endpoint is configured; set webhookEndpoint with PATCH /config');
   }
   const event = await recordWebhookEvent(em, { platformId: platform.id, environment: caller.environment, type: 'TEST', data: {} });
-  const handle = await deps.temporal.workflow.start<typeof webhookDelivery>('webhookDelivery', {
-    workflowId: event.id,
-    taskQueue: deps.taskQueue ?? TASK_QUEUE,
-    args: [{ eventId: event.id, singleAttempt: true }],
-    workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
-    typedSearchAttributes: [
-      { key: PlatformIdKey, value: platform.id },
-      { key: WebhookEventTypeKey, value: 'TEST' },
-    ],
-  });
+  const handle = await startWebhookDelivery(deps.temporal, event, { taskQueue: deps.taskQueue, singleAttempt: true });
   if (!options.wait) return undefined;
   const result = await handle.result();
   const outcome = result.lastOutcome as typeof result.lastOutcome & { url?: string; responseBody?: string };

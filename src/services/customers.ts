@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { Customer, type Platform } from '../db/entities';
 import { ApiError } from '../domain/errors';
 import { newId } from '../domain/ids';
-import { openInternalAccount } from './internal-accounts';
+import { provisionCustomerAccounts } from './provisioning';
 
 export interface NewIndividualCustomer {
   platformCustomerId: string;
@@ -59,8 +59,7 @@ export async function createCustomer(em: EntityManager, platform: Platform, inpu
         updatedAt: now,
       });
       await tx.flush();
-      for (const code of currencies) openInternalAccount(tx, { platformId: platform.id, customerId: customer.id, currency: code });
-      await tx.flush();
+      await provisionCustomerAccounts(tx, platform, customer);
       return customer;
     });
   } catch (err) {

@@ -5,6 +5,11 @@ import type { InternalAccountType } from '../db/entities/InternalAccount';
 import { currency } from '../domain/currencies';
 import { newId } from '../domain/ids';
 
+/** The kind of balance a currency is held in, unless an embedded wallet is asked for. */
+export function accountTypeFor(code: string): InternalAccountType {
+  return currency(code).kind === 'CRYPTO' ? 'INTERNAL_CRYPTO' : 'INTERNAL_FIAT';
+}
+
 /** Opens an internal account and its ledger account, in the caller's transaction. */
 export function openInternalAccount(
   em: EntityManager,
@@ -12,7 +17,7 @@ export function openInternalAccount(
 ): InternalAccount {
   const now = new Date();
   const id = newId('InternalAccount');
-  const type = input.type ?? (currency(input.currency).kind === 'CRYPTO' ? 'INTERNAL_CRYPTO' : 'INTERNAL_FIAT');
+  const type = input.type ?? accountTypeFor(input.currency);
   em.create(LedgerAccount, { id, platformId: input.platformId, kind: 'INTERNAL_ACCOUNT', currency: input.currency, allowNegative: false, balance: 0n, held: 0n, createdAt: now, updatedAt: now });
   return em.create(InternalAccount, {
     id,

@@ -1,0 +1,22 @@
+import { WorkflowIdConflictPolicy, type Client } from '@temporalio/client';
+import type { WebhookEvent } from '../db/entities';
+import type { webhookDelivery } from '../../workflows/webhook-delivery';
+import { PlatformIdKey, WebhookEventTypeKey } from './search-attributes';
+import { TASK_QUEUE } from './task-queue';
+
+/**
+ * Starts the delivery workflow of a recorded event (workflow id = event id, so a repeat attaches
+ * to the running delivery instead of sending twice). For events raised outside a workflow.
+ */
+export async function startWebhookDelivery(client: Client, event: WebhookEvent, options: { taskQueue?: string; singleAttempt?: boolean } = {}) {
+  return client.workflow.start<typeof webhookDelivery>('webhookDelivery', {
+    workflowId: event.id,
+    taskQueue: options.taskQueue ?? TASK_QUEUE,
+    args: [{ eventId: event.id, ...(options.singleAttempt ? { singleAttempt: true } : {}) }],
+    workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
+    typedSearchAttributes: [
+      { key: PlatformIdKey, value: event.platformId },
+      { key: WebhookEventTypeKey, value: event.type },
+    ],
+  });
+}
