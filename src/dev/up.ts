@@ -40,7 +40,8 @@ async function sandboxCredentials(databaseUrl: string, baseUrl: string): Promise
       if (await em.findOne(ApiToken, { id: saved.tokenId })) return { ...saved, baseUrl };
       say('saved sandbox credentials do not match this database; creating a new sandbox platform');
     }
-    const platform = await createPlatform(em, { name: 'Sandbox platform', currencies: ['USD', 'EUR', 'USDC'] });
+    // Regulated, so sandbox individuals are approved at creation (spec §8) and can be funded at once.
+    const platform = await createPlatform(em, { name: 'Sandbox platform', currencies: ['USD', 'EUR', 'USDC'], isRegulatedFinancialInstitution: true });
     const token = await createToken(em, platform.id, 'SANDBOX', 'sandbox-default');
     const creds = { platformId: platform.id, tokenId: token.tokenId, clientSecret: token.clientSecret, baseUrl };
     writeFileSync(file, JSON.stringify(creds), { mode: 0o600 });

@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { Customer, type Platform } from '../db/entities';
 import { ApiError } from '../domain/errors';
 import { newId } from '../domain/ids';
+import { sandboxKycStatusAtCreation } from '../domain/onboarding';
 import { provisionCustomerAccounts } from './provisioning';
 
 export interface NewIndividualCustomer {
@@ -25,8 +26,8 @@ function generatedUmaAddress(platform: Platform, platformCustomerId: string): st
 }
 
 /**
- * Creates a customer and provisions its internal accounts in one transaction. In the sandbox
- * customers are KYC-approved on creation (spec §8).
+ * Creates a customer and, when it may already hold balances, its internal accounts, in one
+ * transaction. Sandbox KYC at creation follows spec §8 (see sandboxKycStatusAtCreation).
  */
 export async function createCustomer(em: EntityManager, platform: Platform, input: NewIndividualCustomer): Promise<Customer> {
   const platformCurrencies = platform.supportedCurrencies.map((c) => c.currencyCode);
@@ -44,7 +45,7 @@ export async function createCustomer(em: EntityManager, platform: Platform, inpu
         platformCustomerId: input.platformCustomerId,
         customerType: input.customerType,
         umaAddress: input.umaAddress ?? generatedUmaAddress(platform, input.platformCustomerId),
-        kycStatus: 'APPROVED',
+        kycStatus: sandboxKycStatusAtCreation(platform, input),
         regionCode: platform.region === 'EU' ? 'EU' : 'US',
         currencies,
         email: input.email ?? null,
@@ -54,6 +55,7 @@ export async function createCustomer(em: EntityManager, platform: Platform, inpu
         nationality: input.nationality ?? null,
         address: input.address ?? null,
         profile: {},
+        agreementConsents: [],
         isDeleted: false,
         createdAt: now,
         updatedAt: now,

@@ -75,7 +75,7 @@ afterAll(async () => {
 
 test('fund an account over HTTP, receive a verifiable webhook, find the workflow by customer id', async () => {
   // The documented command prints one line of JSON with the credentials.
-  const { stdout } = await promisify(execFile)(tsx, ['src/cli/create-platform.ts', '--name', 'E2E', '--webhook-url', receiver.url], { cwd: root, env });
+  const { stdout } = await promisify(execFile)(tsx, ['src/cli/create-platform.ts', '--name', 'E2E', '--regulated', '--webhook-url', receiver.url], { cwd: root, env });
   const creds = JSON.parse(stdout.trim()) as { platformId: string; tokenId: string; clientSecret: string; baseUrl: string };
   expect(Object.keys(creds).sort()).toEqual(['baseUrl', 'clientSecret', 'platformId', 'tokenId']);
   expect(creds.baseUrl).toBe(baseUrl);

@@ -66,7 +66,8 @@ export class Harness {
   /** A fresh platform with a token; every test works in its own platform, so tests never collide. */
   async platform(options: Partial<NewPlatform> & { environment?: Environment } = {}) {
     const em = this.orm.em.fork();
-    const platform = await createPlatform(em, { name: `test-${randomUUID().slice(0, 8)}`, currencies: ['USD', 'EUR'], webhookEndpoint: this.receiver.url, ...options });
+    // Regulated by default: individuals are approved at creation and hold accounts at once.
+    const platform = await createPlatform(em, { name: `test-${randomUUID().slice(0, 8)}`, currencies: ['USD', 'EUR'], webhookEndpoint: this.receiver.url, isRegulatedFinancialInstitution: true, ...options });
     const token = await createToken(em, platform.id, options.environment ?? 'SANDBOX');
     const auth = `Basic ${Buffer.from(`${token.tokenId}:${token.clientSecret}`).toString('base64')}`;
     return { platform, token, auth, api: new Api(this.app, auth) };

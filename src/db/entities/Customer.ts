@@ -1,4 +1,5 @@
 import { Entity, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
+import type { AgreementConsent } from '../../domain/onboarding';
 
 export type CustomerType = 'INDIVIDUAL' | 'BUSINESS';
 export type KycStatus = 'UNVERIFIED' | 'PENDING' | 'APPROVED' | 'REJECTED' | 'HOLD';
@@ -21,6 +22,7 @@ export class Customer {
   @Property({ type: 'json', nullable: true }) address?: Record<string, unknown> | null;
   /** Remaining profile attributes, as validated by the API schema. */
   @Property({ type: 'json' }) profile!: Record<string, unknown>;
+  @Property({ type: 'json' }) agreementConsents!: AgreementConsent[];
   @Property({ type: 'boolean' }) isDeleted!: boolean;
   @Property({ type: 'datetime' }) createdAt!: Date;
   @Property({ type: 'datetime' }) updatedAt!: Date;

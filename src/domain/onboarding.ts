@@ -1,0 +1,51 @@
+import type { CustomerType, KycStatus } from '../db/entities/Customer';
+
+/** An accepted agreement, one entry per type (spec §2.7: latest acceptance each). */
+export interface AgreementConsent {
+  agreementType: string;
+  termsVersion: string;
+  acceptedAt: string;
+  ipAddress: string;
+  acceptanceMethod: 'CHECKBOX' | 'CLICK_TO_ACCEPT';
+}
+
+export const END_USER_TERMS = 'SVC_END_USER_TERMS';
+
+/**
+ * Whether a customer may hold balances, and so have internal accounts: KYC/KYB approved, and on
+ * platforms that are not regulated institutions, the service's end-user terms accepted.
+ */
+export function mayHoldBalances(platform: { isRegulatedFinancialInstitution: boolean }, customer: { kycStatus: KycStatus; agreementConsents: AgreementConsent[] }): boolean {
+  if (customer.kycStatus !== 'APPROVED') return false;
+  return platform.isRegulatedFinancialInstitution || customer.agreementConsents.some((c) => c.agreementType === END_USER_TERMS);
+}
+
+/** The webhook announcing a customer's new KYC/KYB status; UNVERIFIED and HOLD have none. */
+export function kycEventType(customerType: CustomerType, status: KycStatus): string | null {
+  if (status !== 'PENDING' && status !== 'APPROVED' && status !== 'REJECTED') return null;
+  return `CUSTOMER.${customerType === 'BUSINESS' ? 'KYB' : 'KYC'}_${status}`;
+}
+
+/** Last three characters of a sandbox magic value (a name or registration number). */
+export function sandboxSuffix(value: string | null | undefined): string {
+  return (value ?? '').trim().slice(-3);
+}
+
+/**
+ * Sandbox KYC status at creation. Individuals on a regulated platform resolve at creation by the
+ * last three characters of fullName (001 PENDING, 002 REJECTED, 003 UNVERIFIED, else APPROVED);
+ * everyone else starts UNVERIFIED and resolves through POST /verifications.
+ */
+export function sandboxKycStatusAtCreation(platform: { isRegulatedFinancialInstitution: boolean }, customer: { customerType: CustomerType; fullName?: string | null }): KycStatus {
+  if (customer.customerType === 'BUSINESS' || !platform.isRegulatedFinancialInstitution) return 'UNVERIFIED';
+  switch (sandboxSuffix(customer.fullName)) {
+    case '001':
+      return 'PENDING';
+    case '002':
+      return 'REJECTED';
+    case '003':
+      return 'UNVERIFIED';
+    default:
+      return 'APPROVED';
+  }
+}
