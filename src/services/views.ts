@@ -36,6 +36,7 @@ export function customerView(c: Customer) {
     ...(c.birthDate ? { birthDate: c.birthDate } : {}),
     ...(c.nationality ? { nationality: c.nationality } : {}),
     ...(c.address ? { address: c.address } : {}),
+    ...(c.contactVerification ? { contactVerification: c.contactVerification } : {}),
     isDeleted: c.isDeleted,
     createdAt: c.createdAt.toISOString(),
     updatedAt: c.updatedAt.toISOString(),

@@ -3,6 +3,11 @@ import type { AgreementConsent } from '../../domain/onboarding';
 
 export type CustomerType = 'INDIVIDUAL' | 'BUSINESS';
 export type KycStatus = 'UNVERIFIED' | 'PENDING' | 'APPROVED' | 'REJECTED' | 'HOLD';
+export type ContactVerificationStatus = 'PENDING' | 'VERIFIED';
+export interface ContactVerificationState {
+  email?: ContactVerificationStatus;
+  phone?: ContactVerificationStatus;
+}
 
 @Entity({ tableName: 'customers' })
 export class Customer {
@@ -20,7 +25,14 @@ export class Customer {
   @Property({ type: 'string', nullable: true }) birthDate?: string | null;
   @Property({ type: 'string', nullable: true }) nationality?: string | null;
   @Property({ type: 'json', nullable: true }) address?: Record<string, unknown> | null;
-  /** Remaining profile attributes, as validated by the API schema. */
+  /** Sealed tax identification number (`encrypt` with the master key); never returned. */
+  @Property({ type: 'text', nullable: true }) identifierEncrypted?: string | null;
+  /** `{ email?, phone? }` each PENDING or VERIFIED; null where the provider does not require it. */
+  @Property({ type: 'json', nullable: true }) contactVerification?: ContactVerificationState | null;
+  /**
+   * Remaining profile attributes as validated by the API schema: individual EDD fields, idType,
+   * countryOfIssuance; for businesses `businessInfo`.
+   */
   @Property({ type: 'json' }) profile!: Record<string, unknown>;
   @Property({ type: 'json' }) agreementConsents!: AgreementConsent[];
   @Property({ type: 'boolean' }) isDeleted!: boolean;
