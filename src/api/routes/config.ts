@@ -1,12 +1,11 @@
-import { Platform } from '../../db/entities';
-import { defaultCurrencyConfig } from '../../services/platforms';
+import { InternalAccount, Platform } from '../../db/entities';
 import { openInternalAccount } from '../../services/internal-accounts';
-import { InternalAccount } from '../../db/entities';
+import { defaultCurrencyConfig } from '../../services/platforms';
 import { platformConfigView } from '../../services/views';
-import { sendTestWebhook } from '../webhook-test';
 import { defineRoute } from '../route';
 import { errorResponses } from '../schemas/common';
 import { PlatformConfigSchema, PlatformConfigUpdateSchema } from '../schemas/platform';
+import { sendTestWebhook } from '../webhook-test';
 
 export const configRoutes = [
   defineRoute({
