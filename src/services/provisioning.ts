@@ -1,7 +1,7 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Client } from '@temporalio/client';
-import { Customer, InternalAccount, Platform, type WebhookEvent } from '../db/entities';
+import { Customer, InternalAccount, Platform, WebhookEvent } from '../db/entities';
 import type { Environment } from '../db/entities/ApiToken';
 import { derivedId } from '../domain/ids';
 import { customerAccountPlan, missingAccounts, platformAccountPlan, type AccountSpec } from '../domain/internal-accounts';
@@ -52,6 +52,11 @@ async function open(em: EntityManager, specs: AccountSpec[], owner: { platformId
 
 export const ACCOUNT_STATUS_UPDATED = 'INTERNAL_ACCOUNT.STATUS_UPDATED';
 
+/** The id of the event announcing an account's status: one per account and status. */
+export function accountStatusEventId(account: InternalAccount): string {
+  return derivedId('Webhook', account.id, ACCOUNT_STATUS_UPDATED, account.status);
+}
+
 /**
  * Records one INTERNAL_ACCOUNT.STATUS_UPDATED event per account, with the account as GET shows
  * it. Event ids derive from account and status, so a retried activity records nothing twice.
@@ -64,7 +69,7 @@ export async function recordOpenedAccountEvents(em: EntityManager, environment: 
   for (const [i, account] of accounts.entries()) {
     events.push(
       await recordWebhookEvent(em, {
-        id: derivedId('Webhook', account.id, ACCOUNT_STATUS_UPDATED, account.status),
+        id: accountStatusEventId(account),
         platformId: account.platformId,
         environment,
         type: ACCOUNT_STATUS_UPDATED,
@@ -84,13 +89,19 @@ export interface AnnounceContext {
 
 /**
  * For API callers, after the provisioning transaction committed: records the accounts'
- * STATUS_UPDATED events and starts their delivery. The request has already succeeded, so a
- * failure here is logged rather than thrown (the events stay recorded as PENDING).
+ * STATUS_UPDATED events and starts their delivery. Accounts whose event is already recorded
+ * were announced before and are skipped, so a repeat never sends twice. The request has
+ * already succeeded, so a failure here is logged rather than thrown.
  */
 export async function announceOpenedAccounts(ctx: AnnounceContext, accounts: InternalAccount[]): Promise<void> {
   if (accounts.length === 0) return;
   try {
-    const events = await recordOpenedAccountEvents(ctx.em, ctx.environment, accounts);
+    const known = new Set((await ctx.em.find(WebhookEvent, { id: { $in: accounts.map(accountStatusEventId) } })).map((e) => e.id));
+    const events = await recordOpenedAccountEvents(
+      ctx.em,
+      ctx.environment,
+      accounts.filter((a) => !known.has(accountStatusEventId(a))),
+    );
     for (const event of events) await startWebhookDelivery(ctx.temporal, event, { taskQueue: ctx.taskQueue });
   } catch (err) {
     logger.error({ err, accountIds: accounts.map((a) => a.id) }, 'could not announce opened internal accounts');
