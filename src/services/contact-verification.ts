@@ -17,6 +17,7 @@ import {
   type ContactChannel,
 } from '../domain/contact-verification';
 import { ApiError } from '../domain/errors';
+import { logger } from '../logger';
 
 /** Delivers a code by email or SMS. The code is in the message only; never log it. */
 export type ContactCodeSender = (message: { channel: ContactChannel; to: string; code: string; customerId: string; platformId: string; expiresAt: Date }) => Promise<void>;
@@ -112,10 +113,18 @@ export async function sendContactVerificationCode(
       updatedAt: now,
     });
     await tx.flush();
-    return { to: contact, expiresAt };
+    return { id, to: contact, expiresAt };
   });
   if (input.environment !== 'SANDBOX') {
-    await input.sender!({ channel: input.channel, to: issued.to, code, customerId: input.customerId, platformId: input.platformId, expiresAt: issued.expiresAt });
+    try {
+      await input.sender!({ channel: input.channel, to: issued.to, code, customerId: input.customerId, platformId: input.platformId, expiresAt: issued.expiresAt });
+    } catch (err) {
+      // A provider's error text could echo the message; log only what failed, never the code.
+      logger.error({ customerId: input.customerId, channel: input.channel, error: err instanceof Error ? err.name : typeof err }, 'contact verification code delivery failed');
+      // An undelivered code is withdrawn again (the earlier one stays replaced).
+      await em.nativeDelete(ContactVerificationCode, { id: issued.id });
+      throw ApiError.internal('The verification code could not be delivered; request a new one');
+    }
   }
 }
 

@@ -23,7 +23,8 @@ import { recordWebhookEvent } from './webhooks';
  * an activity).
  */
 export async function provisionCustomerAccounts(em: EntityManager, platform: Platform, customer: Customer): Promise<InternalAccount[]> {
-  const plan = customerAccountPlan(platform, customer);
+  // A deleted customer keeps what it holds but opens nothing new.
+  const plan = customer.isDeleted ? [] : customerAccountPlan(platform, customer);
   if (plan.length === 0) return [];
   if (!em.isInTransaction()) return em.transactional((tx) => provisionCustomerAccounts(tx, platform, customer));
   await em.createQueryBuilder(Customer).select('id').where({ id: customer.id }).setLockMode(LockMode.PESSIMISTIC_WRITE).execute();

@@ -231,6 +231,25 @@ describe('outside the sandbox', () => {
     }
   });
 
+  test('a delivery failure is a 500 that does not leak the code', async () => {
+    const { platform, customerId } = await euCustomer();
+    const api = await productionApi(platform.id);
+    let code = '';
+    h.deps.contactCodeSender = async (m) => {
+      code = m.code;
+      throw new Error(`provider rejected message containing ${m.code}`);
+    };
+    try {
+      const res = await api.post(`/customers/${customerId}/verify-email`);
+      expect(res.status).toBe(500);
+      expect(res.body.reason).toBe('The verification code could not be delivered; request a new one');
+      expect(res.text).not.toContain(code);
+      expect(await codeRow(customerId, 'email')).toBeNull();
+    } finally {
+      delete h.deps.contactCodeSender;
+    }
+  });
+
   test('without a delivery provider nothing is stored and the caller is told', async () => {
     const { platform, customerId } = await euCustomer();
     const api = await productionApi(platform.id);
@@ -308,6 +327,14 @@ describe('platform isolation', () => {
     }
     expect(await h.orm.em.fork().count(ContactVerificationCode, { customerId })).toBe(0);
     expect(await stateOf(customerId)).toEqual({ email: 'PENDING', phone: 'PENDING' });
+  });
+
+  test('a deleted customer cannot verify contacts', async () => {
+    const { api, customerId } = await euCustomer();
+    await h.orm.em.fork().nativeUpdate(Customer, { id: customerId }, { isDeleted: true });
+    const res = await api.post(`/customers/${customerId}/verify-email`);
+    expect(res.status).toBe(409);
+    expect(res.body).toMatchObject({ code: 'CONFLICT', reason: 'The customer is deleted' });
   });
 
   test('an unknown customer is 404', async () => {

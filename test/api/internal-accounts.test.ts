@@ -91,6 +91,13 @@ describe('provisioning', () => {
     expect(summary(await accountsOf(api, customer.id))).toEqual(['INTERNAL_FIAT EUR', 'INTERNAL_FIAT USD']);
   });
 
+  test('a deleted customer opens no new accounts', async () => {
+    const { platform } = await h.platform();
+    const { customer } = await seedCustomer(h, platform.id, { kycStatus: 'PENDING' });
+    await h.orm.em.fork().nativeUpdate(Customer, { id: customer.id }, { kycStatus: 'APPROVED', isDeleted: true });
+    expect((await provision(customer.id)).opened).toEqual([]);
+  });
+
   test('a currency enabled later gets its account; held ones are not reopened', async () => {
     const { api, platform } = await h.platform({ currencies: ['USD', 'EUR', 'GBP'] });
     const { customer } = await seedCustomer(h, platform.id, { currencies: ['USD'] });
