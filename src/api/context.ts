@@ -2,12 +2,15 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Client } from '@temporalio/client';
 import type { Config } from '../config';
 import type { Environment } from '../db/entities/ApiToken';
+import type { ContactCodeSender } from '../services/contact-verification';
 
 export interface ApiDeps {
   orm: MikroORM;
   temporal: Client;
   config: Pick<Config, 'masterKey' | 'apiPrefix' | 'publicBaseUrl'>;
   taskQueue?: string;
+  /** Delivers contact verification codes outside the sandbox (email / SMS provider). */
+  contactCodeSender?: ContactCodeSender;
 }
 
 /** Who is calling: resolved from the Basic credentials on every authenticated request. */

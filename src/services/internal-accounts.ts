@@ -2,12 +2,14 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { randomBytes } from 'node:crypto';
 import { InternalAccount, LedgerAccount } from '../db/entities';
 import type { InternalAccountType } from '../db/entities/InternalAccount';
-import { currency } from '../domain/currencies';
 import { newId } from '../domain/ids';
+import { accountTypeFor } from '../domain/internal-accounts';
 
-/** The kind of balance a currency is held in, unless an embedded wallet is asked for. */
-export function accountTypeFor(code: string): InternalAccountType {
-  return currency(code).kind === 'CRYPTO' ? 'INTERNAL_CRYPTO' : 'INTERNAL_FIAT';
+export { accountTypeFor };
+
+/** A deposit reference: `SVC` and 12 hex digits; unique by index, short enough to type into a bank form. */
+export function newFundingReference(): string {
+  return `SVC${randomBytes(6).toString('hex').toUpperCase()}`;
 }
 
 /** Opens an internal account and its ledger account, in the caller's transaction. */
@@ -26,8 +28,8 @@ export function openInternalAccount(
     currency: input.currency,
     type,
     status: 'ACTIVE',
-    // 12 base32-ish characters: unique by index, short enough to type into a bank form.
-    fundingReference: `SVC${randomBytes(8).toString('hex').toUpperCase().slice(0, 12)}`,
+    fundingReference: newFundingReference(),
+    privateEnabled: type === 'EMBEDDED_WALLET' ? false : null,
     createdAt: now,
     updatedAt: now,
   });

@@ -4,7 +4,7 @@ import type { Environment } from '../db/entities/ApiToken';
 import type { PlatformCurrencyConfig, Region } from '../db/entities/Platform';
 import { newId } from '../domain/ids';
 import { hashSecret, newClientSecret } from '../security/secrets';
-import { openInternalAccount } from './internal-accounts';
+import { provisionPlatformAccounts } from './provisioning';
 
 export interface NewPlatform {
   name: string;
@@ -40,8 +40,7 @@ export async function createPlatform(em: EntityManager, input: NewPlatform): Pro
     updatedAt: now,
   });
   await em.flush();
-  for (const code of currencies) openInternalAccount(em, { platformId: platform.id, customerId: null, currency: code });
-  await em.flush();
+  await provisionPlatformAccounts(em, platform);
   return platform;
 }
 

@@ -1,4 +1,4 @@
-import type { Customer, InternalAccount, LedgerAccount, Platform, Transaction } from '../db/entities';
+import type { Customer, Platform, Transaction } from '../db/entities';
 import { currencyView } from '../domain/currencies';
 
 /** Public representations of stored rows. Amounts stay bigint here; the JSON writer emits them exactly. */
@@ -40,58 +40,6 @@ export function customerView(c: Customer) {
     isDeleted: c.isDeleted,
     createdAt: c.createdAt.toISOString(),
     updatedAt: c.updatedAt.toISOString(),
-  };
-}
-
-export function fundingInstructions(account: InternalAccount) {
-  const c = currencyView(account.currency);
-  const reference = account.fundingReference;
-  if (account.currency === 'USD') {
-    return [
-      {
-        instructionsNotes: `Include the reference ${reference} so the deposit reaches this account.`,
-        accountOrWalletInfo: { accountType: 'USD_ACCOUNT', reference, accountNumber: depositAccountNumber(reference), routingNumber: '021000021', bankName: 'Sandbox Bank, N.A.' },
-      },
-    ];
-  }
-  if (account.currency === 'EUR') {
-    return [
-      {
-        instructionsNotes: `Include the reference ${reference} so the deposit reaches this account.`,
-        accountOrWalletInfo: { accountType: 'EUR_ACCOUNT', reference, iban: `DE89370400440${depositAccountNumber(reference).slice(0, 9)}`, bankName: 'Sandbox Bank SE' },
-      },
-    ];
-  }
-  if (['USDC', 'USDB', 'USDT', 'BTC'].includes(c.code)) {
-    return [{ accountOrWalletInfo: { accountType: 'SPARK_WALLET', assetType: c.code, address: `spark1sandbox${reference.toLowerCase()}` } }];
-  }
-  return [
-    {
-      instructionsNotes: `Quote the reference ${reference} with your ${c.code} deposit.`,
-      accountOrWalletInfo: { accountType: 'SWIFT_ACCOUNT', reference, swiftCode: 'SANDXXXXXXX', accountNumber: depositAccountNumber(reference), bankName: 'Sandbox Bank' },
-    },
-  ];
-}
-
-/** A stable, per-account deposit account number derived from the unique reference. */
-function depositAccountNumber(reference: string): string {
-  let n = 0n;
-  for (const ch of reference) n = (n * 31n + BigInt(ch.charCodeAt(0))) % 10_000_000_000n;
-  return n.toString().padStart(10, '0');
-}
-
-export function internalAccountView(account: InternalAccount, ledger: LedgerAccount) {
-  const currency = currencyView(account.currency);
-  return {
-    id: account.id,
-    ...(account.customerId ? { customerId: account.customerId } : {}),
-    type: account.type,
-    status: account.status,
-    balance: { amount: ledger.balance, currency },
-    totalBalance: { amount: ledger.balance + ledger.held, currency },
-    fundingPaymentInstructions: fundingInstructions(account),
-    createdAt: account.createdAt.toISOString(),
-    updatedAt: (ledger.updatedAt > account.updatedAt ? ledger.updatedAt : account.updatedAt).toISOString(),
   };
 }
 

@@ -1,6 +1,6 @@
-import { InternalAccount, Platform } from '../../db/entities';
-import { openInternalAccount } from '../../services/internal-accounts';
+import { Platform } from '../../db/entities';
 import { defaultCurrencyConfig } from '../../services/platforms';
+import { announceOpenedAccounts, provisionPlatformAccounts } from '../../services/provisioning';
 import { platformConfigView } from '../../services/views';
 import { defineRoute } from '../route';
 import { errorResponses } from '../schemas/common';
@@ -29,6 +29,7 @@ export const configRoutes = [
     body: PlatformConfigUpdateSchema,
     responses: { 200: { description: 'The updated configuration', schema: PlatformConfigSchema }, 400: errorResponses[400], 401: errorResponses[401] },
     handler: async ({ em, caller, body, deps }) => {
+      let opened: Awaited<ReturnType<typeof provisionPlatformAccounts>> = [];
       const platform = await em.transactional(async (tx) => {
         const p = await tx.findOneOrFail(Platform, { id: caller.platformId });
         if (body.umaDomain !== undefined) p.umaDomain = body.umaDomain;
@@ -43,13 +44,13 @@ export const configRoutes = [
         if (body.supportedCurrencies !== undefined) {
           p.supportedCurrencies = body.supportedCurrencies.map((c) => ({ ...defaultCurrencyConfig(c.currencyCode), ...c }));
           // The platform holds one internal account per supported currency.
-          const held = new Set((await tx.find(InternalAccount, { platformId: p.id, customerId: null })).map((a) => a.currency));
-          for (const c of body.supportedCurrencies) if (!held.has(c.currencyCode)) openInternalAccount(tx, { platformId: p.id, customerId: null, currency: c.currencyCode });
+          opened = await provisionPlatformAccounts(tx, p);
         }
         p.updatedAt = new Date();
         await tx.flush();
         return p;
       });
+      await announceOpenedAccounts({ em, temporal: deps.temporal, taskQueue: deps.taskQueue, environment: caller.environment }, opened);
       if (body.webhookEndpoint) {
         // Announce the new endpoint with a TEST event; its outcome does not change this reply.
         void sendTestWebhook(deps, caller, { wait: false }).catch(() => undefined);

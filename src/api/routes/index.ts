@@ -1,4 +1,5 @@
 import { configRoutes } from './config';
+import { contactVerificationRoutes } from './contact-verification';
 import { customerRoutes } from './customers';
 import { internalAccountRoutes } from './internal-accounts';
 import { sandboxRoutes } from './sandbox';
@@ -6,4 +7,4 @@ import { transactionRoutes } from './transactions';
 import { webhookRoutes } from './webhooks';
 
 // Order matters where paths overlap: /customers/internal-accounts before /customers/:customerId.
-export const allRoutes = [...configRoutes, ...internalAccountRoutes, ...customerRoutes, ...sandboxRoutes, ...transactionRoutes, ...webhookRoutes];
+export const allRoutes = [...configRoutes, ...internalAccountRoutes, ...customerRoutes, ...contactVerificationRoutes, ...sandboxRoutes, ...transactionRoutes, ...webhookRoutes];

@@ -1,9 +1,8 @@
 import { InternalAccount } from '../../db/entities';
 import { internalAccountViews } from '../../services/internal-account-views';
 import { listPage } from '../../services/listing';
-import { z } from '../openapi-registry';
 import { defineRoute } from '../route';
-import { InternalAccountListQuerySchema, InternalAccountListSchema, InternalAccountSchema, PlatformInternalAccountQuerySchema } from '../schemas/accounts';
+import { InternalAccountListQuerySchema, InternalAccountListSchema, PlatformInternalAccountListSchema, PlatformInternalAccountQuerySchema } from '../schemas/accounts';
 import { errorResponses } from '../schemas/common';
 
 export const internalAccountRoutes = [
@@ -14,7 +13,7 @@ export const internalAccountRoutes = [
     summary: "List customers' internal accounts with balances and funding instructions",
     tags: ['Internal Accounts'],
     query: InternalAccountListQuerySchema,
-    responses: { 200: { description: 'A page of accounts', schema: InternalAccountListSchema }, 400: errorResponses[400], 401: errorResponses[401] },
+    responses: { 200: { description: 'A page of accounts, newest first', schema: InternalAccountListSchema }, 400: errorResponses[400], 401: errorResponses[401] },
     handler: async ({ em, caller, query }) => {
       const where = {
         platformId: caller.platformId,
@@ -29,10 +28,10 @@ export const internalAccountRoutes = [
     method: 'get',
     path: '/platform/internal-accounts',
     operationId: 'listPlatformInternalAccounts',
-    summary: "List the platform's own internal accounts",
+    summary: "List the platform's own internal accounts (not paginated)",
     tags: ['Internal Accounts'],
     query: PlatformInternalAccountQuerySchema,
-    responses: { 200: { description: 'The accounts', schema: z.object({ data: z.array(InternalAccountSchema) }) }, 401: errorResponses[401] },
+    responses: { 200: { description: 'The accounts, oldest first', schema: PlatformInternalAccountListSchema }, 400: errorResponses[400], 401: errorResponses[401] },
     handler: async ({ em, caller, query }) => {
       const accounts = await em.find(
         InternalAccount,

@@ -4,7 +4,7 @@ import { ApiError } from '../../domain/errors';
 import { derivedId, newId } from '../../domain/ids';
 import { toMinor } from '../../domain/money';
 import { findInternalAccount } from '../../services/internal-accounts';
-import { internalAccountView } from '../../services/views';
+import { internalAccountView } from '../../services/internal-account-views';
 import { AccountIdKey, BusinessStatusKey, CustomerIdKey, PlatformIdKey, TransactionIdKey } from '../../temporal/search-attributes';
 import { TASK_QUEUE } from '../../temporal/task-queue';
 import type { incomingPayment } from '../../../workflows/incoming-payment';

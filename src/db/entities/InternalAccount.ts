@@ -15,6 +15,8 @@ export class InternalAccount {
   @Property({ type: 'string' }) status!: InternalAccountStatus;
   /** Unique reference a depositor quotes so the funds land on this account. */
   @Property({ type: 'string' }) fundingReference!: string;
+  /** Wallet privacy; set (false until toggled) on EMBEDDED_WALLET accounts only, null otherwise. */
+  @Property({ type: 'boolean', nullable: true }) privateEnabled?: boolean | null;
   @Property({ type: 'datetime' }) createdAt!: Date;
   @Property({ type: 'datetime' }) updatedAt!: Date;
 }

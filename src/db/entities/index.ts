@@ -1,4 +1,5 @@
 import { ApiToken } from './ApiToken';
+import { ContactVerificationCode } from './ContactVerificationCode';
 import { Customer } from './Customer';
 import { IdempotencyRecord } from './IdempotencyRecord';
 import { InternalAccount } from './InternalAccount';
@@ -11,6 +12,6 @@ import { Transaction } from './Transaction';
 import { WebhookEvent } from './WebhookEvent';
 
 /** Every entity, for the ORM; import single entities from here too. */
-export const entities = [ApiToken, Customer, IdempotencyRecord, InternalAccount, JournalEntry, LedgerAccount, Platform, Posting, SigningKey, Transaction, WebhookEvent];
+export const entities = [ApiToken, ContactVerificationCode, Customer, IdempotencyRecord, InternalAccount, JournalEntry, LedgerAccount, Platform, Posting, SigningKey, Transaction, WebhookEvent];
 
-export { ApiToken, Customer, IdempotencyRecord, InternalAccount, JournalEntry, LedgerAccount, Platform, Posting, SigningKey, Transaction, WebhookEvent };
+export { ApiToken, ContactVerificationCode, Customer, IdempotencyRecord, InternalAccount, JournalEntry, LedgerAccount, Platform, Posting, SigningKey, Transaction, WebhookEvent };
