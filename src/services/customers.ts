@@ -116,6 +116,13 @@ export function updateProblems(platform: Platform, customer: Customer, rawBody: 
   if ((body.customerType === 'INDIVIDUAL' || body.customerType === 'BUSINESS') && body.customerType !== customer.customerType) {
     errors.push({ field: 'customerType', constraint: 'match', message: `the customer is ${customer.customerType}; customerType cannot change` });
   }
+  // Not part of the update body; a client echoing the customer back may send them unchanged.
+  if (body.region !== undefined && body.region !== customer.regionCode) {
+    errors.push({ field: 'region', constraint: 'immutable', message: 'region is set at creation and cannot change; create a separate customer' });
+  }
+  if (body.platformCustomerId !== undefined && body.platformCustomerId !== customer.platformCustomerId) {
+    errors.push({ field: 'platformCustomerId', constraint: 'immutable', message: 'platformCustomerId cannot change' });
+  }
   if (body.customerType !== customer.customerType) return errors;
   errors.push(...currencyProblems(platform, customer.regionCode, body.currencies));
   const profile = customer.profile ?? {};
@@ -141,9 +148,12 @@ function assertKnownTermsVersions(consents: ReturnType<typeof requestedConsents>
   }
 }
 
+/** Maps the violated unique index (PostgreSQL reports its name) to the API's 409. */
 function conflictFrom(err: UniqueConstraintViolationException): ApiError {
-  if (String(err.message).includes('uma_address')) return ApiError.conflict('UMA_ADDRESS_EXISTS', 'That UMA address is already taken');
-  return ApiError.conflict('CONFLICT', 'An active customer with this platformCustomerId already exists');
+  const constraint = (err as UniqueConstraintViolationException & { constraint?: string }).constraint ?? '';
+  if (constraint.includes('uma_address')) return ApiError.conflict('UMA_ADDRESS_EXISTS', 'That UMA address is already taken');
+  if (constraint === 'customers_platform_customer_id_active') return ApiError.conflict('CONFLICT', 'An active customer with this platformCustomerId already exists');
+  return ApiError.conflict('CONFLICT', 'The customer conflicts with an existing one');
 }
 
 function pick(values: Values, keys: readonly string[]): Values {

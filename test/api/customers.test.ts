@@ -696,6 +696,16 @@ describe('PATCH /customers/{customerId}', () => {
     expect((await api.get(`/customers/${c.id}`)).body).toEqual(c);
   });
 
+  test('region and platformCustomerId cannot change (sent unchanged they are accepted)', async () => {
+    const { api } = await h.platform();
+    const c = await create(api);
+    const res = await api.patch(`/customers/${c.id}`, { customerType: 'INDIVIDUAL', region: 'DE', platformCustomerId: 'renamed' });
+    expect(fieldsOf(res)).toEqual(['platformCustomerId:immutable', 'region:immutable']);
+    const echoed = await api.patch(`/customers/${c.id}`, { ...c, fullName: 'Echo' });
+    expect(echoed.status).toBe(200);
+    expect(echoed.body).toMatchObject({ region: 'US', platformCustomerId: c.platformCustomerId, fullName: 'Echo' });
+  });
+
   test('email and phoneNumber together are refused, naming both', async () => {
     const { api } = await h.platform();
     const c = await create(api, { email: 'old@example.com' });
@@ -780,6 +790,17 @@ describe('PATCH /customers/{customerId}', () => {
     expect(res.body.endUserTermsConsent).toMatchObject({ acceptedAt: '2025-11-02T08:00:00Z' });
     // Omitted: unchanged.
     expect((await api.patch(`/customers/${c.id}`, { customerType: 'INDIVIDUAL', fullName: 'Z' })).body.agreementConsents).toEqual(res.body.agreementConsents);
+  });
+
+  test('simultaneous acceptances of different agreements are all kept', async () => {
+    const { api } = await h.platform();
+    const c = await create(api);
+    const results = await Promise.all([
+      api.patch(`/customers/${c.id}`, { customerType: 'INDIVIDUAL', agreementConsents: [consent()] }),
+      api.patch(`/customers/${c.id}`, { customerType: 'INDIVIDUAL', agreementConsents: [consent('SVC_PRIVACY_NOTICE', '2025-06-01')] }),
+    ]);
+    expect(results.map((r) => r.status)).toEqual([200, 200]);
+    expect((await api.get(`/customers/${c.id}`)).body.agreementConsents.map((x: { agreementType: string }) => x.agreementType)).toEqual(['SVC_END_USER_TERMS', 'SVC_PRIVACY_NOTICE']);
   });
 
   test('the deprecated endUserTermsConsent equals one SVC_END_USER_TERMS consent; both together are refused', async () => {
