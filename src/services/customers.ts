@@ -132,8 +132,10 @@ export function updateProblems(platform: Platform, customer: Customer, rawBody: 
     const stored = asValues(profile.businessInfo);
     const request = asValues(body.businessInfo);
     errors.push(...toFieldErrors(descriptionOnlyProblems(stored, request, BUSINESS_OTHER_PAIRS), ['businessInfo']));
-    // A new taxId alone is judged against the stored country (with both, the schema judges it).
-    if (request.country === undefined && request.taxId !== undefined) errors.push(...toFieldErrors(businessTaxIdProblems({ ...stored, ...request }), ['businessInfo']));
+    // A new taxId or country alone is judged with the stored other half (with both, the schema judges them).
+    if ((request.country === undefined) !== (request.taxId === undefined)) {
+      errors.push(...toFieldErrors(businessTaxIdProblems({ ...stored, ...request }), ['businessInfo']));
+    }
   }
   return errors;
 }

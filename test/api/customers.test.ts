@@ -868,6 +868,10 @@ describe('PATCH /customers/{customerId}', () => {
     expect(res.body.address).toEqual({ line1: '2 Market St', postalCode: '94105', country: 'US' });
     const bad = await api.patch(`/customers/${c.id}`, { customerType: 'BUSINESS', businessInfo: { taxId: 'NOT-AN-EIN', sourceOfFundsOtherDescription: 'x', naicsCode: 'abc' } });
     expect(fieldsOf(bad)).toEqual(['businessInfo.naicsCode:pattern', 'businessInfo.sourceOfFundsOtherDescription:notAllowed', 'businessInfo.taxId:pattern']);
+    const moved = await h.platform();
+    const foreign = (await moved.api.post('/customers', { customerType: 'BUSINESS', businessInfo: { ...businessInfo(), country: 'DE', taxId: 'DE123456789' } })).body;
+    expect(fieldsOf(await moved.api.patch(`/customers/${foreign.id}`, { customerType: 'BUSINESS', businessInfo: { country: 'US' } }))).toEqual(['businessInfo.taxId:pattern']);
+    expect((await moved.api.patch(`/customers/${foreign.id}`, { customerType: 'BUSINESS', businessInfo: { country: 'US', taxId: '98-7654321' } })).status).toBe(200);
     const back = await api.patch(`/customers/${c.id}`, { customerType: 'BUSINESS', businessInfo: { purposeOfAccount: 'SUPPLIER_PAYMENTS' } });
     expect(back.body.businessInfo).not.toHaveProperty('purposeOfAccountOtherDescription');
   });
