@@ -5,7 +5,7 @@ export const logger = pino({
   level: process.env.LOG_LEVEL ?? 'info',
   base: { service: 'payments' },
   redact: {
-    paths: ['req.headers.authorization', 'req.headers["svc-wallet-signature"]', 'clientSecret', '*.clientSecret', 'secret', '*.secret', 'masterKey', 'MASTER_KEY'],
+    paths: ['req.headers.authorization', 'req.headers["svc-wallet-signature"]', 'clientSecret', '*.clientSecret', 'secret', '*.secret', 'masterKey', 'MASTER_KEY', 'identifier', '*.identifier'],
     censor: '[redacted]',
   },
 });

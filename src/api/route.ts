@@ -40,6 +40,12 @@ export interface RouteSpec<P extends z.ZodType, Q extends z.ZodType, B extends z
   idempotent?: boolean;
   /** Refuses production tokens. */
   sandboxOnly?: boolean;
+  /**
+   * Field checks that need stored data (the platform's currencies, the resource being changed).
+   * They get the raw input and run even when the schemas fail, so that one response lists every
+   * invalid field; they report only what they can judge, and may throw (e.g. 404).
+   */
+  check?: (ctx: { params: Record<string, string>; body: unknown; caller: Caller; em: EntityManager; deps: ApiDeps }) => Promise<FieldError[]>;
   handler: (ctx: HandlerContext<z.infer<P>, z.infer<Q>, z.infer<B>>) => Promise<Reply>;
 }
 
@@ -76,6 +82,7 @@ export function mountRoute<P extends z.ZodType, Q extends z.ZodType, B extends z
       const params = parse(spec.params, req.params);
       const query = parse(spec.query, req.query);
       const body = parse(spec.body, req.body ?? {});
+      if (spec.check) errors.push(...(await spec.check({ params: req.params as Record<string, string>, body: req.body ?? {}, caller, em: deps.orm.em.fork(), deps })));
       if (errors.length > 0) throw ApiError.invalidInput(errors);
       return spec.handler({
         params: params as z.infer<P>,

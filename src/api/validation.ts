@@ -23,6 +23,10 @@ function constraintOf(issue: z.core.$ZodIssue): string {
       return issue.format === 'regex' ? 'pattern' : issue.format;
     case 'invalid_value':
       return 'enum';
+    case 'invalid_union':
+      // A discriminated union reports a missing or unknown discriminator (customerType) here.
+      if (issue.discriminator) return (issue.input as Record<string, unknown> | undefined)?.[issue.discriminator] === undefined ? 'required' : 'enum';
+      return 'type';
     case 'unrecognized_keys':
       return 'additionalProperties';
     case 'not_multiple_of':
