@@ -24,7 +24,9 @@ function uploader(options: MultipartOptions) {
   if (!handler) {
     handler = multer({
       storage: multer.memoryStorage(),
-      limits: { fileSize: options.maxFileBytes, files: 1, fields: 20, fieldSize: 64 * 1024, fieldNameSize: 100, parts: 25 },
+      // busboy flags a file as truncated once it reaches the limit, so one byte more lets
+      // a file of exactly maxFileBytes through; anything larger is LIMIT_FILE_SIZE.
+      limits: { fileSize: options.maxFileBytes + 1, files: 1, fields: 20, fieldSize: 64 * 1024, fieldNameSize: 100, parts: 25 },
     }).single(options.fileField);
     uploaders.set(key, handler);
   }
