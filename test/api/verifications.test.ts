@@ -75,6 +75,14 @@ describe('POST /verifications: regulated platform, business', () => {
     expect(third.body).toMatchObject({ id: verificationId, verificationStatus: 'IN_PROGRESS', errors: [] });
     expect((await customerRow(biz.id)).kycStatus).toBe('PENDING');
     expect((await p.api.delete(`/documents/${incorporation.id}`)).status).toBe(409);
+    const replace = await request(h.app)
+      .put(`${BASE}/documents/${incorporation.id}`)
+      .set('Authorization', p.auth)
+      .field('documentType', 'CERTIFICATE_OF_INCORPORATION')
+      .field('country', 'US')
+      .attach('file', FILES.png, { filename: 'c.png', contentType: 'image/png' });
+    expect(replace.status).toBe(409);
+    expect(replace.body).toMatchObject({ code: 'CONFLICT', reason: expect.stringContaining('IN_PROGRESS') });
     expect(await h.orm.em.fork().count(Document, { customerId: biz.id, submittedAt: null })).toBe(0);
     await h.receiver.waitFor(() => h.receiver.ofType('CUSTOMER.KYB_PENDING').some((x) => x.body.data.id === biz.id));
     await h.receiver.waitFor(() => hooksFor(verificationId, 'VERIFICATION.IN_PROGRESS').length === 1);
