@@ -1,5 +1,6 @@
 import type { ActivityDeps } from './deps';
 import { incomingPaymentActivities } from './incoming-payments';
+import { verificationActivities } from './verifications';
 import { webhookActivities } from './webhooks';
 
 export type { ActivityDeps, WebhookSender } from './deps';
@@ -9,6 +10,7 @@ export function createActivities(deps: ActivityDeps) {
   return {
     ...incomingPaymentActivities(deps),
     ...webhookActivities(deps),
+    ...verificationActivities(deps),
   };
 }
 

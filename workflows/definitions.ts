@@ -1,4 +1,4 @@
-import { defineQuery } from '@temporalio/workflow';
+import { defineQuery, defineUpdate } from '@temporalio/workflow';
 import type { DeliveryOutcome, WebhookRetryPolicy } from '../src/domain/webhook-retry';
 import type { TransactionStatus } from '../src/domain/transaction-state';
 
@@ -44,3 +44,43 @@ export interface WebhookDeliveryResult {
 }
 
 export const webhookAttemptsQuery = defineQuery<number>('attempts');
+
+export type VerificationStatusValue = 'READY_FOR_VERIFICATION' | 'RESOLVE_ERRORS' | 'IN_PROGRESS' | 'PENDING_MANUAL_REVIEW' | 'APPROVED' | 'REJECTED';
+
+export interface CustomerVerificationInput {
+  /** Also the workflow id: one verification (and workflow) per customer. */
+  verificationId: string;
+  platformId: string;
+  customerId: string;
+  environment: 'SANDBOX' | 'PRODUCTION';
+  /** Seconds between a complete submission and its sandbox decision (a durable timer). */
+  resolutionDelaySeconds: number;
+}
+
+export interface CustomerVerificationResult {
+  verificationId: string;
+  /** The last status; RESOLVE_ERRORS when the run ended waiting for a corrected packet. */
+  verificationStatus: VerificationStatusValue | null;
+  submissions: number;
+}
+
+/** The verification as POST /verifications returns it. */
+export interface VerificationSnapshot {
+  id: string;
+  customerId: string;
+  verificationStatus: VerificationStatusValue;
+  errors: { resourceId: string; type: string; field?: string; acceptedDocumentTypes?: string[]; reason: string }[];
+  createdAt: string;
+  updatedAt: string;
+}
+
+/**
+ * A submission (POST /verifications): evaluated at once, answered with the verification. A
+ * resubmission goes to the running workflow rather than starting a second one.
+ */
+export const submitVerification = defineUpdate<VerificationSnapshot, []>('submitVerification');
+
+export const verificationStatusQuery = defineQuery<VerificationStatusValue | null>('verificationStatus');
+
+/** ApplicationFailure type of a submission refused because the customer is already decided. */
+export const VERIFICATION_ALREADY_DECIDED = 'VERIFICATION_ALREADY_DECIDED';

@@ -8,6 +8,7 @@ import type { ApiDeps } from './context';
 import { authenticate } from './middleware/auth';
 import { errorHandler } from './middleware/errors';
 import { notFoundHandler } from './middleware/not-found';
+import { isMultipart } from './multipart';
 import { openApiDocument } from './openapi-registry';
 import { mountRoute, registeredRoutes } from './route';
 import { allRoutes } from './routes';
@@ -45,7 +46,8 @@ export function createApp(deps: ApiDeps) {
   app.use(base, docs);
 
   const api = express.Router();
-  api.use(express.json({ limit: '1mb', strict: false, type: () => true }));
+  // Multipart bodies (document uploads) are left to the routes that take them (multer).
+  api.use(express.json({ limit: '1mb', strict: false, type: (req) => !isMultipart(req) }));
   api.use(authenticate(deps));
   for (const route of allRoutes) mountRoute(api, deps, route as never);
   app.use(base, api);

@@ -4,6 +4,7 @@ import { ApiError, type FieldError } from '../domain/errors';
 import type { ApiDeps, Caller } from './context';
 import { sendJson } from './http';
 import { withIdempotency } from './idempotency';
+import { receiveMultipart, type MultipartOptions, type UploadedFile } from './multipart';
 import { registry, z } from './openapi-registry';
 import { fieldErrors } from './validation';
 
@@ -18,6 +19,8 @@ export interface HandlerContext<P, Q, B> {
   deps: ApiDeps;
   req: Request;
   idempotencyKey?: string;
+  /** The uploaded file of a multipart route. */
+  file?: UploadedFile;
 }
 
 export interface Reply {
@@ -46,6 +49,11 @@ export interface RouteSpec<P extends z.ZodType, Q extends z.ZodType, B extends z
    * invalid field; they report only what they can judge, and may throw (e.g. 404).
    */
   check?: (ctx: { params: Record<string, string>; body: unknown; caller: Caller; em: EntityManager; deps: ApiDeps }) => Promise<FieldError[]>;
+  /**
+   * A multipart/form-data route: `body` validates the text fields, `checkFile` the single file
+   * (its problems are reported together with the fields'), `schema` documents the whole form.
+   */
+  multipart?: MultipartOptions & { schema: z.ZodType; checkFile: (file: UploadedFile | undefined) => FieldError[] };
   handler: (ctx: HandlerContext<z.infer<P>, z.infer<Q>, z.infer<B>>) => Promise<Reply>;
 }
 
@@ -68,6 +76,7 @@ export function mountRoute<P extends z.ZodType, Q extends z.ZodType, B extends z
     if (spec.sandboxOnly && caller.environment !== 'SANDBOX') {
       throw ApiError.forbidden('FORBIDDEN', 'Sandbox endpoints require a sandbox API token');
     }
+    const file = spec.multipart ? await receiveMultipart(req, res, spec.multipart) : undefined;
     const run = async (): Promise<Reply> => {
       const errors: FieldError[] = [];
       const parse = <S extends z.ZodType | undefined>(schema: S, value: unknown, prefix?: string) => {
@@ -82,6 +91,7 @@ export function mountRoute<P extends z.ZodType, Q extends z.ZodType, B extends z
       const params = parse(spec.params, req.params);
       const query = parse(spec.query, req.query);
       const body = parse(spec.body, req.body ?? {});
+      if (spec.multipart) errors.push(...spec.multipart.checkFile(file));
       if (spec.check) errors.push(...(await spec.check({ params: req.params as Record<string, string>, body: req.body ?? {}, caller, em: deps.orm.em.fork(), deps })));
       if (errors.length > 0) throw ApiError.invalidInput(errors);
       return spec.handler({
@@ -93,6 +103,7 @@ export function mountRoute<P extends z.ZodType, Q extends z.ZodType, B extends z
         deps,
         req,
         idempotencyKey: req.get('idempotency-key') ?? undefined,
+        ...(file ? { file } : {}),
       });
     };
     if (spec.idempotent) {
@@ -131,7 +142,11 @@ function document<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType>
       ...(spec.idempotent
         ? { headers: idempotencyHeader }
         : {}),
-      ...(spec.body ? { body: { content: { 'application/json': { schema: spec.body } }, required: true } } : {}),
+      ...(spec.multipart
+        ? { body: { content: { 'multipart/form-data': { schema: spec.multipart.schema } }, required: true } }
+        : spec.body
+          ? { body: { content: { 'application/json': { schema: spec.body } }, required: true } }
+          : {}),
     },
     responses: Object.fromEntries(
       Object.entries(spec.responses).map(([status, r]) => [

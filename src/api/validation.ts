@@ -22,7 +22,8 @@ function constraintOf(issue: z.core.$ZodIssue): string {
     case 'invalid_format':
       return issue.format === 'regex' ? 'pattern' : issue.format;
     case 'invalid_value':
-      return 'enum';
+      // A missing enum field is reported as missing, like any other required field.
+      return issue.input === undefined ? 'required' : 'enum';
     case 'invalid_union':
       // A discriminated union reports a missing or unknown discriminator (customerType) here.
       if (issue.discriminator) return (issue.input as Record<string, unknown> | undefined)?.[issue.discriminator] === undefined ? 'required' : 'enum';

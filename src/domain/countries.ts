@@ -39,6 +39,10 @@ export const EU_MEMBER_STATES: readonly string[] = [
 /** The European Economic Area: the EU plus Iceland, Liechtenstein and Norway (EU passporting applies). */
 const EEA = new Set([...EU_MEMBER_STATES, 'IS', 'LI', 'NO']);
 
+export function isEeaCountry(code: string): boolean {
+  return EEA.has(code);
+}
+
 /** `EU`, exceptionally reserved in ISO 3166-1 for the European Union, names the EU jurisdiction as a whole. */
 export const EU_REGION_CODE = 'EU';
 

@@ -9,6 +9,11 @@ import { parseMasterKey } from '../../src/security/secrets';
 import { createPlatform } from '../../src/services/platforms';
 import { recordWebhookEvent } from '../../src/services/webhooks';
 import type { webhookDelivery } from '../../workflows/webhook-delivery';
+import type { customerVerification } from '../../workflows/customer-verification';
+import { submitVerification } from '../../workflows/definitions';
+import { uploadDocument } from '../../src/services/documents';
+import { verificationIdFor } from '../../src/services/verifications';
+import { FILES, individualFields, insertCustomer } from '../support/onboarding-fixtures';
 import { Harness } from '../support/harness';
 import { timeSkippingEnvironment } from '../support/time-skipping';
 
@@ -62,6 +67,40 @@ record('record workflow histories', () => {
         const handle = await env.client.workflow.start<typeof webhookDelivery>('webhookDelivery', { workflowId: event.id, taskQueue, args: [{ eventId: event.id }] });
         await handle.result();
         await save('webhook-delivery-retries', await handle.fetchHistory());
+      });
+    } finally {
+      await h.stop();
+      await env.teardown();
+    }
+  });
+
+  test('customerVerification: RESOLVE_ERRORS, a corrected resubmission, IN_PROGRESS, APPROVED after the timer, on the time-skipping server', async () => {
+    const h = await Harness.start();
+    const env = await timeSkippingEnvironment();
+    try {
+      const masterKey = parseMasterKey(process.env.MASTER_KEY!);
+      const em = h.orm.em.fork();
+      const platform = await createPlatform(em, { name: 'history', webhookEndpoint: h.receiver.url, isRegulatedFinancialInstitution: false, currencies: ['USD'] });
+      const customer = await insertCustomer(h.orm, masterKey, platform.id, individualFields('Ada Lovelace'));
+      const verificationId = verificationIdFor(customer.id);
+      const taskQueue = `rec-${randomUUID()}`;
+      const worker = await Worker.create({
+        connection: env.nativeConnection,
+        taskQueue,
+        workflowBundle: { code: readFileSync(process.env.TEST_WORKFLOW_BUNDLE!, 'utf8') },
+        activities: createActivities({ orm: h.orm, masterKey, webhookSender: httpWebhookSender }),
+      });
+      await worker.runUntil(async () => {
+        const handle = await env.client.workflow.start<typeof customerVerification>('customerVerification', {
+          workflowId: verificationId,
+          taskQueue,
+          args: [{ verificationId, platformId: platform.id, customerId: customer.id, environment: 'SANDBOX', resolutionDelaySeconds: 10 }],
+        });
+        expect((await handle.executeUpdate(submitVerification)).verificationStatus).toBe('RESOLVE_ERRORS');
+        await uploadDocument(h.orm.em.fork(), platform.id, customer.id, { documentType: 'PASSPORT', country: 'US' }, { bytes: FILES.pdf, mimeType: 'application/pdf', fileName: 'p.pdf' });
+        expect((await handle.executeUpdate(submitVerification)).verificationStatus).toBe('IN_PROGRESS');
+        expect((await handle.result()).verificationStatus).toBe('APPROVED');
+        await save('customer-verification', await handle.fetchHistory());
       });
     } finally {
       await h.stop();

@@ -19,7 +19,7 @@ function workflowTypeOf(history: (typeof histories)[number]['history']): string 
 
 test('there is a recorded history for every workflow type', () => {
   const types = new Set(histories.map((h) => workflowTypeOf(h.history)));
-  expect([...types].sort()).toEqual(['incomingPayment', 'webhookDelivery']);
+  expect([...types].sort()).toEqual(['customerVerification', 'incomingPayment', 'webhookDelivery']);
 });
 
 describe('current workflow code', () => {

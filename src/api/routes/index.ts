@@ -4,7 +4,17 @@ import { customerRoutes } from './customers';
 import { internalAccountRoutes } from './internal-accounts';
 import { sandboxRoutes } from './sandbox';
 import { transactionRoutes } from './transactions';
+import { verificationAreaRoutes } from './verification-area';
 import { webhookRoutes } from './webhooks';
 
 // Order matters where paths overlap: /customers/internal-accounts before /customers/:customerId.
-export const allRoutes = [...configRoutes, ...internalAccountRoutes, ...customerRoutes, ...contactVerificationRoutes, ...sandboxRoutes, ...transactionRoutes, ...webhookRoutes];
+export const allRoutes = [
+  ...configRoutes,
+  ...internalAccountRoutes,
+  ...customerRoutes,
+  ...contactVerificationRoutes,
+  ...sandboxRoutes,
+  ...transactionRoutes,
+  ...webhookRoutes,
+  ...verificationAreaRoutes,
+];

@@ -1,6 +1,9 @@
 import { WorkflowFailedError, WorkflowIdConflictPolicy, WorkflowIdReusePolicy } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { Customer, Platform } from '../../db/entities';
 import { ApiError } from '../../domain/errors';
+import { END_USER_TERMS } from '../../domain/onboarding';
 import { derivedId, newId } from '../../domain/ids';
 import { toMinor } from '../../domain/money';
 import { findInternalAccount } from '../../services/internal-accounts';
@@ -11,6 +14,22 @@ import type { incomingPayment } from '../../../workflows/incoming-payment';
 import { defineRoute } from '../route';
 import { InternalAccountSchema, SandboxFundRequestSchema } from '../schemas/accounts';
 import { errorResponses, IdParam } from '../schemas/common';
+
+/**
+ * Money moves only for customers who may hold balances: KYC/KYB APPROVED (else 403
+ * USER_NOT_READY) and, on platforms that are not regulated institutions, with the service's
+ * end-user terms accepted (else 403 END_USER_TERMS_NOT_ACCEPTED).
+ */
+async function assertMayMoveMoney(em: EntityManager, platformId: string, customerId: string): Promise<void> {
+  const customer = await em.findOneOrFail(Customer, { id: customerId, platformId });
+  if (customer.kycStatus !== 'APPROVED') {
+    throw ApiError.forbidden('USER_NOT_READY', `The customer's verification is ${customer.kycStatus}; money can move once it is APPROVED`);
+  }
+  const platform = await em.findOneOrFail(Platform, { id: platformId });
+  if (!platform.isRegulatedFinancialInstitution && !customer.agreementConsents.some((c) => c.agreementType === END_USER_TERMS)) {
+    throw ApiError.forbidden('END_USER_TERMS_NOT_ACCEPTED', `The customer has not accepted ${END_USER_TERMS}`);
+  }
+}
 
 export const sandboxRoutes = [
   defineRoute({
@@ -27,13 +46,14 @@ export const sandboxRoutes = [
       200: { description: 'The account with its new balance', schema: InternalAccountSchema },
       400: errorResponses[400],
       401: errorResponses[401],
-      403: { description: 'A production token was used', schema: errorResponses[400].schema },
+      403: { description: 'FORBIDDEN (a production token was used), USER_NOT_READY (customer not APPROVED) or END_USER_TERMS_NOT_ACCEPTED', schema: errorResponses[400].schema },
       404: errorResponses[404],
     },
     handler: async ({ em, caller, params, body, deps, idempotencyKey }) => {
       const found = await findInternalAccount(em, caller.platformId, params.accountId);
       if (!found) throw ApiError.notFound('Internal account');
       if (found.account.status !== 'ACTIVE') throw ApiError.conflict('INVALID_STATE_TRANSITION', `The account is ${found.account.status}`);
+      if (found.account.customerId) await assertMayMoveMoney(em, caller.platformId, found.account.customerId);
       const amount = toMinor(body.amount);
       // With an Idempotency-Key the transaction id (= workflow id) is derived from it, so even a
       // retry that bypassed the idempotency store cannot start a second payment.

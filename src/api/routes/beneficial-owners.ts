@@ -1,0 +1,72 @@
+import { BeneficialOwner } from '../../db/entities';
+import { ApiError } from '../../domain/errors';
+import { createBeneficialOwner, updateBeneficialOwner } from '../../services/beneficial-owners';
+import { listPage } from '../../services/listing';
+import { beneficialOwnerView } from '../../services/verification-views';
+import { defineRoute } from '../route';
+import { errorResponses, IdParam } from '../schemas/common';
+import { BeneficialOwnerCreateSchema, BeneficialOwnerListQuerySchema, BeneficialOwnerListSchema, BeneficialOwnerSchema, BeneficialOwnerUpdateSchema } from '../schemas/verification';
+
+const tags = ['KYC/KYB Verifications'];
+
+export const beneficialOwnerRoutes = [
+  defineRoute({
+    method: 'post',
+    path: '/beneficial-owners',
+    operationId: 'createBeneficialOwner',
+    summary: 'Add a beneficial owner, director, officer or control person to a business customer',
+    tags,
+    body: BeneficialOwnerCreateSchema,
+    responses: {
+      201: { description: 'Created; the identifier is stored encrypted and never returned', schema: BeneficialOwnerSchema },
+      400: errorResponses[400],
+      401: errorResponses[401],
+      404: { description: 'Customer not found', schema: errorResponses[404].schema },
+    },
+    handler: async ({ em, caller, body, deps }) => {
+      const owner = await createBeneficialOwner(em, deps.config.masterKey, caller.platformId, body);
+      return { status: 201, body: beneficialOwnerView(owner) };
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/beneficial-owners',
+    operationId: 'listBeneficialOwners',
+    summary: 'List the beneficial owners of one business customer, newest first',
+    tags,
+    query: BeneficialOwnerListQuerySchema,
+    responses: { 200: { description: 'A page of beneficial owners', schema: BeneficialOwnerListSchema }, 400: errorResponses[400], 401: errorResponses[401] },
+    handler: async ({ em, caller, query }) => {
+      const where = { platformId: caller.platformId, customerId: query.customerId };
+      return { status: 200, body: await listPage(em, BeneficialOwner, where, query, (rows) => rows.map(beneficialOwnerView)) };
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/beneficial-owners/:beneficialOwnerId',
+    operationId: 'getBeneficialOwner',
+    summary: 'Fetch one beneficial owner',
+    tags,
+    params: IdParam('beneficialOwnerId'),
+    responses: { 200: { description: 'The beneficial owner', schema: BeneficialOwnerSchema }, 401: errorResponses[401], 404: errorResponses[404] },
+    handler: async ({ em, caller, params }) => {
+      const owner = await em.findOne(BeneficialOwner, { id: params.beneficialOwnerId, platformId: caller.platformId });
+      if (!owner) throw ApiError.notFound('Beneficial owner');
+      return { status: 200, body: beneficialOwnerView(owner) };
+    },
+  }),
+  defineRoute({
+    method: 'patch',
+    path: '/beneficial-owners/:beneficialOwnerId',
+    operationId: 'updateBeneficialOwner',
+    summary: 'Update a beneficial owner; only the fields sent change',
+    tags,
+    params: IdParam('beneficialOwnerId'),
+    body: BeneficialOwnerUpdateSchema,
+    responses: { 200: { description: 'The updated beneficial owner', schema: BeneficialOwnerSchema }, 400: errorResponses[400], 401: errorResponses[401], 404: errorResponses[404] },
+    handler: async ({ em, caller, params, body, deps }) => {
+      const owner = await updateBeneficialOwner(em, deps.config.masterKey, caller.platformId, params.beneficialOwnerId, body);
+      return { status: 200, body: beneficialOwnerView(owner) };
+    },
+  }),
+];
