@@ -3,16 +3,15 @@ import {
   ApplicationFailure,
   condition,
   continueAsNew,
-  ParentClosePolicy,
   proxyActivities,
   setHandler,
   sleep,
-  startChild,
   upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities';
-import { BusinessStatusKey, CustomerIdKey, PlatformIdKey, WebhookEventTypeKey } from '../src/temporal/search-attributes';
+import { BusinessStatusKey, CustomerIdKey } from '../src/temporal/search-attributes';
+import { announceEvents } from './announce';
 import {
   submitVerification,
   VERIFICATION_ALREADY_DECIDED,
@@ -22,7 +21,6 @@ import {
   type VerificationSnapshot,
   type VerificationStatusValue,
 } from './definitions';
-import { webhookDelivery } from './webhook-delivery';
 
 const { evaluateVerificationSubmission, resolveVerification } = proxyActivities<Activities>({
   startToCloseTimeout: '30 seconds',
@@ -120,18 +118,6 @@ export async function customerVerification(input: CustomerVerificationInput): Pr
   return { verificationId: input.verificationId, verificationStatus: status, submissions };
 }
 
-/** Starts one delivery workflow per recorded event; they outlive this workflow (ABANDON). */
-async function announce(input: CustomerVerificationInput, events: { eventId: string; type: string }[]): Promise<void> {
-  for (const { eventId, type } of events) {
-    await startChild(webhookDelivery, {
-      workflowId: eventId,
-      args: [{ eventId }],
-      parentClosePolicy: ParentClosePolicy.ABANDON,
-      typedSearchAttributes: [
-        { key: PlatformIdKey, value: input.platformId },
-        { key: CustomerIdKey, value: input.customerId },
-        { key: WebhookEventTypeKey, value: type },
-      ],
-    });
-  }
+function announce(input: CustomerVerificationInput, events: { eventId: string; type: string }[]): Promise<void> {
+  return announceEvents(input.platformId, events, [{ key: CustomerIdKey, value: input.customerId }]);
 }

@@ -1,9 +1,9 @@
-import { ParentClosePolicy, proxyActivities, setHandler, startChild, upsertSearchAttributes } from '@temporalio/workflow';
+import { proxyActivities, setHandler, upsertSearchAttributes } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import type { TransactionStatus } from '../src/domain/transaction-state';
-import { BusinessStatusKey, CustomerIdKey, PlatformIdKey, TransactionIdKey, WebhookEventTypeKey } from '../src/temporal/search-attributes';
+import { BusinessStatusKey, CustomerIdKey, TransactionIdKey } from '../src/temporal/search-attributes';
+import { announceEvents } from './announce';
 import { incomingPaymentStatusQuery, type IncomingPaymentInput, type IncomingPaymentResult } from './definitions';
-import { webhookDelivery } from './webhook-delivery';
 
 const { createIncomingTransaction, settleIncomingPayment, recordIncomingPaymentEvents } = proxyActivities<Activities>({
   startToCloseTimeout: '30 seconds',
@@ -28,21 +28,12 @@ export async function incomingPayment(input: IncomingPaymentInput): Promise<Inco
   return { transactionId: input.transactionId, status, webhookEventIds };
 }
 
-/** Starts one delivery workflow per event; they outlive this workflow (ABANDON). */
+/** Records the events of the transaction's status and starts their deliveries. */
 async function announce(input: IncomingPaymentInput): Promise<string[]> {
   const events = await recordIncomingPaymentEvents({ transactionId: input.transactionId, environment: input.environment });
-  for (const { eventId, type } of events) {
-    await startChild(webhookDelivery, {
-      workflowId: eventId,
-      args: [{ eventId }],
-      parentClosePolicy: ParentClosePolicy.ABANDON,
-      typedSearchAttributes: [
-        { key: PlatformIdKey, value: input.platformId },
-        { key: TransactionIdKey, value: input.transactionId },
-        { key: WebhookEventTypeKey, value: type },
-        ...(input.customerId ? [{ key: CustomerIdKey, value: input.customerId }] : []),
-      ],
-    });
-  }
+  await announceEvents(input.platformId, events, [
+    { key: TransactionIdKey, value: input.transactionId },
+    ...(input.customerId ? [{ key: CustomerIdKey, value: input.customerId }] : []),
+  ]);
   return events.map((e) => e.eventId);
 }
