@@ -14,8 +14,8 @@ export const FILES = {
 export const US_ADDRESS = { line1: '1 Main St', city: 'Springfield', postalCode: '12345', country: 'US' };
 
 /**
- * Inserts a customer row directly: the customers API of this branch creates only minimal
- * individuals, while verifications need businesses and full profiles.
+ * Inserts a customer row directly, bypassing the create endpoint's validation and hooks, for
+ * tests that need a particular stored state (businesses, full profiles, odd statuses).
  */
 export async function insertCustomer(orm: MikroORM, masterKey: Buffer, platformId: string, over: Partial<Customer> & { identifier?: string } = {}): Promise<Customer> {
   const em = orm.em.fork();
