@@ -11,13 +11,23 @@ export interface AgreementConsent {
 
 export const END_USER_TERMS = 'SVC_END_USER_TERMS';
 
+type PlatformKind = { isRegulatedFinancialInstitution: boolean };
+type Standing = { kycStatus: KycStatus; agreementConsents: AgreementConsent[] };
+
 /**
- * Whether a customer may hold balances, and so have internal accounts: KYC/KYB approved, and on
- * platforms that are not regulated institutions, the service's end-user terms accepted.
+ * Why a customer may not hold balances or move money, as the reference's 403 code, or null when
+ * it may: KYC/KYB must be APPROVED, and on platforms that are not regulated institutions the
+ * service's end-user terms must be accepted.
  */
-export function mayHoldBalances(platform: { isRegulatedFinancialInstitution: boolean }, customer: { kycStatus: KycStatus; agreementConsents: AgreementConsent[] }): boolean {
-  if (customer.kycStatus !== 'APPROVED') return false;
-  return platform.isRegulatedFinancialInstitution || customer.agreementConsents.some((c) => c.agreementType === END_USER_TERMS);
+export function balanceRefusal(platform: PlatformKind, customer: Standing): 'USER_NOT_READY' | 'END_USER_TERMS_NOT_ACCEPTED' | null {
+  if (customer.kycStatus !== 'APPROVED') return 'USER_NOT_READY';
+  if (!platform.isRegulatedFinancialInstitution && !customer.agreementConsents.some((c) => c.agreementType === END_USER_TERMS)) return 'END_USER_TERMS_NOT_ACCEPTED';
+  return null;
+}
+
+/** Whether a customer may hold balances, and so have internal accounts. */
+export function mayHoldBalances(platform: PlatformKind, customer: Standing): boolean {
+  return balanceRefusal(platform, customer) === null;
 }
 
 /** The webhook announcing a customer's new KYC/KYB status; UNVERIFIED and HOLD have none. */

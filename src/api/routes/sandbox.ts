@@ -3,7 +3,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Customer, Platform } from '../../db/entities';
 import { ApiError } from '../../domain/errors';
-import { END_USER_TERMS } from '../../domain/onboarding';
+import { balanceRefusal, END_USER_TERMS } from '../../domain/onboarding';
 import { derivedId, newId } from '../../domain/ids';
 import { toMinor } from '../../domain/money';
 import { findInternalAccount } from '../../services/internal-accounts';
@@ -22,12 +22,12 @@ import { errorResponses, IdParam } from '../schemas/common';
  */
 async function assertMayMoveMoney(em: EntityManager, platformId: string, customerId: string): Promise<void> {
   const customer = await em.findOneOrFail(Customer, { id: customerId, platformId });
-  if (customer.kycStatus !== 'APPROVED') {
-    throw ApiError.forbidden('USER_NOT_READY', `The customer's verification is ${customer.kycStatus}; money can move once it is APPROVED`);
-  }
   const platform = await em.findOneOrFail(Platform, { id: platformId });
-  if (!platform.isRegulatedFinancialInstitution && !customer.agreementConsents.some((c) => c.agreementType === END_USER_TERMS)) {
-    throw ApiError.forbidden('END_USER_TERMS_NOT_ACCEPTED', `The customer has not accepted ${END_USER_TERMS}`);
+  switch (balanceRefusal(platform, customer)) {
+    case 'USER_NOT_READY':
+      throw ApiError.forbidden('USER_NOT_READY', `The customer's verification is ${customer.kycStatus}; money can move once it is APPROVED`);
+    case 'END_USER_TERMS_NOT_ACCEPTED':
+      throw ApiError.forbidden('END_USER_TERMS_NOT_ACCEPTED', `The customer has not accepted ${END_USER_TERMS}`);
   }
 }
 
