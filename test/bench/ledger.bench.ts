@@ -1,0 +1,111 @@
+import { randomBytes } from 'node:crypto';
+import { Client } from 'pg';
+import { migrate, openOrm } from '../../src/db/orm';
+import { transfer } from '../../src/domain/ledger';
+import { openInternalAccount } from '../../src/services/internal-accounts';
+import { ensureSystemAccount, postEntry, sandboxFundingAccountId } from '../../src/services/ledger';
+import { createPlatform } from '../../src/services/platforms';
+
+/**
+ * Ledger posting cost. Baseline: the least a double-entry transfer can write (one journal row,
+ * two postings, two balance updates) as raw SQL in one transaction. Subject: postEntry, which
+ * adds the idempotency lookup, ordered row locks and the balance rules. Both run sequentially
+ * and with concurrent writers on the same two accounts (the contended case). Prints ops/s and
+ * the subject/baseline ratio; no pass/fail threshold (speed targets are read, not asserted).
+ */
+
+const N = Number(process.env.BENCH_OPS ?? 400);
+const CONCURRENCY = 8;
+
+async function timed(label: string, ops: number, run: () => Promise<void>): Promise<number> {
+  const started = process.hrtime.bigint();
+  await run();
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  const rate = ops / seconds;
+  console.log(`${label.padEnd(44)} ${rate.toFixed(0).padStart(7)} ops/s  (${ops} ops in ${seconds.toFixed(2)} s)`);
+  return rate;
+}
+
+async function inParallel(total: number, workers: number, one: (i: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(Array.from({ length: workers }, async () => {
+    for (let i = next++; i < total; i = next++) await one(i);
+  }));
+}
+
+async function main(): Promise<void> {
+  const admin = new Client({ connectionString: process.env.TEST_DATABASE_URL });
+  await admin.connect();
+  const db = `bench_${Date.now()}`;
+  await admin.query(`create database ${db}`);
+  const url = new URL(process.env.TEST_DATABASE_URL!);
+  url.pathname = `/${db}`;
+  const orm = await openOrm(url.toString(), { poolMax: CONCURRENCY + 2 });
+  const raw = new Client({ connectionString: url.toString() });
+  try {
+    await migrate(orm, url.toString());
+    await raw.connect();
+    const em = orm.em.fork();
+    const platform = await createPlatform(em, { name: 'bench', currencies: ['USD'] });
+    const a = openInternalAccount(em, { platformId: platform.id, customerId: null, currency: 'USD' });
+    const b = openInternalAccount(em, { platformId: platform.id, customerId: null, currency: 'USD' });
+    await em.flush();
+    const source = sandboxFundingAccountId(platform.id, 'USD');
+    await em.transactional(async (tx) => {
+      await ensureSystemAccount(tx, platform.id, source, 'SANDBOX_FUNDING_SOURCE', 'USD');
+      await postEntry(tx, { platformId: platform.id, idempotencyKey: 'seed', description: 'seed', lines: transfer(source, a.id, 'USD', 10n ** 15n) });
+    });
+
+    const rawTransfer = async (client: Client, key: string) => {
+      await client.query('begin');
+      const id = `JournalEntry:${key}`;
+      await client.query(`insert into journal_entries (id, platform_id, idempotency_key, description, created_at) values ($1, $2, $3, 'bench', now())`, [id, platform.id, key]);
+      await client.query(`insert into postings (entry_id, account_id, currency, amount, created_at) values ($1, $2, 'USD', -1, now()), ($1, $3, 'USD', 1, now())`, [id, a.id, b.id]);
+      await client.query(`update ledger_accounts set balance = balance - 1 where id = $1`, [a.id]);
+      await client.query(`update ledger_accounts set balance = balance + 1 where id = $1`, [b.id]);
+      await client.query('commit');
+    };
+    const subjectTransfer = (key: string) =>
+      orm.em.fork().transactional((tx) => postEntry(tx, { platformId: platform.id, idempotencyKey: key, description: 'bench', lines: transfer(a.id, b.id, 'USD', 1n) }));
+
+    const run = randomBytes(4).toString('hex');
+    console.log(`ledger posting, ${N} transfers per case`);
+    const base1 = await timed('baseline: raw SQL, sequential', N, async () => {
+      for (let i = 0; i < N; i++) await rawTransfer(raw, `raw-${run}-${i}`);
+    });
+    const subj1 = await timed('postEntry, sequential', N, async () => {
+      for (let i = 0; i < N; i++) await subjectTransfer(`seq-${run}-${i}`);
+    });
+    const clients = await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
+      const c = new Client({ connectionString: url.toString() });
+      await c.connect();
+      return c;
+    }));
+    let base2 = 0;
+    try {
+      base2 = await timed(`baseline: raw SQL, ${CONCURRENCY} writers`, N, () => {
+        let k = 0;
+        return Promise.all(clients.map(async (c) => {
+          for (let i = k++; i < N; i = k++) await rawTransfer(c, `rawc-${run}-${i}`);
+        })).then(() => undefined);
+      });
+    } finally {
+      await Promise.all(clients.map((c) => c.end()));
+    }
+    const subj2 = await timed(`postEntry, ${CONCURRENCY} writers`, N, () => inParallel(N, CONCURRENCY, (i) => subjectTransfer(`par-${run}-${i}`).then(() => undefined)));
+    console.log(`ratio postEntry/baseline: sequential ${(subj1 / base1).toFixed(2)}, contended ${(subj2 / base2).toFixed(2)}`);
+
+    const [{ balance }] = (await raw.query<{ balance: string }>('select balance::text as balance from ledger_accounts where id = $1', [b.id])).rows;
+    if (BigInt(balance) !== BigInt(4 * N)) throw new Error(`ledger drifted: ${balance} != ${4 * N}`);
+  } finally {
+    await raw.end().catch(() => undefined);
+    await orm.close();
+    await admin.query(`drop database ${db} with (force)`);
+    await admin.end();
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});
