@@ -101,14 +101,35 @@ describe('POST /beneficial-owners', () => {
         'personalInfo.address.country:iso3166-1-alpha-2',
         'personalInfo.address.postalCode:required',
         'personalInfo.birthDate:past',
+        'personalInfo.countryOfIssuance:enum',
         'personalInfo.email:email',
         'personalInfo.firstName:minLength',
+        'personalInfo.identifier:pattern',
         'personalInfo.nationality:iso3166-1-alpha-2',
         'personalInfo.phoneNumber:pattern',
         'roles.1:enum',
       ].sort(),
     );
     expect(await countOwners(biz.id)).toBe(0);
+  });
+
+  test('rules that need stored data are reported together with the schema errors', async () => {
+    const { api, platform } = await h.platform();
+    const person = await insertCustomer(h.orm, h.masterKey, platform.id, individualFields('Ada Lovelace'));
+    const notBusiness = await api.post('/beneficial-owners', ownerBody(person.id, {}, { email: 'not-an-email' }));
+    expect(notBusiness.status).toBe(400);
+    expect(notBusiness.body.details.errors.map((e: { field: string; constraint: string }) => `${e.field}:${e.constraint}`).sort()).toEqual(['customerId:businessCustomer', 'personalInfo.email:email']);
+    const biz = await business(platform.id);
+    expect((await api.post('/beneficial-owners', ownerBody(biz.id, { ownershipPercentage: 80 }))).status).toBe(201);
+    const tooMuch = await api.post('/beneficial-owners', ownerBody(biz.id, { ownershipPercentage: 30, roles: ['OWNER'] }, { lastName: 'Other', identifier: '123456789' }));
+    expect(tooMuch.status).toBe(400);
+    expect(tooMuch.body.details.errors.map((e: { field: string; constraint: string }) => `${e.field}:${e.constraint}`).sort()).toEqual([
+      'ownershipPercentage:maximum',
+      'personalInfo.identifier:pattern',
+      'roles.0:enum',
+    ]);
+    expect(await countOwners(biz.id)).toBe(1);
+    expect(await countOwners(person.id)).toBe(0);
   });
 
   test('identity rules: SSN format, issuing country, SSN/ITIN only for US persons, EIN never', async () => {
@@ -245,7 +266,14 @@ describe('GET and PATCH /beneficial-owners/{id}', () => {
     await api.post('/beneficial-owners', ownerBody(biz.id, { ownershipPercentage: 30 }, { lastName: 'Other' }));
     const res = await api.patch(`/beneficial-owners/${created.id}`, { ownershipPercentage: 80, personalInfo: { idType: 'ITIN', phoneNumber: '12345' } });
     expect(res.status).toBe(400);
-    expect(res.body.details.errors.map((e: { field: string; constraint: string }) => `${e.field}:${e.constraint}`).sort()).toEqual(['personalInfo.phoneNumber:pattern']);
+    expect(res.body.details.errors.map((e: { field: string; constraint: string }) => `${e.field}:${e.constraint}`).sort()).toEqual([
+      'ownershipPercentage:maximum',
+      'personalInfo.identifier:required',
+      'personalInfo.phoneNumber:pattern',
+    ]);
+    // A malformed identifier is judged against the stored idType, together with the schema's errors.
+    const res1 = await api.patch(`/beneficial-owners/${created.id}`, { personalInfo: { identifier: '123456789', email: 'nope' } });
+    expect(res1.body.details.errors.map((e: { field: string; constraint: string }) => `${e.field}:${e.constraint}`).sort()).toEqual(['personalInfo.email:email', 'personalInfo.identifier:pattern']);
     const res2 = await api.patch(`/beneficial-owners/${created.id}`, { ownershipPercentage: 80, personalInfo: { idType: 'NON_US_TAX_ID' } });
     expect(res2.body.details.errors.map((e: { field: string; constraint: string }) => `${e.field}:${e.constraint}`).sort()).toEqual([
       'ownershipPercentage:maximum',

@@ -1,13 +1,26 @@
 import { BeneficialOwner } from '../../db/entities';
 import { ApiError } from '../../domain/errors';
-import { createBeneficialOwner, updateBeneficialOwner } from '../../services/beneficial-owners';
+import { createBeneficialOwner, ownerChangeProblems, ownerCreateProblems, updateBeneficialOwner } from '../../services/beneficial-owners';
 import { listPage } from '../../services/listing';
 import { beneficialOwnerView } from '../../services/verification-views';
 import { defineRoute } from '../route';
 import { errorResponses, IdParam } from '../schemas/common';
-import { BeneficialOwnerCreateSchema, BeneficialOwnerListQuerySchema, BeneficialOwnerListSchema, BeneficialOwnerSchema, BeneficialOwnerUpdateSchema } from '../schemas/verification';
+import {
+  BeneficialOwnerCreateSchema,
+  BeneficialOwnerListQuerySchema,
+  BeneficialOwnerListSchema,
+  BeneficialOwnerSchema,
+  BeneficialOwnerUpdateSchema,
+  wellFormedIdentity,
+} from '../schemas/verification';
 
 const tags = ['KYC/KYB Verifications'];
+
+const record = (value: unknown): Record<string, unknown> => (value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {});
+
+/** A share the schema accepts (whole percent, 0 to 100); anything else the schema reports. */
+const validShare = (value: unknown): { ownershipPercentage?: number } =>
+  typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= 100 ? { ownershipPercentage: value } : {};
 
 export const beneficialOwnerRoutes = [
   defineRoute({
@@ -17,6 +30,11 @@ export const beneficialOwnerRoutes = [
     summary: 'Add a beneficial owner, director, officer or control person to a business customer',
     tags,
     body: BeneficialOwnerCreateSchema,
+    // Rules that need stored data, reported together with the schema's errors.
+    check: async ({ em, caller, body }) => {
+      const raw = record(body);
+      return ownerCreateProblems(em, caller.platformId, { customerId: raw.customerId, ...validShare(raw.ownershipPercentage) });
+    },
     responses: {
       201: { description: 'Created; the identifier is stored encrypted and never returned', schema: BeneficialOwnerSchema },
       400: errorResponses[400],
@@ -63,6 +81,14 @@ export const beneficialOwnerRoutes = [
     tags,
     params: IdParam('beneficialOwnerId'),
     body: BeneficialOwnerUpdateSchema,
+    // The identity rules and the shares are judged with what is stored, together with the schema's errors.
+    check: async ({ em, caller, params, body }) => {
+      const owner = await em.findOne(BeneficialOwner, { id: params.beneficialOwnerId, platformId: caller.platformId });
+      if (!owner) throw ApiError.notFound('Beneficial owner');
+      const raw = record(body);
+      const info = record(raw.personalInfo);
+      return ownerChangeProblems(em, owner, { ...validShare(raw.ownershipPercentage), identity: wellFormedIdentity(info), identifierSent: info.identifier !== undefined });
+    },
     responses: { 200: { description: 'The updated beneficial owner', schema: BeneficialOwnerSchema }, 400: errorResponses[400], 401: errorResponses[401], 404: errorResponses[404] },
     handler: async ({ em, caller, params, body, deps }) => {
       const owner = await updateBeneficialOwner(em, deps.config.masterKey, caller.platformId, params.beneficialOwnerId, body);

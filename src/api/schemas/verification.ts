@@ -47,18 +47,38 @@ const personalInfoShape = {
   countryOfIssuance: CountryCode.optional(),
 };
 
-/** Reports the cross-field identity rules of a complete personal info at `personalInfo.*`. */
-function identityRules(info: Parameters<typeof ownerIdentityProblems>[0], ctx: z.RefinementCtx) {
-  for (const p of ownerIdentityProblems(info)) {
-    ctx.addIssue({ code: 'custom', message: p.message, path: p.field.split('.').slice(1), params: { constraint: p.constraint } });
-  }
+/**
+ * The identity fields of a personal info that are valid on their own: the cross-field rules judge
+ * only those, so a field the schema already reports is not reported twice.
+ */
+export function wellFormedIdentity(raw: unknown): Parameters<typeof ownerIdentityProblems>[0] {
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return {};
+  const info = raw as Record<string, unknown>;
+  const valid = (schema: z.ZodType, value: unknown) => value !== undefined && schema.safeParse(value).success;
+  const address = info.address && typeof info.address === 'object' ? (info.address as Record<string, unknown>) : undefined;
+  return {
+    ...(valid(CountryCode, info.nationality) ? { nationality: info.nationality as string } : {}),
+    ...(address && valid(CountryCode, address.country) ? { address: { country: address.country as string } } : {}),
+    ...(valid(personalInfoShape.idType, info.idType) ? { idType: info.idType as string } : {}),
+    ...(typeof info.identifier === 'string' ? { identifier: info.identifier } : {}),
+    ...(valid(CountryCode, info.countryOfIssuance) ? { countryOfIssuance: info.countryOfIssuance as string } : {}),
+  };
 }
 
-export const OwnerPersonalInfoSchema = z
-  .object(personalInfoShape)
-  .strict()
-  .superRefine((info, ctx) => identityRules(info, ctx))
-  .openapi('BeneficialOwnerPersonalInfo');
+/**
+ * Reports the cross-field identity rules at `personalInfo.*`. It runs even when other fields
+ * failed (`when`), so that one response lists every invalid field.
+ */
+const identityRules = z.superRefine(
+  (info: unknown, ctx) => {
+    for (const p of ownerIdentityProblems(wellFormedIdentity(info))) {
+      ctx.addIssue({ code: 'custom', message: p.message, path: p.field.split('.').slice(1), params: { constraint: p.constraint } });
+    }
+  },
+  { when: () => true },
+);
+
+export const OwnerPersonalInfoSchema = z.object(personalInfoShape).strict().check(identityRules).openapi('BeneficialOwnerPersonalInfo');
 
 export const OwnerPersonalInfoUpdateSchema = z
   .object({
