@@ -124,6 +124,8 @@ describe('POST /verifications: regulated platform, business', () => {
     expect(await accountsOf(biz.id)).toEqual([]);
     expect((await p.api.get(`/beneficial-owners/${owner.id}`)).body.kycStatus).toBe('APPROVED');
     await h.receiver.waitFor(() => h.receiver.ofType('CUSTOMER.KYB_REJECTED').some((x) => x.body.data.id === biz.id));
+    await h.receiver.waitFor(() => hooksFor(res.body.id, 'VERIFICATION.REJECTED').length === 1);
+    expect(hooksFor(res.body.id, 'VERIFICATION.REJECTED')[0]!.body.data).toMatchObject({ id: res.body.id, customerId: biz.id, verificationStatus: 'REJECTED' });
     expect((await p.api.post('/verifications', { customerId: biz.id })).status).toBe(400);
   });
 
@@ -137,7 +139,7 @@ describe('POST /verifications: regulated platform, business', () => {
     await h.receiver.waitFor(() => hooksFor(res.body.id, 'VERIFICATION.APPROVED').length === 1);
   });
 
-  test('001 complete: PENDING_MANUAL_REVIEW', async () => {
+  test('001 complete: PENDING_MANUAL_REVIEW, then APPROVED after the timer', async () => {
     const p = await h.platform();
     const biz = await insertCustomer(h.orm, h.masterKey, p.platform.id, businessFields('REG-001'));
     const owner = (await p.api.post('/beneficial-owners', ownerBody(biz.id))).body;
@@ -146,6 +148,18 @@ describe('POST /verifications: regulated platform, business', () => {
     const res = await p.api.post('/verifications', { customerId: biz.id });
     expect(res.body).toMatchObject({ verificationStatus: 'PENDING_MANUAL_REVIEW', errors: [] });
     expect((await customerRow(biz.id)).kycStatus).toBe('PENDING');
+    await h.receiver.waitFor(() => hooksFor(res.body.id, 'VERIFICATION.PENDING_MANUAL_REVIEW').length === 1);
+    expect(hooksFor(res.body.id, 'VERIFICATION.PENDING_MANUAL_REVIEW')[0]!.body.data).toMatchObject({ id: res.body.id, verificationStatus: 'PENDING_MANUAL_REVIEW', errors: [] });
+
+    const resolved = await eventually(
+      async () => (await p.api.get(`/verifications/${res.body.id}`)).body,
+      (v) => v.verificationStatus === 'APPROVED',
+      30_000,
+    );
+    expect(resolved).toMatchObject({ id: res.body.id, customerId: biz.id, errors: [] });
+    expect((await customerRow(biz.id)).kycStatus).toBe('APPROVED');
+    expect((await accountsOf(biz.id)).map((a) => a.currency)).toEqual(['USD']);
+    await h.receiver.waitFor(() => h.receiver.ofType('CUSTOMER.KYB_APPROVED').some((x) => x.body.data.id === biz.id));
   });
 });
 
