@@ -98,7 +98,7 @@ describe('ledger postings', () => {
 });
 
 describe('npm run ledger:audit', () => {
-  test('passes on a healthy ledger and exits non-zero when a balance disagrees with its postings', async () => {
+  test('passes on a healthy ledger and exits non-zero when a balance disagrees with its postings or an internal account with its ledger account', async () => {
     // A database of its own: tampering with the shared one would upset other tests' audits.
     const admin = new Client({ connectionString: process.env.TEST_DATABASE_URL });
     await admin.connect();
@@ -109,7 +109,7 @@ describe('npm run ledger:audit', () => {
     const orm = await openOrm(url.toString(), { poolMax: 2 });
     try {
       await migrate(orm, url.toString());
-      const { a } = await fundedAccounts(orm, 4_200n);
+      const { a, b } = await fundedAccounts(orm, 4_200n);
       const env = { ...process.env, DATABASE_URL: url.toString() };
       const cli = [resolve(root, 'node_modules/.bin/tsx'), [resolve(root, 'src/cli/audit-ledger.ts')]] as const;
       const healthy = await run(cli[0], [...cli[1]], { env });
@@ -122,6 +122,17 @@ describe('npm run ledger:audit', () => {
       );
       expect(broken?.code).toBe(1);
       expect(broken?.stdout).toContain(`BALANCE_MISMATCH ${a}`);
+
+      // Internal accounts are audited too: one whose ledger account holds another currency is a break.
+      await orm.em.getConnection().execute('update ledger_accounts set balance = balance - 1 where id = ?', [a]);
+      await orm.em.getConnection().execute("update ledger_accounts set currency = 'EUR' where id = ?", [b]);
+      const mismatched = await run(cli[0], [...cli[1]], { env }).then(
+        () => null,
+        (err: { code: number; stdout: string }) => err,
+      );
+      expect(mismatched?.code).toBe(1);
+      expect(mismatched?.stdout).toContain(`LEDGER_MISMATCH ${b}`);
+      expect(mismatched?.stdout).not.toContain('BALANCE_MISMATCH');
     } finally {
       await orm.close();
       await admin.query(`drop database ${name} with (force)`);
