@@ -26,7 +26,7 @@ export async function withIdempotency(deps: ApiDeps, req: Request, res: Response
   if (key.length === 0 || key.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
     throw ApiError.invalidInput([{ field: 'Idempotency-Key', constraint: 'maxLength', message: `must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters` }]);
   }
-  const fingerprint = requestFingerprint(req.method, req.originalUrl.split('?')[0]!, req.body ?? null);
+  const fingerprint = requestFingerprint(req.method, req.originalUrl.split('?')[0]!, req.body ?? null, deps.config.masterKey);
   const em = deps.orm.em.fork();
   const claim = async (): Promise<boolean> => {
     const inserted = await em.getConnection().execute<{ key: string }[]>(

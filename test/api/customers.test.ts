@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { Customer, IdempotencyRecord, InternalAccount, WebhookEvent } from '../../src/db/entities';
 import { currentTerms } from '../../src/domain/agreements';
+import { requestFingerprint } from '../../src/domain/idempotency';
 import { decrypt } from '../../src/security/secrets';
 import { eventually } from '../support/eventually';
 import { BASE, Harness } from '../support/harness';
@@ -475,7 +476,8 @@ describe('POST /customers', () => {
   test('the identifier is in no stored response, webhook or idempotency record', async () => {
     const { api, platform } = await h.platform();
     const key = uniqueId('key');
-    const res = await api.post('/customers', { ...fullIndividual(), identifier: '234-56-7890' }, { 'Idempotency-Key': key });
+    const body = { ...fullIndividual(), identifier: '234-56-7890' };
+    const res = await api.post('/customers', body, { 'Idempotency-Key': key });
     expect(res.status).toBe(201);
     const em = h.orm.em.fork();
     const record = await eventually(
@@ -484,6 +486,8 @@ describe('POST /customers', () => {
     );
     expect(record?.responseBody).toContain(res.body.id);
     expect(JSON.stringify(record)).not.toContain('234-56-7890');
+    // The request fingerprint is keyed: the body alone (guessing the identifier) does not reproduce it.
+    expect(record?.fingerprint).not.toBe(requestFingerprint('POST', `${BASE}/customers`, body));
     const events = await em.find(WebhookEvent, { payload: { $like: `%${res.body.id}%` } });
     expect(events.length).toBeGreaterThan(0);
     for (const e of events) expect(e.payload).not.toContain('234-56-7890');

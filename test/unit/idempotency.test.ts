@@ -63,6 +63,16 @@ describe('requestFingerprint', () => {
     expect(requestFingerprint('POST', '/quotes', {})).not.toBe(base);
   });
 
+  test('with a key it is keyed: repeatable, but not the plain digest nor another key’s', () => {
+    const key = Buffer.alloc(32, 1);
+    const keyed = requestFingerprint('POST', '/customers', { identifier: '123-45-6789' }, key);
+    expect(keyed).toMatch(/^[0-9a-f]{64}$/);
+    expect(requestFingerprint('POST', '/customers', { identifier: '123-45-6789' }, key)).toBe(keyed);
+    expect(keyed).not.toBe(requestFingerprint('POST', '/customers', { identifier: '123-45-6789' }));
+    expect(keyed).not.toBe(requestFingerprint('POST', '/customers', { identifier: '123-45-6789' }, Buffer.alloc(32, 2)));
+    expect(requestFingerprint('POST', '/customers', { identifier: '123-45-6780' }, key)).not.toBe(keyed);
+  });
+
   test('a missing body and a null body are the same request', () => {
     expect(requestFingerprint('POST', '/x', undefined)).toBe(requestFingerprint('POST', '/x', null));
     expect(requestFingerprint('POST', '/x', null)).not.toBe(requestFingerprint('POST', '/x', {}));
