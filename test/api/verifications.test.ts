@@ -134,8 +134,10 @@ describe('POST /verifications: regulated platform, business', () => {
     const biz = await insertCustomer(h.orm, h.masterKey, p.platform.id, businessFields('REG-777', { currencies: ['USD', 'EUR'] }));
     const res = await p.api.post('/verifications', { customerId: biz.id });
     expect(res.body).toMatchObject({ verificationStatus: 'APPROVED', errors: [] });
-    expect((await accountsOf(biz.id)).map((a) => a.currency).sort()).toEqual(['EUR', 'USD']);
+    const accounts = await accountsOf(biz.id);
+    expect(accounts.map((a) => a.currency).sort()).toEqual(['EUR', 'USD']);
     await h.receiver.waitFor(() => h.receiver.ofType('CUSTOMER.KYB_APPROVED').some((x) => x.body.data.id === biz.id));
+    await h.receiver.waitFor(() => accounts.every((a) => h.receiver.ofType('INTERNAL_ACCOUNT.STATUS_UPDATED').some((x) => x.body.data.id === a.id)));
     await h.receiver.waitFor(() => hooksFor(res.body.id, 'VERIFICATION.APPROVED').length === 1);
   });
 
@@ -158,8 +160,11 @@ describe('POST /verifications: regulated platform, business', () => {
     );
     expect(resolved).toMatchObject({ id: res.body.id, customerId: biz.id, errors: [] });
     expect((await customerRow(biz.id)).kycStatus).toBe('APPROVED');
-    expect((await accountsOf(biz.id)).map((a) => a.currency)).toEqual(['USD']);
+    const accounts = await accountsOf(biz.id);
+    expect(accounts.map((a) => a.currency)).toEqual(['USD']);
     await h.receiver.waitFor(() => h.receiver.ofType('CUSTOMER.KYB_APPROVED').some((x) => x.body.data.id === biz.id));
+    // The accounts the timer's approval opened are announced.
+    await h.receiver.waitFor(() => h.receiver.ofType('INTERNAL_ACCOUNT.STATUS_UPDATED').some((x) => x.body.data.id === accounts[0]!.id && x.body.data.status === 'ACTIVE'));
   });
 });
 
