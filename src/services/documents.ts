@@ -31,7 +31,10 @@ export async function holderCustomerId(em: EntityManager, platformId: string, ho
   }
   if (holder.startsWith('BeneficialOwner:')) {
     const owner = await em.findOne(BeneficialOwner, { id: holder, platformId });
-    return owner?.customerId ?? null;
+    if (!owner) return null;
+    // An owner's documents belong to its business, which must be active like any holder.
+    const business = await em.findOne(Customer, { id: owner.customerId, platformId, isDeleted: false });
+    return business?.id ?? null;
   }
   return null;
 }

@@ -166,6 +166,19 @@ describe('POST /documents (multipart/form-data)', () => {
     expect(await docCount(p.platform.id)).toBe(0);
   });
 
+  test("a deleted customer's documents, or its owners', are not accepted", async () => {
+    const { p } = await setup();
+    const biz = await insertCustomer(h.orm, h.masterKey, p.platform.id, businessFields('REG-003'));
+    const owner = (await p.api.post('/beneficial-owners', ownerBody(biz.id))).body;
+    expect((await p.api.delete(`/customers/${biz.id}`)).status).toBe(200);
+    for (const holder of [biz.id, owner.id]) {
+      const res = await send(p, 'post', '/documents', { fields: passport(holder) });
+      expect(res.status).toBe(404);
+      expect(res.body).toMatchObject({ code: 'NOT_FOUND', reason: 'Document holder not found' });
+    }
+    expect(await docCount(p.platform.id)).toBe(0);
+  });
+
   test('a second upload of the same type and side is 409 DOCUMENT_ALREADY_EXISTS; another side is fine', async () => {
     const { p, person } = await setup();
     const fields = { documentType: 'DRIVERS_LICENSE', country: 'US', documentHolder: person.id, side: 'FRONT' };
