@@ -1,6 +1,7 @@
 import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
 import type { Environment } from '../db/entities/ApiToken';
 import type { ContactVerificationState } from '../db/entities/Customer';
+import { jurisdictionOf } from './countries';
 
 /**
  * Contact verification (spec §1, §7): in regulated regions the payment provider verifies a
@@ -22,6 +23,16 @@ export const MAX_CONTACT_CODE_ATTEMPTS = 5;
 
 export function contactVerificationRequired(platformRegion: string): boolean {
   return CONTACT_VERIFICATION_REGIONS.includes(platformRegion);
+}
+
+/**
+ * The region whose provider serves a customer, for contact verification: the customer's own
+ * jurisdiction when it has one the service distinguishes (EEA countries and `EU` → EU, GB → UK,
+ * US), else its region code as is; customers without a region follow their platform's.
+ */
+export function contactRegionOf(platformRegion: string, customerRegionCode: string | null | undefined): string {
+  if (!customerRegionCode) return platformRegion;
+  return jurisdictionOf(customerRegionCode) ?? customerRegionCode;
 }
 
 export interface Contacts {

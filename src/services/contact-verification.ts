@@ -9,6 +9,7 @@ import {
   codeAttemptError,
   contactCodeMatches,
   contactOf,
+  contactRegionOf,
   contactVerificationRequired,
   hashContactCode,
   judgeCodeAttempt,
@@ -31,7 +32,7 @@ export type ContactCodeSender = (message: { channel: ContactChannel; to: string;
  */
 export async function applyContactVerificationRules(em: EntityManager, platform: Platform, customer: Customer, options: { changed?: ContactChannel[] } = {}): Promise<void> {
   const changed = options.changed ?? [];
-  const next = reconcileContactVerification(platform.region, customer.contactVerification, customer, changed);
+  const next = reconcileContactVerification(contactRegionOf(platform.region, customer.regionCode), customer.contactVerification, customer, changed);
   if (JSON.stringify(next) !== JSON.stringify(customer.contactVerification ?? null)) customer.contactVerification = next;
   if (changed.length > 0) await em.nativeDelete(ContactVerificationCode, { customerId: customer.id, channel: { $in: changed } });
   await em.flush();
@@ -58,7 +59,7 @@ async function verifiableChannel(em: EntityManager, target: Target) {
   const customer = await em.findOne(Customer, { id: target.customerId, platformId: target.platformId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
   if (!customer) throw ApiError.notFound('Customer');
   const platform = await em.findOneOrFail(Platform, { id: target.platformId });
-  if (!contactVerificationRequired(platform.region)) {
+  if (!contactVerificationRequired(contactRegionOf(platform.region, customer.regionCode))) {
     throw ApiError.conflict('CONFLICT', "Contact verification is not required for this customer: the customer's payment provider does not verify contacts");
   }
   if (customer.isDeleted) throw ApiError.conflict('CONFLICT', 'The customer is deleted');
@@ -70,7 +71,7 @@ async function verifiableChannel(em: EntityManager, target: Target) {
     });
   }
   // Customers created before the rules applied (or whose contact was added later) get their state now.
-  const state = reconcileContactVerification(platform.region, customer.contactVerification, customer);
+  const state = reconcileContactVerification(contactRegionOf(platform.region, customer.regionCode), customer.contactVerification, customer);
   if (state?.[target.channel] === 'VERIFIED') throw ApiError.conflict('CONFLICT', `The ${noun} is already verified`);
   return { customer, platform, contact, state };
 }

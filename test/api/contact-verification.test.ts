@@ -349,3 +349,18 @@ describe('platform isolation', () => {
     expect(res.status).toBe(401);
   });
 });
+
+describe("the customer's region decides", () => {
+  test('an EU-region customer of a US platform verifies contacts; a US-region customer of an EU platform does not', async () => {
+    const us = await h.platform({ region: 'US' });
+    const euCustomer = await seedCustomer(h, us.platform.id, { regionCode: 'EU', email: 'eu-customer@example.com', phoneNumber: null });
+    expect(euCustomer.customer.contactVerification).toEqual({ email: 'PENDING' });
+    expect((await us.api.post(`/customers/${euCustomer.customer.id}/verify-email`)).status).toBe(204);
+
+    const eu = await h.platform({ region: 'EU' });
+    const usCustomer = await seedCustomer(h, eu.platform.id, { regionCode: 'US', email: 'us-customer@example.com', phoneNumber: null });
+    expect(usCustomer.customer.contactVerification ?? null).toBeNull();
+    const refused = await eu.api.post(`/customers/${usCustomer.customer.id}/verify-email`);
+    expect(refused.status).toBe(409);
+  });
+});

@@ -5,6 +5,7 @@ import {
   SANDBOX_CONTACT_CODE,
   codeAttemptError,
   contactCodeMatches,
+  contactRegionOf,
   contactVerificationRequired,
   hashContactCode,
   initialContactVerification,
@@ -144,5 +145,20 @@ describe('codeAttemptError', () => {
     expect(codeAttemptError({ outcome: 'EXPIRED' }, 'email')).toMatchObject({ constraint: 'expired', reason: 'The verification code has expired' });
     expect(codeAttemptError({ outcome: 'ATTEMPTS_EXCEEDED' }, 'email')).toMatchObject({ constraint: 'attempts_exceeded' });
     expect(codeAttemptError({ outcome: 'NOT_REQUESTED' }, 'phone')).toMatchObject({ constraint: 'not_requested', message: expect.stringContaining('phone number') });
+  });
+});
+
+describe('contactRegionOf: the customer region decides, the platform region is the fallback', () => {
+  test.each([
+    ['US', 'DE', 'EU'],
+    ['US', 'EU', 'EU'],
+    ['EU', 'US', 'US'],
+    ['US', 'GB', 'UK'],
+    ['EU', 'BR', 'BR'],
+    ['EU', null, 'EU'],
+    ['UK', undefined, 'UK'],
+  ] as const)('platform %s, customer region %s → %s', (platformRegion, customerRegion, expected) => {
+    expect(contactRegionOf(platformRegion, customerRegion)).toBe(expected);
+    expect(contactVerificationRequired(contactRegionOf(platformRegion, customerRegion))).toBe(expected === 'EU' || expected === 'UK');
   });
 });
