@@ -1,57 +1,6 @@
-import { ApiToken } from './ApiToken';
-import { BeneficialOwner } from './BeneficialOwner';
-import { ContactVerificationCode } from './ContactVerificationCode';
-import { Customer } from './Customer';
-import { Document, DocumentFile } from './Document';
-import { IdempotencyRecord } from './IdempotencyRecord';
-import { InternalAccount } from './InternalAccount';
-import { JournalEntry } from './JournalEntry';
-import { KycLink } from './KycLink';
-import { LedgerAccount } from './LedgerAccount';
-import { Platform } from './Platform';
-import { Posting } from './Posting';
-import { SigningKey } from './SigningKey';
-import { Transaction } from './Transaction';
-import { Verification } from './Verification';
-import { WebhookEvent } from './WebhookEvent';
+import * as model from './model';
 
-/** Every entity, for the ORM; import single entities from here too. */
-export const entities = [
-  ApiToken,
-  BeneficialOwner,
-  ContactVerificationCode,
-  Customer,
-  Document,
-  DocumentFile,
-  IdempotencyRecord,
-  InternalAccount,
-  JournalEntry,
-  KycLink,
-  LedgerAccount,
-  Platform,
-  Posting,
-  SigningKey,
-  Transaction,
-  Verification,
-  WebhookEvent,
-];
+export * from './model';
 
-export {
-  ApiToken,
-  BeneficialOwner,
-  ContactVerificationCode,
-  Customer,
-  Document,
-  DocumentFile,
-  IdempotencyRecord,
-  InternalAccount,
-  JournalEntry,
-  KycLink,
-  LedgerAccount,
-  Platform,
-  Posting,
-  SigningKey,
-  Transaction,
-  Verification,
-  WebhookEvent,
-};
+/** Every entity class, for the ORM: what the entity modules export at run time (classes only). */
+export const entities = Object.values(model).filter((value) => typeof value === 'function');
