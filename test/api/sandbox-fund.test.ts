@@ -145,3 +145,16 @@ describe('POST /sandbox/internal-accounts/{id}/fund', () => {
     });
   });
 });
+
+describe('funding a deleted customer', () => {
+  test("is 410 CUSTOMER_DELETED and moves nothing", async () => {
+    const { api } = await h.platform();
+    const { customerId, accountId } = await customerWithUsdAccount(api);
+    expect((await api.delete(`/customers/${customerId}`)).status).toBe(200);
+    const res = await api.post(`/sandbox/internal-accounts/${accountId}/fund`, { amount: 100 });
+    expect(res.status).toBe(410);
+    expect(res.body.code).toBe('CUSTOMER_DELETED');
+    expect(await balanceOf(accountId)).toBe(0n);
+    expect(await h.orm.em.fork().count(Transaction, { destination: { accountId } })).toBe(0);
+  });
+});

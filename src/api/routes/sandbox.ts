@@ -22,6 +22,7 @@ import { errorResponses, IdParam } from '../schemas/common';
  */
 async function assertMayMoveMoney(em: EntityManager, platformId: string, customerId: string): Promise<void> {
   const customer = await em.findOneOrFail(Customer, { id: customerId, platformId });
+  if (customer.isDeleted) throw new ApiError(410, 'CUSTOMER_DELETED', 'The customer was deleted; its accounts take no new money');
   const platform = await em.findOneOrFail(Platform, { id: platformId });
   switch (balanceRefusal(platform, customer)) {
     case 'USER_NOT_READY':
@@ -47,6 +48,7 @@ export const sandboxRoutes = [
       400: errorResponses[400],
       401: errorResponses[401],
       403: { description: 'FORBIDDEN (a production token was used), USER_NOT_READY (customer not APPROVED) or END_USER_TERMS_NOT_ACCEPTED', schema: errorResponses[400].schema },
+      410: { description: 'CUSTOMER_DELETED: the account belongs to a deleted customer', schema: errorResponses[400].schema },
       404: errorResponses[404],
     },
     handler: async ({ em, caller, params, body, deps, idempotencyKey }) => {
