@@ -1,8 +1,10 @@
+import { Client, Connection } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime, type LogEntry } from '@temporalio/worker';
 import { httpWebhookSender } from '../activities/webhook-sender';
 import { loadConfig } from '../src/config';
 import { migrate, openOrm } from '../src/db/orm';
 import { logger } from '../src/logger';
+import { startStrandedWebhookDeliveries } from '../src/temporal/webhook-sweeper';
 import { createWorker } from './worker';
 
 /** SDK, workflow and activity logs as pino JSON lines; activity entries carry workflowId and runId. */
@@ -27,8 +29,20 @@ async function main(): Promise<void> {
     deps: { orm, masterKey: config.masterKey, webhookSender: httpWebhookSender },
   });
   logger.info({ temporalAddress: config.temporalAddress, taskQueue: worker.options.taskQueue }, 'worker started');
+
+  // Every minute, start deliveries of events whose workflow never started (see the sweeper).
+  const clientConnection = await Connection.connect({ address: config.temporalAddress });
+  const client = new Client({ connection: clientConnection, namespace: config.temporalNamespace });
+  const sweep = setInterval(() => {
+    startStrandedWebhookDeliveries(orm, client, { taskQueue: worker.options.taskQueue })
+      .then((ids) => ids.length > 0 && logger.info({ eventIds: ids }, 'started stranded webhook deliveries'))
+      .catch((err: unknown) => logger.warn({ err }, 'webhook sweep failed'));
+  }, 60_000);
+
   // Worker.run() handles SIGINT/SIGTERM itself: it drains in-flight tasks, then resolves.
   await worker.run();
+  clearInterval(sweep);
+  await clientConnection.close();
   await connection.close();
   await orm.close();
   logger.info('worker stopped');
