@@ -4,6 +4,7 @@ import { httpWebhookSender } from '../activities/webhook-sender';
 import { loadConfig } from '../src/config';
 import { migrate, openOrm } from '../src/db/orm';
 import { logger } from '../src/logger';
+import { pruneIdempotencyRecords } from '../src/services/idempotency-retention';
 import { startStrandedWebhookDeliveries } from '../src/temporal/webhook-sweeper';
 import { createWorker } from './worker';
 
@@ -30,13 +31,17 @@ async function main(): Promise<void> {
   });
   logger.info({ temporalAddress: config.temporalAddress, taskQueue: worker.options.taskQueue }, 'worker started');
 
-  // Every minute, start deliveries of events whose workflow never started (see the sweeper).
+  // Every minute: start deliveries of events whose workflow never started (see the sweeper) and
+  // forget idempotency records past their retention.
   const clientConnection = await Connection.connect({ address: config.temporalAddress });
   const client = new Client({ connection: clientConnection, namespace: config.temporalNamespace });
   const sweep = setInterval(() => {
     startStrandedWebhookDeliveries(orm, client, { taskQueue: worker.options.taskQueue })
       .then((ids) => ids.length > 0 && logger.info({ eventIds: ids }, 'started stranded webhook deliveries'))
       .catch((err: unknown) => logger.warn({ err }, 'webhook sweep failed'));
+    pruneIdempotencyRecords(orm)
+      .then((n) => n > 0 && logger.info({ pruned: n }, 'pruned idempotency records'))
+      .catch((err: unknown) => logger.warn({ err }, 'idempotency pruning failed'));
   }, 60_000);
 
   // Worker.run() handles SIGINT/SIGTERM itself: it drains in-flight tasks, then resolves.

@@ -3,7 +3,8 @@ import request from 'supertest';
 import { createApp } from '../../src/api/app';
 import { errorHandler } from '../../src/api/middleware/errors';
 import { defineRoute, mountRoute } from '../../src/api/route';
-import { LedgerAccount, Transaction } from '../../src/db/entities';
+import { IdempotencyRecord, LedgerAccount, Transaction } from '../../src/db/entities';
+import { pruneIdempotencyRecords } from '../../src/services/idempotency-retention';
 import { openOrm } from '../../src/db/orm';
 import { BASE, Harness } from '../support/harness';
 
@@ -141,5 +142,23 @@ describe('Idempotency-Key', () => {
     const third = await request(app).post('/flaky').set('Idempotency-Key', 'five-hundred').send({});
     expect(third.body).toEqual({ calls: 2 });
     expect(calls).toBe(2);
+  });
+
+  test('completed records expire after the retention period; money still moves once', async () => {
+    const { api, accountId, platform } = await fundable();
+    await api.post(`/sandbox/internal-accounts/${accountId}/fund`, { amount: 300 }, { 'Idempotency-Key': 'old' }).expect(200);
+    const em = h.orm.em.fork();
+    // Age the record past the retention period; a fresh one of another key stays.
+    await em.nativeUpdate(IdempotencyRecord, { platformId: platform.id, key: 'old' }, { completedAt: new Date(Date.now() - 25 * 3600_000) });
+    await api.post(`/sandbox/internal-accounts/${accountId}/fund`, { amount: 1 }, { 'Idempotency-Key': 'new' }).expect(200);
+    expect(await pruneIdempotencyRecords(h.orm)).toBeGreaterThanOrEqual(1);
+    expect(await em.count(IdempotencyRecord, { platformId: platform.id, key: 'old' })).toBe(0);
+    expect(await em.count(IdempotencyRecord, { platformId: platform.id, key: 'new' })).toBe(1);
+    // A late retry of the expired key finds the finished payment workflow (same derived id):
+    // it answers again without crediting twice.
+    const late = await api.post(`/sandbox/internal-accounts/${accountId}/fund`, { amount: 300 }, { 'Idempotency-Key': 'old' });
+    expect(late.status).toBe(200);
+    expect(await balance(accountId)).toBe(301n);
+    expect(await transactions(accountId)).toBe(2);
   });
 });

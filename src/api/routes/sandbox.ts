@@ -1,4 +1,4 @@
-import { WorkflowFailedError, WorkflowIdConflictPolicy, WorkflowIdReusePolicy } from '@temporalio/client';
+import { WorkflowExecutionAlreadyStartedError, WorkflowFailedError, WorkflowIdConflictPolicy, WorkflowIdReusePolicy } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Customer, Platform } from '../../db/entities';
@@ -61,7 +61,7 @@ export const sandboxRoutes = [
       // retry that bypassed the idempotency store cannot start a second payment.
       const transactionId = idempotencyKey ? derivedId('Transaction', caller.platformId, 'sandbox-fund', idempotencyKey) : newId('Transaction');
       const customerId = found.account.customerId ?? null;
-      const handle = await deps.temporal.workflow.start<typeof incomingPayment>('incomingPayment', {
+      const start = deps.temporal.workflow.start<typeof incomingPayment>('incomingPayment', {
         workflowId: transactionId,
         taskQueue: deps.taskQueue ?? TASK_QUEUE,
         workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
@@ -85,6 +85,12 @@ export const sandboxRoutes = [
           { key: BusinessStatusKey, value: 'PENDING' },
           ...(customerId ? [{ key: CustomerIdKey, value: customerId }] : []),
         ],
+      });
+      // A finished payment with this id (a retry after its idempotency record expired) is not run
+      // again: the retry gets the outcome of the one payment there is.
+      const handle = await start.catch((err: unknown) => {
+        if (err instanceof WorkflowExecutionAlreadyStartedError) return deps.temporal.workflow.getHandle<typeof incomingPayment>(transactionId);
+        throw err;
       });
       try {
         await handle.result();
