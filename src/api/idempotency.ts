@@ -3,6 +3,7 @@ import { IdempotencyRecord } from '../db/entities';
 import { ApiError, errorBody } from '../domain/errors';
 import { MAX_IDEMPOTENCY_KEY_LENGTH, requestFingerprint } from '../domain/idempotency';
 import type { ApiDeps, Caller } from './context';
+import { stringifyWithBigInt } from '../domain/json';
 import { sendJson } from './http';
 import type { Reply } from './route';
 
@@ -69,9 +70,10 @@ export async function withIdempotency(deps: ApiDeps, req: Request, res: Response
     }
     throw err;
   }
-  const text = sendJson(res, reply.status, reply.body);
-  if (reply.status < 500) await complete(reply.status, text ?? '');
+  // Stored before it is sent: a retry that follows the answer at once must find it.
+  if (reply.status < 500) await complete(reply.status, reply.status === 204 || reply.body === undefined ? '' : stringifyWithBigInt(reply.body));
   else await release();
+  sendJson(res, reply.status, reply.body);
 
   async function complete(statusCode: number, body: string): Promise<void> {
     await em.nativeUpdate(IdempotencyRecord, { platformId: caller.platformId, key: key! }, { state: 'COMPLETED', statusCode, responseBody: body, completedAt: new Date() });
