@@ -72,6 +72,11 @@ export function applyEntry(
   return violations.length > 0 ? { ok: false, violations } : { ok: true, balances };
 }
 
+/** What an account holds in all: available funds plus money held for pending movements. */
+export function totalBalance(account: { balance: Minor; held: Minor }): Minor {
+  return account.balance + account.held;
+}
+
 /** A movement of `amount` from one account to another in the same currency. */
 export function transfer(fromAccountId: string, toAccountId: string, currency: string, amount: Minor): PostingLine[] {
   if (amount <= 0n) throw new RangeError('a transfer moves a positive amount');

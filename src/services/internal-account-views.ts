@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { createHash } from 'node:crypto';
 import { LedgerAccount, type InternalAccount } from '../db/entities';
 import { currency as currencyOf, currencyView } from '../domain/currencies';
+import { totalBalance } from '../domain/ledger';
 
 /**
  * Public representation of internal accounts: balances from the ledger, funding instructions
@@ -110,7 +111,7 @@ export function internalAccountView(account: InternalAccount, ledger: LedgerAcco
     type: account.type,
     status: account.status,
     balance: { amount: ledger.balance, currency },
-    totalBalance: { amount: ledger.balance + ledger.held, currency },
+    totalBalance: { amount: totalBalance(ledger), currency },
     fundingPaymentInstructions: fundingInstructions(account),
     ...(account.type === 'EMBEDDED_WALLET' ? { privateEnabled: account.privateEnabled ?? false } : {}),
     createdAt: account.createdAt.toISOString(),

@@ -1,4 +1,4 @@
-import { applyEntry, auditLedger, checkEntry, transfer, type AccountState, type AuditInput, type PostingLine } from '../../src/domain/ledger';
+import { applyEntry, auditLedger, checkEntry, totalBalance, transfer, type AccountState, type AuditInput, type PostingLine } from '../../src/domain/ledger';
 
 /** 2^53 + 1: the first integer a JS number cannot hold. */
 const BIG = 9_007_199_254_740_993n;
@@ -208,5 +208,12 @@ describe('auditLedger', () => {
     const input = cleanLedger();
     input.accounts[2]!.held = -3n;
     expect(auditLedger(input)).toEqual([{ kind: 'NEGATIVE_HOLD', subject: 'B', detail: 'held -3' }]);
+  });
+});
+
+describe('totalBalance', () => {
+  test('is available plus held, exactly, beyond 2^53', () => {
+    expect(totalBalance({ balance: 9_007_199_254_740_993n, held: 7n })).toBe(9_007_199_254_741_000n);
+    expect(totalBalance({ balance: 0n, held: 0n })).toBe(0n);
   });
 });
