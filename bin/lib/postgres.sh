@@ -25,8 +25,8 @@ DB_USER=payments
 PG_OS_USER=postgres
 RESETTABLE=0
 
-say() { echo "[setup] $*" >&2; }
-die() { echo "[setup] error: $1" >&2; shift; for l in "$@"; do echo "[setup] fix: $l" >&2; done; exit 1; }
+# shellcheck source=common.sh
+source "$ROOT/bin/lib/common.sh"
 
 usage() {
   cat >&2 <<USAGE

@@ -21,23 +21,10 @@ TOOLS_CACHE="${PAYMENTS_TOOLS_CACHE:-$HOME/.cache/payments-service}"
 CLI_DIR="$TOOLS_CACHE/temporal-cli-$CLI_VERSION"
 CLI_BIN="$CLI_DIR/temporal"
 
-say() { echo "[setup] $*" >&2; }
-die() { echo "[setup] error: $1" >&2; shift; for l in "$@"; do echo "[setup] fix: $l" >&2; done; exit 1; }
+# shellcheck source=common.sh
+source "$ROOT/bin/lib/common.sh"
 
-abspath() { # absolute path of an existing file, symlinks in the directory part resolved
-  local d; d="$(cd "$(dirname "$1")" && pwd -P)"; echo "$d/$(basename "$1")"
-}
-
-link_into_tools() { # atomic (re)creation of .tools/bin/temporal -> $1
-  local target="$1" link="$ROOT/.tools/bin/temporal" tmp
-  mkdir -p "$ROOT/.tools/bin"
-  if [ "$(readlink "$link" 2>/dev/null || true)" = "$target" ]; then return 0; fi
-  tmp="$link.tmp.$$"
-  ln -sfn "$target" "$tmp"
-  mv -fT "$tmp" "$link"
-}
-
-found() { link_into_tools "$1"; echo "$1"; exit 0; }
+found() { link_into_tools temporal "$1"; echo "$1"; exit 0; }
 
 # 1. explicit override
 if [ -n "${TEMPORAL_CLI:-}" ]; then

@@ -15,7 +15,8 @@ set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)"
 ROOT="$(cd "$HERE/../.." && pwd -P)"
 
-die() { echo "[setup] error: $1" >&2; shift; for l in "$@"; do echo "[setup] fix: $l" >&2; done; exit 1; }
+# shellcheck source=common.sh
+source "$ROOT/bin/lib/common.sh"
 
 [ $# -eq 3 ] || die "usage: $0 <port> <ui-port> <db-file>" "e.g. $0 7233 8233 $ROOT/.data/temporal.sqlite"
 port="$1" ui_port="$2" db_file="$3"

@@ -24,21 +24,10 @@ WRAPPER="$TS_DIR/temporal-test-server"
 SDK_WAIT_S=5      # the TypeScript SDK waits this long for the port
 VERIFY_MAX_S=15
 
-say() { echo "[setup] $*" >&2; }
-die() { echo "[setup] error: $1" >&2; shift; for l in "$@"; do echo "[setup] fix: $l" >&2; done; exit 1; }
+# shellcheck source=common.sh
+source "$ROOT/bin/lib/common.sh"
 
-abspath() { local d; d="$(cd "$(dirname "$1")" && pwd -P)"; echo "$d/$(basename "$1")"; }
-
-link_into_tools() {
-  local target="$1" link="$ROOT/.tools/bin/temporal-test-server" tmp
-  mkdir -p "$ROOT/.tools/bin"
-  if [ "$(readlink "$link" 2>/dev/null || true)" = "$target" ]; then return 0; fi
-  tmp="$link.tmp.$$"
-  ln -sfn "$target" "$tmp"
-  mv -fT "$tmp" "$link"
-}
-
-found() { link_into_tools "$1"; echo "$1"; exit 0; }
+found() { link_into_tools temporal-test-server "$1"; echo "$1"; exit 0; }
 
 port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 

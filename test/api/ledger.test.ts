@@ -6,10 +6,9 @@ import { LedgerAccount } from '../../src/db/entities';
 import { ApiError } from '../../src/domain/errors';
 import { transfer } from '../../src/domain/ledger';
 import { migrate, openOrm } from '../../src/db/orm';
-import { openInternalAccount } from '../../src/services/internal-accounts';
-import { ensureSystemAccount, postEntry, sandboxFundingAccountId } from '../../src/services/ledger';
-import { createPlatform } from '../../src/services/platforms';
+import { postEntry } from '../../src/services/ledger';
 import { Harness } from '../support/harness';
+import { twoAccounts } from '../support/ledger-fixtures';
 
 const run = promisify(execFile);
 const root = resolve(__dirname, '../..');
@@ -22,19 +21,7 @@ afterAll(async () => {
   await h.stop();
 });
 
-async function fundedAccounts(orm = h.orm, amount = 1_000n) {
-  const em = orm.em.fork();
-  const platform = await createPlatform(em, { name: 'ledger', currencies: ['USD'] });
-  const a = openInternalAccount(em, { platformId: platform.id, customerId: null, currency: 'USD' });
-  const b = openInternalAccount(em, { platformId: platform.id, customerId: null, currency: 'USD' });
-  await em.flush();
-  const source = sandboxFundingAccountId(platform.id, 'USD');
-  await em.transactional(async (tx) => {
-    await ensureSystemAccount(tx, platform.id, source, 'SANDBOX_FUNDING_SOURCE', 'USD');
-    await postEntry(tx, { platformId: platform.id, idempotencyKey: `seed:${a.id}`, description: 'seed', lines: transfer(source, a.id, 'USD', amount) });
-  });
-  return { platformId: platform.id, a: a.id, b: b.id };
-}
+const fundedAccounts = (orm = h.orm, amount = 1_000n) => twoAccounts(orm, amount);
 
 const balance = async (id: string) => (await h.orm.em.fork().findOneOrFail(LedgerAccount, { id }, { refresh: true })).balance;
 

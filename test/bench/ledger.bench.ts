@@ -2,9 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { migrate, openOrm } from '../../src/db/orm';
 import { transfer } from '../../src/domain/ledger';
-import { openInternalAccount } from '../../src/services/internal-accounts';
-import { ensureSystemAccount, postEntry, sandboxFundingAccountId } from '../../src/services/ledger';
-import { createPlatform } from '../../src/services/platforms';
+import { postEntry } from '../../src/services/ledger';
+import { twoAccounts } from '../support/ledger-fixtures';
 
 /**
  * Ledger posting cost. Baseline: the least a double-entry transfer can write (one journal row,
@@ -45,16 +44,10 @@ async function main(): Promise<void> {
   try {
     await migrate(orm, url.toString());
     await raw.connect();
-    const em = orm.em.fork();
-    const platform = await createPlatform(em, { name: 'bench', currencies: ['USD'] });
-    const a = openInternalAccount(em, { platformId: platform.id, customerId: null, currency: 'USD' });
-    const b = openInternalAccount(em, { platformId: platform.id, customerId: null, currency: 'USD' });
-    await em.flush();
-    const source = sandboxFundingAccountId(platform.id, 'USD');
-    await em.transactional(async (tx) => {
-      await ensureSystemAccount(tx, platform.id, source, 'SANDBOX_FUNDING_SOURCE', 'USD');
-      await postEntry(tx, { platformId: platform.id, idempotencyKey: 'seed', description: 'seed', lines: transfer(source, a.id, 'USD', 10n ** 15n) });
-    });
+    const accounts = await twoAccounts(orm, 10n ** 15n, 'bench');
+    const platform = { id: accounts.platformId };
+    const a = { id: accounts.a };
+    const b = { id: accounts.b };
 
     const rawTransfer = async (client: Client, key: string) => {
       await client.query('begin');
