@@ -8,7 +8,6 @@ COPY src ./src
 COPY workflows ./workflows
 COPY activities ./activities
 COPY worker ./worker
-COPY bin/lib/search-attributes.txt ./bin/lib/search-attributes.txt
 ENV NODE_ENV=production
 EXPOSE 3000
 CMD ["node_modules/.bin/tsx", "src/api/main.ts"]

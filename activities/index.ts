@@ -1,17 +1,23 @@
+import { discover } from '../src/contexts/discover';
 import type { ActivityDeps } from './deps';
-import { incomingPaymentActivities } from './incoming-payments';
-import { verificationActivities } from './verifications';
-import { webhookActivities } from './webhooks';
 
 export type { ActivityDeps, WebhookSender } from './deps';
 
-/** Builds every activity with its dependencies injected; the worker registers the result. */
-export function createActivities(deps: ActivityDeps) {
-  return {
-    ...incomingPaymentActivities(deps),
-    ...webhookActivities(deps),
-    ...verificationActivities(deps),
-  };
-}
+type ActivityFunction = (...args: never[]) => Promise<unknown>;
 
-export type Activities = ReturnType<typeof createActivities>;
+/**
+ * Builds every activity with its dependencies injected; the worker registers the result. Each
+ * context folder (`activities/<context>/index.ts`) exports `createActivities(deps)` and is found
+ * by convention. Two contexts may not register the same activity name.
+ */
+export function createActivities(deps: ActivityDeps): Record<string, ActivityFunction> {
+  const all: Record<string, ActivityFunction> = {};
+  for (const { context, module } of discover<{ createActivities?: (deps: ActivityDeps) => Record<string, ActivityFunction> }>(__dirname, 'index')) {
+    if (!module.createActivities) continue;
+    for (const [name, fn] of Object.entries(module.createActivities(deps))) {
+      if (name in all) throw new Error(`activity ${name} is registered twice (again by activities/${context})`);
+      all[name] = fn;
+    }
+  }
+  return all;
+}

@@ -1,11 +1,12 @@
 import { Client, Connection } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime, type LogEntry } from '@temporalio/worker';
-import { httpWebhookSender } from '../activities/webhook-sender';
+import { httpWebhookSender } from '../activities/webhooks/webhook-sender';
 import { loadConfig } from '../src/config';
 import { migrate, openOrm } from '../src/db/orm';
 import { logger } from '../src/logger';
 import { pruneIdempotencyRecords } from '../src/services/idempotency-retention';
-import { startStrandedWebhookDeliveries } from '../src/temporal/webhook-sweeper';
+import { ensureSearchAttributes } from '../src/temporal/register-search-attributes';
+import { startStrandedWebhookDeliveries } from '../src/contexts/webhooks/services/webhook-sweeper';
 import { createWorker } from './worker';
 
 /** SDK, workflow and activity logs as pino JSON lines; activity entries carry workflowId and runId. */
@@ -34,6 +35,7 @@ async function main(): Promise<void> {
   // Every minute: start deliveries of events whose workflow never started (see the sweeper) and
   // forget idempotency records past their retention.
   const clientConnection = await Connection.connect({ address: config.temporalAddress });
+  await ensureSearchAttributes(clientConnection, config.temporalNamespace);
   const client = new Client({ connection: clientConnection, namespace: config.temporalNamespace });
   const sweep = setInterval(() => {
     startStrandedWebhookDeliveries(orm, client, { taskQueue: worker.options.taskQueue })

@@ -1,6 +1,6 @@
 import { defineQuery, defineUpdate } from '@temporalio/workflow';
-import type { DeliveryOutcome, WebhookRetryPolicy } from '../src/domain/webhook-retry';
-import type { TransactionStatus } from '../src/domain/transaction-state';
+import type { DeliveryOutcome, WebhookRetryPolicy } from '../src/contexts/webhooks/domain/webhook-retry';
+import type { TransactionStatus } from '../src/contexts/payments/domain/transaction-state';
 
 /** Inputs, results and queries shared by workflows and the API that starts them. */
 

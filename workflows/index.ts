@@ -1,4 +1,6 @@
-// Every workflow type the worker runs; this file is the bundle entry point.
-export { incomingPayment } from './incoming-payment';
-export { webhookDelivery } from './webhook-delivery';
-export { customerVerification } from './customer-verification';
+// The workflow bundle's entry point: every workflow type the worker runs, one line per context.
+// This is the one list a new context adds itself to (webpack bundles it, so it cannot be found
+// at run time like the other layers' parts).
+export * from './customers';
+export * from './payments';
+export * from './webhooks';

@@ -5,11 +5,10 @@
 #   e.g. bin/lib/temporal-dev.sh 7233 8233 .data/temporal.sqlite
 #
 # Execs `temporal server start-dev --ip 127.0.0.1 --port <port> --ui-port <ui-port> --db-filename <db-file>
-#   --namespace default --log-level warn --search-attribute Name=Type …` with the temporal CLI from
-# bin/lib/temporal-cli.sh (built once if needed). The custom search attributes come from
-# bin/lib/search-attributes.txt (one Name=Type per line; the TypeScript side reads the same file).
-# State (workflows, namespaces, search attributes) lives in <db-file> and survives restarts;
-# re-passing already registered search attributes on restart is fine.
+#   --namespace default --log-level warn` with the temporal CLI from bin/lib/temporal-cli.sh (built
+# once if needed). The custom search attributes are registered by the worker and the API when they
+# start (src/temporal/search-attributes.ts is their one list). State (workflows, namespaces, search
+# attributes) lives in <db-file> and survives restarts.
 set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)"
@@ -30,23 +29,10 @@ db_dir="$(dirname "$db_file")"
 mkdir -p "$db_dir" || die "cannot create $db_dir for the SQLite file." "pass a <db-file> in a writable folder."
 db_file="$(cd "$db_dir" && pwd -P)/$(basename "$db_file")"
 
-attrs_file="$HERE/search-attributes.txt"
-[ -r "$attrs_file" ] || die "$attrs_file is missing." "restore it from git (git checkout -- bin/lib/search-attributes.txt)."
-args=()
-while IFS= read -r line || [ -n "$line" ]; do
-  line="${line%$'\r'}"
-  line="${line#"${line%%[![:space:]]*}"}"; line="${line%"${line##*[![:space:]]}"}"   # trim
-  [ -z "$line" ] && continue
-  case "$line" in \#*) continue ;; esac
-  [[ "$line" =~ ^[A-Za-z_][A-Za-z0-9_]*=(Keyword|Text|Int|Double|Bool|Datetime|KeywordList)$ ]] ||
-    die "bad line in $attrs_file: '$line'." "use one Name=Type per line, Type one of Keyword Text Int Double Bool Datetime KeywordList."
-  args+=(--search-attribute "$line")
-done < "$attrs_file"
 
 temporal="$("$HERE/temporal-cli.sh")" || die "no temporal CLI (see the messages above)." "fix the problem reported above and run this again."
 
 echo "[setup] Temporal dev server on 127.0.0.1:$port, UI http://127.0.0.1:$ui_port, db $db_file" >&2
 exec "$temporal" server start-dev \
   --ip 127.0.0.1 --port "$port" --ui-port "$ui_port" \
-  --db-filename "$db_file" --namespace default --log-level warn \
-  "${args[@]}"
+  --db-filename "$db_file" --namespace default --log-level warn

@@ -11,7 +11,9 @@ import { notFoundHandler } from './middleware/not-found';
 import { isMultipart } from './multipart';
 import { openApiDocument } from './openapi-registry';
 import { mountRoute, registeredRoutes } from './route';
-import { allRoutes } from './routes';
+import { CONTEXTS_DIR, discover } from '../contexts/discover';
+import type { RouteSpec } from './route';
+import { byPathSpecificity } from './route-order';
 
 export function createApp(deps: ApiDeps) {
   const base = basePath(deps.config.apiPrefix);
@@ -49,7 +51,8 @@ export function createApp(deps: ApiDeps) {
   // Multipart bodies (document uploads) are left to the routes that take them (multer).
   api.use(express.json({ limit: '1mb', strict: false, type: (req) => !isMultipart(req) }));
   api.use(authenticate(deps));
-  for (const route of allRoutes) mountRoute(api, deps, route as never);
+  const routes = discover<{ routes: RouteSpec<never, never, never>[] }>(CONTEXTS_DIR, 'api/index').flatMap(({ module }) => module.routes);
+  for (const route of [...routes].sort(byPathSpecificity)) mountRoute(api, deps, route);
   app.use(base, api);
 
   app.use(notFoundHandler(() => registeredRoutes, base));

@@ -1,8 +1,8 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Client } from '@temporalio/client';
 import type { Config } from '../config';
-import type { Environment } from '../db/entities/ApiToken';
-import type { ContactCodeSender } from '../services/contact-verification';
+import type { Environment } from '../contexts/platforms/entities/ApiToken';
+import type { ContactCodeSender } from '../contexts/customers/services/contact-verification';
 
 export interface ApiDeps {
   orm: MikroORM;

@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import { IdempotencyRecord } from '../db/entities';
+import { IdempotencyRecord } from '../db/IdempotencyRecord';
 import { ApiError, errorBody } from '../domain/errors';
 import { MAX_IDEMPOTENCY_KEY_LENGTH, requestFingerprint } from '../domain/idempotency';
 import type { ApiDeps, Caller } from './context';

@@ -2,6 +2,7 @@ import { Client, Connection } from '@temporalio/client';
 import { loadConfig } from '../config';
 import { migrate, openOrm } from '../db/orm';
 import { logger } from '../logger';
+import { ensureSearchAttributes } from '../temporal/register-search-attributes';
 import { createApp } from './app';
 
 async function main(): Promise<void> {
@@ -9,6 +10,7 @@ async function main(): Promise<void> {
   const orm = await openOrm(config.databaseUrl);
   await migrate(orm, config.databaseUrl);
   const connection = await Connection.connect({ address: config.temporalAddress });
+  await ensureSearchAttributes(connection, config.temporalNamespace);
   const temporal = new Client({ connection, namespace: config.temporalNamespace });
   const app = createApp({ orm, temporal, config });
   const server = app.listen(config.port, '0.0.0.0', () => {

@@ -1,8 +1,8 @@
 import { parseArgs } from 'node:util';
 import { basePath } from '../config';
 import { migrate, openOrm } from '../db/orm';
-import type { Region } from '../db/entities/Platform';
-import { createPlatform, createToken } from '../services/platforms';
+import type { Region } from '../contexts/platforms/entities/Platform';
+import { createPlatform, createToken } from '../contexts/platforms/services/platforms';
 
 /**
  * Creates a platform and an API token and prints one line of JSON:

@@ -3,9 +3,9 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { basePath } from '../config';
-import { ApiToken } from '../db/entities';
+import { ApiToken } from '../contexts/platforms/entities/index';
 import { migrate, openOrm } from '../db/orm';
-import { createPlatform, createToken } from '../services/platforms';
+import { createPlatform, createToken } from '../contexts/platforms/services/platforms';
 import { waitForPort } from './ports';
 
 /** Orchestrates a local stack for `npm start`: Temporal dev server, migrations, worker, API. */

@@ -1,5 +1,5 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { IdempotencyRecord } from '../db/entities';
+import { IdempotencyRecord } from '../db/IdempotencyRecord';
 
 /** How long a completed Idempotency-Key replays its response (Stripe's convention: a day). */
 export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;

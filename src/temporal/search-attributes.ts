@@ -1,8 +1,10 @@
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 
 /**
- * Custom search attributes support staff filter by in Temporal UI. The dev server registers
- * the same list from bin/lib/search-attributes.txt; keep the two in step.
+ * Custom search attributes support staff filter by in Temporal UI. This list is the only
+ * source: the worker and the API register it on the server at start (ensureSearchAttributes),
+ * so a dev server, a test server and a production cluster all get the same set. Workflows import
+ * the keys, so this file must stay free of I/O.
  */
 export const PlatformIdKey = defineSearchAttributeKey('PlatformId', SearchAttributeType.KEYWORD);
 export const CustomerIdKey = defineSearchAttributeKey('CustomerId', SearchAttributeType.KEYWORD);

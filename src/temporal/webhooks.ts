@@ -1,6 +1,6 @@
 import { WorkflowIdConflictPolicy, type Client, type WorkflowIdReusePolicy } from '@temporalio/client';
-import type { WebhookEvent } from '../db/entities';
-import type { webhookDelivery } from '../../workflows/webhook-delivery';
+import type { WebhookEvent } from '../contexts/webhooks/entities/index';
+import type { webhookDelivery } from '../../workflows/webhooks/webhook-delivery';
 import { PlatformIdKey, WebhookEventTypeKey } from './search-attributes';
 import { TASK_QUEUE } from './task-queue';
 

@@ -1,6 +1,6 @@
-import { InternalAccount } from '../../src/db/entities';
-import { verifyWebhookSignature } from '../../src/security/webhook-signature';
-import { createToken } from '../../src/services/platforms';
+import { InternalAccount } from '../../src/contexts/ledger/entities/index';
+import { verifyWebhookSignature } from '../../src/contexts/webhooks/domain/webhook-signature';
+import { createToken } from '../../src/contexts/platforms/services/platforms';
 import { Harness } from '../support/harness';
 
 let h: Harness;

@@ -1,9 +1,10 @@
-import { ContactVerificationCode, Customer, Platform } from '../../src/db/entities';
-import type { Region } from '../../src/db/entities/Platform';
-import { hashContactCode } from '../../src/domain/contact-verification';
-import type { ContactCodeSender } from '../../src/services/contact-verification';
-import { applyContactVerificationRules } from '../../src/services/contact-verification';
-import { createToken } from '../../src/services/platforms';
+import { ContactVerificationCode, Customer } from '../../src/contexts/customers/entities/index';
+import { Platform } from '../../src/contexts/platforms/entities/index';
+import type { Region } from '../../src/contexts/platforms/entities/Platform';
+import { hashContactCode } from '../../src/contexts/customers/domain/contact-verification';
+import type { ContactCodeSender } from '../../src/contexts/customers/services/contact-verification';
+import { applyContactVerificationRules } from '../../src/contexts/customers/services/contact-verification';
+import { createToken } from '../../src/contexts/platforms/services/platforms';
 import { Api, Harness } from '../support/harness';
 import { seedCustomer } from '../support/onboarding-seed';
 

@@ -1,6 +1,9 @@
 import request from 'supertest';
-import { Customer, IdempotencyRecord, InternalAccount, WebhookEvent } from '../../src/db/entities';
-import { currentTerms } from '../../src/domain/agreements';
+import { Customer } from '../../src/contexts/customers/entities/index';
+import { IdempotencyRecord } from '../../src/db/IdempotencyRecord';
+import { InternalAccount } from '../../src/contexts/ledger/entities/index';
+import { WebhookEvent } from '../../src/contexts/webhooks/entities/index';
+import { currentTerms } from '../../src/contexts/customers/domain/agreements';
 import { requestFingerprint } from '../../src/domain/idempotency';
 import { decrypt } from '../../src/security/secrets';
 import { eventually } from '../support/eventually';

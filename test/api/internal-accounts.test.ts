@@ -1,7 +1,10 @@
-import { Customer, InternalAccount, LedgerAccount, Platform, WebhookEvent } from '../../src/db/entities';
-import { END_USER_TERMS, type AgreementConsent } from '../../src/domain/onboarding';
-import { runLedgerAudit } from '../../src/services/audit';
-import { announceOpenedAccounts, provisionCustomerAccounts } from '../../src/services/provisioning';
+import { Customer } from '../../src/contexts/customers/entities/index';
+import { InternalAccount, LedgerAccount } from '../../src/contexts/ledger/entities/index';
+import { Platform } from '../../src/contexts/platforms/entities/index';
+import { WebhookEvent } from '../../src/contexts/webhooks/entities/index';
+import { END_USER_TERMS, type AgreementConsent } from '../../src/contexts/customers/domain/onboarding';
+import { runLedgerAudit } from '../../src/contexts/ledger/services/audit';
+import { announceOpenedAccounts, provisionCustomerAccounts } from '../../src/contexts/ledger/services/provisioning';
 import { Harness } from '../support/harness';
 import { seedCustomer } from '../support/onboarding-seed';
 

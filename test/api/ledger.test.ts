@@ -2,11 +2,11 @@ import { execFile } from 'node:child_process';
 import { resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { Client } from 'pg';
-import { LedgerAccount } from '../../src/db/entities';
+import { LedgerAccount } from '../../src/contexts/ledger/entities/index';
 import { ApiError } from '../../src/domain/errors';
-import { transfer } from '../../src/domain/ledger';
+import { transfer } from '../../src/contexts/ledger/domain/ledger';
 import { migrate, openOrm } from '../../src/db/orm';
-import { postEntry } from '../../src/services/ledger';
+import { postEntry } from '../../src/contexts/ledger/services/ledger';
 import { Harness } from '../support/harness';
 import { twoAccounts } from '../support/ledger-fixtures';
 

@@ -1,5 +1,7 @@
 import request from 'supertest';
-import { BeneficialOwner, ContactVerificationCode, Customer, Document, IdempotencyRecord, KycLink, Transaction, Verification } from '../../src/db/entities';
+import { BeneficialOwner, ContactVerificationCode, Customer, Document, KycLink, Verification } from '../../src/contexts/customers/entities/index';
+import { IdempotencyRecord } from '../../src/db/IdempotencyRecord';
+import { Transaction } from '../../src/contexts/payments/entities/index';
 import { BASE, Harness } from '../support/harness';
 import { businessFields, FILES, insertCustomer, ownerBody } from '../support/onboarding-fixtures';
 import { seedCustomer } from '../support/onboarding-seed';

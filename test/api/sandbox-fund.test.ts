@@ -1,7 +1,8 @@
-import { JournalEntry, LedgerAccount, Posting, Transaction } from '../../src/db/entities';
-import { verifyWebhookSignature } from '../../src/security/webhook-signature';
-import { runLedgerAudit } from '../../src/services/audit';
-import { createToken } from '../../src/services/platforms';
+import { JournalEntry, LedgerAccount, Posting } from '../../src/contexts/ledger/entities/index';
+import { Transaction } from '../../src/contexts/payments/entities/index';
+import { verifyWebhookSignature } from '../../src/contexts/webhooks/domain/webhook-signature';
+import { runLedgerAudit } from '../../src/contexts/ledger/services/audit';
+import { createToken } from '../../src/contexts/platforms/services/platforms';
 import { eventually } from '../support/eventually';
 import { Harness } from '../support/harness';
 

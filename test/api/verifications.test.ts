@@ -1,7 +1,9 @@
 import request from 'supertest';
-import { Customer, Document, InternalAccount, KycLink, LedgerAccount, Transaction, Verification } from '../../src/db/entities';
-import { openInternalAccount } from '../../src/services/internal-accounts';
-import { verificationIdFor } from '../../src/services/verifications';
+import { Customer, Document, KycLink, Verification } from '../../src/contexts/customers/entities/index';
+import { InternalAccount, LedgerAccount } from '../../src/contexts/ledger/entities/index';
+import { Transaction } from '../../src/contexts/payments/entities/index';
+import { openInternalAccount } from '../../src/contexts/ledger/services/internal-accounts';
+import { verificationIdFor } from '../../src/contexts/customers/services/verifications';
 import { eventually } from '../support/eventually';
 import { BASE, Harness } from '../support/harness';
 import { businessFields, FILES, individualFields, insertCustomer, ownerBody, US_ADDRESS } from '../support/onboarding-fixtures';

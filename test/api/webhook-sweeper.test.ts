@@ -1,6 +1,6 @@
-import { WebhookEvent } from '../../src/db/entities';
-import { recordWebhookEvent } from '../../src/services/webhooks';
-import { startStrandedWebhookDeliveries } from '../../src/temporal/webhook-sweeper';
+import { WebhookEvent } from '../../src/contexts/webhooks/entities/index';
+import { recordWebhookEvent } from '../../src/contexts/webhooks/services/webhooks';
+import { startStrandedWebhookDeliveries } from '../../src/contexts/webhooks/services/webhook-sweeper';
 import { Harness } from '../support/harness';
 
 let h: Harness;

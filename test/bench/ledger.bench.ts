@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { migrate, openOrm } from '../../src/db/orm';
-import { transfer } from '../../src/domain/ledger';
-import { postEntry } from '../../src/services/ledger';
+import { transfer } from '../../src/contexts/ledger/domain/ledger';
+import { postEntry } from '../../src/contexts/ledger/services/ledger';
 import { twoAccounts } from '../support/ledger-fixtures';
 
 /**

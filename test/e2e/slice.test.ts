@@ -5,10 +5,9 @@ import { resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { Client as PgClient } from 'pg';
 import { freePort, waitForPort } from '../../src/dev/ports';
-import { verifyWebhookSignature } from '../../src/security/webhook-signature';
+import { verifyWebhookSignature } from '../../src/contexts/webhooks/domain/webhook-signature';
 import { eventually } from '../support/eventually';
 import { WebhookReceiver } from '../support/receiver';
-import { searchAttributeFlags } from '../support/temporal-cli';
 
 // The whole slice as a user runs it: a Temporal dev server, PostgreSQL, the worker and the API
 // as separate processes, the platform CLI, and a webhook receiver that verifies signatures.
@@ -56,7 +55,7 @@ beforeAll(async () => {
   };
   baseUrl = `http://127.0.0.1:${apiPort}/2025-10-13`;
 
-  launch(process.env.TEMPORAL_CLI_PATH!, ['server', 'start-dev', '--headless', '--ip', '127.0.0.1', '--port', String(temporalPort), '--namespace', 'default', '--log-level', 'error', ...searchAttributeFlags()]);
+  launch(process.env.TEMPORAL_CLI_PATH!, ['server', 'start-dev', '--headless', '--ip', '127.0.0.1', '--port', String(temporalPort), '--namespace', 'default', '--log-level', 'error']);
   await waitForPort(temporalPort, 60_000);
   launch(tsx, ['worker/main.ts']);
   launch(tsx, ['src/api/main.ts']);

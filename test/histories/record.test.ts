@@ -1,30 +1,41 @@
 import { Worker } from '@temporalio/worker';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { randomUUID } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { createActivities } from '../../activities';
-import { httpWebhookSender } from '../../activities/webhook-sender';
+import { httpWebhookSender } from '../../activities/webhooks/webhook-sender';
 import { parseMasterKey } from '../../src/security/secrets';
-import { createPlatform } from '../../src/services/platforms';
-import { recordWebhookEvent } from '../../src/services/webhooks';
-import type { webhookDelivery } from '../../workflows/webhook-delivery';
-import type { customerVerification } from '../../workflows/customer-verification';
+import { createPlatform } from '../../src/contexts/platforms/services/platforms';
+import { recordWebhookEvent } from '../../src/contexts/webhooks/services/webhooks';
+import type { webhookDelivery } from '../../workflows/webhooks/webhook-delivery';
+import type { customerVerification } from '../../workflows/customers/customer-verification';
 import { submitVerification } from '../../workflows/definitions';
-import { uploadDocument } from '../../src/services/documents';
-import { verificationIdFor } from '../../src/services/verifications';
+import { uploadDocument } from '../../src/contexts/customers/services/documents';
+import { verificationIdFor } from '../../src/contexts/customers/services/verifications';
 import { FILES, individualFields, insertCustomer } from '../support/onboarding-fixtures';
 import { Harness } from '../support/harness';
 import { timeSkippingEnvironment } from '../support/time-skipping';
 
 // Records the histories the replay tests replay. Runs only on request:
 //   RECORD_HISTORIES=1 npm test -- test/histories
-// Re-record after an intended, versioned workflow change, and commit the JSON files.
+// Files are test/histories/<workflowType>/<version>-<scenario>.json. An existing file is never
+// overwritten: after a versioned workflow change (patched()), raise HISTORY_VERSION so the new
+// runs are recorded beside the old ones, and commit both (README: "Changing a workflow").
 const record = process.env.RECORD_HISTORIES === '1' ? describe : describe.skip;
 const dir = __dirname;
 
-async function save(name: string, history: Parameters<typeof historyToJSON>[0]) {
-  writeFileSync(join(dir, `${name}.json`), `${historyToJSON(history)}\n`);
+/** The workflow code version the recorded histories belong to. */
+const HISTORY_VERSION = 'v1';
+
+async function save(workflowType: string, scenario: string, history: Parameters<typeof historyToJSON>[0]) {
+  const file = join(dir, workflowType, `${HISTORY_VERSION}-${scenario}.json`);
+  if (existsSync(file)) {
+    console.warn(`${file} exists and is kept; raise HISTORY_VERSION to record the current code's histories`);
+    return;
+  }
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, `${historyToJSON(history)}\n`);
 }
 
 record('record workflow histories', () => {
@@ -38,10 +49,10 @@ record('record workflow histories', () => {
       const tx = (await api.get('/transactions')).body.data[0];
       const payment = h.temporal.workflow.getHandle(tx.id);
       const { webhookEventIds } = (await payment.result()) as { webhookEventIds: string[] };
-      await save('incoming-payment', await payment.fetchHistory());
+      await save('incomingPayment', 'sandbox-funding', await payment.fetchHistory());
       const hook = h.temporal.workflow.getHandle(webhookEventIds[0]!);
       await hook.result();
-      await save('webhook-delivery-first-try', await hook.fetchHistory());
+      await save('webhookDelivery', 'first-try', await hook.fetchHistory());
     } finally {
       await h.stop();
     }
@@ -66,7 +77,7 @@ record('record workflow histories', () => {
       await worker.runUntil(async () => {
         const handle = await env.client.workflow.start<typeof webhookDelivery>('webhookDelivery', { workflowId: event.id, taskQueue, args: [{ eventId: event.id }] });
         await handle.result();
-        await save('webhook-delivery-retries', await handle.fetchHistory());
+        await save('webhookDelivery', 'retries', await handle.fetchHistory());
       });
     } finally {
       await h.stop();
@@ -100,7 +111,7 @@ record('record workflow histories', () => {
         await uploadDocument(h.orm.em.fork(), platform.id, customer.id, { documentType: 'PASSPORT', country: 'US' }, { bytes: FILES.pdf, mimeType: 'application/pdf', fileName: 'p.pdf' });
         expect((await handle.executeUpdate(submitVerification)).verificationStatus).toBe('IN_PROGRESS');
         expect((await handle.result()).verificationStatus).toBe('APPROVED');
-        await save('customer-verification', await handle.fetchHistory());
+        await save('customerVerification', 'resolve-errors-then-approved', await handle.fetchHistory());
       });
     } finally {
       await h.stop();

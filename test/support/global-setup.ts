@@ -6,7 +6,8 @@ import { join, resolve } from 'node:path';
 import { Client } from 'pg';
 import { migrate, openOrm } from '../../src/db/orm';
 import { freePort, waitForPort } from '../../src/dev/ports';
-import { searchAttributeFlags } from './temporal-cli';
+import { Connection } from '@temporalio/client';
+import { ensureSearchAttributes } from '../../src/temporal/register-search-attributes';
 
 /**
  * Once per test run: a fresh database on the test PostgreSQL, a headless Temporal dev server
@@ -35,13 +36,16 @@ export default async function globalSetup(): Promise<void> {
   const cli = process.env.TEMPORAL_CLI_PATH;
   if (!cli) throw new Error('TEMPORAL_CLI_PATH is not set: run the tests with `npm test`');
   const port = await freePort();
-  const temporal = spawn(cli, ['server', 'start-dev', '--headless', '--ip', '127.0.0.1', '--port', String(port), '--namespace', 'default', '--log-level', 'error', ...searchAttributeFlags()], {
+  const temporal = spawn(cli, ['server', 'start-dev', '--headless', '--ip', '127.0.0.1', '--port', String(port), '--namespace', 'default', '--log-level', 'error'], {
     stdio: 'ignore',
     detached: true,
   });
   (globalThis as Record<string, unknown>).__temporalServer = temporal;
   await waitForPort(port, 60_000);
   process.env.TEMPORAL_TEST_ADDRESS = `127.0.0.1:${port}`;
+  const connection = await Connection.connect({ address: process.env.TEMPORAL_TEST_ADDRESS });
+  await ensureSearchAttributes(connection, 'default');
+  await connection.close();
 
   const { code } = await bundleWorkflowCode({ workflowsPath: require.resolve('../../workflows'), logger: silentLogger });
   mkdirSync(join(root, '.data'), { recursive: true });

@@ -4,13 +4,13 @@ import { NativeConnection, Runtime, type Worker } from '@temporalio/worker';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import request from 'supertest';
-import { httpWebhookSender } from '../../activities/webhook-sender';
+import { httpWebhookSender } from '../../activities/webhooks/webhook-sender';
 import { createApp } from '../../src/api/app';
 import type { ApiDeps } from '../../src/api/context';
-import type { Environment } from '../../src/db/entities/ApiToken';
+import type { Environment } from '../../src/contexts/platforms/entities/ApiToken';
 import { openOrm } from '../../src/db/orm';
 import { parseMasterKey } from '../../src/security/secrets';
-import { createPlatform, createToken, type NewPlatform } from '../../src/services/platforms';
+import { createPlatform, createToken, type NewPlatform } from '../../src/contexts/platforms/services/platforms';
 import { createWorker } from '../../worker/worker';
 import { WebhookReceiver } from './receiver';
 

@@ -1,8 +1,8 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { transfer } from '../../src/domain/ledger';
-import { openInternalAccount } from '../../src/services/internal-accounts';
-import { ensureSystemAccount, postEntry, sandboxFundingAccountId } from '../../src/services/ledger';
-import { createPlatform } from '../../src/services/platforms';
+import { transfer } from '../../src/contexts/ledger/domain/ledger';
+import { openInternalAccount } from '../../src/contexts/ledger/services/internal-accounts';
+import { ensureSystemAccount, postEntry, sandboxFundingAccountId } from '../../src/contexts/ledger/services/ledger';
+import { createPlatform } from '../../src/contexts/platforms/services/platforms';
 
 /**
  * A fresh USD platform with two extra internal accounts, `a` funded with `amount` through a real

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { Customer, Platform, type InternalAccount } from '../../src/db/entities';
-import { applyContactVerificationRules } from '../../src/services/contact-verification';
-import { provisionCustomerAccounts } from '../../src/services/provisioning';
+import { Customer } from '../../src/contexts/customers/entities/index';
+import { Platform } from '../../src/contexts/platforms/entities/index';
+import { type InternalAccount } from '../../src/contexts/ledger/entities/index';
+import { applyContactVerificationRules } from '../../src/contexts/customers/services/contact-verification';
+import { provisionCustomerAccounts } from '../../src/contexts/ledger/services/provisioning';
 import type { Harness } from './harness';
 import { insertCustomer } from './onboarding-fixtures';
 

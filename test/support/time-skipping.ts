@@ -1,5 +1,5 @@
 import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { registerSearchAttributes } from './search-attributes';
+import { ensureSearchAttributes } from '../../src/temporal/register-search-attributes';
 
 /**
  * The Java time-skipping test server: the Maven-built one from bin/test when available, else
@@ -8,6 +8,6 @@ import { registerSearchAttributes } from './search-attributes';
 export async function timeSkippingEnvironment(): Promise<TestWorkflowEnvironment> {
   const path = process.env.TEMPORAL_TEST_SERVER_PATH;
   const env = await TestWorkflowEnvironment.createTimeSkipping(path ? { server: { executable: { type: 'existing-path', path } } } : {});
-  await registerSearchAttributes(env.connection);
+  await ensureSearchAttributes(env.connection, 'default');
   return env;
 }

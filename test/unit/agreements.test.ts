@@ -7,8 +7,8 @@ import {
   mergeConsents,
   requestedConsents,
   unknownTermsVersion,
-} from '../../src/domain/agreements';
-import type { AgreementConsent } from '../../src/domain/onboarding';
+} from '../../src/contexts/customers/domain/agreements';
+import type { AgreementConsent } from '../../src/contexts/customers/domain/onboarding';
 
 const consent = (agreementType: string, acceptedAt: string, termsVersion = '2025-10-13'): AgreementConsent => ({
   agreementType,

@@ -1,4 +1,4 @@
-import { ownerIdentityProblems } from '../../src/domain/beneficial-owners';
+import { ownerIdentityProblems } from '../../src/contexts/customers/domain/beneficial-owners';
 
 const fieldsOf = (info: Parameters<typeof ownerIdentityProblems>[0]) => ownerIdentityProblems(info).map((p) => `${p.field}:${p.constraint}`);
 

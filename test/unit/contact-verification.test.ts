@@ -12,7 +12,7 @@ import {
   judgeCodeAttempt,
   newContactCode,
   reconcileContactVerification,
-} from '../../src/domain/contact-verification';
+} from '../../src/contexts/customers/domain/contact-verification';
 
 describe('which providers verify contacts', () => {
   test.each(['EU', 'UK'])('%s platforms do', (region) => {

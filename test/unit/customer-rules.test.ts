@@ -19,7 +19,7 @@ import {
   parseCalendarDate,
   pastOrTodayProblem,
   taxIdentificationProblems,
-} from '../../src/domain/customer-rules';
+} from '../../src/contexts/customers/domain/customer-rules';
 
 const fields = (issues: { path: (string | number)[]; constraint: string }[]) => issues.map((i) => `${i.path.join('.')}:${i.constraint}`);
 

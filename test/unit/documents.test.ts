@@ -1,4 +1,4 @@
-import { checkDocumentFile, cleanFileName, MAX_DOCUMENT_BYTES, sniffDocumentType } from '../../src/domain/documents';
+import { checkDocumentFile, cleanFileName, MAX_DOCUMENT_BYTES, sniffDocumentType } from '../../src/contexts/customers/domain/documents';
 
 const PDF = Buffer.from('%PDF-1.7\n%âãÏÓ\n1 0 obj\n<<>>\nendobj\n');
 const JPEG = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46]);

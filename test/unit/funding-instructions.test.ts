@@ -1,5 +1,5 @@
-import type { InternalAccount, LedgerAccount } from '../../src/db/entities';
-import { fundingInstructions, internalAccountView, sparkAddress } from '../../src/services/internal-account-views';
+import type { InternalAccount, LedgerAccount } from '../../src/contexts/ledger/entities/index';
+import { fundingInstructions, internalAccountView, sparkAddress } from '../../src/contexts/ledger/services/internal-account-views';
 
 function account(over: Partial<InternalAccount> = {}): InternalAccount {
   const now = new Date('2026-11-21T12:00:00Z');

@@ -7,8 +7,8 @@ import {
   platformAccountPlan,
   type InternalAccountRow,
   type LedgerAccountRow,
-} from '../../src/domain/internal-accounts';
-import type { AgreementConsent } from '../../src/domain/onboarding';
+} from '../../src/contexts/ledger/domain/internal-accounts';
+import type { AgreementConsent } from '../../src/contexts/customers/domain/onboarding';
 
 const terms: AgreementConsent = { agreementType: 'SVC_END_USER_TERMS', termsVersion: '1', acceptedAt: '2026-01-01T00:00:00Z', ipAddress: '127.0.0.1', acceptanceMethod: 'CHECKBOX' };
 

@@ -1,4 +1,4 @@
-import { applyEntry, auditLedger, checkEntry, totalBalance, transfer, type AccountState, type AuditInput, type PostingLine } from '../../src/domain/ledger';
+import { applyEntry, auditLedger, checkEntry, totalBalance, transfer, type AccountState, type AuditInput, type PostingLine } from '../../src/contexts/ledger/domain/ledger';
 
 /** 2^53 + 1: the first integer a JS number cannot hold. */
 const BIG = 9_007_199_254_740_993n;

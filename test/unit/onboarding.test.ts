@@ -1,4 +1,4 @@
-import { balanceRefusal, END_USER_TERMS, kycEventType, mayHoldBalances, sandboxKycStatusAtCreation, sandboxSuffix, type AgreementConsent } from '../../src/domain/onboarding';
+import { balanceRefusal, END_USER_TERMS, kycEventType, mayHoldBalances, sandboxKycStatusAtCreation, sandboxSuffix, type AgreementConsent } from '../../src/contexts/customers/domain/onboarding';
 
 const terms: AgreementConsent = { agreementType: END_USER_TERMS, termsVersion: '2025-10-13', acceptedAt: '2025-10-20T00:00:00Z', ipAddress: '203.0.113.7', acceptanceMethod: 'CHECKBOX' };
 const regulated = { isRegulatedFinancialInstitution: true };

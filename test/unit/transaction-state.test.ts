@@ -1,4 +1,4 @@
-import { assertTransition, canTransition, incomingPaymentEventType, type TransactionStatus } from '../../src/domain/transaction-state';
+import { assertTransition, canTransition, incomingPaymentEventType, type TransactionStatus } from '../../src/contexts/payments/domain/transaction-state';
 
 const ALL: TransactionStatus[] = ['CREATED', 'PENDING', 'PENDING_AUTHORIZATION', 'PROCESSING', 'COMPLETED', 'REJECTED', 'FAILED', 'REFUNDED', 'EXPIRED'];
 

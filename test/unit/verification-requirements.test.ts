@@ -1,4 +1,4 @@
-import { jurisdictionOf, ownerNeedsVerification, packetErrors, type PacketCustomer, type PacketDocument, type PacketOwner, type VerificationPacket } from '../../src/domain/verification-requirements';
+import { jurisdictionOf, ownerNeedsVerification, packetErrors, type PacketCustomer, type PacketDocument, type PacketOwner, type VerificationPacket } from '../../src/contexts/customers/domain/verification-requirements';
 
 const CUSTOMER = 'Customer:00000000-0000-4000-8000-000000000001';
 const OWNER = 'BeneficialOwner:00000000-0000-4000-8000-000000000002';

@@ -1,5 +1,5 @@
-import { customerStatusAfter, decideSubmission, isTerminalKycStatus, ownerKycStatus, ownershipExceeds100, verificationEventType, verificationStatusOf, type SubmissionFacts } from '../../src/domain/verification-sandbox';
-import type { VerificationError } from '../../src/domain/verification-requirements';
+import { customerStatusAfter, decideSubmission, isTerminalKycStatus, ownerKycStatus, ownershipExceeds100, verificationEventType, verificationStatusOf, type SubmissionFacts } from '../../src/contexts/customers/domain/verification-sandbox';
+import type { VerificationError } from '../../src/contexts/customers/domain/verification-requirements';
 
 const CUSTOMER = 'Customer:00000000-0000-4000-8000-000000000001';
 const missing: VerificationError[] = [{ resourceId: CUSTOMER, type: 'MISSING_FIELD', field: 'customer.fullName', reason: 'Full name is required' }];

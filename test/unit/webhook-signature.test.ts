@@ -1,4 +1,4 @@
-import { generateSigningKeyPair, signWebhookBody, verifyWebhookSignature } from '../../src/security/webhook-signature';
+import { generateSigningKeyPair, signWebhookBody, verifyWebhookSignature } from '../../src/contexts/webhooks/domain/webhook-signature';
 
 describe('webhook signatures', () => {
   const keys = generateSigningKeyPair();

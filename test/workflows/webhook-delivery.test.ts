@@ -4,13 +4,13 @@ import { Runtime, Worker } from '@temporalio/worker';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createActivities } from '../../activities';
-import { httpWebhookSender } from '../../activities/webhook-sender';
-import { WebhookEvent } from '../../src/db/entities';
+import { httpWebhookSender } from '../../activities/webhooks/webhook-sender';
+import { WebhookEvent } from '../../src/contexts/webhooks/entities/index';
 import { openOrm } from '../../src/db/orm';
 import { parseMasterKey } from '../../src/security/secrets';
-import { createPlatform } from '../../src/services/platforms';
-import { recordWebhookEvent } from '../../src/services/webhooks';
-import type { webhookDelivery } from '../../workflows/webhook-delivery';
+import { createPlatform } from '../../src/contexts/platforms/services/platforms';
+import { recordWebhookEvent } from '../../src/contexts/webhooks/services/webhooks';
+import type { webhookDelivery } from '../../workflows/webhooks/webhook-delivery';
 import { WebhookReceiver } from '../support/receiver';
 import { timeSkippingEnvironment } from '../support/time-skipping';
 

@@ -1,6 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import { createHash } from 'node:crypto';
-import { ApiToken } from '../../db/entities';
+import { ApiToken } from '../../contexts/platforms/entities/index';
 import { ApiError } from '../../domain/errors';
 import { verifySecret } from '../../security/secrets';
 import type { ApiDeps, Caller } from '../context';

@@ -1,16 +1,20 @@
-import { Migration20261121000000_foundation } from './Migration20261121000000_foundation';
-import { Migration20261121050000_onboarding_base } from './Migration20261121050000_onboarding_base';
-import { Migration20261121060000_customer_profile_columns } from './Migration20261121060000_customer_profile_columns';
-import { Migration20261121100000_customers } from './Migration20261121100000_customers';
-import { Migration20261121200000_verification } from './Migration20261121200000_verification';
-import { Migration20261121300000_contact_accounts } from './Migration20261121300000_contact_accounts';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { MigrationObject } from '@mikro-orm/core';
 
-/** Every migration, in order. Listed explicitly so that tsx, jest and compiled builds agree. */
-export const migrationsList = [
-  { name: 'Migration20261121000000_foundation', class: Migration20261121000000_foundation },
-  { name: 'Migration20261121050000_onboarding_base', class: Migration20261121050000_onboarding_base },
-  { name: 'Migration20261121060000_customer_profile_columns', class: Migration20261121060000_customer_profile_columns },
-  { name: 'Migration20261121100000_customers', class: Migration20261121100000_customers },
-  { name: 'Migration20261121200000_verification', class: Migration20261121200000_verification },
-  { name: 'Migration20261121300000_contact_accounts', class: Migration20261121300000_contact_accounts },
-];
+/**
+ * Every migration in this folder, in name (= time) order: a new migration is a new
+ * `Migration<yyyymmddhhmmss>_<what>.ts` file exporting a class of the same name, nothing else to
+ * register. The schema is one history shared by all contexts, so it lives in one folder.
+ */
+export const migrationsList = readdirSync(__dirname)
+  .filter((file) => /^Migration\d{14}_\w+\.(ts|js)$/.test(file) && !file.endsWith('.d.ts'))
+  .map((file) => file.replace(/\.(ts|js)$/, ''))
+  .sort()
+  .map((name) => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- migrations are found by file name
+    const module = require(join(__dirname, name)) as Record<string, MigrationObject['class'] | undefined>;
+    const migration = module[name];
+    if (!migration) throw new Error(`${name}.ts must export a class named ${name}`);
+    return { name, class: migration } satisfies MigrationObject;
+  });

@@ -1,0 +1,9 @@
+import type { ActivityDeps } from '../deps';
+import { verificationActivities } from './verifications';
+
+export function createActivities(deps: ActivityDeps) {
+  return { ...verificationActivities(deps) };
+}
+
+/** What customer and onboarding workflows may call (imported type-only by workflows). */
+export type CustomerActivities = ReturnType<typeof createActivities>;

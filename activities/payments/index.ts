@@ -1,0 +1,9 @@
+import type { ActivityDeps } from '../deps';
+import { incomingPaymentActivities } from './incoming-payments';
+
+export function createActivities(deps: ActivityDeps) {
+  return { ...incomingPaymentActivities(deps) };
+}
+
+/** What payment workflows may call (imported type-only by workflows). */
+export type PaymentActivities = ReturnType<typeof createActivities>;

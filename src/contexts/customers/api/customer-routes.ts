@@ -1,0 +1,136 @@
+import { Customer } from '../entities/index';
+import { Platform } from '../../platforms/entities/index';
+import { type WebhookEvent } from '../../webhooks/entities/index';
+import { currentTerms } from '../domain/agreements';
+import { ApiError } from '../../../domain/errors';
+import { logger } from '../../../logger';
+import { createCustomer, createProblems, deleteCustomer, findCustomer, listCustomers, updateCustomer, updateProblems } from '../services/customers';
+import { announceOpenedAccounts } from '../../ledger/services/provisioning';
+import { customerView } from '../../payments/services/transaction-views';
+import { startWebhookDelivery } from '../../../temporal/webhooks';
+import type { ApiDeps } from '../../../api/context';
+import { defineRoute } from '../../../api/route';
+import { errorResponses, IdParam } from '../../../api/schemas/common';
+import { CustomerCreateSchema, CustomerListQuerySchema, CustomerListSchema, CustomerSchema, CustomerUpdateSchema, EndUserTermsSchema } from './customer-schemas';
+
+const conflict = { description: 'CONFLICT (platformCustomerId used by an active customer) or UMA_ADDRESS_EXISTS', schema: errorResponses[400].schema };
+
+/**
+ * Starts delivery of events recorded by a committed transaction. The change already happened, so
+ * a failure to start is logged rather than turned into an error for the caller.
+ */
+async function deliver(deps: ApiDeps, events: WebhookEvent[]): Promise<void> {
+  for (const event of events) {
+    try {
+      await startWebhookDelivery(deps.temporal, event, { taskQueue: deps.taskQueue });
+    } catch (err) {
+      logger.error({ err, eventId: event.id, type: event.type }, 'could not start webhook delivery');
+    }
+  }
+}
+
+export const customerRoutes = [
+  defineRoute({
+    method: 'post',
+    path: '/customers',
+    operationId: 'createCustomer',
+    summary: 'Create an individual or business customer; accounts it may already hold are provisioned in the same step',
+    tags: ['Customers'],
+    body: CustomerCreateSchema,
+    idempotent: true,
+    check: async ({ em, caller, body }) => createProblems(await em.findOneOrFail(Platform, { id: caller.platformId }), body),
+    responses: {
+      201: { description: 'Created', schema: CustomerSchema },
+      400: { description: 'INVALID_INPUT (every invalid field in details.errors) or END_USER_TERMS_VERSION_NOT_FOUND', schema: errorResponses[400].schema },
+      401: errorResponses[401],
+      409: conflict,
+    },
+    handler: async ({ em, caller, body, deps }) => {
+      const platform = await em.findOneOrFail(Platform, { id: caller.platformId });
+      const { customer, events, opened } = await createCustomer(em, platform, body, { masterKey: deps.config.masterKey, environment: caller.environment });
+      await deliver(deps, events);
+      await announceOpenedAccounts({ em, temporal: deps.temporal, taskQueue: deps.taskQueue, environment: caller.environment }, opened);
+      return { status: 201, body: customerView(customer) };
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/customers',
+    operationId: 'listCustomers',
+    summary: "List the platform's customers, newest first, with filters",
+    tags: ['Customers'],
+    query: CustomerListQuerySchema,
+    responses: { 200: { description: 'A page of customers', schema: CustomerListSchema }, 400: errorResponses[400], 401: errorResponses[401] },
+    handler: async ({ em, caller, query }) => ({ status: 200, body: await listCustomers(em, caller.platformId, query) }),
+  }),
+  // Before /customers/:customerId, which would otherwise take "end-user-terms" for an id.
+  defineRoute({
+    method: 'get',
+    path: '/customers/end-user-terms',
+    operationId: 'getEndUserTerms',
+    summary: 'The current version of the end-user terms and where they are published',
+    tags: ['Customers'],
+    responses: { 200: { description: 'The current end-user terms', schema: EndUserTermsSchema }, 401: errorResponses[401] },
+    handler: async () => {
+      const { version, url } = currentTerms();
+      return { status: 200, body: { version, url } };
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/customers/:customerId',
+    operationId: 'getCustomerById',
+    summary: 'Fetch one customer (soft-deleted customers too, with isDeleted: true)',
+    tags: ['Customers'],
+    params: IdParam('customerId'),
+    responses: { 200: { description: 'The customer', schema: CustomerSchema }, 401: errorResponses[401], 404: errorResponses[404] },
+    handler: async ({ em, caller, params }) => {
+      const customer = await findCustomer(em, caller.platformId, params.customerId);
+      if (!customer) throw ApiError.notFound('Customer');
+      return { status: 200, body: customerView(customer) };
+    },
+  }),
+  defineRoute({
+    method: 'patch',
+    path: '/customers/:customerId',
+    operationId: 'updateCustomerById',
+    summary: "Update a customer; customerType must be the customer's",
+    tags: ['Customers'],
+    params: IdParam('customerId'),
+    body: CustomerUpdateSchema,
+    check: async ({ em, caller, params, body }) => {
+      const customer = await em.findOne(Customer, { id: params.customerId, platformId: caller.platformId, isDeleted: false });
+      if (!customer) throw ApiError.notFound('Customer');
+      return updateProblems(await em.findOneOrFail(Platform, { id: caller.platformId }), customer, body);
+    },
+    responses: {
+      200: { description: 'The updated customer', schema: CustomerSchema },
+      400: { description: 'INVALID_INPUT (every invalid field in details.errors) or END_USER_TERMS_VERSION_NOT_FOUND', schema: errorResponses[400].schema },
+      401: errorResponses[401],
+      404: { description: 'Not found, deleted, or owned by another platform', schema: errorResponses[404].schema },
+      409: { description: 'UMA_ADDRESS_EXISTS', schema: errorResponses[400].schema },
+    },
+    handler: async ({ em, caller, params, body, deps }) => {
+      const platform = await em.findOneOrFail(Platform, { id: caller.platformId });
+      const { customer, events, opened } = await updateCustomer(em, platform, params.customerId, body, { masterKey: deps.config.masterKey, environment: caller.environment });
+      await deliver(deps, events);
+      await announceOpenedAccounts({ em, temporal: deps.temporal, taskQueue: deps.taskQueue, environment: caller.environment }, opened);
+      return { status: 200, body: customerView(customer) };
+    },
+  }),
+  defineRoute({
+    method: 'delete',
+    path: '/customers/:customerId',
+    operationId: 'deleteCustomerById',
+    summary: 'Soft-delete a customer: it leaves default lists and its platformCustomerId becomes free again',
+    tags: ['Customers'],
+    params: IdParam('customerId'),
+    responses: {
+      200: { description: 'The deleted customer (isDeleted: true)', schema: CustomerSchema },
+      401: errorResponses[401],
+      404: errorResponses[404],
+      410: { description: 'CUSTOMER_DELETED: already deleted', schema: errorResponses[404].schema },
+    },
+    handler: async ({ em, caller, params }) => ({ status: 200, body: customerView(await deleteCustomer(em, caller.platformId, params.customerId)) }),
+  }),
+];

@@ -1,0 +1,4 @@
+import { internalAccountRoutes } from './internal-account-routes';
+
+/** Internal accounts and their balances. */
+export const routes = [...internalAccountRoutes];

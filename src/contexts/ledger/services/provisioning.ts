@@ -1,0 +1,113 @@
+import { LockMode } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Client } from '@temporalio/client';
+import { Customer } from '../../customers/entities/index';
+import { InternalAccount } from '../entities/index';
+import { Platform } from '../../platforms/entities/index';
+import { WebhookEvent } from '../../webhooks/entities/index';
+import type { Environment } from '../../platforms/entities/ApiToken';
+import { derivedId } from '../../../domain/ids';
+import { customerAccountPlan, missingAccounts, platformAccountPlan, type AccountSpec } from '../domain/internal-accounts';
+import { logger } from '../../../logger';
+import { startWebhookDelivery } from '../../../temporal/webhooks';
+import { internalAccountViews } from './internal-account-views';
+import { openInternalAccount } from './internal-accounts';
+import { recordWebhookEvent } from '../../webhooks/services/webhooks';
+
+/**
+ * Opens the internal accounts a customer should hold and does not yet (customerAccountPlan):
+ * nothing until the customer may hold balances; then one per enabled currency and, where the
+ * platform supports embedded wallets or USDB, the USDB EMBEDDED_WALLET.
+ *
+ * Idempotent: call it whenever something that affects the plan changes (creation, consent,
+ * currencies, approval). Runs in the caller's transaction (or opens one) and locks the
+ * customer row, so concurrent calls never open an account twice. Returns the accounts it
+ * opened; announce them after commit (announceOpenedAccounts, or recordOpenedAccountEvents in
+ * an activity).
+ */
+export async function provisionCustomerAccounts(em: EntityManager, platform: Platform, customer: Customer): Promise<InternalAccount[]> {
+  // A deleted customer keeps what it holds but opens nothing new.
+  const plan = customer.isDeleted ? [] : customerAccountPlan(platform, customer);
+  if (plan.length === 0) return [];
+  if (!em.isInTransaction()) return em.transactional((tx) => provisionCustomerAccounts(tx, platform, customer));
+  await em.createQueryBuilder(Customer).select('id').where({ id: customer.id }).setLockMode(LockMode.PESSIMISTIC_WRITE).execute();
+  const held = await em.find(InternalAccount, { customerId: customer.id }, { refresh: true });
+  return open(em, missingAccounts(plan, held), { platformId: platform.id, customerId: customer.id });
+}
+
+/**
+ * Opens the platform's missing own accounts (one per supported currency). Same contract as
+ * provisionCustomerAccounts; the platform row is the lock.
+ */
+export async function provisionPlatformAccounts(em: EntityManager, platform: Platform): Promise<InternalAccount[]> {
+  const plan = platformAccountPlan(platform);
+  if (plan.length === 0) return [];
+  if (!em.isInTransaction()) return em.transactional((tx) => provisionPlatformAccounts(tx, platform));
+  await em.createQueryBuilder(Platform).select('id').where({ id: platform.id }).setLockMode(LockMode.PESSIMISTIC_WRITE).execute();
+  const held = await em.find(InternalAccount, { platformId: platform.id, customerId: null }, { refresh: true });
+  return open(em, missingAccounts(plan, held), { platformId: platform.id, customerId: null });
+}
+
+async function open(em: EntityManager, specs: AccountSpec[], owner: { platformId: string; customerId: string | null }): Promise<InternalAccount[]> {
+  const opened = specs.map((spec) => openInternalAccount(em, { ...owner, currency: spec.currency, type: spec.type }));
+  if (opened.length > 0) await em.flush();
+  return opened;
+}
+
+export const ACCOUNT_STATUS_UPDATED = 'INTERNAL_ACCOUNT.STATUS_UPDATED';
+
+/** The id of the event announcing an account's status: one per account and status. */
+export function accountStatusEventId(account: InternalAccount): string {
+  return derivedId('Webhook', account.id, ACCOUNT_STATUS_UPDATED, account.status);
+}
+
+/**
+ * Records one INTERNAL_ACCOUNT.STATUS_UPDATED event per account, with the account as GET shows
+ * it. Event ids derive from account and status, so a retried activity records nothing twice.
+ * For activities: record in the provisioning transaction, return the ids, start
+ * `webhookDelivery` children from the workflow.
+ */
+export async function recordOpenedAccountEvents(em: EntityManager, environment: Environment, accounts: InternalAccount[]): Promise<WebhookEvent[]> {
+  const views = await internalAccountViews(em, accounts);
+  const events: WebhookEvent[] = [];
+  for (const [i, account] of accounts.entries()) {
+    events.push(
+      await recordWebhookEvent(em, {
+        id: accountStatusEventId(account),
+        platformId: account.platformId,
+        environment,
+        type: ACCOUNT_STATUS_UPDATED,
+        data: views[i],
+      }),
+    );
+  }
+  return events;
+}
+
+export interface AnnounceContext {
+  em: EntityManager;
+  temporal: Client;
+  taskQueue?: string;
+  environment: Environment;
+}
+
+/**
+ * For API callers, after the provisioning transaction committed: records the accounts'
+ * STATUS_UPDATED events and starts their delivery. Accounts whose event is already recorded
+ * were announced before and are skipped, so a repeat never sends twice. The request has
+ * already succeeded, so a failure here is logged rather than thrown.
+ */
+export async function announceOpenedAccounts(ctx: AnnounceContext, accounts: InternalAccount[]): Promise<void> {
+  if (accounts.length === 0) return;
+  try {
+    const known = new Set((await ctx.em.find(WebhookEvent, { id: { $in: accounts.map(accountStatusEventId) } })).map((e) => e.id));
+    const events = await recordOpenedAccountEvents(
+      ctx.em,
+      ctx.environment,
+      accounts.filter((a) => !known.has(accountStatusEventId(a))),
+    );
+    for (const event of events) await startWebhookDelivery(ctx.temporal, event, { taskQueue: ctx.taskQueue });
+  } catch (err) {
+    logger.error({ err, accountIds: accounts.map((a) => a.id) }, 'could not announce opened internal accounts');
+  }
+}

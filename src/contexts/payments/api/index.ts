@@ -1,0 +1,5 @@
+import { sandboxRoutes } from './sandbox-routes';
+import { transactionRoutes } from './transaction-routes';
+
+/** Transactions and sandbox funding. */
+export const routes = [...transactionRoutes, ...sandboxRoutes];

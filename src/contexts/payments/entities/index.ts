@@ -1,0 +1,2 @@
+// The payments context's entities.
+export * from './Transaction';

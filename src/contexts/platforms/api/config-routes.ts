@@ -1,0 +1,61 @@
+import { Platform } from '../entities/index';
+import { defaultCurrencyConfig } from '../services/platforms';
+import { announceOpenedAccounts, provisionPlatformAccounts } from '../../ledger/services/provisioning';
+import { platformConfigView } from '../../payments/services/transaction-views';
+import { defineRoute } from '../../../api/route';
+import { errorResponses } from '../../../api/schemas/common';
+import { PlatformConfigSchema, PlatformConfigUpdateSchema } from './schemas';
+import { sendTestWebhook } from '../../webhooks/services/webhook-test';
+
+export const configRoutes = [
+  defineRoute({
+    method: 'get',
+    path: '/config',
+    operationId: 'getPlatformConfig',
+    summary: "Read the calling platform's configuration",
+    tags: ['Platform Configuration'],
+    responses: { 200: { description: 'The configuration', schema: PlatformConfigSchema }, 401: errorResponses[401] },
+    handler: async ({ em, caller }) => {
+      const platform = await em.findOneOrFail(Platform, { id: caller.platformId });
+      return { status: 200, body: platformConfigView(platform) };
+    },
+  }),
+  defineRoute({
+    method: 'patch',
+    path: '/config',
+    operationId: 'updatePlatformConfig',
+    summary: "Change the platform's configuration; omitted fields stay as they are",
+    tags: ['Platform Configuration'],
+    body: PlatformConfigUpdateSchema,
+    responses: { 200: { description: 'The updated configuration', schema: PlatformConfigSchema }, 400: errorResponses[400], 401: errorResponses[401] },
+    handler: async ({ em, caller, body, deps }) => {
+      let opened: Awaited<ReturnType<typeof provisionPlatformAccounts>> = [];
+      const platform = await em.transactional(async (tx) => {
+        const p = await tx.findOneOrFail(Platform, { id: caller.platformId });
+        if (body.umaDomain !== undefined) p.umaDomain = body.umaDomain;
+        if (body.webhookEndpoint !== undefined) p.webhookEndpoint = body.webhookEndpoint;
+        if (body.embeddedWalletConfig !== undefined) p.embeddedWalletConfig = { ...(p.embeddedWalletConfig ?? {}), ...body.embeddedWalletConfig };
+        if (body.feeConfigs !== undefined) {
+          // Merge by (feeType, sourceCurrency), as the reference describes.
+          const merged = new Map(p.feeConfigs.map((f) => [`${String(f.feeType)}:${String(f.sourceCurrency)}`, f]));
+          for (const f of body.feeConfigs) merged.set(`${f.feeType}:${f.sourceCurrency}`, f);
+          p.feeConfigs = [...merged.values()];
+        }
+        if (body.supportedCurrencies !== undefined) {
+          p.supportedCurrencies = body.supportedCurrencies.map((c) => ({ ...defaultCurrencyConfig(c.currencyCode), ...c }));
+          // The platform holds one internal account per supported currency.
+          opened = await provisionPlatformAccounts(tx, p);
+        }
+        p.updatedAt = new Date();
+        await tx.flush();
+        return p;
+      });
+      await announceOpenedAccounts({ em, temporal: deps.temporal, taskQueue: deps.taskQueue, environment: caller.environment }, opened);
+      if (body.webhookEndpoint) {
+        // Announce the new endpoint with a TEST event; its outcome does not change this reply.
+        void sendTestWebhook(deps, caller, { wait: false }).catch(() => undefined);
+      }
+      return { status: 200, body: platformConfigView(platform) };
+    },
+  }),
+];

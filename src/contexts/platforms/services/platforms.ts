@@ -1,0 +1,63 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { ApiToken, Platform } from '../entities/index';
+import type { Environment } from '../entities/ApiToken';
+import type { PlatformCurrencyConfig, Region } from '../entities/Platform';
+import { newId } from '../../../domain/ids';
+import { hashSecret, newClientSecret } from '../../../security/secrets';
+import { provisionPlatformAccounts } from '../../ledger/services/provisioning';
+
+export interface NewPlatform {
+  name: string;
+  region?: Region;
+  currencies?: string[];
+  isRegulatedFinancialInstitution?: boolean;
+  embeddedWalletsSupported?: boolean;
+  counterpartyInformationRequired?: boolean;
+  webhookEndpoint?: string | null;
+}
+
+export function defaultCurrencyConfig(code: string): PlatformCurrencyConfig {
+  return { currencyCode: code, minAmount: 1, maxAmount: 100_000_000_000, requiredCounterpartyFields: [], enabledTransactionTypes: ['INCOMING', 'OUTGOING'] };
+}
+
+/** Creates a platform with its own internal accounts (one per currency). */
+export async function createPlatform(em: EntityManager, input: NewPlatform): Promise<Platform> {
+  const now = new Date();
+  const currencies = input.currencies ?? ['USD'];
+  const platform = em.create(Platform, {
+    id: newId('Platform'),
+    name: input.name,
+    region: input.region ?? 'US',
+    isRegulatedFinancialInstitution: input.isRegulatedFinancialInstitution ?? false,
+    embeddedWalletsSupported: input.embeddedWalletsSupported ?? false,
+    counterpartyInformationRequired: input.counterpartyInformationRequired ?? false,
+    webhookEndpoint: input.webhookEndpoint ?? null,
+    umaDomain: null,
+    supportedCurrencies: currencies.map(defaultCurrencyConfig),
+    embeddedWalletConfig: null,
+    feeConfigs: [],
+    createdAt: now,
+    updatedAt: now,
+  });
+  await em.flush();
+  await provisionPlatformAccounts(em, platform);
+  return platform;
+}
+
+/** Issues an API token; the secret is returned once and only its hash is kept. */
+export async function createToken(em: EntityManager, platformId: string, environment: Environment, name = 'default'): Promise<{ tokenId: string; clientSecret: string }> {
+  const clientSecret = newClientSecret();
+  const now = new Date();
+  const token = em.create(ApiToken, {
+    id: newId('Token'),
+    platformId,
+    name,
+    environment,
+    permissions: ['VIEW', 'TRANSACT', 'MANAGE'],
+    secretHash: await hashSecret(clientSecret),
+    createdAt: now,
+    updatedAt: now,
+  });
+  await em.flush();
+  return { tokenId: token.id, clientSecret };
+}

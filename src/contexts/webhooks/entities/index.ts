@@ -1,0 +1,2 @@
+// The webhooks context's entities.
+export * from './WebhookEvent';

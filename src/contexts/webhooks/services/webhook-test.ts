@@ -1,0 +1,31 @@
+import { Platform } from '../../platforms/entities/index';
+import { ApiError } from '../../../domain/errors';
+import { recordWebhookEvent } from './webhooks';
+import { startWebhookDelivery } from '../../../temporal/webhooks';
+import type { ApiDeps, Caller } from '../../../api/context';
+
+/**
+ * Sends a TEST event through the same delivery workflow as every other event, with a single
+ * attempt, and reports what the endpoint answered.
+ */
+export async function sendTestWebhook(deps: ApiDeps, caller: Caller, options: { wait: boolean }) {
+  const em = deps.orm.em.fork();
+  const platform = await em.findOneOrFail(Platform, { id: caller.platformId });
+  if (!platform.webhookEndpoint) {
+    throw new ApiError(400, 'WEBHOOK_ENDPOINT_NOT_SET', 'No webhook endpoint is configured; set webhookEndpoint with PATCH /config');
+  }
+  const event = await recordWebhookEvent(em, { platformId: platform.id, environment: caller.environment, type: 'TEST', data: {} });
+  const handle = await startWebhookDelivery(deps.temporal, event, { taskQueue: deps.taskQueue, singleAttempt: true });
+  if (!options.wait) return undefined;
+  const result = await handle.result();
+  const outcome = result.lastOutcome as typeof result.lastOutcome & { url?: string; responseBody?: string };
+  if (!result.delivered) {
+    const responseStatus = 'status' in outcome ? outcome.status : null;
+    throw new ApiError(400, 'WEBHOOK_DELIVERY_ERROR', `The webhook endpoint did not accept the test event (${responseStatus ?? ('error' in outcome ? outcome.error : outcome.kind)})`, {
+      url: platform.webhookEndpoint,
+      responseStatus,
+      responseBody: outcome.responseBody ?? null,
+    });
+  }
+  return { id: event.id, url: platform.webhookEndpoint, responseStatus: 'status' in outcome ? outcome.status : null, responseBody: outcome.responseBody ?? '' };
+}

@@ -1,0 +1,30 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { WebhookEvent } from '../entities/index';
+import type { Environment } from '../../platforms/entities/ApiToken';
+import { newId } from '../../../domain/ids';
+import { stringifyWithBigInt } from '../../../domain/json';
+
+export interface NewWebhookEvent {
+  /** Pass a derived id when the caller may retry (an activity), so the event is recorded once. */
+  id?: string;
+  platformId: string;
+  environment: Environment;
+  type: string;
+  data: unknown;
+}
+
+/** Records an event with its final envelope bytes; returns the stored row (existing one on repeat). */
+export async function recordWebhookEvent(em: EntityManager, input: NewWebhookEvent): Promise<WebhookEvent> {
+  const id = input.id ?? newId('Webhook');
+  const existing = await em.findOne(WebhookEvent, { id });
+  if (existing) return existing;
+  const now = new Date();
+  const payload = stringifyWithBigInt({ id, type: input.type, timestamp: now.toISOString(), data: input.data });
+  await em
+    .createQueryBuilder(WebhookEvent)
+    .insert({ id, platformId: input.platformId, environment: input.environment, type: input.type, payload, state: 'PENDING', attempts: 0, createdAt: now })
+    .onConflict('id')
+    .ignore()
+    .execute();
+  return em.findOneOrFail(WebhookEvent, { id }, { refresh: true });
+}

@@ -1,0 +1,1 @@
+export { customerVerification } from './customer-verification';

@@ -1,0 +1,1 @@
+export { incomingPayment } from './incoming-payment';

@@ -1,0 +1,1 @@
+export { webhookDelivery } from './webhook-delivery';
