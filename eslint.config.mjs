@@ -33,7 +33,11 @@ export default tseslint.config(
               message: 'Workflows may only import @temporalio/workflow.',
             },
             { group: ['undici', 'pg', '@mikro-orm/*', 'express', 'pino', 'pino-http'], message: 'No I/O libraries in workflow code.' },
-            { group: ['../activities', '../activities/*', '../src/db/*', '../src/api/*'], allowTypeImports: true, message: 'Import activities type-only.' },
+            {
+              group: ['**/activities', '**/activities/**', '**/src/db/**', '**/src/api/**', '**/src/contexts/*/services/**', '**/src/contexts/*/entities/**', '**/src/contexts/*/api/**'],
+              allowTypeImports: true,
+              message: 'Workflows import activities (and anything that does I/O) type-only.',
+            },
           ],
         },
       ],

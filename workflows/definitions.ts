@@ -1,4 +1,5 @@
 import { defineQuery, defineUpdate } from '@temporalio/workflow';
+import { ERROR } from '../src/domain/errors';
 import type { DeliveryOutcome, WebhookRetryPolicy } from '../src/contexts/webhooks/domain/webhook-retry';
 import type { TransactionStatus } from '../src/contexts/payments/domain/transaction-state';
 
@@ -83,4 +84,4 @@ export const submitVerification = defineUpdate<VerificationSnapshot, []>('submit
 export const verificationStatusQuery = defineQuery<VerificationStatusValue | null>('verificationStatus');
 
 /** ApplicationFailure type of a submission refused because the customer is already decided. */
-export const VERIFICATION_ALREADY_DECIDED = 'VERIFICATION_ALREADY_DECIDED';
+export const VERIFICATION_ALREADY_DECIDED = ERROR.VERIFICATION_ALREADY_DECIDED;

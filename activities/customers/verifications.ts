@@ -1,4 +1,3 @@
-import { ApplicationFailure } from '@temporalio/activity';
 import type { Environment } from '../../src/contexts/platforms/entities/ApiToken';
 import { applyResolution, applySubmission, type SubmissionInput, type SubmissionResult } from '../../src/contexts/customers/services/verifications';
 import type { ActivityDeps } from '../deps';
@@ -12,9 +11,7 @@ export function verificationActivities({ orm }: ActivityDeps) {
 
     /** Records the decision a verification waited for; the approval provisions the customer's accounts. */
     async resolveVerification(input: { verificationId: string; environment: Environment }): Promise<SubmissionResult> {
-      const result = await applyResolution(orm.em.fork(), input);
-      if (!result.verification) throw ApplicationFailure.nonRetryable('verification not found', 'VERIFICATION_NOT_FOUND');
-      return result;
+      return applyResolution(orm.em.fork(), input);
     },
   };
 }

@@ -1,9 +1,10 @@
 import { LockMode } from '@mikro-orm/core';
-import { ApplicationFailure } from '@temporalio/activity';
-import { Customer } from '../../src/contexts/customers/entities/index';
-import { InternalAccount, LedgerAccount } from '../../src/contexts/ledger/entities/index';
-import { Transaction } from '../../src/contexts/payments/entities/index';
-import { ApiError } from '../../src/domain/errors';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { Customer } from '../../src/contexts/customers/entities';
+import { InternalAccount, LedgerAccount } from '../../src/contexts/ledger/entities';
+import { Transaction } from '../../src/contexts/payments/entities';
+import { DomainError, isErrorCode } from '../../src/domain/errors';
+import { assertCustomerMayMoveMoney } from '../../src/contexts/customers/services/money-movement-policy';
 import { derivedId } from '../../src/domain/ids';
 import { transfer } from '../../src/contexts/ledger/domain/ledger';
 import { parseMinor } from '../../src/domain/money';
@@ -22,7 +23,7 @@ export function incomingPaymentActivities({ orm }: ActivityDeps) {
       const em = orm.em.fork();
       if (await em.findOne(Transaction, { id: input.transactionId })) return;
       const account = await em.findOne(InternalAccount, { id: input.internalAccountId, platformId: input.platformId });
-      if (!account) throw ApplicationFailure.nonRetryable('internal account not found', 'ACCOUNT_NOT_FOUND');
+      if (!account) throw DomainError.notFound('Internal account', 'ACCOUNT_NOT_FOUND');
       const now = new Date();
       em.create(Transaction, {
         id: input.transactionId,
@@ -43,14 +44,25 @@ export function incomingPaymentActivities({ orm }: ActivityDeps) {
 
     /**
      * Credits the account and completes the transaction in one database transaction: the
-     * balance, the journal and the status can never disagree.
+     * balance, the journal and the status can never disagree. The money-movement policy is
+     * checked again here, with the customer row locked, because it is this transaction that
+     * moves the money: a customer deleted or suspended since the request was accepted gets
+     * nothing, and the transaction is FAILED with the refusal's code as its reason.
      */
     async settleIncomingPayment(input: { transactionId: string }): Promise<void> {
-      try {
-        await orm.em.fork().transactional(async (em) => {
+      const refusal = await orm.em.fork().transactional(async (em): Promise<DomainError | null> => {
           const tx = await em.findOneOrFail(Transaction, { id: input.transactionId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-          if (tx.status === 'COMPLETED') return;
+          if (tx.status === 'COMPLETED') return null;
+          if (tx.status === 'FAILED') return new DomainError(isErrorCode(tx.failureReason) ? tx.failureReason : 'FORBIDDEN', 'The payment was refused');
           assertTransition(tx.status, 'COMPLETED');
+          const refused = tx.customerId ? await policyRefusal(em, tx.platformId, tx.customerId) : null;
+          if (refused) {
+            tx.status = 'FAILED';
+            tx.failureReason = refused.code;
+            tx.updatedAt = new Date();
+            await em.flush();
+            return refused;
+          }
           const accountId = String(tx.destination.accountId);
           const source = sandboxFundingAccountId(tx.platformId, tx.receivedCurrency);
           await ensureSystemAccount(em, tx.platformId, source, 'SANDBOX_FUNDING_SOURCE', tx.receivedCurrency);
@@ -66,11 +78,9 @@ export function incomingPaymentActivities({ orm }: ActivityDeps) {
           tx.settledAt = now;
           tx.updatedAt = now;
           await em.flush();
-        });
-      } catch (err) {
-        if (err instanceof ApiError) throw ApplicationFailure.nonRetryable(err.reason, err.code);
-        throw err;
-      }
+          return null;
+      });
+      if (refusal) throw refusal;
     },
 
     /**
@@ -104,4 +114,15 @@ export function incomingPaymentActivities({ orm }: ActivityDeps) {
       return [payment, balance].map((e) => ({ eventId: e.id, type: e.type }));
     },
   };
+}
+
+/** The policy's refusal as a value, so the transaction can record it and still commit. */
+async function policyRefusal(em: EntityManager, platformId: string, customerId: string): Promise<DomainError | null> {
+  try {
+    await assertCustomerMayMoveMoney(em, platformId, customerId, { lock: true });
+    return null;
+  } catch (err) {
+    if (err instanceof DomainError) return err;
+    throw err;
+  }
 }

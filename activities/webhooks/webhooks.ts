@@ -1,5 +1,5 @@
-import { Platform } from '../../src/contexts/platforms/entities/index';
-import { WebhookEvent } from '../../src/contexts/webhooks/entities/index';
+import { Platform } from '../../src/contexts/platforms/entities';
+import { WebhookEvent } from '../../src/contexts/webhooks/entities';
 import { classifyResponse, type DeliveryOutcome } from '../../src/contexts/webhooks/domain/webhook-retry';
 import { SIGNATURE_HEADER, SIGNATURE_HEADER_ALIAS, signWebhookBody } from '../../src/contexts/webhooks/domain/webhook-signature';
 import { signingKey } from '../../src/contexts/platforms/services/signing-keys';

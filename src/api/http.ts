@@ -1,5 +1,6 @@
 import type { Response } from 'express';
-import { errorBody, type ApiError } from '../domain/errors';
+import type { DomainError } from '../domain/errors';
+import { errorBody, httpStatusOf } from './error-status';
 import { stringifyWithBigInt } from '../domain/json';
 
 /** Writes a JSON body whose bigint amounts are emitted as exact integers. */
@@ -13,6 +14,6 @@ export function sendJson(res: Response, status: number, body: unknown): string |
   return text;
 }
 
-export function sendError(res: Response, err: ApiError): string | undefined {
-  return sendJson(res, err.status, errorBody(err));
+export function sendError(res: Response, err: DomainError): string | undefined {
+  return sendJson(res, httpStatusOf(err), errorBody(err));
 }

@@ -1,6 +1,7 @@
 import type { Request, Response } from 'express';
 import { IdempotencyRecord } from '../db/IdempotencyRecord';
-import { ApiError, errorBody } from '../domain/errors';
+import { DomainError } from '../domain/errors';
+import { errorBody, httpStatusOf } from './error-status';
 import { MAX_IDEMPOTENCY_KEY_LENGTH, requestFingerprint } from '../domain/idempotency';
 import type { ApiDeps, Caller } from './context';
 import { stringifyWithBigInt } from '../domain/json';
@@ -25,7 +26,7 @@ export async function withIdempotency(deps: ApiDeps, req: Request, res: Response
     return;
   }
   if (key.length === 0 || key.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
-    throw ApiError.invalidInput([{ field: 'Idempotency-Key', constraint: 'maxLength', message: `must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters` }]);
+    throw DomainError.invalidInput([{ field: 'Idempotency-Key', constraint: 'maxLength', message: `must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters` }]);
   }
   const fingerprint = requestFingerprint(req.method, req.originalUrl.split('?')[0]!, req.body ?? null, deps.config.masterKey);
   const em = deps.orm.em.fork();
@@ -46,7 +47,7 @@ export async function withIdempotency(deps: ApiDeps, req: Request, res: Response
     const existing = await em.findOne(IdempotencyRecord, { platformId: caller.platformId, key }, { refresh: true });
     if (!existing) continue; // released by a failed first attempt: try to claim again
     if (existing.fingerprint !== fingerprint) {
-      throw ApiError.conflict('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was already used with a different request');
+      throw new DomainError('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was already used with a different request');
     }
     if (existing.state === 'COMPLETED') {
       res.setHeader('Idempotent-Replayed', 'true');
@@ -54,7 +55,7 @@ export async function withIdempotency(deps: ApiDeps, req: Request, res: Response
       return;
     }
     if (Date.now() > deadline) {
-      throw ApiError.conflict('OPERATION_IN_PROGRESS', 'A request with this Idempotency-Key is still being processed; retry shortly');
+      throw new DomainError('OPERATION_IN_PROGRESS', 'A request with this Idempotency-Key is still being processed; retry shortly');
     }
     await new Promise((r) => setTimeout(r, POLL_MS));
   }
@@ -63,8 +64,8 @@ export async function withIdempotency(deps: ApiDeps, req: Request, res: Response
   try {
     reply = await work();
   } catch (err) {
-    if (err instanceof ApiError && err.status < 500) {
-      await complete(err.status, JSON.stringify(errorBody(err)));
+    if (err instanceof DomainError && httpStatusOf(err) < 500) {
+      await complete(httpStatusOf(err), JSON.stringify(errorBody(err)));
     } else {
       await release();
     }

@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import multer, { MulterError } from 'multer';
-import { ApiError, type FieldError } from '../domain/errors';
+import { DomainError, type FieldError } from '../domain/errors';
 
 /** One uploaded file, held in memory. */
 export interface UploadedFile {
@@ -34,8 +34,8 @@ function uploader(options: MultipartOptions) {
 }
 
 /** multer's and busboy's failures as the §7 error body: 400 INVALID_INPUT naming the field. */
-export function multipartError(err: unknown, options: MultipartOptions): ApiError {
-  const invalid = (e: FieldError) => ApiError.invalidInput([e]);
+export function multipartError(err: unknown, options: MultipartOptions): DomainError {
+  const invalid = (e: FieldError) => DomainError.invalidInput([e]);
   if (err instanceof MulterError) {
     switch (err.code) {
       case 'LIMIT_FILE_SIZE':
@@ -55,7 +55,7 @@ export function multipartError(err: unknown, options: MultipartOptions): ApiErro
         return invalid({ field: 'body', constraint: 'multipart', message: err.message });
     }
   }
-  return ApiError.invalidInput([{ field: 'body', constraint: 'multipart', message: 'The request body is not a well-formed multipart/form-data body' }], 'Malformed multipart body');
+  return DomainError.invalidInput([{ field: 'body', constraint: 'multipart', message: 'The request body is not a well-formed multipart/form-data body' }], 'Malformed multipart body');
 }
 
 /**
@@ -64,7 +64,7 @@ export function multipartError(err: unknown, options: MultipartOptions): ApiErro
  */
 export async function receiveMultipart(req: Request, res: Response, options: MultipartOptions): Promise<UploadedFile | undefined> {
   if (!req.is('multipart/form-data')) {
-    throw ApiError.invalidInput([{ field: 'body', constraint: 'contentType', message: 'send the request as multipart/form-data' }], 'Expected a multipart/form-data body');
+    throw DomainError.invalidInput([{ field: 'body', constraint: 'contentType', message: 'send the request as multipart/form-data' }], 'Expected a multipart/form-data body');
   }
   await new Promise<void>((resolve, reject) => {
     uploader(options)(req, res, (err?: unknown) => (err ? reject(multipartError(err, options)) : resolve()));

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Request, Response, Router } from 'express';
-import { ApiError, type FieldError } from '../domain/errors';
+import { DomainError, type FieldError } from '../domain/errors';
 import type { ApiDeps, Caller } from './context';
 import { sendJson } from './http';
 import { withIdempotency } from './idempotency';
@@ -74,7 +74,7 @@ export function mountRoute<P extends z.ZodType, Q extends z.ZodType, B extends z
   router[spec.method](spec.path, async (req: Request, res: Response) => {
     const caller = res.locals.caller as Caller;
     if (spec.sandboxOnly && caller.environment !== 'SANDBOX') {
-      throw ApiError.forbidden('FORBIDDEN', 'Sandbox endpoints require a sandbox API token');
+      throw new DomainError('FORBIDDEN', 'Sandbox endpoints require a sandbox API token');
     }
     const file = spec.multipart ? await receiveMultipart(req, res, spec.multipart) : undefined;
     const run = async (): Promise<Reply> => {
@@ -93,7 +93,7 @@ export function mountRoute<P extends z.ZodType, Q extends z.ZodType, B extends z
       const body = parse(spec.body, req.body ?? {});
       if (spec.multipart) errors.push(...spec.multipart.checkFile(file));
       if (spec.check) errors.push(...(await spec.check({ params: req.params as Record<string, string>, body: req.body ?? {}, caller, em: deps.orm.em.fork(), deps })));
-      if (errors.length > 0) throw ApiError.invalidInput(errors);
+      if (errors.length > 0) throw DomainError.invalidInput(errors);
       return spec.handler({
         params: params as z.infer<P>,
         query: query as z.infer<Q>,

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { basePath } from '../config';
-import { ApiToken } from '../contexts/platforms/entities/index';
+import { ApiToken } from '../contexts/platforms/entities';
 import { migrate, openOrm } from '../db/orm';
 import { createPlatform, createToken } from '../contexts/platforms/services/platforms';
 import { waitForPort } from './ports';

@@ -1,3 +1,61 @@
+/**
+ * The service's error vocabulary. Code is thrown as a DomainError carrying only a code, a
+ * reason and optional details; the API edge maps the code to an HTTP status (src/api/
+ * error-status.ts) and activities turn it into a non-retryable ApplicationFailure whose type is
+ * the code (activities/failures.ts), so a refusal raised inside a workflow reaches the caller
+ * with the same code. The codes are the spec's and the public reference's.
+ */
+export const ERROR_CODES = [
+  // 400
+  'INVALID_INPUT',
+  'MISSING_MANDATORY_USER_INFO',
+  'END_USER_TERMS_VERSION_NOT_FOUND',
+  'INSUFFICIENT_FUNDS',
+  'WEBHOOK_ENDPOINT_NOT_SET',
+  'WEBHOOK_DELIVERY_ERROR',
+  'VERIFICATION_ALREADY_DECIDED',
+  // 401, 403
+  'UNAUTHORIZED',
+  'FORBIDDEN',
+  'USER_NOT_READY',
+  'END_USER_TERMS_NOT_ACCEPTED',
+  // 404
+  'NOT_FOUND',
+  'USER_NOT_FOUND',
+  'TRANSACTION_NOT_FOUND',
+  'QUOTE_NOT_FOUND',
+  'TOKEN_NOT_FOUND',
+  'ACCOUNT_NOT_FOUND',
+  'VERIFICATION_NOT_FOUND',
+  'DOCUMENT_NOT_FOUND',
+  'BENEFICIAL_OWNER_NOT_FOUND',
+  // 405
+  'METHOD_NOT_ALLOWED',
+  // 409
+  'CONFLICT',
+  'UMA_ADDRESS_EXISTS',
+  'DOCUMENT_ALREADY_EXISTS',
+  'IDEMPOTENCY_KEY_REUSED',
+  'INVALID_STATE_TRANSITION',
+  'OPERATION_IN_PROGRESS',
+  // 410
+  'CUSTOMER_DELETED',
+  // 500
+  'INTERNAL_ERROR',
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+/**
+ * The codes as constants, for workflows (which may import this pure module) and for naming a
+ * failure type once: `ERROR.INSUFFICIENT_FUNDS` rather than the string repeated.
+ */
+export const ERROR = Object.fromEntries(ERROR_CODES.map((code) => [code, code])) as { readonly [C in ErrorCode]: C };
+
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === 'string' && (ERROR_CODES as readonly string[]).includes(value);
+}
+
 /** One invalid field in a request, reported in `details.errors[]` (spec §7). */
 export interface FieldError {
   field: string;
@@ -5,47 +63,27 @@ export interface FieldError {
   message: string;
 }
 
-/**
- * An error with its HTTP status and spec code. Thrown anywhere below the API and turned into
- * the §7 error body by the error middleware.
- */
-export class ApiError extends Error {
+/** A refusal with its code; knows nothing of HTTP or Temporal. */
+export class DomainError extends Error {
   constructor(
-    readonly status: number,
-    readonly code: string,
+    readonly code: ErrorCode,
     readonly reason: string,
     readonly details?: Record<string, unknown>,
   ) {
     super(reason);
-    this.name = 'ApiError';
+    this.name = 'DomainError';
   }
 
-  static invalidInput(errors: FieldError[], reason = 'The request has invalid fields'): ApiError {
-    return new ApiError(400, 'INVALID_INPUT', reason, { errors });
+  static invalidInput(errors: FieldError[], reason = 'The request has invalid fields'): DomainError {
+    return new DomainError('INVALID_INPUT', reason, { errors });
   }
-  static unauthorized(reason = 'Invalid or missing API credentials'): ApiError {
-    return new ApiError(401, 'UNAUTHORIZED', reason);
+  static unauthorized(reason = 'Invalid or missing API credentials'): DomainError {
+    return new DomainError('UNAUTHORIZED', reason);
   }
-  static forbidden(code: string, reason: string): ApiError {
-    return new ApiError(403, code, reason);
+  static notFound(what: string, code: ErrorCode = 'NOT_FOUND'): DomainError {
+    return new DomainError(code, `${what} not found`);
   }
-  static notFound(what: string): ApiError {
-    return new ApiError(404, 'NOT_FOUND', `${what} not found`);
+  static internal(reason = 'Internal error'): DomainError {
+    return new DomainError('INTERNAL_ERROR', reason);
   }
-  static conflict(code: string, reason: string, details?: Record<string, unknown>): ApiError {
-    return new ApiError(409, code, reason, details);
-  }
-  static internal(reason = 'Internal error'): ApiError {
-    return new ApiError(500, 'INTERNAL_ERROR', reason);
-  }
-}
-
-export function errorBody(err: ApiError) {
-  return {
-    status: err.status,
-    code: err.code,
-    reason: err.reason,
-    message: err.reason,
-    ...(err.details ? { details: err.details } : {}),
-  };
 }

@@ -1,4 +1,4 @@
-import { ApiError } from './errors';
+import { DomainError } from './errors';
 
 export const DEFAULT_PAGE_SIZE = 20;
 export const MAX_PAGE_SIZE = 100;
@@ -22,7 +22,7 @@ export function decodeCursor(text: string): Cursor {
   } catch {
     // fall through to the error below
   }
-  throw ApiError.invalidInput([{ field: 'cursor', constraint: 'format', message: 'cursor is not one this API returned' }]);
+  throw DomainError.invalidInput([{ field: 'cursor', constraint: 'format', message: 'cursor is not one this API returned' }]);
 }
 
 export interface Page<T> {

@@ -1,4 +1,4 @@
-import { BeneficialOwner } from '../../src/contexts/customers/entities/index';
+import { BeneficialOwner } from '../../src/contexts/customers/entities';
 import { decrypt } from '../../src/security/secrets';
 import { Harness } from '../support/harness';
 import { businessFields, individualFields, insertCustomer, ownerBody } from '../support/onboarding-fixtures';

@@ -1,4 +1,4 @@
-import { InternalAccount } from '../../src/contexts/ledger/entities/index';
+import { InternalAccount } from '../../src/contexts/ledger/entities';
 import { verifyWebhookSignature } from '../../src/contexts/webhooks/domain/webhook-signature';
 import { createToken } from '../../src/contexts/platforms/services/platforms';
 import { Harness } from '../support/harness';

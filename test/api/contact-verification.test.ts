@@ -1,5 +1,5 @@
-import { ContactVerificationCode, Customer } from '../../src/contexts/customers/entities/index';
-import { Platform } from '../../src/contexts/platforms/entities/index';
+import { ContactVerificationCode, Customer } from '../../src/contexts/customers/entities';
+import { Platform } from '../../src/contexts/platforms/entities';
 import type { Region } from '../../src/contexts/platforms/entities/Platform';
 import { hashContactCode } from '../../src/contexts/customers/domain/contact-verification';
 import type { ContactCodeSender } from '../../src/contexts/customers/services/contact-verification';

@@ -1,8 +1,8 @@
 import request from 'supertest';
-import { Customer } from '../../src/contexts/customers/entities/index';
+import { Customer } from '../../src/contexts/customers/entities';
 import { IdempotencyRecord } from '../../src/db/IdempotencyRecord';
-import { InternalAccount } from '../../src/contexts/ledger/entities/index';
-import { WebhookEvent } from '../../src/contexts/webhooks/entities/index';
+import { InternalAccount } from '../../src/contexts/ledger/entities';
+import { WebhookEvent } from '../../src/contexts/webhooks/entities';
 import { currentTerms } from '../../src/contexts/customers/domain/agreements';
 import { requestFingerprint } from '../../src/domain/idempotency';
 import { decrypt } from '../../src/security/secrets';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import request from 'supertest';
-import { Document, DocumentFile } from '../../src/contexts/customers/entities/index';
+import { Document, DocumentFile } from '../../src/contexts/customers/entities';
 import { MAX_DOCUMENT_BYTES } from '../../src/contexts/customers/domain/documents';
 import { BASE, Harness } from '../support/harness';
 import { businessFields, FILES, individualFields, insertCustomer, ownerBody } from '../support/onboarding-fixtures';

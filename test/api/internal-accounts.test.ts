@@ -1,10 +1,11 @@
-import { Customer } from '../../src/contexts/customers/entities/index';
-import { InternalAccount, LedgerAccount } from '../../src/contexts/ledger/entities/index';
-import { Platform } from '../../src/contexts/platforms/entities/index';
-import { WebhookEvent } from '../../src/contexts/webhooks/entities/index';
+import { Customer } from '../../src/contexts/customers/entities';
+import { InternalAccount, LedgerAccount } from '../../src/contexts/ledger/entities';
+import { Platform } from '../../src/contexts/platforms/entities';
+import { WebhookEvent } from '../../src/contexts/webhooks/entities';
 import { END_USER_TERMS, type AgreementConsent } from '../../src/contexts/customers/domain/onboarding';
 import { runLedgerAudit } from '../../src/contexts/ledger/services/audit';
-import { announceOpenedAccounts, provisionCustomerAccounts } from '../../src/contexts/ledger/services/provisioning';
+import { provisionCustomerAccounts } from '../../src/contexts/ledger/services/provisioning';
+import { announceOpenedAccounts } from '../../src/temporal/starters/webhook-delivery';
 import { Harness } from '../support/harness';
 import { seedCustomer } from '../support/onboarding-seed';
 

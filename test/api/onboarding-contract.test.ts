@@ -1,7 +1,7 @@
 import request from 'supertest';
-import { BeneficialOwner, ContactVerificationCode, Customer, Document, KycLink, Verification } from '../../src/contexts/customers/entities/index';
+import { BeneficialOwner, ContactVerificationCode, Customer, Document, KycLink, Verification } from '../../src/contexts/customers/entities';
 import { IdempotencyRecord } from '../../src/db/IdempotencyRecord';
-import { Transaction } from '../../src/contexts/payments/entities/index';
+import { Transaction } from '../../src/contexts/payments/entities';
 import { BASE, Harness } from '../support/harness';
 import { businessFields, FILES, insertCustomer, ownerBody } from '../support/onboarding-fixtures';
 import { seedCustomer } from '../support/onboarding-seed';

@@ -1,5 +1,5 @@
-import { JournalEntry, LedgerAccount, Posting } from '../../src/contexts/ledger/entities/index';
-import { Transaction } from '../../src/contexts/payments/entities/index';
+import { JournalEntry, LedgerAccount, Posting } from '../../src/contexts/ledger/entities';
+import { Transaction } from '../../src/contexts/payments/entities';
 import { verifyWebhookSignature } from '../../src/contexts/webhooks/domain/webhook-signature';
 import { runLedgerAudit } from '../../src/contexts/ledger/services/audit';
 import { createToken } from '../../src/contexts/platforms/services/platforms';

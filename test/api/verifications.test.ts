@@ -1,7 +1,7 @@
 import request from 'supertest';
-import { Customer, Document, KycLink, Verification } from '../../src/contexts/customers/entities/index';
-import { InternalAccount, LedgerAccount } from '../../src/contexts/ledger/entities/index';
-import { Transaction } from '../../src/contexts/payments/entities/index';
+import { Customer, Document, KycLink, Verification } from '../../src/contexts/customers/entities';
+import { InternalAccount, LedgerAccount } from '../../src/contexts/ledger/entities';
+import { Transaction } from '../../src/contexts/payments/entities';
 import { openInternalAccount } from '../../src/contexts/ledger/services/internal-accounts';
 import { verificationIdFor } from '../../src/contexts/customers/services/verifications';
 import { eventually } from '../support/eventually';

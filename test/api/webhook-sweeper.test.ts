@@ -1,4 +1,4 @@
-import { WebhookEvent } from '../../src/contexts/webhooks/entities/index';
+import { WebhookEvent } from '../../src/contexts/webhooks/entities';
 import { recordWebhookEvent } from '../../src/contexts/webhooks/services/webhooks';
 import { startStrandedWebhookDeliveries } from '../../src/contexts/webhooks/services/webhook-sweeper';
 import { Harness } from '../support/harness';

@@ -1,6 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { randomUUID } from 'node:crypto';
-import { Customer } from '../../src/contexts/customers/entities/index';
+import { Customer } from '../../src/contexts/customers/entities';
 import { newId } from '../../src/domain/ids';
 import { encrypt } from '../../src/security/secrets';
 

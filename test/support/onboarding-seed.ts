@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { Customer } from '../../src/contexts/customers/entities/index';
-import { Platform } from '../../src/contexts/platforms/entities/index';
-import { type InternalAccount } from '../../src/contexts/ledger/entities/index';
+import { Customer } from '../../src/contexts/customers/entities';
+import { Platform } from '../../src/contexts/platforms/entities';
+import { type InternalAccount } from '../../src/contexts/ledger/entities';
 import { applyContactVerificationRules } from '../../src/contexts/customers/services/contact-verification';
 import { provisionCustomerAccounts } from '../../src/contexts/ledger/services/provisioning';
 import type { Harness } from './harness';

@@ -1,4 +1,4 @@
-import type { InternalAccount, LedgerAccount } from '../../src/contexts/ledger/entities/index';
+import type { InternalAccount, LedgerAccount } from '../../src/contexts/ledger/entities';
 import { fundingInstructions, internalAccountView, sparkAddress } from '../../src/contexts/ledger/services/internal-account-views';
 
 function account(over: Partial<InternalAccount> = {}): InternalAccount {

@@ -1,4 +1,4 @@
-import { ApiError } from '../../src/domain/errors';
+import { DomainError } from '../../src/domain/errors';
 import { decodeCursor, encodeCursor, toPage } from '../../src/domain/pagination';
 
 function expectInvalidCursor(text: string): void {
@@ -8,9 +8,8 @@ function expectInvalidCursor(text: string): void {
   } catch (err) {
     caught = err;
   }
-  expect(caught).toBeInstanceOf(ApiError);
-  const err = caught as ApiError;
-  expect(err.status).toBe(400);
+  expect(caught).toBeInstanceOf(DomainError);
+  const err = caught as DomainError;
   expect(err.code).toBe('INVALID_INPUT');
   expect(err.details).toEqual({ errors: [expect.objectContaining({ field: 'cursor' })] });
 }

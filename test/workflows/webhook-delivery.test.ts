@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createActivities } from '../../activities';
 import { httpWebhookSender } from '../../activities/webhooks/webhook-sender';
-import { WebhookEvent } from '../../src/contexts/webhooks/entities/index';
+import { WebhookEvent } from '../../src/contexts/webhooks/entities';
 import { openOrm } from '../../src/db/orm';
 import { parseMasterKey } from '../../src/security/secrets';
 import { createPlatform } from '../../src/contexts/platforms/services/platforms';

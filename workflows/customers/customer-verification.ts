@@ -10,6 +10,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { CustomerActivities } from '../../activities/customers';
+import { ERROR } from '../../src/domain/errors';
 import { BusinessStatusKey, CustomerIdKey } from '../../src/temporal/search-attributes';
 import { announceEvents } from '../webhooks/announce';
 import {
@@ -24,7 +25,7 @@ import {
 
 const { evaluateVerificationSubmission, resolveVerification } = proxyActivities<CustomerActivities>({
   startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '1 second', maximumInterval: '30 seconds', nonRetryableErrorTypes: ['VERIFICATION_NOT_FOUND'] },
+  retry: { initialInterval: '1 second', maximumInterval: '30 seconds', nonRetryableErrorTypes: [ERROR.VERIFICATION_NOT_FOUND] },
 });
 
 /** How long a verification waiting for a corrected packet keeps its workflow open. */

@@ -1,5 +1,6 @@
 import { proxyActivities, setHandler, upsertSearchAttributes } from '@temporalio/workflow';
 import type { PaymentActivities } from '../../activities/payments';
+import { ERROR } from '../../src/domain/errors';
 import type { TransactionStatus } from '../../src/contexts/payments/domain/transaction-state';
 import { BusinessStatusKey, CustomerIdKey, TransactionIdKey } from '../../src/temporal/search-attributes';
 import { announceEvents } from '../webhooks/announce';
@@ -7,7 +8,7 @@ import { incomingPaymentStatusQuery, type IncomingPaymentInput, type IncomingPay
 
 const { createIncomingTransaction, settleIncomingPayment, recordIncomingPaymentEvents } = proxyActivities<PaymentActivities>({
   startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '1 second', maximumInterval: '30 seconds', nonRetryableErrorTypes: ['ACCOUNT_NOT_FOUND', 'INSUFFICIENT_FUNDS'] },
+  retry: { initialInterval: '1 second', maximumInterval: '30 seconds', nonRetryableErrorTypes: [ERROR.ACCOUNT_NOT_FOUND, ERROR.INSUFFICIENT_FUNDS, ERROR.CUSTOMER_DELETED, ERROR.USER_NOT_READY, ERROR.END_USER_TERMS_NOT_ACCEPTED] },
 });
 
 /**

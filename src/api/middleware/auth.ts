@@ -1,7 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import { createHash } from 'node:crypto';
-import { ApiToken } from '../../contexts/platforms/entities/index';
-import { ApiError } from '../../domain/errors';
+import { ApiToken } from '../../contexts/platforms/entities';
+import { DomainError } from '../../domain/errors';
 import { verifySecret } from '../../security/secrets';
 import type { ApiDeps, Caller } from '../context';
 
@@ -19,11 +19,11 @@ export function authenticate(deps: ApiDeps) {
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     const header = req.get('authorization') ?? '';
     const match = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header);
-    if (!match) throw ApiError.unauthorized();
+    if (!match) throw DomainError.unauthorized();
     const decoded = Buffer.from(match[1]!, 'base64').toString('utf8');
     // Token ids contain a colon themselves (`Token:<uuid>`); secrets never do, so split at the last one.
     const colon = decoded.lastIndexOf(':');
-    if (colon <= 0) throw ApiError.unauthorized();
+    if (colon <= 0) throw DomainError.unauthorized();
     const tokenId = decoded.slice(0, colon);
     const secret = decoded.slice(colon + 1);
 
@@ -35,7 +35,7 @@ export function authenticate(deps: ApiDeps) {
       return;
     }
     const token = await deps.orm.em.fork().findOne(ApiToken, { id: tokenId });
-    if (!token || !(await verifySecret(secret, token.secretHash))) throw ApiError.unauthorized();
+    if (!token || !(await verifySecret(secret, token.secretHash))) throw DomainError.unauthorized();
     const caller: Caller = { platformId: token.platformId, tokenId: token.id, environment: token.environment };
     if (verified.size >= CACHE_MAX) verified.clear();
     verified.set(cacheKey, { caller, expiresAt: Date.now() + CACHE_TTL_MS });

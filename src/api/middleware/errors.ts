@@ -1,5 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
-import { ApiError } from '../../domain/errors';
+import { DomainError } from '../../domain/errors';
 import { logger } from '../../logger';
 import { sendError } from '../http';
 
@@ -11,24 +11,24 @@ interface BodyParserError extends Error {
 /** Turns anything thrown into the §7 error body; unknown failures are logged and become 500. */
 export function errorHandler(err: unknown, req: Request, res: Response, _next: NextFunction): void {
   if (res.headersSent) return;
-  if (err instanceof ApiError) {
+  if (err instanceof DomainError) {
     sendError(res, err);
     return;
   }
   const parserError = err as BodyParserError;
   if (parserError?.type === 'entity.parse.failed') {
-    sendError(res, ApiError.invalidInput([{ field: 'body', constraint: 'json', message: 'The request body is not valid JSON' }], 'Malformed JSON body'));
+    sendError(res, DomainError.invalidInput([{ field: 'body', constraint: 'json', message: 'The request body is not valid JSON' }], 'Malformed JSON body'));
     return;
   }
   if (parserError?.type === 'entity.too.large') {
-    sendError(res, ApiError.invalidInput([{ field: 'body', constraint: 'maxSize', message: 'The request body is too large' }]));
+    sendError(res, DomainError.invalidInput([{ field: 'body', constraint: 'maxSize', message: 'The request body is too large' }]));
     return;
   }
   if (parserError?.type === 'charset.unsupported' || parserError?.type === 'encoding.unsupported') {
-    sendError(res, ApiError.invalidInput([{ field: 'body', constraint: 'encoding', message: parserError.message }]));
+    sendError(res, DomainError.invalidInput([{ field: 'body', constraint: 'encoding', message: parserError.message }]));
     return;
   }
   const log = (req as Request & { log?: typeof logger }).log ?? logger;
   log.error({ err }, 'unhandled error');
-  sendError(res, ApiError.internal());
+  sendError(res, DomainError.internal());
 }

@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import { ApiError } from '../../domain/errors';
+import { DomainError } from '../../domain/errors';
 import { sendError } from '../http';
 
 export interface KnownRoute {
@@ -23,10 +23,10 @@ export function notFoundHandler(routes: () => KnownRoute[], basePath: string) {
       const allowed = [...new Set(routes().filter((r) => matcher(r.path).test(path)).map((r) => r.method.toUpperCase()))];
       if (allowed.length > 0) {
         res.setHeader('Allow', allowed.join(', '));
-        sendError(res, new ApiError(405, 'METHOD_NOT_ALLOWED', `${req.method} is not allowed on this path; allowed: ${allowed.join(', ')}`));
+        sendError(res, new DomainError('METHOD_NOT_ALLOWED', `${req.method} is not allowed on this path; allowed: ${allowed.join(', ')}`));
         return;
       }
     }
-    sendError(res, new ApiError(404, 'NOT_FOUND', `No route for ${req.method} ${req.path}`));
+    sendError(res, new DomainError('NOT_FOUND', `No route for ${req.method} ${req.path}`));
   };
 }

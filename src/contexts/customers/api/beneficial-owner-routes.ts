@@ -1,5 +1,5 @@
-import { BeneficialOwner } from '../entities/index';
-import { ApiError } from '../../../domain/errors';
+import { BeneficialOwner } from '../entities';
+import { DomainError } from '../../../domain/errors';
 import { createBeneficialOwner, ownerChangeProblems, ownerCreateProblems, updateBeneficialOwner } from '../services/beneficial-owners';
 import { listPage } from '../../../services/listing';
 import { beneficialOwnerView } from '../services/verification-views';
@@ -69,7 +69,7 @@ export const beneficialOwnerRoutes = [
     responses: { 200: { description: 'The beneficial owner', schema: BeneficialOwnerSchema }, 401: errorResponses[401], 404: errorResponses[404] },
     handler: async ({ em, caller, params }) => {
       const owner = await em.findOne(BeneficialOwner, { id: params.beneficialOwnerId, platformId: caller.platformId });
-      if (!owner) throw ApiError.notFound('Beneficial owner');
+      if (!owner) throw DomainError.notFound('Beneficial owner');
       return { status: 200, body: beneficialOwnerView(owner) };
     },
   }),
@@ -84,7 +84,7 @@ export const beneficialOwnerRoutes = [
     // The identity rules and the shares are judged with what is stored, together with the schema's errors.
     check: async ({ em, caller, params, body }) => {
       const owner = await em.findOne(BeneficialOwner, { id: params.beneficialOwnerId, platformId: caller.platformId });
-      if (!owner) throw ApiError.notFound('Beneficial owner');
+      if (!owner) throw DomainError.notFound('Beneficial owner');
       const raw = record(body);
       const info = record(raw.personalInfo);
       return ownerChangeProblems(em, owner, { ...validShare(raw.ownershipPercentage), identity: wellFormedIdentity(info), identifierSent: info.identifier !== undefined });

@@ -1,13 +1,13 @@
-import { Customer } from '../entities/index';
-import { Platform } from '../../platforms/entities/index';
-import { type WebhookEvent } from '../../webhooks/entities/index';
+import { Customer } from '../entities';
+import { Platform } from '../../platforms/entities';
+import { type WebhookEvent } from '../../webhooks/entities';
 import { currentTerms } from '../domain/agreements';
-import { ApiError } from '../../../domain/errors';
+import { DomainError } from '../../../domain/errors';
 import { logger } from '../../../logger';
 import { createCustomer, createProblems, deleteCustomer, findCustomer, listCustomers, updateCustomer, updateProblems } from '../services/customers';
-import { announceOpenedAccounts } from '../../ledger/services/provisioning';
+import { announceOpenedAccounts } from '../../../temporal/starters/webhook-delivery';
 import { customerView } from '../../payments/services/transaction-views';
-import { startWebhookDelivery } from '../../../temporal/webhooks';
+import { startWebhookDelivery } from '../../../temporal/starters/webhook-delivery';
 import type { ApiDeps } from '../../../api/context';
 import { defineRoute } from '../../../api/route';
 import { errorResponses, IdParam } from '../../../api/schemas/common';
@@ -86,7 +86,7 @@ export const customerRoutes = [
     responses: { 200: { description: 'The customer', schema: CustomerSchema }, 401: errorResponses[401], 404: errorResponses[404] },
     handler: async ({ em, caller, params }) => {
       const customer = await findCustomer(em, caller.platformId, params.customerId);
-      if (!customer) throw ApiError.notFound('Customer');
+      if (!customer) throw DomainError.notFound('Customer');
       return { status: 200, body: customerView(customer) };
     },
   }),
@@ -100,7 +100,7 @@ export const customerRoutes = [
     body: CustomerUpdateSchema,
     check: async ({ em, caller, params, body }) => {
       const customer = await em.findOne(Customer, { id: params.customerId, platformId: caller.platformId, isDeleted: false });
-      if (!customer) throw ApiError.notFound('Customer');
+      if (!customer) throw DomainError.notFound('Customer');
       return updateProblems(await em.findOneOrFail(Platform, { id: caller.platformId }), customer, body);
     },
     responses: {

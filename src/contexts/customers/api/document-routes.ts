@@ -1,6 +1,6 @@
-import { Document } from '../entities/index';
+import { Document } from '../entities';
 import { checkDocumentFile, cleanFileName, MAX_DOCUMENT_BYTES } from '../domain/documents';
-import { ApiError, type FieldError } from '../../../domain/errors';
+import { DomainError, type FieldError } from '../../../domain/errors';
 import { deleteDocument, replaceDocument, uploadDocument, type StoredFile } from '../services/documents';
 import { listPage } from '../../../services/listing';
 import { documentView } from '../services/verification-views';
@@ -28,7 +28,7 @@ function checkFile(file: UploadedFile | undefined): FieldError[] {
 /** The checked upload, ready to store. */
 function storedFile(file: UploadedFile | undefined): StoredFile {
   const result = checkDocumentFile(file ? { bytes: file.bytes, declaredType: file.declaredType } : null);
-  if (!file || !result.ok) throw ApiError.invalidInput(checkFile(file));
+  if (!file || !result.ok) throw DomainError.invalidInput(checkFile(file));
   return { bytes: file.bytes, mimeType: result.mimeType, fileName: cleanFileName(file.originalName, result.mimeType) };
 }
 
@@ -79,7 +79,7 @@ export const documentRoutes = [
     responses: { 200: { description: 'The document', schema: DocumentSchema }, 401: errorResponses[401], 404: errorResponses[404] },
     handler: async ({ em, caller, params }) => {
       const doc = await em.findOne(Document, { id: params.documentId, platformId: caller.platformId });
-      if (!doc) throw ApiError.notFound('Document');
+      if (!doc) throw DomainError.notFound('Document');
       return { status: 200, body: documentView(doc) };
     },
   }),

@@ -1,17 +1,11 @@
-import { WorkflowIdConflictPolicy, WorkflowIdReusePolicy, WorkflowUpdateFailedError } from '@temporalio/client';
-import { ApplicationFailure, WorkflowNotFoundError } from '@temporalio/common';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { Customer, KycLink, Verification } from '../entities/index';
-import { ApiError } from '../../../domain/errors';
+import { Customer, KycLink, Verification } from '../entities';
+import { DomainError } from '../../../domain/errors';
 import { isTerminalKycStatus, SANDBOX_RESOLUTION_DELAY_SECONDS } from '../domain/verification-sandbox';
 import { listPage } from '../../../services/listing';
 import { verificationView } from '../services/verification-views';
 import { verificationIdFor } from '../services/verifications';
-import { CustomerIdKey, PlatformIdKey } from '../../../temporal/search-attributes';
-import { TASK_QUEUE } from '../../../temporal/task-queue';
-import type { customerVerification } from '../../../../workflows/customers/customer-verification';
-import { submitVerification, VERIFICATION_ALREADY_DECIDED, type VerificationSnapshot } from '../../../../workflows/definitions';
-import type { ApiDeps, Caller } from '../../../api/context';
+import { submitCustomerVerification } from '../../../temporal/starters/customer-verification';
 import { defineRoute } from '../../../api/route';
 import { errorResponses, IdParam } from '../../../api/schemas/common';
 import { KycLinkCreateSchema, KycLinkSchema, VerificationListQuerySchema, VerificationListSchema, VerificationRequestSchema, VerificationSchema } from './verification-schemas';
@@ -22,38 +16,7 @@ const tags = ['KYC/KYB Verifications'];
 export const KYC_HOSTED_BASE_URL = 'https://kyc.sandbox.payments-service.example/onboard';
 export const KYC_LINK_TTL_MS = 24 * 60 * 60 * 1000;
 
-const alreadyDecided = (reason: string) => ApiError.invalidInput([{ field: 'customerId', constraint: 'notDecided', message: reason }], reason);
-
-/**
- * Sends a submission to the customer's verification workflow (workflow id = verification id),
- * starting it when none is running, and returns the evaluated verification. A workflow that
- * ended between the start and the update is started again.
- */
-async function submit(deps: ApiDeps, caller: Caller, customer: Customer): Promise<VerificationSnapshot> {
-  const verificationId = verificationIdFor(customer.id);
-  for (let attempt = 1; ; attempt++) {
-    const handle = await deps.temporal.workflow.start<typeof customerVerification>('customerVerification', {
-      workflowId: verificationId,
-      taskQueue: deps.taskQueue ?? TASK_QUEUE,
-      workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
-      workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
-      args: [{ verificationId, platformId: caller.platformId, customerId: customer.id, environment: caller.environment, resolutionDelaySeconds: SANDBOX_RESOLUTION_DELAY_SECONDS }],
-      typedSearchAttributes: [
-        { key: PlatformIdKey, value: caller.platformId },
-        { key: CustomerIdKey, value: customer.id },
-      ],
-    });
-    try {
-      return await handle.executeUpdate(submitVerification);
-    } catch (err) {
-      if (err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure && err.cause.type === VERIFICATION_ALREADY_DECIDED) {
-        throw alreadyDecided(err.cause.message);
-      }
-      if (err instanceof WorkflowNotFoundError && attempt < 3) continue;
-      throw err;
-    }
-  }
-}
+const alreadyDecided = (reason: string) => DomainError.invalidInput([{ field: 'customerId', constraint: 'notDecided', message: reason }], reason);
 
 export const verificationRoutes = [
   defineRoute({
@@ -71,9 +34,16 @@ export const verificationRoutes = [
     },
     handler: async ({ em, caller, body, deps }) => {
       const customer = await em.findOne(Customer, { id: body.customerId, platformId: caller.platformId, isDeleted: false });
-      if (!customer) throw ApiError.notFound('Customer');
+      if (!customer) throw DomainError.notFound('Customer');
       if (isTerminalKycStatus(customer.kycStatus)) throw alreadyDecided(`The customer's verification is already ${customer.kycStatus}; it cannot be submitted again`);
-      return { status: 200, body: await submit(deps, caller, customer) };
+      return {
+        status: 200,
+        body: await submitCustomerVerification(
+          deps.temporal,
+          { verificationId: verificationIdFor(customer.id), platformId: caller.platformId, customerId: customer.id, environment: caller.environment, resolutionDelaySeconds: SANDBOX_RESOLUTION_DELAY_SECONDS },
+          { taskQueue: deps.taskQueue },
+        ),
+      };
     },
   }),
   defineRoute({
@@ -103,7 +73,7 @@ export const verificationRoutes = [
     responses: { 200: { description: 'The verification', schema: VerificationSchema }, 401: errorResponses[401], 404: errorResponses[404] },
     handler: async ({ em, caller, params }) => {
       const verification = await em.findOne(Verification, { id: params.verificationId, platformId: caller.platformId });
-      if (!verification) throw ApiError.notFound('Verification');
+      if (!verification) throw DomainError.notFound('Verification');
       return { status: 200, body: verificationView(verification) };
     },
   }),
@@ -125,12 +95,12 @@ export const verificationRoutes = [
     },
     handler: async ({ em, caller, params, body }) => {
       const customer = await em.findOne(Customer, { id: params.customerId, platformId: caller.platformId, isDeleted: false });
-      if (!customer) throw ApiError.notFound('Customer');
+      if (!customer) throw DomainError.notFound('Customer');
       const unverified = Object.entries(customer.contactVerification ?? {})
         .filter(([, state]) => state !== 'VERIFIED')
         .map(([channel]) => channel);
       if (unverified.length > 0) {
-        throw ApiError.conflict('CONFLICT', `Contact verification is not complete (${unverified.join(', ')}); verify it before starting KYC`, { unverifiedChannels: unverified });
+        throw new DomainError('CONFLICT', `Contact verification is not complete (${unverified.join(', ')}); verify it before starting KYC`, { unverifiedChannels: unverified });
       }
       const linkToken = randomBytes(24).toString('base64url');
       const now = new Date();

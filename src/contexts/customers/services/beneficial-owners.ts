@@ -1,9 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { LockMode } from '@mikro-orm/core';
-import { BeneficialOwner, Customer } from '../entities/index';
+import { BeneficialOwner, Customer } from '../entities';
 import type { OwnerPersonalInfo } from '../entities/BeneficialOwner';
 import { ownerIdentityProblems, type OwnerIdentity } from '../domain/beneficial-owners';
-import { ApiError, type FieldError } from '../../../domain/errors';
+import { DomainError, type FieldError } from '../../../domain/errors';
 import { newId } from '../../../domain/ids';
 import { ownerKycStatus, ownershipExceeds100 } from '../domain/verification-sandbox';
 import { encrypt } from '../../../security/secrets';
@@ -30,8 +30,8 @@ const notBusiness = (): FieldError => ({ field: 'customerId', constraint: 'busin
 /** The platform's active business customer, locked for the owner change; 404 or 400 otherwise. */
 async function businessCustomer(em: EntityManager, platformId: string, customerId: string): Promise<Customer> {
   const customer = await em.findOne(Customer, { id: customerId, platformId, isDeleted: false }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-  if (!customer) throw ApiError.notFound('Customer');
-  if (customer.customerType !== 'BUSINESS') throw ApiError.invalidInput([notBusiness()]);
+  if (!customer) throw DomainError.notFound('Customer');
+  if (customer.customerType !== 'BUSINESS') throw DomainError.invalidInput([notBusiness()]);
   return customer;
 }
 
@@ -98,7 +98,7 @@ function withIssuingCountry(info: OwnerPersonalInfo): OwnerPersonalInfo {
 export async function createBeneficialOwner(em: EntityManager, masterKey: Buffer, platformId: string, input: NewBeneficialOwner): Promise<BeneficialOwner> {
   return em.transactional(async (tx) => {
     const customer = await businessCustomer(tx, platformId, input.customerId);
-    if (ownershipExceeds100(await otherShares(tx, customer.id), input.ownershipPercentage)) throw ApiError.invalidInput([tooMuch()]);
+    if (ownershipExceeds100(await otherShares(tx, customer.id), input.ownershipPercentage)) throw DomainError.invalidInput([tooMuch()]);
     const [personalInfo, identifier] = splitIdentifier(input.personalInfo);
     const now = new Date();
     const owner = tx.create(BeneficialOwner, {
@@ -125,7 +125,7 @@ export async function createBeneficialOwner(em: EntityManager, masterKey: Buffer
 export async function updateBeneficialOwner(em: EntityManager, masterKey: Buffer, platformId: string, ownerId: string, patch: BeneficialOwnerPatch): Promise<BeneficialOwner> {
   return em.transactional(async (tx) => {
     const owner = await tx.findOne(BeneficialOwner, { id: ownerId, platformId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-    if (!owner) throw ApiError.notFound('Beneficial owner');
+    if (!owner) throw DomainError.notFound('Beneficial owner');
     const [infoPatch, identifier] = splitIdentifier(patch.personalInfo ?? {});
     const merged: OwnerPersonalInfo = { ...owner.personalInfo, ...infoPatch };
     const errors = await ownerChangeProblems(tx, owner, {
@@ -133,7 +133,7 @@ export async function updateBeneficialOwner(em: EntityManager, masterKey: Buffer
       identity: patch.personalInfo ?? {},
       identifierSent: identifier !== undefined,
     });
-    if (errors.length > 0) throw ApiError.invalidInput(errors);
+    if (errors.length > 0) throw DomainError.invalidInput(errors);
     if (patch.roles) owner.roles = patch.roles;
     if (patch.ownershipPercentage !== undefined) owner.ownershipPercentage = patch.ownershipPercentage;
     owner.personalInfo = withIssuingCountry(merged);

@@ -1,8 +1,8 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { randomUUID } from 'node:crypto';
-import { ContactVerificationCode, Customer } from '../entities/index';
-import { Platform } from '../../platforms/entities/index';
+import { ContactVerificationCode, Customer } from '../entities';
+import { Platform } from '../../platforms/entities';
 import type { Environment } from '../../platforms/entities/ApiToken';
 import {
   CONTACT_CODE_TTL_MS,
@@ -18,7 +18,7 @@ import {
   reconcileContactVerification,
   type ContactChannel,
 } from '../domain/contact-verification';
-import { ApiError } from '../../../domain/errors';
+import { DomainError } from '../../../domain/errors';
 import { logger } from '../../../logger';
 
 /** Delivers a code by email or SMS. The code is in the message only; never log it. */
@@ -58,22 +58,22 @@ interface Target {
  */
 async function verifiableChannel(em: EntityManager, target: Target) {
   const customer = await em.findOne(Customer, { id: target.customerId, platformId: target.platformId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-  if (!customer) throw ApiError.notFound('Customer');
+  if (!customer) throw DomainError.notFound('Customer');
   const platform = await em.findOneOrFail(Platform, { id: target.platformId });
   if (!contactVerificationRequired(contactRegionOf(platform.region, customer.regionCode))) {
-    throw ApiError.conflict('CONFLICT', "Contact verification is not required for this customer: the customer's payment provider does not verify contacts");
+    throw new DomainError('CONFLICT', "Contact verification is not required for this customer: the customer's payment provider does not verify contacts");
   }
-  if (customer.isDeleted) throw ApiError.conflict('CONFLICT', 'The customer is deleted');
+  if (customer.isDeleted) throw new DomainError('CONFLICT', 'The customer is deleted');
   const { field, noun } = LABEL[target.channel];
   const contact = contactOf(customer, target.channel);
   if (!contact) {
-    throw new ApiError(400, 'MISSING_MANDATORY_USER_INFO', `The customer has no ${noun} to verify`, {
+    throw new DomainError('MISSING_MANDATORY_USER_INFO', `The customer has no ${noun} to verify`, {
       errors: [{ field, constraint: 'required', message: `the customer has no ${noun} on file; add one with PATCH /customers/{customerId}` }],
     });
   }
   // Customers created before the rules applied (or whose contact was added later) get their state now.
   const state = reconcileContactVerification(contactRegionOf(platform.region, customer.regionCode), customer.contactVerification, customer);
-  if (state?.[target.channel] === 'VERIFIED') throw ApiError.conflict('CONFLICT', `The ${noun} is already verified`);
+  if (state?.[target.channel] === 'VERIFIED') throw new DomainError('CONFLICT', `The ${noun} is already verified`);
   return { customer, platform, contact, state };
 }
 
@@ -88,7 +88,7 @@ export async function sendContactVerificationCode(
 ): Promise<void> {
   if (input.environment !== 'SANDBOX' && !input.sender) {
     // Checked first so that nothing is stored for a code that could never arrive.
-    throw ApiError.internal(`No ${input.channel === 'email' ? 'email' : 'SMS'} delivery is configured for contact verification codes`);
+    throw DomainError.internal(`No ${input.channel === 'email' ? 'email' : 'SMS'} delivery is configured for contact verification codes`);
   }
   const code = newContactCode(input.environment);
   const issued = await em.transactional(async (tx) => {
@@ -125,7 +125,7 @@ export async function sendContactVerificationCode(
       logger.error({ customerId: input.customerId, channel: input.channel, error: err instanceof Error ? err.name : typeof err }, 'contact verification code delivery failed');
       // An undelivered code is withdrawn again (the earlier one stays replaced).
       await em.nativeDelete(ContactVerificationCode, { id: issued.id });
-      throw ApiError.internal('The verification code could not be delivered; request a new one');
+      throw DomainError.internal('The verification code could not be delivered; request a new one');
     }
   }
 }
@@ -161,5 +161,5 @@ export async function confirmContactVerificationCode(
   });
   if (result.verdict.outcome === 'VERIFIED') return result.customer;
   const { reason, constraint, message } = codeAttemptError(result.verdict, input.channel);
-  throw ApiError.invalidInput([{ field: 'code', constraint, message }], reason);
+  throw DomainError.invalidInput([{ field: 'code', constraint, message }], reason);
 }

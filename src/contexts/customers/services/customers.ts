@@ -2,10 +2,10 @@ import { LockMode, raw, UniqueConstraintViolationException } from '@mikro-orm/co
 import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
 import { randomBytes } from 'node:crypto';
 import type { CustomerCreateRequest, CustomerUpdateRequest } from '../api/customer-schemas';
-import { Customer } from '../entities/index';
-import { type InternalAccount } from '../../ledger/entities/index';
-import { type Platform } from '../../platforms/entities/index';
-import { type WebhookEvent } from '../../webhooks/entities/index';
+import { Customer } from '../entities';
+import { type InternalAccount } from '../../ledger/entities';
+import { type Platform } from '../../platforms/entities';
+import { type WebhookEvent } from '../../webhooks/entities';
 import type { Environment } from '../../platforms/entities/ApiToken';
 import { mergeConsents, requestedConsents, unknownTermsVersion } from '../domain/agreements';
 import type { ContactChannel } from '../domain/contact-verification';
@@ -23,7 +23,7 @@ import {
   type OtherPair,
   type RuleIssue,
 } from '../domain/customer-rules';
-import { ApiError, type FieldError } from '../../../domain/errors';
+import { DomainError, type FieldError } from '../../../domain/errors';
 import { newId } from '../../../domain/ids';
 import { kycEventType, sandboxKycStatusAtCreation } from '../domain/onboarding';
 import type { Page } from '../../../domain/pagination';
@@ -148,7 +148,7 @@ export function updateProblems(platform: Platform, customer: Customer, rawBody: 
 function assertKnownTermsVersions(consents: ReturnType<typeof requestedConsents>): void {
   const unknown = unknownTermsVersion(consents);
   if (unknown) {
-    throw new ApiError(400, 'END_USER_TERMS_VERSION_NOT_FOUND', `Version ${unknown.termsVersion} of ${unknown.agreementType} does not exist`, {
+    throw new DomainError('END_USER_TERMS_VERSION_NOT_FOUND', `Version ${unknown.termsVersion} of ${unknown.agreementType} does not exist`, {
       agreementType: unknown.agreementType,
       termsVersion: unknown.termsVersion,
     });
@@ -156,11 +156,11 @@ function assertKnownTermsVersions(consents: ReturnType<typeof requestedConsents>
 }
 
 /** Maps the violated unique index (PostgreSQL reports its name) to the API's 409. */
-function conflictFrom(err: UniqueConstraintViolationException): ApiError {
+function conflictFrom(err: UniqueConstraintViolationException): DomainError {
   const constraint = (err as UniqueConstraintViolationException & { constraint?: string }).constraint ?? '';
-  if (constraint.includes('uma_address')) return ApiError.conflict('UMA_ADDRESS_EXISTS', 'That UMA address is already taken');
-  if (constraint === 'customers_platform_customer_id_active') return ApiError.conflict('CONFLICT', 'An active customer with this platformCustomerId already exists');
-  return ApiError.conflict('CONFLICT', 'The customer conflicts with an existing one');
+  if (constraint.includes('uma_address')) return new DomainError('UMA_ADDRESS_EXISTS', 'That UMA address is already taken');
+  if (constraint === 'customers_platform_customer_id_active') return new DomainError('CONFLICT', 'An active customer with this platformCustomerId already exists');
+  return new DomainError('CONFLICT', 'The customer conflicts with an existing one');
 }
 
 function pick(values: Values, keys: readonly string[]): Values {
@@ -200,7 +200,7 @@ export async function createCustomer(em: EntityManager, platform: Platform, inpu
   const consents = requestedConsents(input);
   assertKnownTermsVersions(consents);
   const problems = createProblems(platform, input);
-  if (problems.length > 0) throw ApiError.invalidInput(problems);
+  if (problems.length > 0) throw DomainError.invalidInput(problems);
 
   const id = newId('Customer');
   const platformCustomerId = input.platformCustomerId ?? id.slice('Customer:'.length).replace(/-/g, '');
@@ -274,9 +274,9 @@ export async function updateCustomer(em: EntityManager, platform: Platform, cust
   try {
     return await em.transactional(async (tx) => {
       const customer = await tx.findOne(Customer, { id: customerId, platformId: platform.id, isDeleted: false }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-      if (!customer) throw ApiError.notFound('Customer');
+      if (!customer) throw DomainError.notFound('Customer');
       const problems = updateProblems(platform, customer, input);
-      if (problems.length > 0) throw ApiError.invalidInput(problems);
+      if (problems.length > 0) throw DomainError.invalidInput(problems);
 
       const before = snapshot(customer);
       // A replaced contact has to be verified again where the provider verifies contacts.
@@ -326,8 +326,8 @@ export async function updateCustomer(em: EntityManager, platform: Platform, cust
 export async function deleteCustomer(em: EntityManager, platformId: string, customerId: string): Promise<Customer> {
   return em.transactional(async (tx) => {
     const customer = await tx.findOne(Customer, { id: customerId, platformId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-    if (!customer) throw ApiError.notFound('Customer');
-    if (customer.isDeleted) throw new ApiError(410, 'CUSTOMER_DELETED', 'The customer has already been deleted');
+    if (!customer) throw DomainError.notFound('Customer');
+    if (customer.isDeleted) throw new DomainError('CUSTOMER_DELETED', 'The customer has already been deleted');
     customer.isDeleted = true;
     customer.updatedAt = new Date();
     await tx.flush();

@@ -1,9 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import { createHash } from 'node:crypto';
-import { BeneficialOwner, Customer, Document, DocumentFile, Verification } from '../entities/index';
+import { BeneficialOwner, Customer, Document, DocumentFile, Verification } from '../entities';
 import type { DocumentMimeType, DocumentSide, DocumentType } from '../domain/documents';
-import { ApiError } from '../../../domain/errors';
+import { DomainError } from '../../../domain/errors';
 import { newId } from '../../../domain/ids';
 
 export interface DocumentFields {
@@ -40,7 +40,7 @@ export async function holderCustomerId(em: EntityManager, platformId: string, ho
 }
 
 const alreadyExists = (type: string, side?: string | null) =>
-  ApiError.conflict('DOCUMENT_ALREADY_EXISTS', `The holder already has a ${type}${side ? ` (${side})` : ''} document; replace it with PUT /documents/{documentId}`);
+  new DomainError('DOCUMENT_ALREADY_EXISTS', `The holder already has a ${type}${side ? ` (${side})` : ''} document; replace it with PUT /documents/{documentId}`);
 
 async function assertSlotFree(em: EntityManager, holder: string, type: DocumentType, side: DocumentSide | null, exceptId?: string): Promise<void> {
   const clash = await em.findOne(Document, { documentHolder: holder, documentType: type, side, ...(exceptId ? { id: { $ne: exceptId } } : {}) });
@@ -56,7 +56,7 @@ export async function uploadDocument(em: EntityManager, platformId: string, hold
   try {
     return await em.transactional(async (tx) => {
       const customerId = await holderCustomerId(tx, platformId, holder);
-      if (!customerId) throw ApiError.notFound('Document holder');
+      if (!customerId) throw DomainError.notFound('Document holder');
       await assertSlotFree(tx, holder, fields.documentType, fields.side ?? null);
       const now = new Date();
       const doc = tx.create(Document, {
@@ -96,10 +96,10 @@ export async function replaceDocument(em: EntityManager, platformId: string, doc
   try {
     return await em.transactional(async (tx) => {
       const doc = await tx.findOne(Document, { id: documentId, platformId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-      if (!doc) throw ApiError.notFound('Document');
+      if (!doc) throw DomainError.notFound('Document');
       const verification = await tx.findOne(Verification, { customerId: doc.customerId });
       if (verification && UNDER_REVIEW.has(verification.verificationStatus)) {
-        throw ApiError.conflict('CONFLICT', `The customer's verification is ${verification.verificationStatus}; documents cannot be replaced while it is under review`);
+        throw new DomainError('CONFLICT', `The customer's verification is ${verification.verificationStatus}; documents cannot be replaced while it is under review`);
       }
       await assertSlotFree(tx, doc.documentHolder, fields.documentType, fields.side ?? null, doc.id);
       Object.assign(doc, {
@@ -126,9 +126,9 @@ export async function replaceDocument(em: EntityManager, platformId: string, doc
 export async function deleteDocument(em: EntityManager, platformId: string, documentId: string): Promise<void> {
   await em.transactional(async (tx) => {
     const doc = await tx.findOne(Document, { id: documentId, platformId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-    if (!doc) throw ApiError.notFound('Document');
+    if (!doc) throw DomainError.notFound('Document');
     if (doc.submittedAt) {
-      throw ApiError.conflict('CONFLICT', 'The document was submitted in a verification and can no longer be deleted; replace it with PUT if it must change');
+      throw new DomainError('CONFLICT', 'The document was submitted in a verification and can no longer be deleted; replace it with PUT if it must change');
     }
     await tx.nativeDelete(DocumentFile, { documentId: doc.id });
     tx.remove(doc);

@@ -1,4 +1,4 @@
-import type { BeneficialOwner, Document, Verification } from '../entities/index';
+import type { BeneficialOwner, Document, Verification } from '../entities';
 
 /** Public representations of owners, documents and verifications (reference §2.4–2.6). */
 

@@ -1,8 +1,9 @@
+import { DomainError } from '../../../domain/errors';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { LockMode } from '@mikro-orm/core';
-import { BeneficialOwner, Customer, Document, Verification } from '../entities/index';
-import { Platform } from '../../platforms/entities/index';
-import { WebhookEvent } from '../../webhooks/entities/index';
+import { BeneficialOwner, Customer, Document, Verification } from '../entities';
+import { Platform } from '../../platforms/entities';
+import { WebhookEvent } from '../../webhooks/entities';
 import type { Environment } from '../../platforms/entities/ApiToken';
 import type { KycStatus } from '../entities/Customer';
 import { derivedId } from '../../../domain/ids';
@@ -242,7 +243,9 @@ export async function applySubmission(em: EntityManager, input: SubmissionInput)
  */
 export async function applyResolution(em: EntityManager, input: { verificationId: string; environment: Environment }): Promise<SubmissionResult> {
   return em.transactional(async (tx) => {
-    const found = await tx.findOneOrFail(Verification, { id: input.verificationId });
+    // A missing verification is a refusal, not a transient failure: never retried.
+    const found = await tx.findOne(Verification, { id: input.verificationId });
+    if (!found) throw DomainError.notFound('Verification', 'VERIFICATION_NOT_FOUND');
     const customer = await tx.findOneOrFail(Customer, { id: found.customerId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     const verification = await tx.findOneOrFail(Verification, { id: input.verificationId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
     const platform = await tx.findOneOrFail(Platform, { id: verification.platformId });

@@ -1,4 +1,4 @@
-import { InternalAccount } from '../entities/index';
+import { InternalAccount } from '../entities';
 import { internalAccountViews } from '../services/internal-account-views';
 import { listPage } from '../../../services/listing';
 import { defineRoute } from '../../../api/route';

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { createHash } from 'node:crypto';
-import { LedgerAccount, type InternalAccount } from '../entities/index';
+import { LedgerAccount, type InternalAccount } from '../entities';
 import { currency as currencyOf, currencyView } from '../../../domain/currencies';
 import { totalBalance } from '../domain/ledger';
 

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { randomBytes } from 'node:crypto';
-import { InternalAccount, LedgerAccount } from '../entities/index';
+import { InternalAccount, LedgerAccount } from '../entities';
 import type { InternalAccountType } from '../entities/InternalAccount';
 import { newId } from '../../../domain/ids';
 import { accountTypeFor } from '../domain/internal-accounts';

@@ -1,7 +1,7 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { JournalEntry, LedgerAccount, Posting } from '../entities/index';
-import { ApiError } from '../../../domain/errors';
+import { JournalEntry, LedgerAccount, Posting } from '../entities';
+import { DomainError } from '../../../domain/errors';
 import { newId } from '../../../domain/ids';
 import { applyEntry, type PostingLine } from '../domain/ledger';
 
@@ -38,7 +38,7 @@ export async function postEntry(em: EntityManager, input: PostEntryInput): Promi
   const result = applyEntry(accounts, input.lines);
   if (!result.ok) {
     const insufficient = result.violations.find((v) => v.kind === 'INSUFFICIENT_FUNDS');
-    if (insufficient) throw new ApiError(400, 'INSUFFICIENT_FUNDS', 'The account balance is too low for this movement');
+    if (insufficient) throw new DomainError('INSUFFICIENT_FUNDS', 'The account balance is too low for this movement');
     throw new Error(`ledger entry rejected: ${JSON.stringify(result.violations, (_k, v) => (typeof v === 'bigint' ? v.toString() : v))}`);
   }
 

@@ -1,15 +1,12 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Client } from '@temporalio/client';
-import { Customer } from '../../customers/entities/index';
-import { InternalAccount } from '../entities/index';
-import { Platform } from '../../platforms/entities/index';
-import { WebhookEvent } from '../../webhooks/entities/index';
+import { Customer } from '../../customers/entities';
+import { InternalAccount } from '../entities';
+import { Platform } from '../../platforms/entities';
+import { type WebhookEvent } from '../../webhooks/entities';
 import type { Environment } from '../../platforms/entities/ApiToken';
 import { derivedId } from '../../../domain/ids';
 import { customerAccountPlan, missingAccounts, platformAccountPlan, type AccountSpec } from '../domain/internal-accounts';
-import { logger } from '../../../logger';
-import { startWebhookDelivery } from '../../../temporal/webhooks';
 import { internalAccountViews } from './internal-account-views';
 import { openInternalAccount } from './internal-accounts';
 import { recordWebhookEvent } from '../../webhooks/services/webhooks';
@@ -22,8 +19,8 @@ import { recordWebhookEvent } from '../../webhooks/services/webhooks';
  * Idempotent: call it whenever something that affects the plan changes (creation, consent,
  * currencies, approval). Runs in the caller's transaction (or opens one) and locks the
  * customer row, so concurrent calls never open an account twice. Returns the accounts it
- * opened; announce them after commit (announceOpenedAccounts, or recordOpenedAccountEvents in
- * an activity).
+ * opened; announce them after commit (announceOpenedAccounts in src/temporal/starters, or
+ * recordOpenedAccountEvents in an activity).
  */
 export async function provisionCustomerAccounts(em: EntityManager, platform: Platform, customer: Customer): Promise<InternalAccount[]> {
   // A deleted customer keeps what it holds but opens nothing new.
@@ -82,32 +79,4 @@ export async function recordOpenedAccountEvents(em: EntityManager, environment: 
     );
   }
   return events;
-}
-
-export interface AnnounceContext {
-  em: EntityManager;
-  temporal: Client;
-  taskQueue?: string;
-  environment: Environment;
-}
-
-/**
- * For API callers, after the provisioning transaction committed: records the accounts'
- * STATUS_UPDATED events and starts their delivery. Accounts whose event is already recorded
- * were announced before and are skipped, so a repeat never sends twice. The request has
- * already succeeded, so a failure here is logged rather than thrown.
- */
-export async function announceOpenedAccounts(ctx: AnnounceContext, accounts: InternalAccount[]): Promise<void> {
-  if (accounts.length === 0) return;
-  try {
-    const known = new Set((await ctx.em.find(WebhookEvent, { id: { $in: accounts.map(accountStatusEventId) } })).map((e) => e.id));
-    const events = await recordOpenedAccountEvents(
-      ctx.em,
-      ctx.environment,
-      accounts.filter((a) => !known.has(accountStatusEventId(a))),
-    );
-    for (const event of events) await startWebhookDelivery(ctx.temporal, event, { taskQueue: ctx.taskQueue });
-  } catch (err) {
-    logger.error({ err, accountIds: accounts.map((a) => a.id) }, 'could not announce opened internal accounts');
-  }
 }

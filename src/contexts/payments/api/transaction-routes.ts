@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Customer } from '../../customers/entities/index';
-import { Transaction } from '../entities/index';
-import { ApiError } from '../../../domain/errors';
+import { Customer } from '../../customers/entities';
+import { Transaction } from '../entities';
+import { DomainError } from '../../../domain/errors';
 import { listPage } from '../../../services/listing';
 import { transactionView } from '../services/transaction-views';
 import { defineRoute } from '../../../api/route';
@@ -44,7 +44,7 @@ export const transactionRoutes = [
     responses: { 200: { description: 'The transaction', schema: TransactionSchema }, 401: errorResponses[401], 404: errorResponses[404] },
     handler: async ({ em, caller, params }) => {
       const tx = await em.findOne(Transaction, { id: params.transactionId, platformId: caller.platformId });
-      if (!tx) throw ApiError.notFound('Transaction');
+      if (!tx) throw DomainError.notFound('Transaction');
       return { status: 200, body: (await views(em, [tx]))[0] };
     },
   }),

@@ -1,6 +1,6 @@
-import type { Customer } from '../../customers/entities/index';
-import type { Platform } from '../../platforms/entities/index';
-import type { Transaction } from '../entities/index';
+import type { Customer } from '../../customers/entities';
+import type { Platform } from '../../platforms/entities';
+import type { Transaction } from '../entities';
 import { endUserTermsConsentOf } from '../../customers/domain/agreements';
 import { currencyView } from '../../../domain/currencies';
 import { INDIVIDUAL_PROFILE_KEYS } from '../../customers/domain/customer-rules';

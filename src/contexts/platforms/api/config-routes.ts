@@ -1,6 +1,7 @@
-import { Platform } from '../entities/index';
+import { Platform } from '../entities';
 import { defaultCurrencyConfig } from '../services/platforms';
-import { announceOpenedAccounts, provisionPlatformAccounts } from '../../ledger/services/provisioning';
+import { provisionPlatformAccounts } from '../../ledger/services/provisioning';
+import { announceOpenedAccounts } from '../../../temporal/starters/webhook-delivery';
 import { platformConfigView } from '../../payments/services/transaction-views';
 import { defineRoute } from '../../../api/route';
 import { errorResponses } from '../../../api/schemas/common';

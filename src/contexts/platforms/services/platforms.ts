@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { ApiToken, Platform } from '../entities/index';
+import { ApiToken, Platform } from '../entities';
 import type { Environment } from '../entities/ApiToken';
 import type { PlatformCurrencyConfig, Region } from '../entities/Platform';
 import { newId } from '../../../domain/ids';

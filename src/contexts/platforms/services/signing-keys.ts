@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { SigningKey } from '../entities/index';
+import { SigningKey } from '../entities';
 import type { Environment } from '../entities/ApiToken';
 import { decrypt, encrypt } from '../../../security/secrets';
 import { generateSigningKeyPair } from '../../webhooks/domain/webhook-signature';

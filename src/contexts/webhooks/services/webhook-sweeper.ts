@@ -1,8 +1,8 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy, type Client } from '@temporalio/client';
-import { WebhookEvent } from '../entities/index';
+import { WebhookEvent } from '../entities';
 import { logger } from '../../../logger';
-import { startWebhookDelivery } from '../../../temporal/webhooks';
+import { startWebhookDelivery } from '../../../temporal/starters/webhook-delivery';
 
 /**
  * Events are recorded in the database first and their delivery workflow is started after the

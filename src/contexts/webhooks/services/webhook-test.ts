@@ -1,7 +1,7 @@
-import { Platform } from '../../platforms/entities/index';
-import { ApiError } from '../../../domain/errors';
+import { Platform } from '../../platforms/entities';
+import { DomainError } from '../../../domain/errors';
 import { recordWebhookEvent } from './webhooks';
-import { startWebhookDelivery } from '../../../temporal/webhooks';
+import { startWebhookDelivery } from '../../../temporal/starters/webhook-delivery';
 import type { ApiDeps, Caller } from '../../../api/context';
 
 /**
@@ -12,7 +12,7 @@ export async function sendTestWebhook(deps: ApiDeps, caller: Caller, options: { 
   const em = deps.orm.em.fork();
   const platform = await em.findOneOrFail(Platform, { id: caller.platformId });
   if (!platform.webhookEndpoint) {
-    throw new ApiError(400, 'WEBHOOK_ENDPOINT_NOT_SET', 'No webhook endpoint is configured; set webhookEndpoint with PATCH /config');
+    throw new DomainError('WEBHOOK_ENDPOINT_NOT_SET', 'No webhook endpoint is configured; set webhookEndpoint with PATCH /config');
   }
   const event = await recordWebhookEvent(em, { platformId: platform.id, environment: caller.environment, type: 'TEST', data: {} });
   const handle = await startWebhookDelivery(deps.temporal, event, { taskQueue: deps.taskQueue, singleAttempt: true });
@@ -21,7 +21,7 @@ export async function sendTestWebhook(deps: ApiDeps, caller: Caller, options: { 
   const outcome = result.lastOutcome as typeof result.lastOutcome & { url?: string; responseBody?: string };
   if (!result.delivered) {
     const responseStatus = 'status' in outcome ? outcome.status : null;
-    throw new ApiError(400, 'WEBHOOK_DELIVERY_ERROR', `The webhook endpoint did not accept the test event (${responseStatus ?? ('error' in outcome ? outcome.error : outcome.kind)})`, {
+    throw new DomainError('WEBHOOK_DELIVERY_ERROR', `The webhook endpoint did not accept the test event (${responseStatus ?? ('error' in outcome ? outcome.error : outcome.kind)})`, {
       url: platform.webhookEndpoint,
       responseStatus,
       responseBody: outcome.responseBody ?? null,

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { WebhookEvent } from '../entities/index';
+import { WebhookEvent } from '../entities';
 import type { Environment } from '../../platforms/entities/ApiToken';
 import { newId } from '../../../domain/ids';
 import { stringifyWithBigInt } from '../../../domain/json';

@@ -1,0 +1,49 @@
+import type { DomainError, ErrorCode } from '../domain/errors';
+
+/** The one place where an error code becomes an HTTP status. Every code must be listed. */
+export const HTTP_STATUS: Record<ErrorCode, number> = {
+  INVALID_INPUT: 400,
+  MISSING_MANDATORY_USER_INFO: 400,
+  END_USER_TERMS_VERSION_NOT_FOUND: 400,
+  INSUFFICIENT_FUNDS: 400,
+  WEBHOOK_ENDPOINT_NOT_SET: 400,
+  WEBHOOK_DELIVERY_ERROR: 400,
+  VERIFICATION_ALREADY_DECIDED: 400,
+  UNAUTHORIZED: 401,
+  FORBIDDEN: 403,
+  USER_NOT_READY: 403,
+  END_USER_TERMS_NOT_ACCEPTED: 403,
+  NOT_FOUND: 404,
+  USER_NOT_FOUND: 404,
+  TRANSACTION_NOT_FOUND: 404,
+  QUOTE_NOT_FOUND: 404,
+  TOKEN_NOT_FOUND: 404,
+  ACCOUNT_NOT_FOUND: 404,
+  VERIFICATION_NOT_FOUND: 404,
+  DOCUMENT_NOT_FOUND: 404,
+  BENEFICIAL_OWNER_NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  CONFLICT: 409,
+  UMA_ADDRESS_EXISTS: 409,
+  DOCUMENT_ALREADY_EXISTS: 409,
+  IDEMPOTENCY_KEY_REUSED: 409,
+  INVALID_STATE_TRANSITION: 409,
+  OPERATION_IN_PROGRESS: 409,
+  CUSTOMER_DELETED: 410,
+  INTERNAL_ERROR: 500,
+};
+
+export function httpStatusOf(err: DomainError): number {
+  return HTTP_STATUS[err.code];
+}
+
+/** The §7 error body. */
+export function errorBody(err: DomainError) {
+  return {
+    status: httpStatusOf(err),
+    code: err.code,
+    reason: err.reason,
+    message: err.reason,
+    ...(err.details ? { details: err.details } : {}),
+  };
+}

@@ -1,0 +1,25 @@
+import { ApplicationFailure } from '@temporalio/common';
+import { DomainError, isErrorCode } from '../domain/errors';
+
+/**
+ * The one place where a Temporal failure becomes an API error. A refusal raised by an activity
+ * arrives wrapped (WorkflowFailedError → ActivityFailure → ApplicationFailure, or
+ * WorkflowUpdateFailedError → ApplicationFailure), so the cause chain is searched for an
+ * ApplicationFailure typed with one of the service's error codes. Anything else is not a
+ * refusal and is left to become a 500.
+ */
+export function domainErrorFrom(err: unknown): DomainError | undefined {
+  for (let cause: unknown = err; cause instanceof Error; cause = cause.cause) {
+    if (cause instanceof DomainError) return cause;
+    if (cause instanceof ApplicationFailure && isErrorCode(cause.type)) {
+      const details = cause.details?.[0];
+      return new DomainError(cause.type, cause.message, details && typeof details === 'object' ? (details as Record<string, unknown>) : undefined);
+    }
+  }
+  return undefined;
+}
+
+/** Rethrows a Temporal failure as the API error it stands for (or as it is). */
+export function rethrowAsDomainError(err: unknown): never {
+  throw domainErrorFrom(err) ?? err;
+}

@@ -1,0 +1,58 @@
+import { WorkflowFailedError, WorkflowUpdateFailedError } from '@temporalio/client';
+import { ActivityFailure, ApplicationFailure, RetryState } from '@temporalio/common';
+import { toActivityFailure } from '../../activities/failures';
+import { HTTP_STATUS } from '../../src/api/error-status';
+import { DomainError, ERROR_CODES } from '../../src/domain/errors';
+import { domainErrorFrom } from '../../src/temporal/failures';
+
+// Regression: the sandbox route looked for the ApplicationFailure directly under
+// WorkflowFailedError, but a refusal raised by an activity arrives one level deeper (wrapped in
+// an ActivityFailure), so it came out as a 500.
+
+const refusal = () => ApplicationFailure.nonRetryable('The account balance is too low for this movement', 'INSUFFICIENT_FUNDS', { accountId: 'InternalAccount:1' });
+
+function activityFailed(cause: ApplicationFailure): ActivityFailure {
+  return new ActivityFailure('activity failed', 'settleIncomingPayment', '5', RetryState.NON_RETRYABLE_FAILURE, 'worker', cause);
+}
+
+describe('domainErrorFrom', () => {
+  test('finds a refusal an activity raised, wrapped in an ActivityFailure under WorkflowFailedError', () => {
+    const err = new WorkflowFailedError('workflow failed', activityFailed(refusal()), RetryState.NON_RETRYABLE_FAILURE);
+    const mapped = domainErrorFrom(err);
+    expect(mapped).toBeInstanceOf(DomainError);
+    expect(mapped).toMatchObject({ code: 'INSUFFICIENT_FUNDS', reason: 'The account balance is too low for this movement', details: { accountId: 'InternalAccount:1' } });
+  });
+
+  test('finds a refusal the workflow raised itself, and one returned by an update', () => {
+    expect(domainErrorFrom(new WorkflowFailedError('failed', refusal(), RetryState.NON_RETRYABLE_FAILURE))?.code).toBe('INSUFFICIENT_FUNDS');
+    expect(domainErrorFrom(new WorkflowUpdateFailedError('update failed', activityFailed(refusal())))?.code).toBe('INSUFFICIENT_FUNDS');
+  });
+
+  test('leaves failures that are not one of our codes alone (they become 500s)', () => {
+    expect(domainErrorFrom(new WorkflowFailedError('failed', ApplicationFailure.nonRetryable('boom', 'TypeError'), RetryState.NON_RETRYABLE_FAILURE))).toBeUndefined();
+    expect(domainErrorFrom(new Error('connection refused'))).toBeUndefined();
+  });
+});
+
+describe('toActivityFailure', () => {
+  test('turns a DomainError into a non-retryable failure typed with its code, details kept', () => {
+    const failure = toActivityFailure(new DomainError('CUSTOMER_DELETED', 'gone', { customerId: 'Customer:1' }));
+    expect(failure).toBeInstanceOf(ApplicationFailure);
+    expect(failure).toMatchObject({ type: 'CUSTOMER_DELETED', nonRetryable: true, message: 'gone', details: [{ customerId: 'Customer:1' }] });
+  });
+
+  test('leaves other errors retryable', () => {
+    const err = new Error('database unavailable');
+    expect(toActivityFailure(err)).toBe(err);
+  });
+
+  test('round trip: what an activity refuses is what the API answers', () => {
+    const failure = toActivityFailure(new DomainError('USER_NOT_READY', 'not approved')) as ApplicationFailure;
+    const mapped = domainErrorFrom(new WorkflowFailedError('failed', activityFailed(failure), RetryState.NON_RETRYABLE_FAILURE))!;
+    expect(HTTP_STATUS[mapped.code]).toBe(403);
+  });
+});
+
+test('every error code has an HTTP status', () => {
+  for (const code of ERROR_CODES) expect(HTTP_STATUS[code]).toBeGreaterThanOrEqual(400);
+});
