@@ -1,7 +1,5 @@
-import { Worker } from '@temporalio/worker';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
-import { randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { createActivities } from '../../activities';
 import { httpWebhookSender } from '../../activities/webhooks/webhook-sender';
@@ -14,6 +12,7 @@ import { submitVerification } from '../../workflows/definitions';
 import { uploadDocument } from '../../src/contexts/customers/services/documents';
 import { verificationIdFor } from '../../src/contexts/customers/services/verifications';
 import { FILES, individualFields, insertCustomer } from '../support/onboarding-fixtures';
+import { bundledWorker } from '../support/bundled-worker';
 import { Harness } from '../support/harness';
 import { timeSkippingEnvironment } from '../support/time-skipping';
 
@@ -67,13 +66,7 @@ record('record workflow histories', () => {
       const em = h.orm.em.fork();
       const platform = await createPlatform(em, { name: 'history', webhookEndpoint: h.receiver.url });
       const event = await recordWebhookEvent(em, { platformId: platform.id, environment: 'SANDBOX', type: 'TEST', data: {} });
-      const taskQueue = `rec-${randomUUID()}`;
-      const worker = await Worker.create({
-        connection: env.nativeConnection,
-        taskQueue,
-        workflowBundle: { code: readFileSync(process.env.TEST_WORKFLOW_BUNDLE!, 'utf8') },
-        activities: createActivities({ orm: h.orm, masterKey: parseMasterKey(process.env.MASTER_KEY!), webhookSender: httpWebhookSender }),
-      });
+      const { worker, taskQueue } = await bundledWorker(env.nativeConnection, createActivities({ orm: h.orm, masterKey: parseMasterKey(process.env.MASTER_KEY!), webhookSender: httpWebhookSender }));
       await worker.runUntil(async () => {
         const handle = await env.client.workflow.start<typeof webhookDelivery>('webhookDelivery', { workflowId: event.id, taskQueue, args: [{ eventId: event.id }] });
         await handle.result();
@@ -94,13 +87,7 @@ record('record workflow histories', () => {
       const platform = await createPlatform(em, { name: 'history', webhookEndpoint: h.receiver.url, isRegulatedFinancialInstitution: false, currencies: ['USD'] });
       const customer = await insertCustomer(h.orm, masterKey, platform.id, individualFields('Ada Lovelace'));
       const verificationId = verificationIdFor(customer.id);
-      const taskQueue = `rec-${randomUUID()}`;
-      const worker = await Worker.create({
-        connection: env.nativeConnection,
-        taskQueue,
-        workflowBundle: { code: readFileSync(process.env.TEST_WORKFLOW_BUNDLE!, 'utf8') },
-        activities: createActivities({ orm: h.orm, masterKey, webhookSender: httpWebhookSender }),
-      });
+      const { worker, taskQueue } = await bundledWorker(env.nativeConnection, createActivities({ orm: h.orm, masterKey, webhookSender: httpWebhookSender }));
       await worker.runUntil(async () => {
         const handle = await env.client.workflow.start<typeof customerVerification>('customerVerification', {
           workflowId: verificationId,

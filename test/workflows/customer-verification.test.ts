@@ -1,9 +1,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { WorkflowIdConflictPolicy, WorkflowIdReusePolicy } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { Runtime, Worker } from '@temporalio/worker';
-import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import type { Worker } from '@temporalio/worker';
 import { createActivities } from '../../activities';
 import { httpWebhookSender } from '../../activities/webhooks/webhook-sender';
 import { Customer, Verification } from '../../src/contexts/customers/entities';
@@ -17,6 +15,7 @@ import type { customerVerification } from '../../workflows/customers/customer-ve
 import { submitVerification, verificationStatusQuery } from '../../workflows/definitions';
 import { FILES, individualFields, insertCustomer } from '../support/onboarding-fixtures';
 import { WebhookReceiver } from '../support/receiver';
+import { bundledWorker, quietTemporalRuntime } from '../support/bundled-worker';
 import { timeSkippingEnvironment } from '../support/time-skipping';
 
 // Verifications that resolve later wait on a durable timer; the time-skipping test server runs
@@ -31,7 +30,7 @@ const masterKey = () => parseMasterKey(process.env.MASTER_KEY!);
 let taskQueue: string;
 
 beforeAll(async () => {
-  Runtime.install({ logger: { log: () => undefined, trace: () => undefined, debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined } });
+  quietTemporalRuntime();
   orm = await openOrm(process.env.DATABASE_URL!, { poolMax: 5 });
   receiver = await new WebhookReceiver().start();
 }, 120_000);
@@ -40,13 +39,7 @@ beforeAll(async () => {
 // has completed, the Java test server stops skipping time for the workflows that follow.
 beforeEach(async () => {
   env = await timeSkippingEnvironment();
-  taskQueue = `wf-${randomUUID()}`;
-  worker = await Worker.create({
-    connection: env.nativeConnection,
-    taskQueue,
-    workflowBundle: { code: readFileSync(process.env.TEST_WORKFLOW_BUNDLE!, 'utf8') },
-    activities: createActivities({ orm, masterKey: masterKey(), webhookSender: httpWebhookSender, webhookTimeoutMs: 2_000 }),
-  });
+  ({ worker, taskQueue } = await bundledWorker(env.nativeConnection, createActivities({ orm, masterKey: masterKey(), webhookSender: httpWebhookSender, webhookTimeoutMs: 2_000 })));
   running = worker.run();
 }, 120_000);
 

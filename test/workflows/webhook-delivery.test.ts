@@ -1,8 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { Runtime, Worker } from '@temporalio/worker';
-import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import type { Worker } from '@temporalio/worker';
 import { createActivities } from '../../activities';
 import { httpWebhookSender } from '../../activities/webhooks/webhook-sender';
 import { WebhookEvent } from '../../src/contexts/webhooks/entities';
@@ -12,6 +10,7 @@ import { createPlatform } from '../../src/contexts/platforms/services/platforms'
 import { recordWebhookEvent } from '../../src/contexts/webhooks/services/webhooks';
 import type { webhookDelivery } from '../../workflows/webhooks/webhook-delivery';
 import { WebhookReceiver } from '../support/receiver';
+import { bundledWorker, quietTemporalRuntime } from '../support/bundled-worker';
 import { timeSkippingEnvironment } from '../support/time-skipping';
 
 // Webhook back-off spans days; the time-skipping test server runs it in seconds, with the real
@@ -22,19 +21,14 @@ let orm: MikroORM;
 let receiver: WebhookReceiver;
 let worker: Worker;
 let running: Promise<void>;
-const taskQueue = `wf-${randomUUID()}`;
+let taskQueue: string;
 
 beforeAll(async () => {
-  Runtime.install({ logger: { log: () => undefined, trace: () => undefined, debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined } });
+  quietTemporalRuntime();
   env = await timeSkippingEnvironment();
   orm = await openOrm(process.env.DATABASE_URL!, { poolMax: 5 });
   receiver = await new WebhookReceiver().start();
-  worker = await Worker.create({
-    connection: env.nativeConnection,
-    taskQueue,
-    workflowBundle: { code: readFileSync(process.env.TEST_WORKFLOW_BUNDLE!, 'utf8') },
-    activities: createActivities({ orm, masterKey: parseMasterKey(process.env.MASTER_KEY!), webhookSender: httpWebhookSender, webhookTimeoutMs: 2_000 }),
-  });
+  ({ worker, taskQueue } = await bundledWorker(env.nativeConnection, createActivities({ orm, masterKey: parseMasterKey(process.env.MASTER_KEY!), webhookSender: httpWebhookSender, webhookTimeoutMs: 2_000 })));
   running = worker.run();
 }, 120_000);
 
