@@ -21,9 +21,27 @@ export interface IncomingPaymentResult {
   transactionId: string;
   status: TransactionStatus;
   webhookEventIds: string[];
+  /** Why the payment was refused (status FAILED): an error code and its message. */
+  refusal?: { code: string; message: string };
 }
 
 export const incomingPaymentStatusQuery = defineQuery<TransactionStatus>('status');
+
+/** What the single posting step of an incoming payment did (see postIncomingPayment). */
+export interface PostedPayment {
+  transactionId: string;
+  status: TransactionStatus;
+  events: { eventId: string; type: string }[];
+  /** Set when the money-movement policy refused the payment: the transaction is FAILED. */
+  refusal?: { code: string; message: string };
+}
+
+/**
+ * Answered as soon as the money is posted (or refused), while the workflow goes on to announce
+ * the payment: the API sends it with the workflow's start (update-with-start) and replies to
+ * the caller without waiting for webhook delivery.
+ */
+export const incomingPaymentPosted = defineUpdate<IncomingPaymentResult, []>('posted');
 
 export interface WebhookDeliveryInput {
   eventId: string;
@@ -32,6 +50,11 @@ export interface WebhookDeliveryInput {
   policy?: WebhookRetryPolicy;
   /** Carried across continue-as-new so the horizon counts from the first attempt. */
   attemptsSoFar?: number;
+  /**
+   * Wait this long before the first attempt of this run: set when the workflow that recorded
+   * the event already made the first attempt and hands the retries over.
+   */
+  firstAttemptAfterSeconds?: number;
   elapsedSeconds?: number;
 }
 

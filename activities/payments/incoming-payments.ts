@@ -13,107 +13,153 @@ import { ensureSystemAccount, postEntry, sandboxFundingAccountId } from '../../s
 import { internalAccountView } from '../../src/contexts/ledger/services/internal-account-views';
 import { transactionView } from '../../src/contexts/payments/services/transaction-views';
 import { recordWebhookEvent } from '../../src/contexts/webhooks/services/webhooks';
-import type { IncomingPaymentInput } from '../../workflows/definitions';
+import type { IncomingPaymentInput, PostedPayment } from '../../workflows/definitions';
 import type { ActivityDeps } from '../deps';
 
 export function incomingPaymentActivities({ orm }: ActivityDeps) {
   return {
+    /**
+     * The whole posting of an incoming payment in ONE database transaction (a local activity of
+     * the payment workflow): the PENDING transaction, the policy check, the ledger entry and the
+     * COMPLETED status (or FAILED with the refusal's code), and the webhook events announcing
+     * it. Nothing can be half done, and a retry finds the finished work and repeats none of it.
+     */
+    async postIncomingPayment(input: IncomingPaymentInput): Promise<PostedPayment> {
+      return orm.em.fork().transactional(async (em) => {
+        const tx = (await em.findOne(Transaction, { id: input.transactionId }, { lockMode: LockMode.PESSIMISTIC_WRITE })) ?? (await insertPending(em, input));
+        const refusal = await settle(em, tx);
+        const events = await recordPaymentEvents(em, tx, input.environment, { balanceUpdate: tx.status === 'COMPLETED' });
+        return {
+          transactionId: tx.id,
+          status: tx.status,
+          events,
+          ...(refusal ? { refusal: { code: refusal.code, message: refusal.reason } } : {}),
+        };
+      });
+    },
+
+    // The three steps below are version 1 of the payment workflow, one activity each; runs
+    // started before postIncomingPayment existed still call them, so they stay registered.
+
     /** Records the transaction as PENDING. Repeats (activity retries) find the existing row. */
     async createIncomingTransaction(input: IncomingPaymentInput): Promise<void> {
       const em = orm.em.fork();
       if (await em.findOne(Transaction, { id: input.transactionId })) return;
-      const account = await em.findOne(InternalAccount, { id: input.internalAccountId, platformId: input.platformId });
-      if (!account) throw DomainError.notFound('Internal account', 'ACCOUNT_NOT_FOUND');
-      const now = new Date();
-      em.create(Transaction, {
-        id: input.transactionId,
-        platformId: input.platformId,
-        customerId: input.customerId,
-        type: 'INCOMING',
-        direction: 'CREDIT',
-        status: 'PENDING',
-        source: input.source,
-        destination: { destinationType: 'ACCOUNT', accountId: input.internalAccountId },
-        receivedAmount: parseMinor(input.amount),
-        receivedCurrency: input.currency,
-        createdAt: now,
-        updatedAt: now,
-      });
-      await em.flush();
+      await insertPending(em, input);
     },
 
-    /**
-     * Credits the account and completes the transaction in one database transaction: the
-     * balance, the journal and the status can never disagree. The money-movement policy is
-     * checked again here, with the customer row locked, because it is this transaction that
-     * moves the money: a customer deleted or suspended since the request was accepted gets
-     * nothing, and the transaction is FAILED with the refusal's code as its reason.
-     */
+    /** Credits the account and completes the transaction in one database transaction. */
     async settleIncomingPayment(input: { transactionId: string }): Promise<void> {
-      const refusal = await orm.em.fork().transactional(async (em): Promise<DomainError | null> => {
-          const tx = await em.findOneOrFail(Transaction, { id: input.transactionId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-          if (tx.status === 'COMPLETED') return null;
-          if (tx.status === 'FAILED') return new DomainError(isErrorCode(tx.failureReason) ? tx.failureReason : 'FORBIDDEN', 'The payment was refused');
-          assertTransition(tx.status, 'COMPLETED');
-          const refused = tx.customerId ? await policyRefusal(em, tx.platformId, tx.customerId) : null;
-          if (refused) {
-            tx.status = 'FAILED';
-            tx.failureReason = refused.code;
-            tx.updatedAt = new Date();
-            await em.flush();
-            return refused;
-          }
-          const accountId = String(tx.destination.accountId);
-          const source = sandboxFundingAccountId(tx.platformId, tx.receivedCurrency);
-          await ensureSystemAccount(em, tx.platformId, source, 'SANDBOX_FUNDING_SOURCE', tx.receivedCurrency);
-          await postEntry(em, {
-            platformId: tx.platformId,
-            idempotencyKey: `settle:${tx.id}`,
-            transactionId: tx.id,
-            description: 'Incoming payment credited',
-            lines: transfer(source, accountId, tx.receivedCurrency, tx.receivedAmount),
-          });
-          const now = new Date();
-          tx.status = 'COMPLETED';
-          tx.settledAt = now;
-          tx.updatedAt = now;
-          await em.flush();
-          return null;
+      const refusal = await orm.em.fork().transactional(async (em) => {
+        const tx = await em.findOneOrFail(Transaction, { id: input.transactionId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+        return settle(em, tx);
       });
       if (refusal) throw refusal;
     },
 
-    /**
-     * Records the webhook events announcing the transaction's current status (the payment
-     * event and the account's balance update) and returns their ids. Event ids derive from
-     * the transaction and status, so a retried activity records nothing twice.
-     */
-    async recordIncomingPaymentEvents(input: { transactionId: string; environment: 'SANDBOX' | 'PRODUCTION' }): Promise<{ eventId: string; type: string }[]> {
+    /** Records the webhook events announcing the transaction's current status. */
+    async recordIncomingPaymentEvents(input: { transactionId: string; environment: 'SANDBOX' | 'PRODUCTION' }): Promise<RecordedEvent[]> {
       const em = orm.em.fork();
       const tx = await em.findOneOrFail(Transaction, { id: input.transactionId });
-      const type = incomingPaymentEventType(tx.status);
-      if (!type) return [];
-      const customer = tx.customerId ? await em.findOne(Customer, { id: tx.customerId }) : null;
-      const accountId = String(tx.destination.accountId);
-      const account = await em.findOneOrFail(InternalAccount, { id: accountId });
-      const ledger = await em.findOneOrFail(LedgerAccount, { id: accountId });
-      const payment = await recordWebhookEvent(em, {
-        id: derivedId('Webhook', tx.id, type),
-        platformId: tx.platformId,
-        environment: input.environment,
-        type,
-        data: transactionView(tx, customer?.platformCustomerId ?? null),
-      });
-      const balance = await recordWebhookEvent(em, {
-        id: derivedId('Webhook', tx.id, type, 'INTERNAL_ACCOUNT.BALANCE_UPDATED'),
-        platformId: tx.platformId,
-        environment: input.environment,
-        type: 'INTERNAL_ACCOUNT.BALANCE_UPDATED',
-        data: internalAccountView(account, ledger),
-      });
-      return [payment, balance].map((e) => ({ eventId: e.id, type: e.type }));
+      return recordPaymentEvents(em, tx, input.environment, { balanceUpdate: true });
     },
   };
+}
+
+type RecordedEvent = { eventId: string; type: string };
+
+async function insertPending(em: EntityManager, input: IncomingPaymentInput): Promise<Transaction> {
+  const account = await em.findOne(InternalAccount, { id: input.internalAccountId, platformId: input.platformId });
+  if (!account) throw DomainError.notFound('Internal account', 'ACCOUNT_NOT_FOUND');
+  const now = new Date();
+  const tx = em.create(Transaction, {
+    id: input.transactionId,
+    platformId: input.platformId,
+    customerId: input.customerId,
+    type: 'INCOMING',
+    direction: 'CREDIT',
+    status: 'PENDING',
+    source: input.source,
+    destination: { destinationType: 'ACCOUNT', accountId: input.internalAccountId },
+    receivedAmount: parseMinor(input.amount),
+    receivedCurrency: input.currency,
+    createdAt: now,
+    updatedAt: now,
+  });
+  await em.flush();
+  return tx;
+}
+
+/**
+ * Credits the account and completes the (locked) transaction: the balance, the journal and the
+ * status change together. The money-movement policy is checked again here, with the customer
+ * row locked, because it is this transaction that moves the money: a customer deleted or
+ * suspended since the request was accepted gets nothing, and the transaction is FAILED with the
+ * refusal's code as its reason (returned, so the caller's transaction still commits it).
+ */
+async function settle(em: EntityManager, tx: Transaction): Promise<DomainError | null> {
+  if (tx.status === 'COMPLETED') return null;
+  if (tx.status === 'FAILED') return new DomainError(isErrorCode(tx.failureReason) ? tx.failureReason : 'FORBIDDEN', 'The payment was refused');
+  assertTransition(tx.status, 'COMPLETED');
+  const refused = tx.customerId ? await policyRefusal(em, tx.platformId, tx.customerId) : null;
+  const now = new Date();
+  if (refused) {
+    tx.status = 'FAILED';
+    tx.failureReason = refused.code;
+    tx.updatedAt = now;
+    await em.flush();
+    return refused;
+  }
+  const accountId = String(tx.destination.accountId);
+  const source = sandboxFundingAccountId(tx.platformId, tx.receivedCurrency);
+  await ensureSystemAccount(em, tx.platformId, source, 'SANDBOX_FUNDING_SOURCE', tx.receivedCurrency);
+  await postEntry(em, {
+    platformId: tx.platformId,
+    idempotencyKey: `settle:${tx.id}`,
+    transactionId: tx.id,
+    description: 'Incoming payment credited',
+    lines: transfer(source, accountId, tx.receivedCurrency, tx.receivedAmount),
+  });
+  tx.status = 'COMPLETED';
+  tx.settledAt = now;
+  tx.updatedAt = now;
+  await em.flush();
+  return null;
+}
+
+/**
+ * Records the webhook events announcing the transaction's current status: the payment event
+ * and, when money moved, the account's balance update. Event ids derive from the transaction
+ * and status, so a retry records nothing twice.
+ */
+async function recordPaymentEvents(em: EntityManager, tx: Transaction, environment: 'SANDBOX' | 'PRODUCTION', options: { balanceUpdate: boolean }): Promise<RecordedEvent[]> {
+  const type = incomingPaymentEventType(tx.status);
+  if (!type) return [];
+  const customer = tx.customerId ? await em.findOne(Customer, { id: tx.customerId }) : null;
+  const events = [
+    await recordWebhookEvent(em, {
+      id: derivedId('Webhook', tx.id, type),
+      platformId: tx.platformId,
+      environment,
+      type,
+      data: transactionView(tx, customer?.platformCustomerId ?? null),
+    }),
+  ];
+  if (options.balanceUpdate) {
+    const accountId = String(tx.destination.accountId);
+    const account = await em.findOneOrFail(InternalAccount, { id: accountId });
+    const ledger = await em.findOneOrFail(LedgerAccount, { id: accountId });
+    events.push(
+      await recordWebhookEvent(em, {
+        id: derivedId('Webhook', tx.id, type, 'INTERNAL_ACCOUNT.BALANCE_UPDATED'),
+        platformId: tx.platformId,
+        environment,
+        type: 'INTERNAL_ACCOUNT.BALANCE_UPDATED',
+        data: internalAccountView(account, ledger),
+      }),
+    );
+  }
+  return events.map((e) => ({ eventId: e.id, type: e.type }));
 }
 
 /** The policy's refusal as a value, so the transaction can record it and still commit. */

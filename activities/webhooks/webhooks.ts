@@ -5,36 +5,53 @@ import { SIGNATURE_HEADER, SIGNATURE_HEADER_ALIAS, signWebhookBody } from '../..
 import { signingKey } from '../../src/contexts/platforms/services/signing-keys';
 import type { ActivityDeps } from '../deps';
 
+export type AttemptOutcome = DeliveryOutcome & { url?: string; responseBody?: string };
+
 export function webhookActivities({ orm, masterKey, webhookSender, webhookTimeoutMs = 10_000 }: ActivityDeps) {
+  async function attempt(eventId: string): Promise<AttemptOutcome> {
+    const em = orm.em.fork();
+    const event = await em.findOneOrFail(WebhookEvent, { id: eventId });
+    const platform = await em.findOneOrFail(Platform, { id: event.platformId });
+    const url = platform.webhookEndpoint;
+    let outcome: AttemptOutcome;
+    let status: number | null = null;
+    if (!url) {
+      outcome = { kind: 'NO_ENDPOINT' };
+    } else {
+      const { privateKeyPem } = await signingKey(em, masterKey, event.environment);
+      const signature = signWebhookBody(privateKeyPem, event.payload);
+      const res = await webhookSender.post(url, event.payload, { [SIGNATURE_HEADER]: signature, [SIGNATURE_HEADER_ALIAS]: signature, 'x-svc-webhook-id': event.id }, webhookTimeoutMs);
+      status = res.status;
+      outcome = res.status === null ? { kind: 'UNREACHABLE', error: res.error ?? 'no response' } : classifyResponse(res.status, res.body);
+      outcome = { ...outcome, url, responseBody: res.body.slice(0, 1000) };
+    }
+    event.attempts += 1;
+    event.lastAttemptAt = new Date();
+    event.lastResponseStatus = status;
+    if (outcome.kind === 'DELIVERED' || outcome.kind === 'DUPLICATE') event.state = 'DELIVERED';
+    await em.flush();
+    return outcome;
+  }
+
   return {
     /**
      * One delivery attempt of a recorded event, to the platform's current endpoint. Never
      * throws for receiver problems: the outcome is returned so the workflow decides about
      * retrying and every attempt shows up in its history.
      */
-    async deliverWebhook(input: { eventId: string }): Promise<DeliveryOutcome & { url?: string; responseBody?: string }> {
-      const em = orm.em.fork();
-      const event = await em.findOneOrFail(WebhookEvent, { id: input.eventId });
-      const platform = await em.findOneOrFail(Platform, { id: event.platformId });
-      const url = platform.webhookEndpoint;
-      let outcome: DeliveryOutcome & { url?: string; responseBody?: string };
-      let status: number | null = null;
-      if (!url) {
-        outcome = { kind: 'NO_ENDPOINT' };
-      } else {
-        const { privateKeyPem } = await signingKey(em, masterKey, event.environment);
-        const signature = signWebhookBody(privateKeyPem, event.payload);
-        const res = await webhookSender.post(url, event.payload, { [SIGNATURE_HEADER]: signature, [SIGNATURE_HEADER_ALIAS]: signature, 'x-svc-webhook-id': event.id }, webhookTimeoutMs);
-        status = res.status;
-        outcome = res.status === null ? { kind: 'UNREACHABLE', error: res.error ?? 'no response' } : classifyResponse(res.status, res.body);
-        outcome = { ...outcome, url, responseBody: res.body.slice(0, 1000) };
-      }
-      event.attempts += 1;
-      event.lastAttemptAt = new Date();
-      event.lastResponseStatus = status;
-      if (outcome.kind === 'DELIVERED' || outcome.kind === 'DUPLICATE') event.state = 'DELIVERED';
-      await em.flush();
-      return outcome;
+    async deliverWebhook(input: { eventId: string }): Promise<AttemptOutcome> {
+      return attempt(input.eventId);
+    },
+
+    /**
+     * First attempts for the events a workflow just recorded, one after the other, in one
+     * (local) activity: on the success path this is all the delivery costs. The workflow hands
+     * each event that was not accepted to a webhookDelivery workflow, which retries it.
+     */
+    async deliverWebhooks(input: { eventIds: string[] }): Promise<{ eventId: string; outcome: AttemptOutcome }[]> {
+      const outcomes: { eventId: string; outcome: AttemptOutcome }[] = [];
+      for (const eventId of input.eventIds) outcomes.push({ eventId, outcome: await attempt(eventId) });
+      return outcomes;
     },
 
     /** Marks an event that ran out of retries, so it can be found and replayed by an operator. */

@@ -12,6 +12,10 @@ import { submitVerification } from '../../workflows/definitions';
 import { uploadDocument } from '../../src/contexts/customers/services/documents';
 import { verificationIdFor } from '../../src/contexts/customers/services/verifications';
 import { FILES, individualFields, insertCustomer } from '../support/onboarding-fixtures';
+import { Customer } from '../../src/contexts/customers/entities';
+import { InternalAccount } from '../../src/contexts/ledger/entities';
+import { newId } from '../../src/domain/ids';
+import { runIncomingPayment } from '../../src/temporal/starters/incoming-payment';
 import { bundledWorker } from '../support/bundled-worker';
 import { Harness } from '../support/harness';
 import { timeSkippingEnvironment } from '../support/time-skipping';
@@ -24,11 +28,14 @@ import { timeSkippingEnvironment } from '../support/time-skipping';
 const record = process.env.RECORD_HISTORIES === '1' ? describe : describe.skip;
 const dir = __dirname;
 
-/** The workflow code version the recorded histories belong to. */
-const HISTORY_VERSION = 'v1';
+/**
+ * The current code version of each workflow type: raise it with every versioned change
+ * (patched()), so that the new code's histories are recorded beside the older ones.
+ */
+const HISTORY_VERSION: Record<string, string> = { incomingPayment: 'v2', webhookDelivery: 'v2', customerVerification: 'v1' };
 
 async function save(workflowType: string, scenario: string, history: Parameters<typeof historyToJSON>[0]) {
-  const file = join(dir, workflowType, `${HISTORY_VERSION}-${scenario}.json`);
+  const file = join(dir, workflowType, `${HISTORY_VERSION[workflowType]}-${scenario}.json`);
   if (existsSync(file)) {
     console.warn(`${file} exists and is kept; raise HISTORY_VERSION to record the current code's histories`);
     return;
@@ -38,24 +45,49 @@ async function save(workflowType: string, scenario: string, history: Parameters<
 }
 
 record('record workflow histories', () => {
-  test('incomingPayment and a first-try webhookDelivery, on the dev server', async () => {
+  test('incomingPayment: delivered from the payment itself, handed over after a refused first attempt, refused by policy; on the dev server', async () => {
     const h = await Harness.start();
     try {
       const { api } = await h.platform();
-      const customer = await api.post('/customers', { customerType: 'INDIVIDUAL', platformCustomerId: 'history' });
-      const accounts = await api.get(`/customers/internal-accounts?customerId=${encodeURIComponent(customer.body.id)}&currency=USD`);
-      await api.post(`/sandbox/internal-accounts/${accounts.body.data[0].id}/fund`, { amount: 2500 }).expect(200);
-      const tx = (await api.get('/transactions')).body.data[0];
-      const payment = h.temporal.workflow.getHandle(tx.id);
-      const { webhookEventIds } = (await payment.result()) as { webhookEventIds: string[] };
-      await save('incomingPayment', 'sandbox-funding', await payment.fetchHistory());
-      const hook = h.temporal.workflow.getHandle(webhookEventIds[0]!);
-      await hook.result();
-      await save('webhookDelivery', 'first-try', await hook.fetchHistory());
+      const fundNewCustomer = async (name: string) => {
+        const customer = await api.post('/customers', { customerType: 'INDIVIDUAL', platformCustomerId: name });
+        const accounts = await api.get(`/customers/internal-accounts?customerId=${encodeURIComponent(customer.body.id)}&currency=USD`);
+        return { customerId: customer.body.id as string, fund: () => api.post(`/sandbox/internal-accounts/${accounts.body.data[0].id}/fund`, { amount: 2500 }) };
+      };
+      const latestPayment = async () => h.temporal.workflow.getHandle((await api.get('/transactions')).body.data[0].id);
+
+      await (await fundNewCustomer('history-1')).fund().expect(200);
+      const delivered = await latestPayment();
+      await delivered.result();
+      await save('incomingPayment', 'sandbox-funding', await delivered.fetchHistory());
+
+      // The receiver refuses every first attempt: both events are handed to webhookDelivery
+      // workflows, which wait the first back-off interval (30 s) and deliver.
+      h.receiver.respond = (_hook, attempt) => (attempt === 1 ? 500 : 200);
+      await (await fundNewCustomer('history-2')).fund().expect(200);
+      const handedOver = await latestPayment();
+      const { webhookEventIds } = (await handedOver.result()) as { webhookEventIds: string[] };
+      await save('incomingPayment', 'first-attempt-refused', await handedOver.fetchHistory());
+      const retry = h.temporal.workflow.getHandle(webhookEventIds[0]!);
+      await retry.result();
+      await save('webhookDelivery', 'handed-over', await retry.fetchHistory());
+      h.receiver.respond = () => 200;
+
+      // Deleted after the API's check (simulated by starting the payment directly): FAILED.
+      const refused = await fundNewCustomer('history-3');
+      await h.orm.em.fork().nativeUpdate(Customer, { id: refused.customerId }, { isDeleted: true });
+      const accountId = (await h.orm.em.fork().findOneOrFail(InternalAccount, { customerId: refused.customerId, currency: 'USD' })).id;
+      const transactionId = newId('Transaction');
+      await expect(
+        runIncomingPayment(h.temporal, { transactionId, platformId: (await h.orm.em.fork().findOneOrFail(Customer, { id: refused.customerId })).platformId, environment: 'SANDBOX', customerId: refused.customerId, internalAccountId: accountId, currency: 'USD', amount: '100', source: { sourceType: 'SANDBOX_FUNDING' } }, { taskQueue: h.taskQueue }),
+      ).rejects.toMatchObject({ code: 'CUSTOMER_DELETED' });
+      const refusedHandle = h.temporal.workflow.getHandle(transactionId);
+      await refusedHandle.result();
+      await save('incomingPayment', 'refused-by-policy', await refusedHandle.fetchHistory());
     } finally {
       await h.stop();
     }
-  });
+  }, 120_000);
 
   test('webhookDelivery with retries, on the time-skipping server', async () => {
     const env = await timeSkippingEnvironment();

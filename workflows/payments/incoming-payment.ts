@@ -1,22 +1,78 @@
-import { proxyActivities, setHandler, upsertSearchAttributes } from '@temporalio/workflow';
+import {
+  ActivityFailure,
+  allHandlersFinished,
+  ApplicationFailure,
+  condition,
+  patched,
+  proxyActivities,
+  proxyLocalActivities,
+  setHandler,
+  upsertSearchAttributes,
+} from '@temporalio/workflow';
 import type { PaymentActivities } from '../../activities/payments';
-import { ERROR } from '../../src/domain/errors';
 import type { TransactionStatus } from '../../src/contexts/payments/domain/transaction-state';
+import { ERROR } from '../../src/domain/errors';
 import { BusinessStatusKey, CustomerIdKey, TransactionIdKey } from '../../src/temporal/search-attributes';
-import { announceEvents } from '../webhooks/announce';
-import { incomingPaymentStatusQuery, type IncomingPaymentInput, type IncomingPaymentResult } from '../definitions';
+import { announceEvents, deliverEvents } from '../webhooks/announce';
+import { incomingPaymentPosted, incomingPaymentStatusQuery, type IncomingPaymentInput, type IncomingPaymentResult } from '../definitions';
 
-const { createIncomingTransaction, settleIncomingPayment, recordIncomingPaymentEvents } = proxyActivities<PaymentActivities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '1 second', maximumInterval: '30 seconds', nonRetryableErrorTypes: [ERROR.ACCOUNT_NOT_FOUND, ERROR.INSUFFICIENT_FUNDS, ERROR.CUSTOMER_DELETED, ERROR.USER_NOT_READY, ERROR.END_USER_TERMS_NOT_ACCEPTED] },
-});
+const retry = { initialInterval: '1 second', maximumInterval: '30 seconds', nonRetryableErrorTypes: [ERROR.ACCOUNT_NOT_FOUND, ERROR.INSUFFICIENT_FUNDS] };
+
+// Short database work runs as a local activity: no activity task round trip through the server.
+const { postIncomingPayment } = proxyLocalActivities<PaymentActivities>({ startToCloseTimeout: '30 seconds', retry });
+
+// Version 1's three steps, kept for runs that started before the single posting step.
+const { createIncomingTransaction, settleIncomingPayment, recordIncomingPaymentEvents } = proxyActivities<PaymentActivities>({ startToCloseTimeout: '30 seconds', retry });
+
+/** Marks runs that post in one local activity, deliver their own webhooks and answer an update. */
+export const POSTING_IN_ONE_STEP = 'posting-in-one-step';
 
 /**
- * An incoming payment to an internal account (workflow id = the transaction id): recorded as
- * PENDING, credited to the ledger and completed in one database transaction, then announced
- * by webhook workflows of its own.
+ * An incoming payment to an internal account (workflow id = the transaction id). The money is
+ * posted in one database transaction (the PENDING row, the policy check, the ledger entry, the
+ * final status and the webhook events); the `posted` update answers the caller right then, and
+ * the workflow goes on to deliver the events, handing any the receiver refuses to a retrying
+ * webhookDelivery workflow. A payment refused by the money-movement policy is FAILED, announced,
+ * and the update fails with the refusal's code.
  */
 export async function incomingPayment(input: IncomingPaymentInput): Promise<IncomingPaymentResult> {
+  if (!patched(POSTING_IN_ONE_STEP)) return incomingPaymentV1(input);
+
+  let status: TransactionStatus = 'PENDING';
+  let answer: IncomingPaymentResult | ApplicationFailure | undefined;
+  setHandler(incomingPaymentStatusQuery, () => status);
+  setHandler(incomingPaymentPosted, async () => {
+    await condition(() => answer !== undefined);
+    if (answer instanceof ApplicationFailure) throw answer;
+    return answer!;
+  });
+
+  let posted: Awaited<ReturnType<typeof postIncomingPayment>>;
+  try {
+    posted = await postIncomingPayment(input);
+  } catch (err) {
+    // Refused before anything was recorded (an unknown account): nothing to announce.
+    answer = asApplicationFailure(err);
+    await condition(allHandlersFinished);
+    throw answer;
+  }
+  status = posted.status;
+  upsertSearchAttributes([{ key: BusinessStatusKey, value: status }]);
+  const result: IncomingPaymentResult = {
+    transactionId: input.transactionId,
+    status,
+    webhookEventIds: posted.events.map((e) => e.eventId),
+    ...(posted.refusal ? { refusal: posted.refusal } : {}),
+  };
+  answer = posted.refusal ? ApplicationFailure.create({ message: posted.refusal.message, type: posted.refusal.code, nonRetryable: true }) : result;
+
+  await deliverEvents(input.platformId, posted.events, paymentAttributes(input));
+  await condition(allHandlersFinished);
+  return result;
+}
+
+/** Version 1: three activities, then one webhookDelivery workflow per event. */
+async function incomingPaymentV1(input: IncomingPaymentInput): Promise<IncomingPaymentResult> {
   let status: TransactionStatus = 'PENDING';
   setHandler(incomingPaymentStatusQuery, () => status);
 
@@ -25,16 +81,18 @@ export async function incomingPayment(input: IncomingPaymentInput): Promise<Inco
   status = 'COMPLETED';
   upsertSearchAttributes([{ key: BusinessStatusKey, value: status }]);
 
-  const webhookEventIds = await announce(input);
-  return { transactionId: input.transactionId, status, webhookEventIds };
+  const events = await recordIncomingPaymentEvents({ transactionId: input.transactionId, environment: input.environment });
+  await announceEvents(input.platformId, events, paymentAttributes(input));
+  return { transactionId: input.transactionId, status, webhookEventIds: events.map((e) => e.eventId) };
 }
 
-/** Records the events of the transaction's status and starts their deliveries. */
-async function announce(input: IncomingPaymentInput): Promise<string[]> {
-  const events = await recordIncomingPaymentEvents({ transactionId: input.transactionId, environment: input.environment });
-  await announceEvents(input.platformId, events, [
-    { key: TransactionIdKey, value: input.transactionId },
-    ...(input.customerId ? [{ key: CustomerIdKey, value: input.customerId }] : []),
-  ]);
-  return events.map((e) => e.eventId);
+function paymentAttributes(input: IncomingPaymentInput) {
+  return [{ key: TransactionIdKey, value: input.transactionId }, ...(input.customerId ? [{ key: CustomerIdKey, value: input.customerId }] : [])];
+}
+
+/** An update can only be failed with an ApplicationFailure: unwrap the activity's. */
+function asApplicationFailure(err: unknown): ApplicationFailure {
+  if (err instanceof ActivityFailure && err.cause instanceof ApplicationFailure) return err.cause;
+  if (err instanceof ApplicationFailure) return err;
+  return ApplicationFailure.create({ message: err instanceof Error ? err.message : String(err), nonRetryable: true });
 }

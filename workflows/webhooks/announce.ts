@@ -1,20 +1,57 @@
 import type { SearchAttributePair } from '@temporalio/common';
-import { ParentClosePolicy, startChild } from '@temporalio/workflow';
+import { log, ParentClosePolicy, proxyLocalActivities, startChild } from '@temporalio/workflow';
+import type { WebhookActivities } from '../../activities/webhooks';
+import { isFinalOutcome, nextRetryDelaySeconds } from '../../src/contexts/webhooks/domain/webhook-retry';
 import { PlatformIdKey, WebhookEventTypeKey } from '../../src/temporal/search-attributes';
 import { webhookDelivery } from './webhook-delivery';
+
+// First attempts run inside the workflow that recorded the events, as one local activity with
+// no retry of its own: whatever it does not deliver is handed over to a retrying workflow.
+const { deliverWebhooks } = proxyLocalActivities<WebhookActivities>({
+  startToCloseTimeout: '1 minute',
+  retry: { maximumAttempts: 1 },
+});
+
+type Event = { eventId: string; type: string };
 
 /**
  * Starts one delivery workflow per recorded event (workflow id = event id). They outlive the
  * calling workflow (ABANDON) and carry its search attributes, so support staff find the
  * deliveries next to the payment or verification that caused them.
  */
-export async function announceEvents(platformId: string, events: { eventId: string; type: string }[], attributes: SearchAttributePair[] = []): Promise<void> {
-  for (const { eventId, type } of events) {
-    await startChild(webhookDelivery, {
-      workflowId: eventId,
-      args: [{ eventId }],
-      parentClosePolicy: ParentClosePolicy.ABANDON,
-      typedSearchAttributes: [{ key: PlatformIdKey, value: platformId }, ...attributes, { key: WebhookEventTypeKey, value: type }],
-    });
+export async function announceEvents(platformId: string, events: Event[], attributes: SearchAttributePair[] = []): Promise<void> {
+  for (const event of events) await handOver(platformId, event, attributes, { eventId: event.eventId });
+}
+
+/**
+ * Delivers the recorded events from this workflow (one local activity for all of them) and
+ * hands each event the receiver did not accept to a webhookDelivery workflow (id = event id),
+ * which waits the first back-off interval and retries for days. On the success path this costs
+ * no workflow and no activity task; the attempts are visible in this workflow's history, the
+ * events' state in the database.
+ */
+export async function deliverEvents(platformId: string, events: Event[], attributes: SearchAttributePair[] = []): Promise<void> {
+  if (events.length === 0) return;
+  let outcomes: Awaited<ReturnType<typeof deliverWebhooks>>;
+  try {
+    outcomes = await deliverWebhooks({ eventIds: events.map((e) => e.eventId) });
+  } catch (err) {
+    // The attempt itself could not run (database unavailable): every event goes to a retrying workflow.
+    log.warn('first webhook attempts failed; handing every event over', { error: err instanceof Error ? err.message : String(err) });
+    return announceEvents(platformId, events, attributes);
   }
+  for (const { eventId, outcome } of outcomes) {
+    if (isFinalOutcome(outcome)) continue;
+    const event = events.find((e) => e.eventId === eventId)!;
+    await handOver(platformId, event, attributes, { eventId, attemptsSoFar: 1, firstAttemptAfterSeconds: nextRetryDelaySeconds(1, 0) ?? 0 });
+  }
+}
+
+async function handOver(platformId: string, event: Event, attributes: SearchAttributePair[], args: Parameters<typeof webhookDelivery>[0]): Promise<void> {
+  await startChild(webhookDelivery, {
+    workflowId: event.eventId,
+    args: [args],
+    parentClosePolicy: ParentClosePolicy.ABANDON,
+    typedSearchAttributes: [{ key: PlatformIdKey, value: platformId }, ...attributes, { key: WebhookEventTypeKey, value: event.type }],
+  });
 }

@@ -26,6 +26,13 @@ export async function webhookDelivery(input: WebhookDeliveryInput): Promise<Webh
   let elapsed = input.elapsedSeconds ?? 0;
   setHandler(webhookAttemptsQuery, () => attempts);
 
+  // Handed over after a first attempt elsewhere: wait out the first back-off interval.
+  if (input.firstAttemptAfterSeconds) {
+    upsertSearchAttributes([{ key: BusinessStatusKey, value: 'RETRYING' }]);
+    await sleep(input.firstAttemptAfterSeconds * 1000);
+    elapsed += input.firstAttemptAfterSeconds;
+  }
+
   for (let inThisRun = 0; ; inThisRun++) {
     let outcome: DeliveryOutcome;
     try {
@@ -50,7 +57,7 @@ export async function webhookDelivery(input: WebhookDeliveryInput): Promise<Webh
     await sleep(delay * 1000);
     elapsed += delay;
     if (inThisRun + 1 >= ATTEMPTS_PER_RUN) {
-      await continueAsNew<typeof webhookDelivery>({ ...input, attemptsSoFar: attempts, elapsedSeconds: elapsed });
+      await continueAsNew<typeof webhookDelivery>({ ...input, attemptsSoFar: attempts, elapsedSeconds: elapsed, firstAttemptAfterSeconds: undefined });
     }
   }
 }
