@@ -1,3 +1,6 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { createPrivateKey, type KeyObject } from 'node:crypto';
+import type { Environment } from '../../src/contexts/platforms/entities';
 import { Platform } from '../../src/contexts/platforms/entities';
 import { WebhookEvent } from '../../src/contexts/webhooks/entities';
 import { classifyResponse, type DeliveryOutcome } from '../../src/contexts/webhooks/domain/webhook-retry';
@@ -8,6 +11,16 @@ import type { ActivityDeps } from '../deps';
 export type AttemptOutcome = DeliveryOutcome & { url?: string; responseBody?: string };
 
 export function webhookActivities({ orm, masterKey, webhookSender, webhookTimeoutMs = 10_000 }: ActivityDeps) {
+  // The signing key, unsealed and parsed once per environment for a minute, not per event.
+  const keys = new Map<string, { key: KeyObject; until: number }>();
+  async function privateKey(em: EntityManager, environment: Environment): Promise<KeyObject> {
+    const cached = keys.get(environment);
+    if (cached && cached.until > Date.now()) return cached.key;
+    const key = createPrivateKey((await signingKey(em, masterKey, environment)).privateKeyPem);
+    keys.set(environment, { key, until: Date.now() + 60_000 });
+    return key;
+  }
+
   async function attempt(eventId: string): Promise<AttemptOutcome> {
     const em = orm.em.fork();
     const event = await em.findOneOrFail(WebhookEvent, { id: eventId });
@@ -18,8 +31,7 @@ export function webhookActivities({ orm, masterKey, webhookSender, webhookTimeou
     if (!url) {
       outcome = { kind: 'NO_ENDPOINT' };
     } else {
-      const { privateKeyPem } = await signingKey(em, masterKey, event.environment);
-      const signature = signWebhookBody(privateKeyPem, event.payload);
+      const signature = signWebhookBody(await privateKey(em, event.environment), event.payload);
       const res = await webhookSender.post(url, event.payload, { [SIGNATURE_HEADER]: signature, [SIGNATURE_HEADER_ALIAS]: signature, 'x-svc-webhook-id': event.id }, webhookTimeoutMs);
       status = res.status;
       outcome = res.status === null ? { kind: 'UNREACHABLE', error: res.error ?? 'no response' } : classifyResponse(res.status, res.body);

@@ -1,4 +1,4 @@
-import { createPrivateKey, createPublicKey, generateKeyPairSync, sign, verify } from 'node:crypto';
+import { createPrivateKey, createPublicKey, generateKeyPairSync, sign, verify, type KeyObject } from 'node:crypto';
 
 /** Header carrying the signature; the public API's name is accepted as an alias by receivers. */
 export const SIGNATURE_HEADER = 'X-Svc-Signature';
@@ -16,8 +16,9 @@ export function generateSigningKeyPair(): { publicKeyPem: string; privateKeyPem:
  * Signs the exact body bytes: ECDSA P-256 over SHA-256, DER-encoded, base64. The header value
  * is `{"v":"1","s":"<base64>"}`.
  */
-export function signWebhookBody(privateKeyPem: string, body: string): string {
-  const signature = sign('sha256', Buffer.from(body, 'utf8'), { key: createPrivateKey(privateKeyPem), dsaEncoding: 'der' });
+export function signWebhookBody(privateKey: string | KeyObject, body: string): string {
+  const key = typeof privateKey === 'string' ? createPrivateKey(privateKey) : privateKey;
+  const signature = sign('sha256', Buffer.from(body, 'utf8'), { key, dsaEncoding: 'der' });
   return JSON.stringify({ v: '1', s: signature.toString('base64') });
 }
 

@@ -1,0 +1,220 @@
+import { Client, Connection } from '@temporalio/client';
+import { bundleWorkflowCode, NativeConnection, Runtime, Worker } from '@temporalio/worker';
+import { spawn } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { Client as PgClient } from 'pg';
+import { request } from 'undici';
+import { httpWebhookSender } from '../../activities/webhooks/webhook-sender';
+import { createApp } from '../../src/api/app';
+import { createPlatform, createToken } from '../../src/contexts/platforms/services/platforms';
+import { migrate, openOrm } from '../../src/db/orm';
+import { freePort, waitForPort } from '../../src/dev/ports';
+import { parseMasterKey } from '../../src/security/secrets';
+import { ensureSearchAttributes } from '../../src/temporal/register-search-attributes';
+import { createWorker } from '../../worker/worker';
+import { WebhookReceiver } from '../support/receiver';
+import { bankActivities } from './template/activities';
+import type { moneyTransfer } from './template/workflows';
+
+/**
+ * Sandbox funding against the money-transfer template's shape, in the same run, on the same
+ * Temporal dev server (SQLite), with the same client concurrency. Funding goes through the
+ * real path: HTTP → Express → starter → incomingPayment workflow → PostgreSQL ledger → webhook
+ * delivery to a local receiver; its completion is the HTTP answer (the money is posted). The
+ * template's completion is its workflow result. Prints completions/s, p50/p99 latency, the
+ * funding/template ratio and the engine work per execution counted from recorded histories.
+ * No threshold is asserted: speed is read here, never in tests.
+ */
+
+const OPS = Number(process.env.BENCH_WORKFLOWS ?? 300);
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
+const ACCOUNTS = 64;
+
+const none = () => undefined;
+
+interface Run {
+  rate: number;
+  p50: number;
+  p99: number;
+  ids: string[];
+}
+
+async function load(label: string, ops: number, one: (i: number) => Promise<string>): Promise<Run> {
+  const latencies: number[] = [];
+  const ids: string[] = [];
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      for (let i = next++; i < ops; i = next++) {
+        const t0 = performance.now();
+        ids.push(await one(i));
+        latencies.push(performance.now() - t0);
+      }
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))]!;
+  const run = { rate: ops / seconds, p50: pct(50), p99: pct(99), ids };
+  console.log(`${label.padEnd(34)} ${run.rate.toFixed(1).padStart(6)} completions/s   p50 ${run.p50.toFixed(0).padStart(5)} ms   p99 ${run.p99.toFixed(0).padStart(5)} ms   (${ops} in ${seconds.toFixed(1)} s, ${CONCURRENCY} in flight)`);
+  return run;
+}
+
+/** Engine work of one execution, from its history (children included). */
+async function engineWork(client: Client, workflowId: string): Promise<{ workflows: number; workflowTasks: number; activityTasks: number; localActivities: number; events: number }> {
+  const history = await client.workflow.getHandle(workflowId).fetchHistory();
+  const events = history.events ?? [];
+  const count = (attr: keyof (typeof events)[number]) => events.filter((e) => e[attr]).length;
+  const own = {
+    workflows: 1,
+    workflowTasks: count('workflowTaskCompletedEventAttributes'),
+    activityTasks: count('activityTaskScheduledEventAttributes'),
+    // Local activities leave a marker; so does patched(), which is not work: count markers with a result payload.
+    localActivities: events.filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity').length,
+    events: events.length,
+  };
+  const children = events.map((e) => e.startChildWorkflowExecutionInitiatedEventAttributes?.workflowId).filter((id): id is string => !!id);
+  for (const child of children) {
+    await client.workflow.getHandle(child).result().catch(none);
+    const w = await engineWork(client, child);
+    own.workflows += w.workflows;
+    own.workflowTasks += w.workflowTasks;
+    own.activityTasks += w.activityTasks;
+    own.localActivities += w.localActivities;
+    own.events += w.events;
+  }
+  return own;
+}
+
+async function averageWork(client: Client, ids: string[]) {
+  const sample = ids.slice(0, 10);
+  const works: Awaited<ReturnType<typeof engineWork>>[] = [];
+  for (const id of sample) works.push(await engineWork(client, id));
+  const avg = (k: keyof (typeof works)[number]) => works.reduce((s, w) => s + w[k], 0) / works.length;
+  return { workflows: avg('workflows'), workflowTasks: avg('workflowTasks'), activityTasks: avg('activityTasks'), localActivities: avg('localActivities'), events: avg('events') };
+}
+
+async function main(): Promise<void> {
+  Runtime.install({ logger: { log: none, trace: none, debug: none, info: none, warn: none, error: (m) => console.error(m) } });
+
+  // A throw-away database and a dev server of the run's own.
+  const admin = new PgClient({ connectionString: process.env.TEST_DATABASE_URL });
+  await admin.connect();
+  const db = `bench_funding_${Date.now()}`;
+  await admin.query(`create database ${db}`);
+  const dbUrl = new URL(process.env.TEST_DATABASE_URL!);
+  dbUrl.pathname = `/${db}`;
+  const port = await freePort();
+  const server = spawn(process.env.TEMPORAL_CLI_PATH!, ['server', 'start-dev', '--headless', '--ip', '127.0.0.1', '--port', String(port), '--namespace', 'default', '--log-level', 'error'], { stdio: 'ignore' });
+  const cleanup: (() => Promise<unknown>)[] = [];
+  try {
+    await waitForPort(port, 60_000);
+    const address = `127.0.0.1:${port}`;
+    const orm = await openOrm(dbUrl.toString(), { poolMax: 20 });
+    cleanup.push(() => orm.close());
+    await migrate(orm, dbUrl.toString());
+    const connection = await Connection.connect({ address });
+    cleanup.push(() => connection.close());
+    await ensureSearchAttributes(connection, 'default');
+    const client = new Client({ connection, namespace: 'default' });
+    const native = await NativeConnection.connect({ address });
+    cleanup.push(() => native.close());
+    const masterKey = parseMasterKey(randomBytes(32).toString('base64'));
+
+    const receiver = await new WebhookReceiver().start();
+    cleanup.push(() => receiver.stop());
+    const paymentsQueue = `bench-payments-${randomUUID()}`;
+    const templateQueue = `bench-template-${randomUUID()}`;
+    const paymentsWorker = await createWorker({
+      connection: native,
+      namespace: 'default',
+      taskQueue: paymentsQueue,
+      deps: { orm, masterKey, webhookSender: httpWebhookSender },
+      workflowBundle: await bundleWorkflowCode({ workflowsPath: require.resolve('../../workflows'), logger: { log: none, trace: none, debug: none, info: none, warn: none, error: none } }),
+    });
+    const templateWorker = await Worker.create({
+      connection: native,
+      taskQueue: templateQueue,
+      workflowBundle: await bundleWorkflowCode({ workflowsPath: require.resolve('./template/workflows'), logger: { log: none, trace: none, debug: none, info: none, warn: none, error: none } }),
+      activities: bankActivities(),
+    });
+    const running = [paymentsWorker.run(), templateWorker.run()];
+    cleanup.unshift(async () => {
+      paymentsWorker.shutdown();
+      templateWorker.shutdown();
+      await Promise.all(running);
+    });
+
+    // The API in-process on a real port; a regulated platform whose customers are approved at creation.
+    const app = createApp({ orm, temporal: client, config: { masterKey, apiPrefix: '', publicBaseUrl: 'http://127.0.0.1' }, taskQueue: paymentsQueue });
+    const http = app.listen(0, '127.0.0.1');
+    await new Promise((r) => http.once('listening', r));
+    cleanup.unshift(() => new Promise((r) => http.close(r)));
+    const base = `http://127.0.0.1:${(http.address() as AddressInfo).port}/2025-10-13`;
+    const em = orm.em.fork();
+    const platform = await createPlatform(em, { name: 'bench', currencies: ['USD'], webhookEndpoint: receiver.url, isRegulatedFinancialInstitution: true });
+    const token = await createToken(em, platform.id, 'SANDBOX');
+    const auth = `Basic ${Buffer.from(`${token.tokenId}:${token.clientSecret}`).toString('base64')}`;
+    const call = async (method: 'GET' | 'POST', path: string, body?: unknown) => {
+      const res = await request(`${base}${path}`, { method, headers: { authorization: auth, 'content-type': 'application/json' }, ...(body ? { body: JSON.stringify(body) } : {}) });
+      const json = (await res.body.json()) as Record<string, unknown>;
+      if (res.statusCode >= 300) throw new Error(`${method} ${path}: ${res.statusCode} ${JSON.stringify(json)}`);
+      return json;
+    };
+    const accounts: string[] = [];
+    for (let i = 0; i < ACCOUNTS; i++) {
+      const customer = await call('POST', '/customers', { customerType: 'INDIVIDUAL', platformCustomerId: `bench-${i}`, fullName: 'Bench Customer' });
+      const list = (await call('GET', `/customers/internal-accounts?customerId=${encodeURIComponent(String(customer.id))}&currency=USD`)) as { data: { id: string }[] };
+      accounts.push(list.data[0]!.id);
+    }
+
+    const fund = async (i: number) => {
+      const key = `bench-${randomUUID()}`;
+      const res = await request(`${base}/sandbox/internal-accounts/${accounts[i % ACCOUNTS]}/fund`, { method: 'POST', headers: { authorization: auth, 'content-type': 'application/json', 'idempotency-key': key }, body: JSON.stringify({ amount: 100 }) });
+      await res.body.dump();
+      if (res.statusCode !== 200) throw new Error(`funding answered ${res.statusCode}`);
+      return key;
+    };
+    const transfer = async (i: number) => {
+      const referenceId = randomUUID();
+      await client.workflow.execute<typeof moneyTransfer>('moneyTransfer', { taskQueue: templateQueue, workflowId: `transfer-${referenceId}`, args: [{ amount: 100, sourceAccount: `a-${i % ACCOUNTS}`, targetAccount: `b-${i % ACCOUNTS}`, referenceId }] });
+      return `transfer-${referenceId}`;
+    };
+
+    console.log(`funding vs the money-transfer template: ${OPS} each, ${CONCURRENCY} in flight, one Temporal dev server (SQLite)`);
+    await load('warm-up (template)', 40, transfer);
+    await load('warm-up (funding)', 40, fund);
+    const template = await load('template transfer', OPS, transfer);
+    const funding = await load('sandbox funding (HTTP)', OPS, fund);
+
+    // Engine work per execution. Funding workflow ids are transaction ids derived from the keys.
+    const recent: string[] = [];
+    for await (const wf of client.workflow.list({ query: `WorkflowType = 'incomingPayment'` })) {
+      recent.push(wf.workflowId);
+      if (recent.length >= 10) break;
+    }
+    const tw = await averageWork(client, template.ids);
+    const fw = await averageWork(client, recent);
+    const row = (label: string, w: typeof tw) =>
+      console.log(`${label.padEnd(34)} workflows ${w.workflows.toFixed(1)}   workflow tasks ${w.workflowTasks.toFixed(1)}   activity tasks ${w.activityTasks.toFixed(1)}   local activities ${w.localActivities.toFixed(1)}   history events ${w.events.toFixed(1)}`);
+    console.log('engine work per execution (average of 10, children included):');
+    row('template transfer', tw);
+    row('sandbox funding', fw);
+    console.log(`ratio funding/template (completions per second): ${(funding.rate / template.rate).toFixed(2)}`);
+  } finally {
+    for (const step of cleanup) await step().catch(none);
+    server.kill('SIGKILL');
+    await admin.query(`drop database if exists ${db} with (force)`).catch(none);
+    await admin.end();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  },
+);
