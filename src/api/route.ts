@@ -1,11 +1,13 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Request, Response, Router } from 'express';
+import type { NextFunction, Request, Response, Router } from 'express';
 import { DomainError, type FieldError } from '../domain/errors';
 import type { ApiDeps, Caller } from './context';
 import { sendJson } from './http';
 import { withIdempotency } from './idempotency';
 import { receiveMultipart, type MultipartOptions, type UploadedFile } from './multipart';
 import { registry, z } from './openapi-registry';
+import { errorResponses, ID_PARAMS } from './schemas/common';
+import { declaredKeys, looksLikeId, nulCharacterErrors, unknownQueryErrors } from './input-guards';
 import { fieldErrors } from './validation';
 
 type Method = 'get' | 'post' | 'patch' | 'put' | 'delete';
@@ -58,7 +60,7 @@ export interface RouteSpec<P extends z.ZodType, Q extends z.ZodType, B extends z
 }
 
 /** Every route registered, for 405 detection and the OpenAPI document. */
-export const registeredRoutes: { method: Method; path: string }[] = [];
+export const registeredRoutes: { method: Method; path: string; idParams: boolean }[] = [];
 
 function openApiPath(path: string): string {
   return path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
@@ -71,14 +73,29 @@ export function defineRoute<P extends z.ZodType, Q extends z.ZodType, B extends 
 /** Mounts a route: documents it, authenticates (done by the router), validates, runs it. */
 export function mountRoute<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType>(router: Router, deps: ApiDeps, spec: RouteSpec<P, Q, B>): void {
   document(spec);
-  router[spec.method](spec.path, async (req: Request, res: Response) => {
+  const declaredQuery = declaredKeys(spec.query);
+  const idParams = !!spec.params && ID_PARAMS.has(spec.params);
+  router[spec.method](spec.path, async (req: Request, res: Response, next: NextFunction) => {
+    const nulInPath = nulCharacterErrors(req.params, '');
+    if (nulInPath.length > 0) throw DomainError.invalidInput(nulInPath);
+    // An id parameter never captures a literal segment: leave the request to a literal route or the 404.
+    if (idParams && Object.values(req.params).some((value) => typeof value === 'string' && !looksLikeId(value))) {
+      next('route');
+      return;
+    }
     const caller = res.locals.caller as Caller;
     if (spec.sandboxOnly && caller.environment !== 'SANDBOX') {
       throw new DomainError('FORBIDDEN', 'Sandbox endpoints require a sandbox API token');
     }
     const file = spec.multipart ? await receiveMultipart(req, res, spec.multipart) : undefined;
     const run = async (): Promise<Reply> => {
-      const errors: FieldError[] = [];
+      const errors: FieldError[] = [
+        ...nulCharacterErrors(req.query, ''),
+        ...unknownQueryErrors(req.query as Record<string, unknown>, declaredQuery),
+        ...nulCharacterErrors(req.body ?? {}, ''),
+      ];
+      // A NUL would reach PostgreSQL through the checks below: refuse before running them.
+      if (errors.length > 0) throw DomainError.invalidInput(errors);
       const parse = <S extends z.ZodType | undefined>(schema: S, value: unknown, prefix?: string) => {
         if (!schema) return undefined;
         const result = schema.safeParse(value, { reportInput: true });
@@ -129,7 +146,7 @@ const documented = new Set<RouteSpec<never, never, never>>();
 function document<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType>(spec: RouteSpec<P, Q, B>): void {
   if (documented.has(spec as never)) return;
   documented.add(spec as never);
-  registeredRoutes.push({ method: spec.method, path: spec.path });
+  registeredRoutes.push({ method: spec.method, path: spec.path, idParams: !!spec.params && ID_PARAMS.has(spec.params) });
   registry.registerPath({
     method: spec.method,
     path: openApiPath(spec.path),
@@ -149,10 +166,23 @@ function document<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType>
           : {}),
     },
     responses: Object.fromEntries(
-      Object.entries(spec.responses).map(([status, r]) => [
+      Object.entries(withStandardResponses(spec)).map(([status, r]) => [
         status,
         { description: r.description, ...(r.schema ? { content: { 'application/json': { schema: r.schema } } } : {}) },
       ]),
     ),
   });
+}
+
+/**
+ * The statuses every operation of a kind can answer, declared even when the route does not list
+ * them: validation (and unknown query parameters, NUL characters) 400, credentials 401, sandbox
+ * endpoints with production tokens 403, unknown ids 404, a reused Idempotency-Key 409, 500.
+ */
+function withStandardResponses(spec: { path: string; idempotent?: boolean; sandboxOnly?: boolean; responses: Record<number, { description: string; schema?: z.ZodType }> }) {
+  const standard: Record<number, { description: string; schema?: z.ZodType }> = { 400: errorResponses[400], 401: errorResponses[401], 500: errorResponses[500] };
+  if (spec.sandboxOnly) standard[403] = { description: 'FORBIDDEN: sandbox endpoints refuse production tokens', schema: errorResponses[400].schema };
+  if (spec.path.includes(':')) standard[404] = errorResponses[404];
+  if (spec.idempotent) standard[409] = { description: 'IDEMPOTENCY_KEY_REUSED: the key was used with a different request', schema: errorResponses[400].schema };
+  return { ...standard, ...spec.responses };
 }

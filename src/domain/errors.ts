@@ -56,6 +56,17 @@ export function isErrorCode(value: unknown): value is ErrorCode {
   return typeof value === 'string' && (ERROR_CODES as readonly string[]).includes(value);
 }
 
+/**
+ * The public reference's 404 codes by resource. Resources it has no code for (internal
+ * accounts, verifications, documents, beneficial owners) answer NOT_FOUND (README: deviations).
+ */
+const NOT_FOUND_CODES: Record<string, ErrorCode> = {
+  Customer: 'USER_NOT_FOUND',
+  Transaction: 'TRANSACTION_NOT_FOUND',
+  Quote: 'QUOTE_NOT_FOUND',
+  Token: 'TOKEN_NOT_FOUND',
+};
+
 /** One invalid field in a request, reported in `details.errors[]` (spec §7). */
 export interface FieldError {
   field: string;
@@ -80,7 +91,8 @@ export class DomainError extends Error {
   static unauthorized(reason = 'Invalid or missing API credentials'): DomainError {
     return new DomainError('UNAUTHORIZED', reason);
   }
-  static notFound(what: string, code: ErrorCode = 'NOT_FOUND'): DomainError {
+  /** A resource that does not exist (or belongs to another platform), with the reference's code for its kind. */
+  static notFound(what: string, code: ErrorCode = NOT_FOUND_CODES[what] ?? 'NOT_FOUND'): DomainError {
     return new DomainError(code, `${what} not found`);
   }
   static internal(reason = 'Internal error'): DomainError {

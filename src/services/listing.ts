@@ -3,22 +3,25 @@ import type { EntityClass } from '@mikro-orm/core';
 import { decodeCursor, toPage, type Page } from '../domain/pagination';
 
 /**
- * One page of a list in (createdAt desc, id desc) order, by keyset: stable under inserts
- * and as fast on page 1000 as on page 1.
+ * One page of a list in (createdAt, id) order, newest first unless `sortOrder` is `asc`, by
+ * keyset: stable under inserts and as fast on page 1000 as on page 1. A cursor continues in the
+ * order of the request it came from.
  */
 export async function listPage<E extends { id: string; createdAt: Date }, T>(
   em: EntityManager,
   entity: EntityClass<E>,
   where: FilterQuery<E>,
-  query: { limit: number; cursor?: string },
+  query: { limit: number; cursor?: string; sortOrder?: 'asc' | 'desc' },
   view: (rows: E[]) => Promise<T[]> | T[],
 ): Promise<Page<T>> {
   const after = query.cursor ? decodeCursor(query.cursor) : null;
+  const order = query.sortOrder ?? 'desc';
+  const beyond = order === 'desc' ? '$lt' : '$gt';
   const keyset = after
-    ? { $or: [{ createdAt: { $lt: new Date(after.createdAt) } }, { createdAt: new Date(after.createdAt), id: { $lt: after.id } }] }
+    ? { $or: [{ createdAt: { [beyond]: new Date(after.createdAt) } }, { createdAt: new Date(after.createdAt), id: { [beyond]: after.id } }] }
     : {};
   const [rows, totalCount] = await Promise.all([
-    em.find(entity, { $and: [where, keyset] } as FilterQuery<E>, { orderBy: { createdAt: 'desc', id: 'desc' } as never, limit: query.limit + 1 }),
+    em.find(entity, { $and: [where, keyset] } as FilterQuery<E>, { orderBy: { createdAt: order, id: order } as never, limit: query.limit + 1 }),
     em.count(entity, where),
   ]);
   const page = toPage(rows, query.limit, totalCount, (r) => r);

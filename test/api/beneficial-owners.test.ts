@@ -68,7 +68,7 @@ describe('POST /beneficial-owners', () => {
     expect((await api.post('/beneficial-owners', ownerBody('Customer:00000000-0000-4000-8000-000000000000'))).status).toBe(404);
     const res = await api.post('/beneficial-owners', ownerBody(foreign.id));
     expect(res.status).toBe(404);
-    expect(res.body.code).toBe('NOT_FOUND');
+    expect(res.body.code).toBe('USER_NOT_FOUND');
     expect(await countOwners(foreign.id)).toBe(0);
     expect((await mine.api.post('/beneficial-owners', ownerBody(deleted.id))).status).toBe(404);
   });

@@ -324,7 +324,7 @@ describe('platform isolation', () => {
     ] as const) {
       const res = await intruder.api.post(`/customers/${customerId}/${path}`, body);
       expect(res.status).toBe(404);
-      expect(res.body.code).toBe('NOT_FOUND');
+      expect(res.body.code).toBe('USER_NOT_FOUND');
     }
     expect(await h.orm.em.fork().count(ContactVerificationCode, { customerId })).toBe(0);
     expect(await stateOf(customerId)).toEqual({ email: 'PENDING', phone: 'PENDING' });

@@ -539,7 +539,7 @@ describe('GET /customers/{customerId}', () => {
     const other = await h.platform();
     const res = await other.api.get(`/customers/${c.id}`);
     expect(res.status).toBe(404);
-    expect(res.body.code).toBe('NOT_FOUND');
+    expect(res.body.code).toBe('USER_NOT_FOUND');
     expect((await api.get('/customers/Customer:00000000-0000-4000-8000-000000000000')).status).toBe(404);
   });
 });
@@ -894,7 +894,7 @@ describe('PATCH /customers/{customerId}', () => {
     await api.delete(`/customers/${c.id}`).expect(200);
     const res = await api.patch(`/customers/${c.id}`, { customerType: 'INDIVIDUAL', fullName: 'Ghost' });
     expect(res.status).toBe(404);
-    expect(res.body.code).toBe('NOT_FOUND');
+    expect(res.body.code).toBe('USER_NOT_FOUND');
     expect((await api.patch('/customers/Customer:00000000-0000-4000-8000-000000000000', { customerType: 'INDIVIDUAL' })).status).toBe(404);
   });
 });

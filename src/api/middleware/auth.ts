@@ -9,7 +9,8 @@ const CACHE_TTL_MS = 60_000;
 const CACHE_MAX = 1_000;
 
 /**
- * HTTP Basic with `<token id>:<client secret>` (spec §5.1). Secrets are checked against a
+ * HTTP Basic with `<token id>:<client secret>` (spec §5.1); the token id may be given without
+ * its `Token:` prefix. Secrets are checked against a
  * slow scrypt hash; a verified pair is remembered briefly under a SHA-256 of the pair so the
  * hash is not recomputed on every request. Any credential problem is the same 401.
  */
@@ -24,7 +25,9 @@ export function authenticate(deps: ApiDeps) {
     // Token ids contain a colon themselves (`Token:<uuid>`); secrets never do, so split at the last one.
     const colon = decoded.lastIndexOf(':');
     if (colon <= 0) throw DomainError.unauthorized();
-    const tokenId = decoded.slice(0, colon);
+    // Clients whose `user:password` option cannot hold a colon send the id without its prefix.
+    const userName = decoded.slice(0, colon);
+    const tokenId = userName.startsWith('Token:') ? userName : `Token:${userName}`;
     const secret = decoded.slice(colon + 1);
 
     const cacheKey = createHash('sha256').update(decoded).digest('base64');

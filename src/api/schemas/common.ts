@@ -46,4 +46,11 @@ export function pageOf<T extends z.ZodType>(item: T, name: string) {
 }
 
 /** A path id; anything malformed simply finds nothing (404), like an unknown id. */
-export const IdParam = (name: string) => z.object({ [name]: z.string().min(1).max(200) });
+/** Path parameter schemas whose values are resource ids (`<Type>:<uuid>`); see mountRoute. */
+export const ID_PARAMS = new WeakSet<z.ZodType>();
+
+export const IdParam = (name: string) => {
+  const schema = z.object({ [name]: z.string().min(1).max(200) });
+  ID_PARAMS.add(schema);
+  return schema;
+};

@@ -24,8 +24,18 @@ export const TransactionSchema = z
 
 export const TransactionListSchema = pageOf(TransactionSchema, 'TransactionListResponse');
 
+const id = z.string().min(1).max(200);
+
 export const TransactionListQuerySchema = PageQuerySchema.extend({
-  customerId: z.string().optional(),
+  customerId: id.optional().openapi({ description: "The customer's transactions; the platform's id selects the platform's own" }),
+  platformCustomerId: z.string().min(1).max(255).optional(),
+  accountIdentifier: id.optional().openapi({ description: 'An account on either side (sender or receiver)' }),
+  senderAccountIdentifier: id.optional(),
+  receiverAccountIdentifier: id.optional(),
   status: z.enum(statuses).optional(),
   type: z.enum(['INCOMING', 'OUTGOING']).optional(),
+  reference: z.string().min(1).max(255).optional().openapi({ description: 'The payment reference (none of today\'s transactions carry one)' }),
+  startDate: z.iso.datetime({ offset: true }).optional().openapi({ description: 'Created at or after (inclusive), ISO 8601' }),
+  endDate: z.iso.datetime({ offset: true }).optional().openapi({ description: 'Created at or before (inclusive), ISO 8601' }),
+  sortOrder: z.enum(['asc', 'desc']).default('desc').openapi({ description: 'By creation time; newest first by default' }),
 });
