@@ -1,4 +1,4 @@
-import type { DomainError, ErrorCode } from '../domain/errors';
+import type { DomainError, ErrorCode, FieldError } from '../domain/errors';
 
 /** The one place where an error code becomes an HTTP status. Every code must be listed. */
 export const HTTP_STATUS: Record<ErrorCode, number> = {
@@ -37,13 +37,21 @@ export function httpStatusOf(err: DomainError): number {
   return HTTP_STATUS[err.code];
 }
 
-/** The §7 error body. */
+/** The §7 error body; field errors carry the reference's FieldConstraint object. */
 export function errorBody(err: DomainError) {
   return {
     status: httpStatusOf(err),
     code: err.code,
     reason: err.reason,
     message: err.reason,
-    ...(err.details ? { details: err.details } : {}),
+    ...(err.details ? { details: withConstraintObjects(err.details) } : {}),
+  };
+}
+
+function withConstraintObjects(details: Record<string, unknown>): Record<string, unknown> {
+  if (!Array.isArray(details.errors)) return details;
+  return {
+    ...details,
+    errors: (details.errors as FieldError[]).map(({ constraint, hint, ...rest }) => ({ ...rest, constraint: { rule: constraint, ...hint } })),
   };
 }

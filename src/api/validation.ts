@@ -1,12 +1,29 @@
 import type { z } from 'zod';
-import type { FieldError } from '../domain/errors';
+import type { ConstraintHint, FieldError } from '../domain/errors';
 
 /** Turns every zod issue into a §7 field error, with a dot path rooted at `prefix`. */
 export function fieldErrors(error: z.ZodError, prefix?: string): FieldError[] {
   return error.issues.map((issue) => {
     const path = [...(prefix ? [prefix] : []), ...issue.path.map(String)].join('.');
-    return { field: path || prefix || 'body', constraint: constraintOf(issue), message: issue.message };
+    const hint = hintOf(issue);
+    return { field: path || prefix || 'body', constraint: constraintOf(issue), message: issue.message, ...(hint ? { hint } : {}) };
   });
+}
+
+/** The reference's FieldConstraint details a zod issue knows: allowed values, pattern, lengths, format. */
+function hintOf(issue: z.core.$ZodIssue): ConstraintHint | undefined {
+  switch (issue.code) {
+    case 'invalid_value':
+      return { enum: issue.values.map(String) };
+    case 'too_small':
+      return issue.origin === 'string' ? { minLength: Number(issue.minimum) } : undefined;
+    case 'too_big':
+      return issue.origin === 'string' ? { maxLength: Number(issue.maximum) } : undefined;
+    case 'invalid_format':
+      return issue.format === 'regex' && 'pattern' in issue && issue.pattern ? { pattern: String(issue.pattern) } : { format: issue.format };
+    default:
+      return undefined;
+  }
 }
 
 function constraintOf(issue: z.core.$ZodIssue): string {

@@ -67,11 +67,28 @@ const NOT_FOUND_CODES: Record<string, ErrorCode> = {
   Token: 'TOKEN_NOT_FOUND',
 };
 
-/** One invalid field in a request, reported in `details.errors[]` (spec §7). */
+/**
+ * What a field must satisfy, as the public reference's FieldConstraint describes it (a hint a
+ * client can use to validate before resubmitting).
+ */
+export interface ConstraintHint {
+  format?: string;
+  pattern?: string;
+  enum?: string[];
+  minLength?: number;
+  maxLength?: number;
+}
+
+/**
+ * One invalid field in a request, reported in `details.errors[]` (spec §7). `constraint` names
+ * the rule that failed (`required`, `enum`, `maxLength`, `notDecided`, …); on the wire it becomes
+ * the reference's FieldConstraint object, `{ rule, ...hint }` (src/api/error-status.ts).
+ */
 export interface FieldError {
   field: string;
   constraint: string;
   message: string;
+  hint?: ConstraintHint;
 }
 
 /** A refusal with its code; knows nothing of HTTP or Temporal. */

@@ -93,7 +93,7 @@ describe('POST /documents (multipart/form-data)', () => {
       const { p, person } = await setup();
       const res = await send(p, 'post', '/documents', { fields: passport(person.id), file });
       expect(res.status).toBe(400);
-      expect(res.body).toMatchObject({ status: 400, code: 'INVALID_INPUT', details: { errors: [{ field: 'file', constraint, message: expect.any(String) }] } });
+      expect(res.body).toMatchObject({ status: 400, code: 'INVALID_INPUT', details: { errors: [{ field: 'file', constraint: { rule: constraint }, message: expect.any(String) }] } });
       expect(await docCount(p.platform.id)).toBe(0);
     });
 
@@ -103,7 +103,7 @@ describe('POST /documents (multipart/form-data)', () => {
       FILES.pdf.copy(big);
       const res = await send(p, 'post', '/documents', { fields: passport(person.id), file: { bytes: big } });
       expect(res.status).toBe(400);
-      expect(res.body).toMatchObject({ code: 'INVALID_INPUT', details: { errors: [{ field: 'file', constraint: 'maxSize' }] } });
+      expect(res.body).toMatchObject({ code: 'INVALID_INPUT', details: { errors: [{ field: 'file', constraint: expect.objectContaining({ rule: 'maxSize' }) }] } });
       expect(await docCount(p.platform.id)).toBe(0);
     });
 
@@ -120,7 +120,7 @@ describe('POST /documents (multipart/form-data)', () => {
       const { p, person } = await setup();
       const res = await send(p, 'post', '/documents', { fields: { documentType: 'PASSPORTS', side: 'LEFT', country: 'ZZ', documentHolder: person.id }, file: null });
       expect(res.status).toBe(400);
-      expect(res.body.details.errors.map((e: { field: string; constraint: string }) => `${e.field}:${e.constraint}`).sort()).toEqual([
+      expect(res.body.details.errors.map((e: { field: string; constraint: { rule: string } }) => `${e.field}:${e.constraint.rule}`).sort()).toEqual([
         'country:iso3166-1-alpha-2',
         'documentType:enum',
         'file:required',
@@ -132,14 +132,14 @@ describe('POST /documents (multipart/form-data)', () => {
       const { p, person } = await setup();
       const res = await send(p, 'post', '/documents', { fields: passport(person.id), file: { bytes: FILES.pdf, field: 'document' } });
       expect(res.status).toBe(400);
-      expect(res.body.details.errors).toEqual([expect.objectContaining({ field: 'document', constraint: 'unexpectedFile' })]);
+      expect(res.body.details.errors).toEqual([expect.objectContaining({ field: 'document', constraint: expect.objectContaining({ rule: 'unexpectedFile' }) })]);
     });
 
     test('a JSON body instead of multipart', async () => {
       const { p, person } = await setup();
       const res = await p.api.post('/documents', passport(person.id));
       expect(res.status).toBe(400);
-      expect(res.body.details.errors).toEqual([expect.objectContaining({ field: 'body', constraint: 'contentType' })]);
+      expect(res.body.details.errors).toEqual([expect.objectContaining({ field: 'body', constraint: expect.objectContaining({ rule: 'contentType' }) })]);
     });
 
     test('a malformed multipart body', async () => {
@@ -252,11 +252,11 @@ describe('PUT /documents/{id}', () => {
     await send(p, 'post', '/documents', { fields: { documentType: 'UTILITY_BILL', country: 'US', documentHolder: person.id } });
     const noFile = await send(p, 'put', `/documents/${a.id}`, { fields: { documentType: 'PASSPORT', country: 'US' }, file: null });
     expect(noFile.status).toBe(400);
-    expect(noFile.body.details.errors).toEqual([expect.objectContaining({ field: 'file', constraint: 'required' })]);
+    expect(noFile.body.details.errors).toEqual([expect.objectContaining({ field: 'file', constraint: expect.objectContaining({ rule: 'required' }) })]);
     const badFile = await send(p, 'put', `/documents/${a.id}`, { fields: { documentType: 'PASSPORT', country: 'US' }, file: { bytes: Buffer.from('nope'), type: 'application/pdf' } });
-    expect(badFile.body.details.errors).toEqual([expect.objectContaining({ field: 'file', constraint: 'fileType' })]);
+    expect(badFile.body.details.errors).toEqual([expect.objectContaining({ field: 'file', constraint: expect.objectContaining({ rule: 'fileType' }) })]);
     const holder = await send(p, 'put', `/documents/${a.id}`, { fields: { documentType: 'PASSPORT', country: 'US', documentHolder: person.id } });
-    expect(holder.body.details.errors).toEqual([expect.objectContaining({ field: 'body', constraint: 'additionalProperties' })]);
+    expect(holder.body.details.errors).toEqual([expect.objectContaining({ field: 'body', constraint: expect.objectContaining({ rule: 'additionalProperties' }) })]);
     const clash = await send(p, 'put', `/documents/${a.id}`, { fields: { documentType: 'UTILITY_BILL', country: 'US' } });
     expect(clash.status).toBe(409);
     expect(clash.body.code).toBe('DOCUMENT_ALREADY_EXISTS');

@@ -123,3 +123,19 @@ describe("404 codes are the reference's", () => {
     expect((await api.get('/transactions/Transaction:00000000-0000-4000-8000-000000000000')).body.code).toBe('TRANSACTION_NOT_FOUND');
   });
 });
+
+describe("field constraints are the reference's FieldConstraint objects", () => {
+  test('lengths, allowed values and patterns come with the rule that failed', async () => {
+    const res = await api.post('/customers', { customerType: 'INDIVIDUAL', fullName: 'x'.repeat(1000), phoneNumber: 'call me', kycStatus: 'MAYBE', address: { line1: 'a', city: 'b', postalCode: 'c', country: 'ZZZ' } });
+    expect(res.status).toBe(400);
+    const byField = Object.fromEntries(res.body.details.errors.map((e: { field: string; constraint: Record<string, unknown> }) => [e.field, e.constraint]));
+    expect(byField.fullName).toEqual({ rule: 'maxLength', maxLength: expect.any(Number) });
+    expect(byField.phoneNumber).toEqual({ rule: 'pattern', pattern: expect.any(String) });
+    for (const constraint of Object.values(byField)) expect(constraint).toEqual(expect.objectContaining({ rule: expect.any(String) }));
+  });
+
+  test('an enum field lists its allowed values', async () => {
+    const res = await api.get('/transactions?status=SOMEDAY');
+    expect(res.body.details.errors[0].constraint).toEqual({ rule: 'enum', enum: expect.arrayContaining(['PENDING', 'COMPLETED']) });
+  });
+});

@@ -95,7 +95,7 @@ describe('validation reports every invalid field at once', () => {
     expect(res.body.code).toBe('INVALID_INPUT');
     const fields = res.body.details.errors.map((e: { field: string }) => e.field).sort();
     expect(fields).toEqual(['birthDate', 'email', 'fullName', 'nationality', 'phoneNumber', 'platformCustomerId']);
-    const byField = Object.fromEntries(res.body.details.errors.map((e: { field: string; constraint: string }) => [e.field, e.constraint]));
+    const byField = Object.fromEntries(res.body.details.errors.map((e: { field: string; constraint: { rule: string } }) => [e.field, e.constraint.rule]));
     expect(byField.fullName).toBe('maxLength');
     expect(byField.phoneNumber).toBe('pattern');
   });

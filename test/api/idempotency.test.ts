@@ -103,7 +103,7 @@ describe('Idempotency-Key', () => {
     const { api, accountId } = await fundable();
     const res = await api.post(`/sandbox/internal-accounts/${accountId}/fund`, { amount: 1 }, { 'Idempotency-Key': 'x'.repeat(256) });
     expect(res.status).toBe(400);
-    expect(res.body.details.errors[0]).toMatchObject({ field: 'Idempotency-Key', constraint: 'maxLength' });
+    expect(res.body.details.errors[0]).toMatchObject({ field: 'Idempotency-Key', constraint: expect.objectContaining({ rule: 'maxLength' }) });
     expect(await balance(accountId)).toBe(0n);
   });
 

@@ -33,7 +33,7 @@ interface AccountJson {
   fundingPaymentInstructions: { isPlatformAccount: boolean; accountOrWalletInfo: { accountType: string; reference?: string; address?: string } }[];
   createdAt: string;
 }
-type FieldErrorJson = { field: string; constraint: string };
+type FieldErrorJson = { field: string; constraint: { rule: string } };
 
 async function accountsOf(api: Api, customerId: string, extra = '') {
   const res = await api.get(`/customers/internal-accounts?customerId=${encodeURIComponent(customerId)}&limit=100${extra}`);
@@ -249,7 +249,7 @@ describe('GET /customers/internal-accounts', () => {
     const res = await api.get('/customers/internal-accounts?type=SAVINGS&currency=XYZ&limit=0');
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('INVALID_INPUT');
-    expect(res.body.details.errors.map((e: FieldErrorJson) => `${e.field}:${e.constraint}`).sort()).toEqual(['currency:enum', 'limit:minimum', 'type:enum']);
+    expect(res.body.details.errors.map((e: FieldErrorJson) => `${e.field}:${e.constraint.rule}`).sort()).toEqual(['currency:enum', 'limit:minimum', 'type:enum']);
     const cursor = await api.get('/customers/internal-accounts?cursor=nonsense');
     expect(cursor.status).toBe(400);
     expect(cursor.body.details.errors[0].field).toBe('cursor');

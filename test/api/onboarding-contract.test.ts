@@ -280,7 +280,7 @@ describe('bad input: the §7 error body with every invalid field at once', () =>
     const res = await call(ids);
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ status: 400, code: 'INVALID_INPUT', reason: expect.any(String), message: expect.any(String) });
-    for (const e of res.body.details.errors) expect(e).toEqual(expect.objectContaining({ field: expect.any(String), constraint: expect.any(String), message: expect.any(String) }));
-    expect(res.body.details.errors.map((e: { field: string; constraint: string }) => `${e.field}:${e.constraint}`).sort()).toEqual(expected);
+    for (const e of res.body.details.errors) expect(e).toEqual(expect.objectContaining({ field: expect.any(String), constraint: expect.objectContaining({ rule: expect.any(String) }), message: expect.any(String) }));
+    expect(res.body.details.errors.map((e: { field: string; constraint: { rule: string } }) => `${e.field}:${e.constraint.rule}`).sort()).toEqual(expected);
   });
 });

@@ -112,7 +112,7 @@ describe('POST /sandbox/internal-accounts/{id}/fund', () => {
       const res = await (typeof body === 'string' ? req.send(body) : req.send(body));
       expect(res.status).toBe(status);
       expect(res.body).toMatchObject({ code, reason: expect.any(String) });
-      if (field) expect(res.body.details.errors).toEqual(expect.arrayContaining([expect.objectContaining({ field, constraint: expect.any(String), message: expect.any(String) })]));
+      if (field) expect(res.body.details.errors).toEqual(expect.arrayContaining([expect.objectContaining({ field, constraint: expect.objectContaining({ rule: expect.any(String) }), message: expect.any(String) })]));
       expect(await balanceOf(accountId)).toBe(0n);
       expect(await h.orm.em.fork().count(Transaction, { destination: { accountId } })).toBe(0);
     });

@@ -110,7 +110,7 @@ describe('POST /verifications: regulated platform, business', () => {
     // Decided: no further submissions; still one verification.
     const after = await p.api.post('/verifications', { customerId: biz.id });
     expect(after.status).toBe(400);
-    expect(after.body).toMatchObject({ code: 'INVALID_INPUT', details: { errors: [expect.objectContaining({ field: 'customerId', constraint: 'notDecided' })] } });
+    expect(after.body).toMatchObject({ code: 'INVALID_INPUT', details: { errors: [expect.objectContaining({ field: 'customerId', constraint: expect.objectContaining({ rule: 'notDecided' }) })] } });
     expect(await h.orm.em.fork().count(Verification, { customerId: biz.id })).toBe(1);
     expect(h.receiver.ofType('CUSTOMER.KYB_PENDING').filter((x) => x.body.data.id === biz.id)).toHaveLength(1);
   });
@@ -256,7 +256,7 @@ describe('POST /verifications: input and isolation', () => {
     const p = await h.platform();
     const missing = await p.api.post('/verifications', {});
     expect(missing.status).toBe(400);
-    expect(missing.body.details.errors).toEqual([expect.objectContaining({ field: 'customerId', constraint: 'required' })]);
+    expect(missing.body.details.errors).toEqual([expect.objectContaining({ field: 'customerId', constraint: expect.objectContaining({ rule: 'required' }) })]);
     expect((await p.api.post('/verifications', { customerId: 'Customer:00000000-0000-4000-8000-000000000000' })).status).toBe(404);
     const other = await h.platform();
     const foreign = await insertCustomer(h.orm, h.masterKey, other.platform.id, businessFields('REG-777'));

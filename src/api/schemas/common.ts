@@ -10,7 +10,18 @@ export const CurrencySchema = z
 
 export const CurrencyAmountSchema = z.object({ amount: AmountSchema, currency: CurrencySchema }).openapi('CurrencyAmount');
 
-export const FieldErrorSchema = z.object({ field: z.string(), constraint: z.string(), message: z.string() }).openapi('FieldError');
+export const FieldConstraintSchema = z
+  .object({
+    rule: z.string().openapi({ description: 'The rule that failed: required, type, enum, pattern, format, minLength, maxLength, minimum, maximum, additionalProperties, or a business rule' }),
+    format: z.string().optional(),
+    pattern: z.string().optional(),
+    enum: z.array(z.string()).optional(),
+    minLength: z.number().int().optional(),
+    maxLength: z.number().int().optional(),
+  })
+  .openapi('FieldConstraint');
+
+export const FieldErrorSchema = z.object({ field: z.string(), constraint: FieldConstraintSchema, message: z.string() }).openapi('FieldError');
 
 export const ErrorSchema = z
   .object({
