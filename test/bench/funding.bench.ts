@@ -2,17 +2,12 @@ import { Client, Connection } from '@temporalio/client';
 import { bundleWorkflowCode, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
 import { Client as PgClient } from 'pg';
 import { request } from 'undici';
-import { httpWebhookSender } from '../../activities/webhooks/webhook-sender';
-import { createApp } from '../../src/api/app';
 import { createPlatform, createToken } from '../../src/contexts/platforms/services/platforms';
 import { migrate, openOrm } from '../../src/db/orm';
 import { freePort, waitForPort } from '../../src/dev/ports';
-import { parseMasterKey } from '../../src/security/secrets';
 import { ensureSearchAttributes } from '../../src/temporal/register-search-attributes';
-import { createWorker } from '../../worker/worker';
 import { WebhookReceiver } from '../support/receiver';
 import { bankActivities } from './template/activities';
 import type { moneyTransfer } from './template/workflows';
@@ -20,8 +15,9 @@ import type { moneyTransfer } from './template/workflows';
 /**
  * Sandbox funding against the money-transfer template's shape, in the same run, on the same
  * Temporal dev server (SQLite), with the same client concurrency. Funding goes through the
- * real path: HTTP → Express → starter → incomingPayment workflow → PostgreSQL ledger → webhook
- * delivery to a local receiver; its completion is the HTTP answer (the money is posted). The
+ * real path, with the API and the worker as separate processes as `npm start` runs them:
+ * HTTP → Express → starter → incomingPayment workflow → PostgreSQL ledger → webhook delivery to a
+ * local receiver; its completion is the HTTP answer (the money is posted). The
  * template's completion is its workflow result. Prints completions/s, p50/p99 latency, the
  * funding/template ratio and the engine work per execution counted from recorded histories.
  * No threshold is asserted: speed is read here, never in tests.
@@ -121,38 +117,38 @@ async function main(): Promise<void> {
     const client = new Client({ connection, namespace: 'default' });
     const native = await NativeConnection.connect({ address });
     cleanup.push(() => native.close());
-    const masterKey = parseMasterKey(randomBytes(32).toString('base64'));
+    const masterKeyText = randomBytes(32).toString('base64');
 
     const receiver = await new WebhookReceiver().start();
     cleanup.push(() => receiver.stop());
     const paymentsQueue = `bench-payments-${randomUUID()}`;
     const templateQueue = `bench-template-${randomUUID()}`;
-    const paymentsWorker = await createWorker({
-      connection: native,
-      namespace: 'default',
-      taskQueue: paymentsQueue,
-      deps: { orm, masterKey, webhookSender: httpWebhookSender },
-      workflowBundle: await bundleWorkflowCode({ workflowsPath: require.resolve('../../workflows'), logger: { log: none, trace: none, debug: none, info: none, warn: none, error: none } }),
+
+    // The service as `npm start` runs it: the API and the worker, each a process of its own.
+    const apiPort = await freePort();
+    const env = { ...process.env, DATABASE_URL: dbUrl.toString(), TEMPORAL_ADDRESS: address, MASTER_KEY: masterKeyText, PORT: String(apiPort), TEMPORAL_TASK_QUEUE: paymentsQueue, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' };
+    const tsx = require.resolve('tsx/cli');
+    const services = [spawn(process.execPath, [tsx, 'worker/main.ts'], { env, stdio: ['ignore', 'ignore', 'inherit'] }), spawn(process.execPath, [tsx, 'src/api/main.ts'], { env, stdio: ['ignore', 'ignore', 'inherit'] })];
+    cleanup.unshift(async () => {
+      for (const child of services) child.kill('SIGINT');
+      await Promise.all(services.map((child) => (child.exitCode !== null ? undefined : new Promise((r) => child.once('exit', r)))));
     });
+    await waitForPort(apiPort, 60_000);
+
+    // The template's worker, in this process (its activities are in memory).
     const templateWorker = await Worker.create({
       connection: native,
       taskQueue: templateQueue,
       workflowBundle: await bundleWorkflowCode({ workflowsPath: require.resolve('./template/workflows'), logger: { log: none, trace: none, debug: none, info: none, warn: none, error: none } }),
       activities: bankActivities(),
     });
-    const running = [paymentsWorker.run(), templateWorker.run()];
+    const running = templateWorker.run();
     cleanup.unshift(async () => {
-      paymentsWorker.shutdown();
       templateWorker.shutdown();
-      await Promise.all(running);
+      await running;
     });
 
-    // The API in-process on a real port; a regulated platform whose customers are approved at creation.
-    const app = createApp({ orm, temporal: client, config: { masterKey, apiPrefix: '', publicBaseUrl: 'http://127.0.0.1' }, taskQueue: paymentsQueue });
-    const http = app.listen(0, '127.0.0.1');
-    await new Promise((r) => http.once('listening', r));
-    cleanup.unshift(() => new Promise((r) => http.close(r)));
-    const base = `http://127.0.0.1:${(http.address() as AddressInfo).port}/2025-10-13`;
+    const base = `http://127.0.0.1:${apiPort}/2025-10-13`;
     const em = orm.em.fork();
     const platform = await createPlatform(em, { name: 'bench', currencies: ['USD'], webhookEndpoint: receiver.url, isRegulatedFinancialInstitution: true });
     const token = await createToken(em, platform.id, 'SANDBOX');
