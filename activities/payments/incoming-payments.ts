@@ -1,6 +1,5 @@
 import { LockMode } from '@mikro-orm/core';
 import { ApplicationFailure } from '@temporalio/activity';
-import { Customer } from '../../src/contexts/customers/entities/index';
 import { InternalAccount, LedgerAccount } from '../../src/contexts/ledger/entities/index';
 import { Transaction } from '../../src/contexts/payments/entities/index';
 import { ApiError } from '../../src/domain/errors';
@@ -10,7 +9,7 @@ import { parseMinor } from '../../src/domain/money';
 import { assertTransition, incomingPaymentEventType } from '../../src/contexts/payments/domain/transaction-state';
 import { ensureSystemAccount, postEntry, sandboxFundingAccountId } from '../../src/contexts/ledger/services/ledger';
 import { internalAccountView } from '../../src/contexts/ledger/services/internal-account-views';
-import { transactionView } from '../../src/contexts/payments/services/transaction-views';
+import { transactionViews } from '../../src/contexts/payments/services/transaction-views';
 import { recordWebhookEvent } from '../../src/contexts/webhooks/services/webhooks';
 import type { IncomingPaymentInput } from '../../workflows/definitions';
 import type { ActivityDeps } from '../deps';
@@ -83,7 +82,6 @@ export function incomingPaymentActivities({ orm }: ActivityDeps) {
       const tx = await em.findOneOrFail(Transaction, { id: input.transactionId });
       const type = incomingPaymentEventType(tx.status);
       if (!type) return [];
-      const customer = tx.customerId ? await em.findOne(Customer, { id: tx.customerId }) : null;
       const accountId = String(tx.destination.accountId);
       const account = await em.findOneOrFail(InternalAccount, { id: accountId });
       const ledger = await em.findOneOrFail(LedgerAccount, { id: accountId });
@@ -92,7 +90,7 @@ export function incomingPaymentActivities({ orm }: ActivityDeps) {
         platformId: tx.platformId,
         environment: input.environment,
         type,
-        data: transactionView(tx, customer?.platformCustomerId ?? null),
+        data: (await transactionViews(em, [tx]))[0],
       });
       const balance = await recordWebhookEvent(em, {
         id: derivedId('Webhook', tx.id, type, 'INTERNAL_ACCOUNT.BALANCE_UPDATED'),

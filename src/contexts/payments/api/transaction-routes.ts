@@ -1,38 +1,21 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
-import { Customer } from '../../customers/entities/index';
 import { Transaction } from '../entities/index';
 import { ApiError } from '../../../domain/errors';
-import { listPage } from '../../../services/listing';
-import { transactionView } from '../services/transaction-views';
+import { transactionViews } from '../services/transaction-views';
+import { listTransactions } from '../services/transactions';
 import { defineRoute } from '../../../api/route';
 import { errorResponses, IdParam } from '../../../api/schemas/common';
 import { TransactionListQuerySchema, TransactionListSchema, TransactionSchema } from './schemas';
-
-async function views(em: EntityManager, rows: Transaction[]) {
-  const ids = [...new Set(rows.map((r) => r.customerId).filter((id): id is string => !!id))];
-  const customers = ids.length ? await em.find(Customer, { id: { $in: ids } }) : [];
-  const byId = new Map(customers.map((c) => [c.id, c.platformCustomerId]));
-  return rows.map((r) => transactionView(r, r.customerId ? (byId.get(r.customerId) ?? null) : null));
-}
 
 export const transactionRoutes = [
   defineRoute({
     method: 'get',
     path: '/transactions',
     operationId: 'listTransactions',
-    summary: 'List transactions, newest first',
+    summary: 'List transactions, newest first unless sortOrder=asc, with filters',
     tags: ['Transactions'],
     query: TransactionListQuerySchema,
     responses: { 200: { description: 'A page of transactions', schema: TransactionListSchema }, 400: errorResponses[400], 401: errorResponses[401] },
-    handler: async ({ em, caller, query }) => {
-      const where = {
-        platformId: caller.platformId,
-        ...(query.customerId ? { customerId: query.customerId } : {}),
-        ...(query.status ? { status: query.status } : {}),
-        ...(query.type ? { type: query.type } : {}),
-      };
-      return { status: 200, body: await listPage(em, Transaction, where, query, (rows) => views(em, rows)) };
-    },
+    handler: async ({ em, caller, query }) => ({ status: 200, body: await listTransactions(em, caller.platformId, query) }),
   }),
   defineRoute({
     method: 'get',
@@ -45,7 +28,7 @@ export const transactionRoutes = [
     handler: async ({ em, caller, params }) => {
       const tx = await em.findOne(Transaction, { id: params.transactionId, platformId: caller.platformId });
       if (!tx) throw ApiError.notFound('Transaction');
-      return { status: 200, body: (await views(em, [tx]))[0] };
+      return { status: 200, body: (await transactionViews(em, [tx]))[0] };
     },
   }),
 ];
