@@ -4,6 +4,7 @@ import { InternalAccount } from '../../ledger/entities/index';
 import { fundingInstructions } from '../../ledger/services/internal-account-views';
 import type { Platform } from '../../platforms/entities/index';
 import type { Transaction } from '../entities/index';
+import { isActiveFeeConfig } from '../../platforms/domain/fee-configs';
 import { endUserTermsConsentOf } from '../../customers/domain/agreements';
 import { currencyView } from '../../../domain/currencies';
 import { INDIVIDUAL_PROFILE_KEYS } from '../../customers/domain/customer-rules';
@@ -22,7 +23,8 @@ export function platformConfigView(p: Platform) {
     embeddedWalletsSupported: p.embeddedWalletsSupported,
     counterpartyInformationRequired: p.counterpartyInformationRequired,
     embeddedWalletConfig: p.embeddedWalletConfig ?? undefined,
-    feeConfigs: p.feeConfigs,
+    // Only active configs: a zero config deactivates its key (also in rows stored before that rule).
+    feeConfigs: p.feeConfigs.filter(isActiveFeeConfig),
     createdAt: p.createdAt.toISOString(),
     updatedAt: p.updatedAt.toISOString(),
   };
