@@ -1,6 +1,5 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Customer } from '../../src/contexts/customers/entities';
 import { InternalAccount, LedgerAccount } from '../../src/contexts/ledger/entities';
 import { Transaction } from '../../src/contexts/payments/entities';
 import { DomainError, isErrorCode } from '../../src/domain/errors';
@@ -11,7 +10,7 @@ import { parseMinor } from '../../src/domain/money';
 import { assertTransition, incomingPaymentEventType } from '../../src/contexts/payments/domain/transaction-state';
 import { ensureSystemAccount, postEntry, sandboxFundingAccountId } from '../../src/contexts/ledger/services/ledger';
 import { internalAccountView } from '../../src/contexts/ledger/services/internal-account-views';
-import { transactionView } from '../../src/contexts/payments/services/transaction-views';
+import { transactionViews } from '../../src/contexts/payments/services/transaction-views';
 import { recordWebhookEvent } from '../../src/contexts/webhooks/services/webhooks';
 import type { IncomingPaymentInput, PostedPayment } from '../../workflows/definitions';
 import type { ActivityDeps } from '../deps';
@@ -135,14 +134,13 @@ async function settle(em: EntityManager, tx: Transaction): Promise<DomainError |
 async function recordPaymentEvents(em: EntityManager, tx: Transaction, environment: 'SANDBOX' | 'PRODUCTION', options: { balanceUpdate: boolean }): Promise<RecordedEvent[]> {
   const type = incomingPaymentEventType(tx.status);
   if (!type) return [];
-  const customer = tx.customerId ? await em.findOne(Customer, { id: tx.customerId }) : null;
   const events = [
     await recordWebhookEvent(em, {
       id: derivedId('Webhook', tx.id, type),
       platformId: tx.platformId,
       environment,
       type,
-      data: transactionView(tx, customer?.platformCustomerId ?? null),
+      data: (await transactionViews(em, [tx]))[0],
     }),
   ];
   if (options.balanceUpdate) {

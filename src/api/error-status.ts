@@ -31,6 +31,7 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   OPERATION_IN_PROGRESS: 409,
   CUSTOMER_DELETED: 410,
   INTERNAL_ERROR: 500,
+  NOT_IMPLEMENTED: 501,
 };
 
 export function httpStatusOf(err: DomainError): number {

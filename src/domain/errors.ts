@@ -40,8 +40,9 @@ export const ERROR_CODES = [
   'OPERATION_IN_PROGRESS',
   // 410
   'CUSTOMER_DELETED',
-  // 500
+  // 500, 501
   'INTERNAL_ERROR',
+  'NOT_IMPLEMENTED',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -70,6 +70,71 @@ describe('GET/PATCH /config', () => {
   });
 });
 
+describe('PATCH /config feeConfigs: merge by (feeType, sourceCurrency), as the reference describes', () => {
+  const fee = (variableFeeBps: number, amount: number, sourceCurrency = 'USD') => ({ feeType: 'CROSS_CURRENCY_TRANSACTION', sourceCurrency, variableFeeBps, fixedFee: { amount, currency: 'USD' } });
+  const feesOf = async (api: Awaited<ReturnType<Harness['platform']>>['api']) => (await api.get('/config')).body.feeConfigs;
+
+  test('a config is added, then replaced by one with the same key; omitting feeConfigs or sending [] leaves them as they are', async () => {
+    const { api } = await h.platform();
+    expect(await feesOf(api)).toEqual([]);
+    const added = await api.patch('/config', { feeConfigs: [fee(30, 100)] });
+    expect(added.status).toBe(200);
+    expect(added.body.feeConfigs).toEqual([fee(30, 100)]);
+    expect((await api.patch('/config', { feeConfigs: [fee(45, 0)] })).body.feeConfigs).toEqual([fee(45, 0)]);
+    expect((await api.patch('/config', { umaDomain: 'fees.example.com' })).body.feeConfigs).toEqual([fee(45, 0)]);
+    expect((await api.patch('/config', { feeConfigs: [] })).body.feeConfigs).toEqual([fee(45, 0)]);
+    expect(await feesOf(api)).toEqual([fee(45, 0)]);
+  });
+
+  test('zero variable and zero fixed fee deactivate the config with that key', async () => {
+    const { api } = await h.platform();
+    await api.patch('/config', { feeConfigs: [fee(30, 100)] }).expect(200);
+    const res = await api.patch('/config', { feeConfigs: [fee(0, 0)] });
+    expect(res.status).toBe(200);
+    expect(res.body.feeConfigs).toEqual([]);
+    expect(await feesOf(api)).toEqual([]);
+    // A zero config for a key that is not active activates nothing.
+    expect((await api.patch('/config', { feeConfigs: [fee(0, 0)] })).body.feeConfigs).toEqual([]);
+  });
+
+  test('a source currency other than USD is 501 NOT_IMPLEMENTED naming the field, and nothing of the request is applied', async () => {
+    const { api } = await h.platform();
+    await api.patch('/config', { feeConfigs: [fee(30, 100)] }).expect(200);
+    const before = (await api.get('/config')).body;
+    const res = await api.patch('/config', { umaDomain: 'changed.example.com', feeConfigs: [fee(10, 0), fee(25, 50, 'EUR')] });
+    expect(res.status).toBe(501);
+    expect(res.body).toMatchObject({ status: 501, code: 'NOT_IMPLEMENTED', details: { errors: [{ field: 'feeConfigs.1.sourceCurrency', constraint: expect.objectContaining({ rule: 'notImplemented' }), message: expect.stringContaining('USD') }] } });
+    expect((await api.get('/config')).body).toEqual(before);
+  });
+
+  test('with other invalid fields, an unsupported source currency is listed among them in the 400', async () => {
+    const { api } = await h.platform();
+    const before = (await api.get('/config')).body;
+    const res = await api.patch('/config', { webhookEndpoint: 'not a url', feeConfigs: [fee(25, 50, 'EUR'), fee(10, 0, 'XYZ')] });
+    expect(res.status).toBe(400);
+    expect(res.body.details.errors.map((e: { field: string; constraint: { rule: string } }) => `${e.field}:${e.constraint.rule}`).sort()).toEqual([
+      'feeConfigs.0.sourceCurrency:notImplemented',
+      'feeConfigs.1.sourceCurrency:enum',
+      'webhookEndpoint:url',
+    ]);
+    expect((await api.get('/config')).body).toEqual(before);
+  });
+
+  test('null, a non-list and two configs with one key are refused with field errors', async () => {
+    const { api } = await h.platform();
+    await api.patch('/config', { feeConfigs: [fee(30, 100)] }).expect(200);
+    for (const [feeConfigs, constraint] of [
+      [null, 'type'],
+      [fee(30, 100), 'type'],
+      [[fee(30, 100), fee(40, 0)], 'unique'],
+    ] as const) {
+      const res = await api.patch('/config', { feeConfigs });
+      expect({ feeConfigs, status: res.status, errors: res.body.details?.errors }).toEqual({ feeConfigs, status: 400, errors: [expect.objectContaining({ field: 'feeConfigs', constraint: { rule: constraint } })] });
+    }
+    expect(await feesOf(api)).toEqual([fee(30, 100)]);
+  });
+});
+
 describe('POST /webhooks/test', () => {
   test('WEBHOOK_ENDPOINT_NOT_SET when no endpoint is configured', async () => {
     const { api } = await h.platform({ webhookEndpoint: null });

@@ -234,6 +234,67 @@ describe('GET /documents and /documents/{id}', () => {
   });
 });
 
+/**
+ * A multipart body written by hand, so a part can go without a Content-Type (or a filename),
+ * which supertest's attach never does. Python's requests, for one, sends files without a type.
+ */
+function rawUpload(p: Platform, method: 'post' | 'put', path: string, fields: Record<string, string>, file: { bytes: Buffer; headers: string }) {
+  const boundary = '----fidelity7MA4YWxkTrZu0gW';
+  const chunks: Buffer[] = [];
+  for (const [k, v] of Object.entries(fields)) chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
+  chunks.push(Buffer.from(`--${boundary}\r\n${file.headers}\r\n\r\n`), file.bytes, Buffer.from(`\r\n--${boundary}--\r\n`));
+  return request(h.app)[method](`${BASE}${path}`).set('Authorization', p.auth).set('Content-Type', `multipart/form-data; boundary=${boundary}`).send(Buffer.concat(chunks));
+}
+
+describe('the bytes decide the type; a declared type may only agree with them', () => {
+  const fileHeaders = (name: string, type?: string) => `Content-Disposition: form-data; name="file"; filename="${name}"${type === undefined ? '' : `\r\nContent-Type: ${type}`}`;
+
+  test.each([
+    ['a PDF', FILES.pdf, 'scan.pdf', 'application/pdf'],
+    ['a PNG', FILES.png, 'bill.png', 'image/png'],
+    ['a JPEG', FILES.jpeg, 'id.jpg', 'image/jpeg'],
+  ])('%s whose part has no Content-Type is stored with the type its bytes show', async (_name, bytes, name, mimeType) => {
+    const { p, person } = await setup();
+    const res = await rawUpload(p, 'post', '/documents', passport(person.id), { bytes, headers: fileHeaders(name) });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ mimeType, fileName: name, fileSize: bytes.length });
+    const stored = await h.orm.em.fork().findOneOrFail(DocumentFile, { documentId: res.body.id });
+    expect(Buffer.from(stored.content).equals(bytes)).toBe(true);
+  });
+
+  test('PUT takes a file without a Content-Type too', async () => {
+    const { p, person } = await setup();
+    const created = (await send(p, 'post', '/documents', { fields: passport(person.id) })).body;
+    const res = await rawUpload(p, 'put', `/documents/${created.id}`, { documentType: 'PASSPORT', country: 'US' }, { bytes: FILES.png, headers: fileHeaders('page.png') });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ id: created.id, mimeType: 'image/png', fileName: 'page.png' });
+  });
+
+  test.each([
+    ['a PDF declared as text/plain', FILES.pdf, 'text/plain', 'declared as text/plain but its content is application/pdf'],
+    ['a PNG declared as PDF', FILES.png, 'application/pdf', 'declared as application/pdf but its content is image/png'],
+    ['a PDF declared as JPEG', FILES.pdf, 'image/jpeg; charset=binary', 'declared as image/jpeg but its content is application/pdf'],
+    ['text without a Content-Type', Buffer.from('plain words, no document'), undefined, 'PDF, JPEG or PNG'],
+  ])('%s is refused on `file` and nothing is stored', async (_name, bytes, type, message) => {
+    const { p, person } = await setup();
+    const res = await rawUpload(p, 'post', '/documents', passport(person.id), { bytes, headers: fileHeaders('x.bin', type) });
+    expect(res.status).toBe(400);
+    expect(res.body.details.errors).toEqual([{ field: 'file', constraint: expect.objectContaining({ rule: 'fileType' }), message: expect.stringContaining(message) }]);
+    expect(await docCount(p.platform.id)).toBe(0);
+  });
+
+  test.each([
+    ['without a Content-Type', 'Content-Disposition: form-data; name="file"'],
+    ['as generic binary', 'Content-Disposition: form-data; name="file"\r\nContent-Type: application/octet-stream'],
+  ])('a file part without a filename (%s) is refused as such, not taken for a missing file', async (_name, headers) => {
+    const { p, person } = await setup();
+    const res = await rawUpload(p, 'post', '/documents', passport(person.id), { bytes: FILES.pdf, headers });
+    expect(res.status).toBe(400);
+    expect(res.body.details.errors).toEqual([expect.objectContaining({ field: 'file', constraint: expect.objectContaining({ rule: 'filename' }) })]);
+    expect(await docCount(p.platform.id)).toBe(0);
+  });
+});
+
 describe('PUT /documents/{id}', () => {
   test('replaces the file and the metadata; the holder stays', async () => {
     const { p, person } = await setup();

@@ -129,6 +129,22 @@ describe('lists', () => {
     expect(res.body.details.errors[0].field).toBe('limit');
   });
 
+  // The query parameters the public reference documents for each list (GET /transactions has its
+  // own test in transactions.test.ts). Every one must be declared, so it is validated and documented.
+  test.each([
+    ['/customers', ['platformCustomerId', 'customerType', 'createdAfter', 'createdBefore', 'updatedAfter', 'updatedBefore', 'region', 'currency', 'umaAddress', 'isIncludingDeleted', 'limit', 'cursor'], []],
+    ['/customers/internal-accounts', ['currency', 'customerId', 'type', 'limit', 'cursor'], []],
+    ['/platform/internal-accounts', ['currency', 'type'], []],
+    ['/verifications', ['customerId', 'verificationStatus', 'limit', 'cursor'], []],
+    ['/beneficial-owners', ['customerId', 'limit', 'cursor'], ['customerId']],
+    ['/documents', ['documentHolder', 'limit', 'cursor'], []],
+  ])('GET %s declares the filters of the reference', async (path, names, required) => {
+    const doc = (await request(h.app).get(`${BASE}/openapi.json`)).body;
+    const params = (doc.paths[path].get.parameters as { in: string; name: string; required?: boolean }[]).filter((p) => p.in === 'query');
+    expect(params.map((p) => p.name).sort()).toEqual([...names].sort());
+    expect(params.filter((p) => p.required).map((p) => p.name)).toEqual(required);
+  });
+
   test('a forged cursor is rejected', async () => {
     const { api } = await h.platform();
     const res = await api.get('/customers/internal-accounts?cursor=garbage');

@@ -52,9 +52,23 @@ describe('checkDocumentFile', () => {
     expect(checkDocumentFile({ bytes: PNG, declaredType: 'application/pdf' })).toMatchObject({ ok: false, problem: { constraint: 'fileType', message: expect.stringContaining('image/png') } });
   });
 
-  test('other declared types are refused even with accepted content', () => {
-    expect(checkDocumentFile({ bytes: PDF, declaredType: 'text/plain' })).toMatchObject({ ok: false, problem: { constraint: 'fileType' } });
+  test('other declared types contradict accepted content and are refused', () => {
+    expect(checkDocumentFile({ bytes: PDF, declaredType: 'text/plain' })).toEqual({ ok: false, problem: { constraint: 'fileType', message: 'the file is declared as text/plain but its content is application/pdf' } });
     expect(checkDocumentFile({ bytes: GIF, declaredType: 'image/gif' })).toMatchObject({ ok: false, problem: { constraint: 'fileType' } });
+  });
+
+  test('without a declared type (or an empty one) the bytes alone decide', () => {
+    expect(checkDocumentFile({ bytes: PDF, declaredType: null })).toEqual({ ok: true, mimeType: 'application/pdf' });
+    expect(checkDocumentFile({ bytes: PNG, declaredType: null })).toEqual({ ok: true, mimeType: 'image/png' });
+    expect(checkDocumentFile({ bytes: JPEG, declaredType: '' })).toEqual({ ok: true, mimeType: 'image/jpeg' });
+    expect(checkDocumentFile({ bytes: TEXT, declaredType: null })).toMatchObject({ ok: false, problem: { constraint: 'fileType', message: expect.stringContaining('PDF, JPEG or PNG') } });
+    expect(checkDocumentFile({ bytes: GIF })).toMatchObject({ ok: false, problem: { constraint: 'fileType' } });
+  });
+
+  test('older names of the accepted types agree with their bytes', () => {
+    expect(checkDocumentFile({ bytes: PDF, declaredType: 'application/x-pdf' })).toEqual({ ok: true, mimeType: 'application/pdf' });
+    expect(checkDocumentFile({ bytes: PNG, declaredType: 'image/x-png' })).toEqual({ ok: true, mimeType: 'image/png' });
+    expect(checkDocumentFile({ bytes: JPEG, declaredType: 'image/x-png' })).toMatchObject({ ok: false, problem: { constraint: 'fileType' } });
   });
 });
 

@@ -35,11 +35,35 @@ describe('encodeCursor / decodeCursor', () => {
     ['JSON object', b64('{"createdAt":"2025-01-01T00:00:00.000Z","id":"x"}')],
     ['one element', b64('["2025-01-01T00:00:00.000Z"]')],
     ['three elements', b64('["2025-01-01T00:00:00.000Z","x","y"]')],
+    ['an order other than asc', b64('["2025-01-01T00:00:00.000Z","x","desc"]')],
     ['number id', b64('["2025-01-01T00:00:00.000Z",1]')],
     ['unparseable date', b64('["yesterday","x"]')],
     ['null', b64('null')],
   ])('rejects %s with 400 INVALID_INPUT on field cursor', (_label, text) => {
     expectInvalidCursor(text);
+  });
+});
+
+describe('cursors remember the order of their list', () => {
+  const at = { createdAt: '2025-03-04T05:06:07.089Z', id: 'Transaction:x' };
+
+  test('an ascending cursor round-trips with its order; a descending one keeps the two-element form', () => {
+    expect(decodeCursor(encodeCursor({ ...at, order: 'asc' }), 'asc')).toEqual({ ...at, order: 'asc' });
+    expect(JSON.parse(Buffer.from(encodeCursor(at), 'base64url').toString('utf8'))).toEqual([at.createdAt, at.id]);
+    expect(decodeCursor(encodeCursor(at), 'desc')).toEqual(at);
+  });
+
+  test('a cursor used with the other order is refused on field cursor, naming its order', () => {
+    const refusal = (text: string, order: 'asc' | 'desc') => {
+      try {
+        decodeCursor(text, order);
+      } catch (err) {
+        return err as DomainError;
+      }
+      throw new Error('accepted');
+    };
+    expect(refusal(encodeCursor(at), 'asc').details).toEqual({ errors: [{ field: 'cursor', constraint: 'format', message: expect.stringContaining('desc order') }] });
+    expect(refusal(encodeCursor({ ...at, order: 'asc' }), 'desc').details).toEqual({ errors: [{ field: 'cursor', constraint: 'format', message: expect.stringContaining('asc order') }] });
   });
 });
 
@@ -66,6 +90,11 @@ describe('toPage', () => {
   test('fewer than limit rows and an empty page', () => {
     expect(toPage(rows(1), 3, 1, (r) => r.id)).toEqual({ data: ['row-0'], hasMore: false, totalCount: 1 });
     expect(toPage([], 3, 0, (r: { id: string; createdAt: Date }) => r.id)).toEqual({ data: [], hasMore: false, totalCount: 0 });
+  });
+
+  test('an ascending page hands out an ascending cursor', () => {
+    const page = toPage(rows(3), 2, 3, (r) => r.id, 'asc');
+    expect(decodeCursor(page.nextCursor!, 'asc')).toEqual({ createdAt: '2025-01-01T00:00:59.000Z', id: 'row-1', order: 'asc' });
   });
 
   test('the view is applied only to the rows of the page', () => {

@@ -46,8 +46,18 @@ export const MAX_DOCUMENT_BYTES = 10 * 1024 * 1024;
 
 export type DocumentMimeType = 'application/pdf' | 'image/jpeg' | 'image/png';
 
-/** Declared content types a client may send with an accepted file; the bytes decide. */
-const DECLARABLE = new Set(['application/pdf', 'image/jpeg', 'image/jpg', 'image/pjpeg', 'image/png', 'application/octet-stream']);
+/** Declared types that say nothing about the content: the bytes decide alone. */
+const GENERIC_TYPES = new Set(['application/octet-stream']);
+/** Other names clients use for the accepted types. */
+const ALIASES: Record<string, DocumentMimeType> = {
+  'application/pdf': 'application/pdf',
+  'application/x-pdf': 'application/pdf',
+  'image/jpeg': 'image/jpeg',
+  'image/jpg': 'image/jpeg',
+  'image/pjpeg': 'image/jpeg',
+  'image/png': 'image/png',
+  'image/x-png': 'image/png',
+};
 
 /**
  * The file's real type from its first bytes (PDF `%PDF-`, JPEG `FF D8 FF`, PNG signature), or
@@ -64,22 +74,20 @@ export function sniffDocumentType(bytes: Uint8Array): DocumentMimeType | null {
 export type FileProblem = { constraint: 'required' | 'maxSize' | 'fileType'; message: string };
 
 /**
- * Checks an uploaded file: present and not empty, at most 10 MB, declared as PDF, JPEG or PNG
- * (or as generic binary) and really one of them by its magic bytes, with a declared specific
- * type agreeing with the bytes. Returns the stored mime type or the problem.
+ * Checks an uploaded file: present and not empty, at most 10 MB, and a PDF, JPEG or PNG by its
+ * magic bytes, which decide the type. The declared Content-Type is only checked against them: no
+ * type, an empty one or generic binary is fine; an accepted type (or an alias of it) must be the
+ * one the bytes show; any other declared type contradicts the bytes and is refused. Returns the
+ * stored mime type (from the bytes) or the problem.
  */
 export function checkDocumentFile(file: { bytes: Uint8Array; declaredType?: string | null } | null | undefined): { ok: true; mimeType: DocumentMimeType } | { ok: false; problem: FileProblem } {
   if (!file || file.bytes.length === 0) return { ok: false, problem: { constraint: 'required', message: 'a non-empty file is required' } };
   if (file.bytes.length > MAX_DOCUMENT_BYTES) return { ok: false, problem: { constraint: 'maxSize', message: `the file must be at most ${MAX_DOCUMENT_BYTES} bytes (10 MB)` } };
-  const declared = (file.declaredType ?? 'application/octet-stream').toLowerCase().split(';')[0]!.trim();
   const actual = sniffDocumentType(file.bytes);
-  const notAccepted = { ok: false as const, problem: { constraint: 'fileType' as const, message: 'the file must be a PDF, JPEG or PNG document' } };
-  if (!DECLARABLE.has(declared) || actual === null) return notAccepted;
-  const normalised = declared === 'image/jpg' || declared === 'image/pjpeg' ? 'image/jpeg' : declared;
-  if (normalised !== 'application/octet-stream' && normalised !== actual) {
-    return { ok: false, problem: { constraint: 'fileType', message: `the file is declared as ${declared} but its content is ${actual}` } };
-  }
-  return { ok: true, mimeType: actual };
+  if (actual === null) return { ok: false, problem: { constraint: 'fileType', message: 'the file must be a PDF, JPEG or PNG document (judged by its content)' } };
+  const declared = (file.declaredType ?? '').toLowerCase().split(';')[0]!.trim();
+  if (declared === '' || GENERIC_TYPES.has(declared) || ALIASES[declared] === actual) return { ok: true, mimeType: actual };
+  return { ok: false, problem: { constraint: 'fileType', message: `the file is declared as ${declared} but its content is ${actual}` } };
 }
 
 /** A file name safe to store and return: no path, no control characters, at most 255 characters. */

@@ -2,18 +2,61 @@ import { z } from '../../../api/openapi-registry';
 import { CurrencyAmountSchema, PageQuerySchema, pageOf } from '../../../api/schemas/common';
 
 const statuses = ['CREATED', 'PENDING', 'PENDING_AUTHORIZATION', 'PROCESSING', 'COMPLETED', 'REJECTED', 'FAILED', 'REFUNDED', 'EXPIRED'] as const;
+const types = ['INCOMING', 'OUTGOING'] as const;
+
+// Where the money came from and went to: the reference's source and destination variants,
+// discriminated by sourceType / destinationType.
+const AccountTransactionSourceSchema = z
+  .object({
+    sourceType: z.literal('ACCOUNT'),
+    accountId: z.string().openapi({ example: 'InternalAccount:e85dcbd6-dced-4ec4-b756-3c3a9ea3d965' }),
+    currency: z.string().optional(),
+  })
+  .openapi('AccountTransactionSource');
+const UmaAddressTransactionSourceSchema = z
+  .object({ sourceType: z.literal('UMA_ADDRESS'), umaAddress: z.string(), currency: z.string().optional() })
+  .openapi('UmaAddressTransactionSource');
+const RealtimeFundingTransactionSourceSchema = z
+  .object({
+    sourceType: z.literal('REALTIME_FUNDING'),
+    currency: z.string().openapi({ example: 'USD' }),
+  })
+  .openapi('RealtimeFundingTransactionSource', {
+    description: 'Funds that arrived from outside the service (a bank transfer or on-chain deposit); sandbox funding is shown this way. Originator details are best effort and absent in the sandbox.',
+  });
+export const TransactionSourceSchema = z
+  .discriminatedUnion('sourceType', [AccountTransactionSourceSchema, UmaAddressTransactionSourceSchema, RealtimeFundingTransactionSourceSchema])
+  .openapi('TransactionSource');
+
+const AccountTransactionDestinationSchema = z
+  .object({
+    destinationType: z.literal('ACCOUNT'),
+    accountId: z.string().openapi({ example: 'InternalAccount:e85dcbd6-dced-4ec4-b756-3c3a9ea3d965' }),
+    currency: z.string().optional(),
+  })
+  .openapi('AccountTransactionDestination');
+const UmaAddressTransactionDestinationSchema = z
+  .object({ destinationType: z.literal('UMA_ADDRESS'), umaAddress: z.string(), currency: z.string().optional() })
+  .openapi('UmaAddressTransactionDestination');
+export const TransactionDestinationSchema = z
+  .discriminatedUnion('destinationType', [AccountTransactionDestinationSchema, UmaAddressTransactionDestinationSchema])
+  .openapi('TransactionDestination');
 
 export const TransactionSchema = z
   .object({
     id: z.string().openapi({ example: 'Transaction:019542f5-b3e7-1d02-0000-000000000010' }),
     status: z.enum(statuses),
-    type: z.enum(['INCOMING', 'OUTGOING']),
+    type: z.enum(types),
     direction: z.enum(['CREDIT', 'DEBIT']),
-    source: z.record(z.string(), z.unknown()).optional(),
-    destination: z.record(z.string(), z.unknown()),
-    customerId: z.string().optional(),
-    platformCustomerId: z.string().optional(),
+    source: TransactionSourceSchema.optional(),
+    destination: TransactionDestinationSchema,
+    customerId: z.string().openapi({ description: "The customer whose account it is; the platform's id for the platform's own accounts" }),
+    platformCustomerId: z.string().openapi({ description: "The customer's platformCustomerId; the platform's id for the platform's own accounts" }),
     receivedAmount: CurrencyAmountSchema,
+    reconciliationInstructions: z
+      .object({ reference: z.string() })
+      .optional()
+      .openapi({ description: "The receiving account's funding reference, quoted by the payer (absent for wallet accounts, which have an address instead)" }),
     failureReason: z.string().optional(),
     description: z.string().optional(),
     settledAt: z.iso.datetime().optional(),
@@ -24,18 +67,31 @@ export const TransactionSchema = z
 
 export const TransactionListSchema = pageOf(TransactionSchema, 'TransactionListResponse');
 
-const id = z.string().min(1).max(200);
+const identifier = (description: string) => z.string().min(1).max(255).optional().openapi({ description });
+const dateTimeFilter = (description: string) => z.iso.datetime({ offset: true }).optional().openapi({ description });
 
+/** Every filter the reference documents for GET /transactions. */
 export const TransactionListQuerySchema = PageQuerySchema.extend({
-  customerId: id.optional().openapi({ description: "The customer's transactions; the platform's id selects the platform's own" }),
-  platformCustomerId: z.string().min(1).max(255).optional(),
-  accountIdentifier: id.optional().openapi({ description: 'An account on either side (sender or receiver)' }),
-  senderAccountIdentifier: id.optional(),
-  receiverAccountIdentifier: id.optional(),
+  customerId: z
+    .string()
+    .min(1)
+    .max(200)
+    .optional()
+    .openapi({ description: "The customer's id; the platform's own id selects the transactions of the platform's own accounts" }),
+  platformCustomerId: identifier("The customer's platformCustomerId (the platform's id selects the platform's own transactions)"),
+  accountIdentifier: identifier('An account on either side: an account id, an internal account funding reference, a UMA address or an originator account identifier'),
+  senderAccountIdentifier: identifier('The source account: an account id, an internal account funding reference, a UMA address or an originator account identifier'),
+  receiverAccountIdentifier: identifier('The destination account: an account id, an internal account funding reference or a UMA address'),
   status: z.enum(statuses).optional(),
-  type: z.enum(['INCOMING', 'OUTGOING']).optional(),
-  reference: z.string().min(1).max(255).optional().openapi({ description: 'The payment reference (none of today\'s transactions carry one)' }),
-  startDate: z.iso.datetime({ offset: true }).optional().openapi({ description: 'Created at or after (inclusive), ISO 8601' }),
-  endDate: z.iso.datetime({ offset: true }).optional().openapi({ description: 'Created at or before (inclusive), ISO 8601' }),
-  sortOrder: z.enum(['asc', 'desc']).default('desc').openapi({ description: 'By creation time; newest first by default' }),
+  type: z.enum(types).optional(),
+  reference: identifier('The reconciliation reference (reconciliationInstructions.reference)'),
+  startDate: dateTimeFilter('Transactions created at or after this time (ISO 8601 with offset)'),
+  endDate: dateTimeFilter('Transactions created at or before this time (ISO 8601 with offset)'),
+  sortOrder: z.enum(['asc', 'desc']).default('desc').openapi({ description: 'By createdAt: desc (newest first, the default) or asc (oldest first)' }),
+}).refine((q) => !q.startDate || !q.endDate || Date.parse(q.startDate) <= Date.parse(q.endDate), {
+  message: 'endDate must not be before startDate',
+  path: ['endDate'],
+  params: { constraint: 'range' },
 });
+
+export type TransactionListQuery = z.infer<typeof TransactionListQuerySchema>;

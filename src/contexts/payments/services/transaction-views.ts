@@ -1,6 +1,10 @@
-import type { Customer } from '../../customers/entities';
-import type { Platform } from '../../platforms/entities';
-import type { Transaction } from '../entities';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { Customer } from '../../customers/entities/index';
+import { InternalAccount } from '../../ledger/entities/index';
+import { fundingInstructions } from '../../ledger/services/internal-account-views';
+import type { Platform } from '../../platforms/entities/index';
+import type { Transaction } from '../entities/index';
+import { isActiveFeeConfig } from '../../platforms/domain/fee-configs';
 import { endUserTermsConsentOf } from '../../customers/domain/agreements';
 import { currencyView } from '../../../domain/currencies';
 import { INDIVIDUAL_PROFILE_KEYS } from '../../customers/domain/customer-rules';
@@ -19,7 +23,8 @@ export function platformConfigView(p: Platform) {
     embeddedWalletsSupported: p.embeddedWalletsSupported,
     counterpartyInformationRequired: p.counterpartyInformationRequired,
     embeddedWalletConfig: p.embeddedWalletConfig ?? undefined,
-    feeConfigs: p.feeConfigs,
+    // Only active configs: a zero config deactivates its key (also in rows stored before that rule).
+    feeConfigs: p.feeConfigs.filter(isActiveFeeConfig),
     createdAt: p.createdAt.toISOString(),
     updatedAt: p.updatedAt.toISOString(),
   };
@@ -71,21 +76,79 @@ function optional<K extends string, V>(key: K, value: V | undefined): Partial<Re
   return value === undefined ? {} : ({ [key]: value } as Record<K, V>);
 }
 
-export function transactionView(t: Transaction, platformCustomerId: string | null) {
+/** What a transaction's view needs besides its row, loaded in bulk by transactionViews. */
+export interface TransactionViewContext {
+  /** The platformCustomerId of the transaction's customer (null for the platform's own accounts). */
+  platformCustomerId: string | null;
+  /** The funding reference of the receiving internal account, when its funding instructions show one. */
+  reconciliationReference: string | null;
+}
+
+/**
+ * Where the money came from, in the reference's variants. The payment workflow records sandbox
+ * funding as `SANDBOX_FUNDING`, which the reference does not know: it is money arriving from
+ * outside the service, which the reference shows as a `REALTIME_FUNDING` source in the received
+ * currency (the sandbox has no originator details to add).
+ */
+function sourceView(t: Transaction): Record<string, unknown> | undefined {
+  const source = t.source as Record<string, unknown> | null | undefined;
+  if (!source) return undefined;
+  if (source.sourceType === 'SANDBOX_FUNDING') return { sourceType: 'REALTIME_FUNDING', currency: t.receivedCurrency };
+  return source;
+}
+
+/**
+ * A transaction as GET returns it and INCOMING_PAYMENT.* webhooks carry it.
+ *
+ * `customerId` and `platformCustomerId` are required by the reference. A transaction of one of the
+ * platform's own accounts has no customer; it is shown with the platform's id in both fields, which
+ * is also how the reference's `GET /transactions?customerId=` selects "transactions made on behalf
+ * of the platform".
+ */
+export function transactionView(t: Transaction, ctx: TransactionViewContext) {
+  const source = sourceView(t);
   return {
     id: t.id,
     status: t.status,
     type: t.type,
     direction: t.direction,
-    source: t.source,
-    destination: t.destination,
-    customerId: t.customerId ?? undefined,
-    platformCustomerId: platformCustomerId ?? undefined,
+    ...(source ? { source } : {}),
+    destination: { ...t.destination, currency: (t.destination.currency as string | undefined) ?? t.receivedCurrency },
+    customerId: t.customerId ?? t.platformId,
+    platformCustomerId: t.customerId ? (ctx.platformCustomerId ?? '') : t.platformId,
     receivedAmount: { amount: t.receivedAmount, currency: currencyView(t.receivedCurrency) },
+    ...(ctx.reconciliationReference && t.status !== 'CREATED' ? { reconciliationInstructions: { reference: ctx.reconciliationReference } } : {}),
     ...(t.failureReason ? { failureReason: t.failureReason } : {}),
     ...(t.description ? { description: t.description } : {}),
     ...(t.settledAt ? { settledAt: t.settledAt.toISOString() } : {}),
     createdAt: t.createdAt.toISOString(),
     updatedAt: t.updatedAt.toISOString(),
   };
+}
+
+/** Views of several transactions, with their customers and receiving accounts read in two queries. */
+export async function transactionViews(em: EntityManager, rows: Transaction[]) {
+  const customerIds = [...new Set(rows.map((r) => r.customerId).filter((id): id is string => !!id))];
+  const accountIds = [...new Set(rows.map((r) => r.destination.accountId).filter((id): id is string => typeof id === 'string'))];
+  const [customers, accounts] = await Promise.all([
+    customerIds.length ? em.find(Customer, { id: { $in: customerIds } }) : [],
+    accountIds.length ? em.find(InternalAccount, { id: { $in: accountIds } }) : [],
+  ]);
+  const platformCustomerIds = new Map(customers.map((c) => [c.id, c.platformCustomerId]));
+  const references = new Map(accounts.map((a) => [a.id, reconciliationReferenceOf(a)]));
+  return rows.map((r) =>
+    transactionView(r, {
+      platformCustomerId: r.customerId ? (platformCustomerIds.get(r.customerId) ?? null) : null,
+      reconciliationReference: typeof r.destination.accountId === 'string' ? (references.get(r.destination.accountId) ?? null) : null,
+    }),
+  );
+}
+
+/**
+ * The reference a payer quotes to reach an internal account: its funding reference, when the
+ * account's funding instructions show one (bank accounts do; wallets are reached by address).
+ */
+export function reconciliationReferenceOf(account: InternalAccount): string | null {
+  const info = fundingInstructions(account)[0]?.accountOrWalletInfo as Record<string, unknown> | undefined;
+  return info && typeof info.reference === 'string' ? info.reference : null;
 }

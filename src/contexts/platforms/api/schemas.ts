@@ -67,6 +67,16 @@ export const PlatformConfigUpdateSchema = z
       .refine((list) => new Set(list.map((c) => c.currencyCode)).size === list.length, { message: 'each currency may appear once', params: { constraint: 'unique' } })
       .optional(),
     embeddedWalletConfig: EmbeddedWalletConfigSchema.optional(),
-    feeConfigs: z.array(FeeConfigSchema).optional(),
+    feeConfigs: z
+      .array(FeeConfigSchema)
+      .refine((list) => new Set(list.map((f) => `${f.feeType}:${f.sourceCurrency}`)).size === list.length, {
+        message: 'at most one fee config per feeType and sourceCurrency',
+        params: { constraint: 'unique' },
+      })
+      .optional()
+      .openapi({
+        description:
+          'Merge-by-key upsert keyed by (feeType, sourceCurrency): configs sent replace or add, others stay; zero variableFeeBps and zero fixedFee.amount deactivate the config with that key. Omit to leave fee configs unchanged. Only sourceCurrency USD is accepted today (others: 501 NOT_IMPLEMENTED).',
+      }),
   })
   .openapi('PlatformConfigUpdateRequest');

@@ -1,4 +1,5 @@
 import { Entity, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
+import type { FeeConfig } from '../domain/fee-configs';
 
 export type Region = 'US' | 'EU' | 'UK' | 'LATAM' | 'APAC' | 'AFRICA';
 
@@ -23,7 +24,8 @@ export class Platform {
   @Property({ type: 'string', nullable: true }) umaDomain?: string | null;
   @Property({ type: 'json' }) supportedCurrencies!: PlatformCurrencyConfig[];
   @Property({ type: 'json', nullable: true }) embeddedWalletConfig?: Record<string, unknown> | null;
-  @Property({ type: 'json' }) feeConfigs!: Record<string, unknown>[];
+  /** Active fee configs only, one per (feeType, sourceCurrency). */
+  @Property({ type: 'json' }) feeConfigs!: FeeConfig[];
   @Property({ type: 'datetime' }) createdAt!: Date;
   @Property({ type: 'datetime' }) updatedAt!: Date;
 }
