@@ -1,4 +1,3 @@
-import { apiReference } from '@scalar/express-api-reference';
 import express, { type Request, type Response } from 'express';
 import { randomUUID } from 'node:crypto';
 import { pinoHttp } from 'pino-http';
@@ -10,6 +9,7 @@ import { errorHandler } from './middleware/errors';
 import { notFoundHandler } from './middleware/not-found';
 import { isMultipart } from './multipart';
 import { openApiDocument } from './openapi-registry';
+import { referenceRoutes } from './reference-page';
 import { mountRoute, registeredRoutes } from './route';
 import { CONTEXTS_DIR, discover } from '../contexts/discover';
 import type { RouteSpec } from './route';
@@ -44,7 +44,8 @@ export function createApp(deps: ApiDeps) {
   docs.get('/openapi.json', (_req, res) => {
     res.json(openApiDocument(deps.config.publicBaseUrl));
   });
-  docs.use('/reference', apiReference({ url: `${base}/openapi.json`, pageTitle: 'Payments Service API' }));
+  // The rendered reference and the Scalar bundle it runs, both served from here (no CDN).
+  docs.use(referenceRoutes(base, deps.config.publicBaseUrl));
   app.use(base, docs);
 
   const api = express.Router();

@@ -9,6 +9,7 @@ import {
   setHandler,
   upsertSearchAttributes,
 } from '@temporalio/workflow';
+import type { RetryPolicy } from '@temporalio/common';
 import type { PaymentActivities } from '../../activities/payments';
 import type { TransactionStatus } from '../../src/contexts/payments/domain/transaction-state';
 import { ERROR } from '../../src/domain/errors';
@@ -16,7 +17,7 @@ import { BusinessStatusKey, CustomerIdKey, TransactionIdKey } from '../../src/te
 import { announceEvents, deliverEvents } from '../webhooks/announce';
 import { incomingPaymentPosted, incomingPaymentStatusQuery, type IncomingPaymentInput, type IncomingPaymentResult } from '../definitions';
 
-const retry = { initialInterval: '1 second', maximumInterval: '30 seconds', nonRetryableErrorTypes: [ERROR.ACCOUNT_NOT_FOUND, ERROR.INSUFFICIENT_FUNDS] };
+const retry: RetryPolicy = { initialInterval: '1 second', maximumInterval: '30 seconds', nonRetryableErrorTypes: [ERROR.ACCOUNT_NOT_FOUND, ERROR.INSUFFICIENT_FUNDS] };
 
 // Short database work runs as a local activity: no activity task round trip through the server.
 const { postIncomingPayment } = proxyLocalActivities<PaymentActivities>({ startToCloseTimeout: '30 seconds', retry });
