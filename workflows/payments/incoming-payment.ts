@@ -27,6 +27,8 @@ const { createIncomingTransaction, settleIncomingPayment, recordIncomingPaymentE
 
 /** Marks runs that post in one local activity, deliver their own webhooks and answer an update. */
 export const POSTING_IN_ONE_STEP = 'posting-in-one-step';
+/** Marks runs whose first webhook attempts are an ordinary activity, after the answer. */
+export const WEBHOOKS_AFTER_ANSWER = 'webhooks-after-answer';
 
 /**
  * An incoming payment to an internal account (workflow id = the transaction id). The money is
@@ -67,7 +69,7 @@ export async function incomingPayment(input: IncomingPaymentInput): Promise<Inco
   };
   answer = posted.refusal ? ApplicationFailure.create({ message: posted.refusal.message, type: posted.refusal.code, nonRetryable: true }) : result;
 
-  await deliverEvents(input.platformId, posted.events, paymentAttributes(input));
+  await deliverEvents(input.platformId, posted.events, paymentAttributes(input), { local: !patched(WEBHOOKS_AFTER_ANSWER) });
   await condition(allHandlersFinished);
   return result;
 }

@@ -1,16 +1,17 @@
 import type { SearchAttributePair } from '@temporalio/common';
-import { log, ParentClosePolicy, proxyLocalActivities, startChild } from '@temporalio/workflow';
+import { log, ParentClosePolicy, proxyActivities, proxyLocalActivities, startChild } from '@temporalio/workflow';
 import type { WebhookActivities } from '../../activities/webhooks';
 import { isFinalOutcome, nextRetryDelaySeconds } from '../../src/contexts/webhooks/domain/webhook-retry';
 import { PlatformIdKey, WebhookEventTypeKey } from '../../src/temporal/search-attributes';
 import { webhookDelivery } from './webhook-delivery';
 
-// First attempts run inside the workflow that recorded the events, as one local activity with
-// no retry of its own: whatever it does not deliver is handed over to a retrying workflow.
-const { deliverWebhooks } = proxyLocalActivities<WebhookActivities>({
-  startToCloseTimeout: '1 minute',
-  retry: { maximumAttempts: 1 },
-});
+// First attempts run in the workflow that recorded the events, in one activity with no retry of
+// its own: whatever it does not deliver is handed over to a retrying workflow. As an ordinary
+// activity it is scheduled by the same workflow task that answers the caller, so the answer never
+// waits for a receiver; the local form is kept for runs that started with it.
+const firstAttempts = { startToCloseTimeout: '1 minute', retry: { maximumAttempts: 1 } } as const;
+const { deliverWebhooks } = proxyActivities<WebhookActivities>(firstAttempts);
+const { deliverWebhooks: deliverWebhooksLocally } = proxyLocalActivities<WebhookActivities>(firstAttempts);
 
 type Event = { eventId: string; type: string };
 
@@ -27,14 +28,14 @@ export async function announceEvents(platformId: string, events: Event[], attrib
  * Delivers the recorded events from this workflow (one local activity for all of them) and
  * hands each event the receiver did not accept to a webhookDelivery workflow (id = event id),
  * which waits the first back-off interval and retries for days. On the success path this costs
- * no workflow and no activity task; the attempts are visible in this workflow's history, the
+ * one activity task and no workflow; the attempts are visible in this workflow's history, the
  * events' state in the database.
  */
-export async function deliverEvents(platformId: string, events: Event[], attributes: SearchAttributePair[] = []): Promise<void> {
+export async function deliverEvents(platformId: string, events: Event[], attributes: SearchAttributePair[] = [], options: { local?: boolean } = {}): Promise<void> {
   if (events.length === 0) return;
   let outcomes: Awaited<ReturnType<typeof deliverWebhooks>>;
   try {
-    outcomes = await deliverWebhooks({ eventIds: events.map((e) => e.eventId) });
+    outcomes = await (options.local ? deliverWebhooksLocally : deliverWebhooks)({ eventIds: events.map((e) => e.eventId) });
   } catch (err) {
     // The attempt itself could not run (database unavailable): every event goes to a retrying workflow.
     log.warn('first webhook attempts failed; handing every event over', { error: err instanceof Error ? err.message : String(err) });
