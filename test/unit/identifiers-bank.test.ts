@@ -8,6 +8,14 @@ import { type IdentifierCheck } from '../../src/contexts/external-accounts/domai
 import { checkClabe } from '../../src/contexts/external-accounts/domain/identifiers/clabe';
 import { checkIban, IBAN_LENGTHS, ibanCountry } from '../../src/contexts/external-accounts/domain/identifiers/iban';
 import { checkSortCode, checkUkAccountNumber } from '../../src/contexts/external-accounts/domain/identifiers/sort-code';
+import { bicCountry, checkBic } from '../../src/contexts/external-accounts/domain/identifiers/bic';
+import {
+  checkCanadianAccountNumber,
+  checkCanadianInstitutionNumber,
+  checkCanadianTransitNumber,
+} from '../../src/contexts/external-accounts/domain/identifiers/canada';
+import { checkIfsc } from '../../src/contexts/external-accounts/domain/identifiers/ifsc';
+import { checkUpiVpa } from '../../src/contexts/external-accounts/domain/identifiers/upi';
 
 function expectAccepted(check: IdentifierCheck, normalized: string): void {
   expect(check).toEqual({ valid: true, normalized });
@@ -196,5 +204,142 @@ describe('UK sort code and account number', () => {
 
   test.each(['3192681A', '3192-6819', '31 92 68 19'])('account number %p has a character that is not a digit', (accountNumber) => {
     expectRefused(checkUkAccountNumber(accountNumber), 'digits only');
+  });
+});
+
+describe('IFSC', () => {
+  test.each([
+    ['KARB0000001', 'Karnataka Bank'],
+    ['SBIN0000300', 'State Bank of India, Mumbai main branch'],
+    ['HDFC0CAGSBK', 'alphanumeric branch code (HDFC sub-member)'],
+  ])('%s (%s) is accepted', (ifsc) => {
+    expectAccepted(checkIfsc(ifsc), ifsc);
+  });
+
+  test('lower case is upper-cased', () => {
+    expectAccepted(checkIfsc(' sbin0000300 '), 'SBIN0000300');
+  });
+
+  test.each(['SBIN000030', 'SBIN00003000', ''])('%p has the wrong length', (ifsc) => {
+    expectRefused(checkIfsc(ifsc), 'exactly 11 characters');
+  });
+
+  test.each(['SBIN-000300', 'SBIN 000300', 'SBIN00003ß0'])('%p has a character that is not allowed', (ifsc) => {
+    expectRefused(checkIfsc(ifsc), 'letters and digits only');
+  });
+
+  test('the fifth character must be 0', () => {
+    expectRefused(checkIfsc('SBIN1000300'), 'fifth character must be 0');
+    expectRefused(checkIfsc('SBINO000300'), 'fifth character must be 0');
+  });
+
+  test('the bank code is four letters', () => {
+    expectRefused(checkIfsc('SB1N0000300'), 'four-letter bank code');
+  });
+});
+
+describe('BIC', () => {
+  test.each([
+    ['DEUTDEFF', 'Deutsche Bank, Frankfurt'],
+    ['DEUTDEFF500', 'Deutsche Bank, Frankfurt, with a branch code'],
+    ['NWBKGB2L', 'NatWest, London'],
+    ['BOFAUS3N', 'Bank of America'],
+    ['CHASUS33XXX', 'JPMorgan Chase, primary office'],
+    ['RBKOXKPR', 'Raiffeisen Bank Kosovo (XK, assigned by SWIFT)'],
+  ])('%s (%s) is accepted', (bic) => {
+    expectAccepted(checkBic(bic), bic);
+  });
+
+  test('lower case is upper-cased; the 8 or 11 form is kept as given', () => {
+    expectAccepted(checkBic(' deutdeff '), 'DEUTDEFF');
+    expectAccepted(checkBic('chasus33xxx'), 'CHASUS33XXX');
+  });
+
+  test.each(['DEUTDEF', 'DEUTDEFF5', 'DEUTDEFF50', 'DEUTDEFF5000', ''])('%p has the wrong length', (bic) => {
+    expectRefused(checkBic(bic), '8 or 11 characters');
+  });
+
+  test.each(['DEUT DEFF', 'DEUT-DE-FF', 'DEUTDEF!', 'DEUTDEFß'])('%p has a character that is not allowed', (bic) => {
+    expectRefused(checkBic(bic), 'letters and digits only');
+  });
+
+  test('the institution code is four letters', () => {
+    expectRefused(checkBic('DEU1DEFF'), 'four-letter institution code');
+  });
+
+  test.each([
+    ['DEUTZZFF', 'ZZ is not assigned'],
+    ['DEUTUKFF', 'UK is reserved, the code is GB'],
+    ['DEUTEUFF', 'EU is not a country'],
+    ['DEUT12FF', 'digits'],
+  ])('%s is refused: %s', (bic) => {
+    expectRefused(checkBic(bic), 'ISO 3166-1 country code');
+  });
+
+  test('bicCountry gives the country of a valid BIC, null otherwise', () => {
+    expect(bicCountry('NWBKGB2L')).toBe('GB');
+    expect(bicCountry('deutdeff500')).toBe('DE');
+    expect(bicCountry('DEUTZZFF')).toBeNull();
+    expect(bicCountry('bad')).toBeNull();
+  });
+});
+
+describe('UPI virtual payment address', () => {
+  test.each(['someone@upi', 'john.doe-1_x@oksbi', 'a@b', '9876543210@ybl', 'Merchant.Name@HDFCBANK'])('%s is accepted', (vpa) => {
+    expectAccepted(checkUpiVpa(vpa), vpa);
+  });
+
+  test('surrounding spaces are dropped, case is kept', () => {
+    expectAccepted(checkUpiVpa(' Someone@okaxis '), 'Someone@okaxis');
+  });
+
+  test.each(['a@', 'ab', '', `${'a'.repeat(250)}@upibank`])('%p has the wrong length', (vpa) => {
+    expectRefused(checkUpiVpa(vpa), 'between 3 and 255 characters');
+  });
+
+  test.each(['john doe@upi', 'john@ok-sbi', 'john@ok.sbi', 'john@upi@x', 'john+1@upi', '@upi', 'john@', 'johnupi', 'jöhn@upi'])('%p is not a VPA', (vpa) => {
+    expectRefused(checkUpiVpa(vpa), 'UPI address must be a handle');
+  });
+});
+
+describe('Canadian bank account', () => {
+  test.each(['001', '003', '004', '815'])('institution number %s is accepted', (institution) => {
+    expectAccepted(checkCanadianInstitutionNumber(institution), institution);
+  });
+
+  test.each(['01', '0001', ''])('institution number %p has the wrong length', (institution) => {
+    expectRefused(checkCanadianInstitutionNumber(institution), 'institution number must be exactly 3 digits');
+  });
+
+  test.each(['0A1', '00-1'])('institution number %p has a character that is not a digit', (institution) => {
+    expectRefused(checkCanadianInstitutionNumber(institution), 'institution number must contain digits only');
+  });
+
+  test.each(['12345', '00011'])('transit number %s is accepted', (transit) => {
+    expectAccepted(checkCanadianTransitNumber(transit), transit);
+  });
+
+  test('surrounding spaces are dropped', () => {
+    expectAccepted(checkCanadianTransitNumber(' 12345 '), '12345');
+  });
+
+  test.each(['1234', '123456'])('transit number %p has the wrong length', (transit) => {
+    expectRefused(checkCanadianTransitNumber(transit), 'transit number must be exactly 5 digits');
+  });
+
+  test.each(['1234a', '12 345'])('transit number %p has a character that is not a digit', (transit) => {
+    expectRefused(checkCanadianTransitNumber(transit), 'transit number must contain digits only');
+  });
+
+  test.each(['1234567', '123456789', '123456789012'])('account number %s is accepted', (account) => {
+    expectAccepted(checkCanadianAccountNumber(account), account);
+  });
+
+  test.each(['123456', '1234567890123'])('account number %p has the wrong length', (account) => {
+    expectRefused(checkCanadianAccountNumber(account), 'account number must be between 7 and 12 digits');
+  });
+
+  test.each(['12345a7', '1234-567'])('account number %p has a character that is not a digit', (account) => {
+    expectRefused(checkCanadianAccountNumber(account), 'account number must contain digits only');
   });
 });
