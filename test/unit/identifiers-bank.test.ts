@@ -4,17 +4,30 @@
  * thing: the checksum, the length or a character.
  */
 import { checkAbaRoutingNumber } from '../../src/contexts/external-accounts/domain/identifiers/aba-routing-number';
-import { type IdentifierCheck } from '../../src/contexts/external-accounts/domain/identifiers/check';
-import { checkClabe } from '../../src/contexts/external-accounts/domain/identifiers/clabe';
-import { checkIban, IBAN_LENGTHS, ibanCountry } from '../../src/contexts/external-accounts/domain/identifiers/iban';
-import { checkSortCode, checkUkAccountNumber } from '../../src/contexts/external-accounts/domain/identifiers/sort-code';
 import { bicCountry, checkBic } from '../../src/contexts/external-accounts/domain/identifiers/bic';
+import {
+  checkCnpj,
+  checkCpf,
+  checkPixKey,
+  type PixKeyType,
+} from '../../src/contexts/external-accounts/domain/identifiers/brazil';
 import {
   checkCanadianAccountNumber,
   checkCanadianInstitutionNumber,
   checkCanadianTransitNumber,
 } from '../../src/contexts/external-accounts/domain/identifiers/canada';
+import { type IdentifierCheck } from '../../src/contexts/external-accounts/domain/identifiers/check';
+import { checkClabe } from '../../src/contexts/external-accounts/domain/identifiers/clabe';
+import { checkEmailAddress } from '../../src/contexts/external-accounts/domain/identifiers/email';
+import { checkIban, IBAN_LENGTHS, ibanCountry } from '../../src/contexts/external-accounts/domain/identifiers/iban';
 import { checkIfsc } from '../../src/contexts/external-accounts/domain/identifiers/ifsc';
+import {
+  checkE164,
+  checkMobileMoneyPhone,
+  E164_PATTERN,
+  MOBILE_MONEY_PHONE_PATTERNS,
+} from '../../src/contexts/external-accounts/domain/identifiers/phone';
+import { checkSortCode, checkUkAccountNumber } from '../../src/contexts/external-accounts/domain/identifiers/sort-code';
 import { checkUpiVpa } from '../../src/contexts/external-accounts/domain/identifiers/upi';
 
 function expectAccepted(check: IdentifierCheck, normalized: string): void {
@@ -341,5 +354,251 @@ describe('Canadian bank account', () => {
 
   test.each(['12345a7', '1234-567'])('account number %p has a character that is not a digit', (account) => {
     expectRefused(checkCanadianAccountNumber(account), 'account number must contain digits only');
+  });
+});
+
+describe('E.164 phone number', () => {
+  test.each([
+    ['+14155552671', 'ITU / Twilio E.164 example, US'],
+    ['+442071838750', 'United Kingdom'],
+    ['+254712345678', 'Kenya'],
+    ['+1234567', 'shortest accepted: 7 digits'],
+    ['+123456789012345', 'longest E.164: 15 digits'],
+  ])('%s (%s) is accepted', (phone) => {
+    expectAccepted(checkE164(phone), phone);
+  });
+
+  test('spaces and hyphens are dropped', () => {
+    expectAccepted(checkE164(' +254 712 345 678 '), '+254712345678');
+    expectAccepted(checkE164('+1-415-555-2671'), '+14155552671');
+  });
+
+  test.each(['+123456', '+1234567890123456', '+'])('%p has the wrong number of digits', (phone) => {
+    expectRefused(checkE164(phone), 'between 7 and 15 digits');
+  });
+
+  test.each(['+1415555267a', '+1 (415) 555-2671', '+44.20.7183.8750', '++14155552671'])('%p has a character that is not allowed', (phone) => {
+    expectRefused(checkE164(phone), 'only digits after the +');
+  });
+
+  test.each(['14155552671', '0014155552671', ''])('%p does not start with +', (phone) => {
+    expectRefused(checkE164(phone), 'must start with +');
+  });
+
+  test('a country calling code never starts with 0', () => {
+    expectRefused(checkE164('+0123456789'), 'cannot start with 0');
+  });
+
+  test('a calling-code prefix, with or without +, restricts the country', () => {
+    expectAccepted(checkE164('+254712345678', '254'), '+254712345678');
+    expectAccepted(checkE164('+254712345678', '+254'), '+254712345678');
+    expectRefused(checkE164('+255712345678', '254'), 'must start with the calling code +254');
+  });
+
+  test('the generic pattern is E.164: + and 7 to 15 digits, not starting with 0', () => {
+    expect(E164_PATTERN.test('+14155552671')).toBe(true);
+    expect(E164_PATTERN.test('+0155552671')).toBe(false);
+    expect(E164_PATTERN.test('+123456')).toBe(false);
+  });
+
+  test.each([
+    ['KES', '+254712345678'],
+    ['TZS', '+255712345678'],
+    ['RWF', '+250788123456'],
+    ['ZMW', '+260971234567'],
+    ['IDR', '+62812345678'],
+    ['IDR', '+62812345678901'],
+  ] as const)('%s mobile-money number %s is accepted', (currency, phone) => {
+    expect(MOBILE_MONEY_PHONE_PATTERNS[currency].test(phone)).toBe(true);
+    expectAccepted(checkMobileMoneyPhone(phone, currency), phone);
+  });
+
+  test('mobile-money numbers are normalized before matching', () => {
+    expectAccepted(checkMobileMoneyPhone('+254 712-345-678', 'KES'), '+254712345678');
+  });
+
+  test.each([
+    ['KES', '+25471234567', 'one digit short'],
+    ['KES', '+2547123456789', 'one digit long'],
+    ['KES', '+255712345678', 'a Tanzanian number'],
+    ['TZS', '+254712345678', 'a Kenyan number'],
+    ['RWF', '+25078812345', 'one digit short'],
+    ['ZMW', '+26097123456', 'one digit short'],
+    ['IDR', '+6281234567', '8 digits after +62'],
+    ['IDR', '+628123456789012', '13 digits after +62'],
+  ] as const)('%s mobile-money number %s is refused (%s)', (currency, phone, _why) => {
+    expectRefused(checkMobileMoneyPhone(phone, currency), `does not match the ${currency} mobile-money number format`);
+  });
+
+  test('a mobile-money number must first be an E.164 number', () => {
+    expectRefused(checkMobileMoneyPhone('0712345678', 'KES'), 'must start with +');
+  });
+});
+
+describe('e-mail address', () => {
+  test.each([
+    'user@example.com',
+    'first.last+tag@sub.example.co.uk',
+    "o'brien@example.ie",
+    'x@example.museum',
+    'user@xn--bcher-kva.example',
+    'user@123.example.com',
+  ])('%s is accepted', (address) => {
+    expectAccepted(checkEmailAddress(address), address);
+  });
+
+  test('the domain is lower-cased, the local part kept as written', () => {
+    expectAccepted(checkEmailAddress(' User.Name@Example.COM '), 'User.Name@example.com');
+  });
+
+  test('local part: 64 characters at most', () => {
+    const domain = '@example.com';
+    expectAccepted(checkEmailAddress(`${'a'.repeat(64)}${domain}`), `${'a'.repeat(64)}${domain}`);
+    expectRefused(checkEmailAddress(`${'a'.repeat(65)}${domain}`), 'local part must be at most 64 characters');
+  });
+
+  test('whole address: 254 characters at most', () => {
+    const label = 'a'.repeat(63);
+    const address254 = `${'b'.repeat(58)}@${label}.${label}.${label}.com`;
+    expect(address254).toHaveLength(254);
+    expectAccepted(checkEmailAddress(address254), address254);
+    expectRefused(checkEmailAddress(`b${address254}`), 'at most 254 characters');
+  });
+
+  test('a domain label is at most 63 characters', () => {
+    expectRefused(checkEmailAddress(`user@${'a'.repeat(64)}.com`), 'malformed label');
+  });
+
+  test.each([
+    ['userexample.com', 'must contain @'],
+    ['@example.com', 'local part is empty'],
+    ['user@', 'domain is empty'],
+    ['user@localhost', 'at least two labels'],
+    ['user@example..com', 'malformed label'],
+    ['user@example.com.', 'malformed label'],
+    ['user@-example.com', 'malformed label'],
+    ['user@example-.com', 'malformed label'],
+    ['user@exa_mple.com', 'malformed label'],
+    ['user@[192.0.2.1]', 'malformed label'],
+    ['user@example.123', 'top-level domain cannot be numeric'],
+    ['us..er@example.com', 'misplaced dot'],
+    ['.user@example.com', 'misplaced dot'],
+    ['user.@example.com', 'misplaced dot'],
+    ['us er@example.com', 'not allowed'],
+    ['"quoted"@example.com', 'not allowed'],
+    ['user@host@example.com', 'not allowed'],
+    ['usér@example.com', 'not allowed'],
+    ['user@exämple.com', 'malformed label'],
+  ])('%s is refused (%s)', (address, reason) => {
+    expectRefused(checkEmailAddress(address), reason);
+  });
+});
+
+describe('Brazil: CPF, CNPJ and Pix keys', () => {
+  test.each([
+    ['529.982.247-25', '52998224725'],
+    ['52998224725', '52998224725'],
+    ['123.456.789-09', '12345678909'],
+    [' 111.444.777-35 ', '11144477735'],
+  ])('CPF %p is accepted as %s', (cpf, normalized) => {
+    expectAccepted(checkCpf(cpf), normalized);
+  });
+
+  test.each(['529.982.247-24', '529.982.247-15', '52998224752'])('CPF %s has wrong check digits', (cpf) => {
+    expectRefused(checkCpf(cpf), 'CPF check digits do not match');
+  });
+
+  test.each(['000.000.000-00', '11111111111', '999.999.999-99'])('CPF %s repeats one digit', (cpf) => {
+    expectRefused(checkCpf(cpf), 'cannot be one digit repeated');
+  });
+
+  test.each(['5299822472', '529982247250', '529982.247-25', '529.982.24725', ''])('CPF %p has the wrong length or formatting', (cpf) => {
+    expectRefused(checkCpf(cpf), 'CPF must be 11 digits');
+  });
+
+  test.each(['529.982.247-2X', '529 982 247 25', '529/982/247-25'])('CPF %p has a character that is not allowed', (cpf) => {
+    expectRefused(checkCpf(cpf), 'digits only');
+  });
+
+  test.each([
+    ['11.222.333/0001-81', '11222333000181', 'common documentation example'],
+    ['11222333000181', '11222333000181', 'unformatted'],
+    ['00.000.000/0001-91', '00000000000191', 'Banco do Brasil'],
+    ['12.ABC.345/01DE-35', '12ABC34501DE35', 'Receita Federal alphanumeric CNPJ example'],
+    ['12abc34501de35', '12ABC34501DE35', 'alphanumeric, lower case'],
+  ])('CNPJ %s is accepted as %s (%s)', (cnpj, normalized) => {
+    expectAccepted(checkCnpj(cnpj), normalized);
+  });
+
+  test.each(['11.222.333/0001-82', '11.222.333/0001-18', '12.ABC.345/01DE-53', '12.ABD.345/01DE-35'])('CNPJ %s has wrong check digits', (cnpj) => {
+    expectRefused(checkCnpj(cnpj), 'CNPJ check digits do not match');
+  });
+
+  test.each(['00.000.000/0000-00', '11111111111111'])('CNPJ %s repeats one character', (cnpj) => {
+    expectRefused(checkCnpj(cnpj), 'cannot be one character repeated');
+  });
+
+  test.each(['1122233300018', '112223330001811', '11.222.333/000181', '11.222.333/0001-8A', ''])('CNPJ %p has the wrong length, formatting or check-digit characters', (cnpj) => {
+    expectRefused(checkCnpj(cnpj), 'CNPJ must be 14 characters');
+  });
+
+  test.each(['11.222.333/0001-8!', '11 222 333 0001 81', '12.ÀBC.345/01DE-35'])('CNPJ %p has a character that is not allowed', (cnpj) => {
+    expectRefused(checkCnpj(cnpj), 'letters and digits only');
+  });
+
+  test('Pix CPF and CNPJ keys are checked and normalized like CPF and CNPJ', () => {
+    expectAccepted(checkPixKey('529.982.247-25', 'CPF'), '52998224725');
+    expectRefused(checkPixKey('529.982.247-24', 'CPF'), 'CPF check digits do not match');
+    expectAccepted(checkPixKey('11.222.333/0001-81', 'CNPJ'), '11222333000181');
+    expectRefused(checkPixKey('11.222.333/0001-82', 'CNPJ'), 'CNPJ check digits do not match');
+  });
+
+  test('Pix e-mail keys are lower-cased and at most 77 characters', () => {
+    expectAccepted(checkPixKey('Fulano.Silva@Example.com.br', 'EMAIL'), 'fulano.silva@example.com.br');
+    const address77 = `${'a'.repeat(65)}@example.com`;
+    expect(address77).toHaveLength(77);
+    expectRefused(checkPixKey(address77, 'EMAIL'), 'local part must be at most 64 characters');
+    const long = `${'a'.repeat(60)}@${'b'.repeat(13)}.com.br`;
+    expect(long).toHaveLength(81);
+    expectRefused(checkPixKey(long, 'EMAIL'), 'Pix e-mail key must be at most 77 characters');
+    expectRefused(checkPixKey('fulano@localhost', 'EMAIL'), 'at least two labels');
+  });
+
+  test.each([
+    ['+5511987654321', '+5511987654321', 'São Paulo mobile, 11 digits'],
+    ['+551133334444', '+551133334444', 'São Paulo landline, 10 digits'],
+    ['+55 61 99999-8888', '+5561999998888', 'spaces and hyphens'],
+  ])('Pix phone key %s is accepted (%s)', (phone, normalized) => {
+    expectAccepted(checkPixKey(phone, 'PHONE'), normalized);
+  });
+
+  test.each([
+    ['+14155552671', 'not Brazilian'],
+    ['+55119876543210', '12 digits after +55'],
+    ['+55119876543', '9 digits after +55'],
+    ['+5501987654321', 'area code starting with 0'],
+  ])('Pix phone key %s is refused (%s)', (phone) => {
+    expectRefused(checkPixKey(phone, 'PHONE'), 'Pix phone key must be +55');
+  });
+
+  test('a Pix phone key must be an E.164 number', () => {
+    expectRefused(checkPixKey('11987654321', 'PHONE'), 'must start with +');
+    expectRefused(checkPixKey('+55119876543a1', 'PHONE'), 'only digits after the +');
+  });
+
+  test('Pix random keys are UUIDs, lower-cased', () => {
+    expectAccepted(checkPixKey('123e4567-e89b-12d3-a456-426614174000', 'RANDOM'), '123e4567-e89b-12d3-a456-426614174000');
+    expectAccepted(checkPixKey(' 123E4567-E89B-12D3-A456-426614174000 ', 'RANDOM'), '123e4567-e89b-12d3-a456-426614174000');
+  });
+
+  test.each(['123e4567-e89b-12d3-a456-42661417400', '123e4567e89b12d3a456426614174000', '123e4567-e89b-12d3-a456-42661417400g', 'not-a-uuid'])(
+    'Pix random key %s is refused',
+    (key) => {
+      expectRefused(checkPixKey(key, 'RANDOM'), 'Pix random key must be a UUID');
+    },
+  );
+
+  test('an unknown Pix key type is refused', () => {
+    expectRefused(checkPixKey('52998224725', 'TAX_ID' as PixKeyType), 'Pix key type must be');
   });
 });
