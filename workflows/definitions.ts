@@ -1,4 +1,4 @@
-import { defineQuery, defineUpdate } from '@temporalio/workflow';
+import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import { ERROR } from '../src/domain/errors';
 import type { DeliveryOutcome, WebhookRetryPolicy } from '../src/contexts/webhooks/domain/webhook-retry';
 import type { TransactionStatus } from '../src/contexts/payments/domain/transaction-state';
@@ -108,3 +108,35 @@ export const verificationStatusQuery = defineQuery<VerificationStatusValue | nul
 
 /** ApplicationFailure type of a submission refused because the customer is already decided. */
 export const VERIFICATION_ALREADY_DECIDED = ERROR.VERIFICATION_ALREADY_DECIDED;
+
+export interface ExternalAccountVerificationInput {
+  /** Also the workflow id: one verification workflow per external account. */
+  externalAccountId: string;
+  platformId: string;
+  customerId: string | null;
+  environment: 'SANDBOX' | 'PRODUCTION';
+  /** A name check answered PENDING resolves after this long (a durable timer). */
+  nameCheckAfterSeconds?: number;
+  /** A US account's micro-entry return window, already counted in banking days. */
+  bankValidationAfterSeconds?: number;
+}
+
+export type OwnershipMethodValue = 'WALLET_SIGNATURE' | 'LIVENESS';
+
+export type OwnershipChallengeView =
+  | { method: 'WALLET_SIGNATURE'; messageToSign: string; expiresAt: string }
+  | { method: 'LIVENESS'; verificationLink: string; token?: string; expiresAt: string };
+
+export interface OwnershipSignatureResult {
+  outcome: 'PASSED' | 'FAILED' | 'EXPIRED' | 'NO_CHALLENGE';
+  reason?: string;
+  /** The account after the attempt (the API's ExternalAccount). */
+  account: unknown;
+}
+
+/** POST …/challenge: issues a challenge, replacing any in flight, and answers with it. */
+export const openOwnershipChallengeUpdate = defineUpdate<OwnershipChallengeView, [{ method: OwnershipMethodValue; livenessLink: string }]>('openOwnershipChallenge');
+/** POST …/verify: checks a wallet signature against the outstanding challenge. */
+export const submitOwnershipSignatureUpdate = defineUpdate<OwnershipSignatureResult, [{ signature: string; signatureScheme?: 'bip137' | 'electrum' }]>('submitOwnershipSignature');
+/** The hosted liveness flow finished (simulated by a sandbox endpoint). */
+export const livenessCompletedSignal = defineSignal<[{ challengeId: string; passed: boolean }]>('livenessCompleted');

@@ -4,3 +4,4 @@
 export * from './customers';
 export * from './payments';
 export * from './webhooks';
+export * from './external-accounts';

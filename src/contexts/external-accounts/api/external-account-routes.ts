@@ -1,0 +1,157 @@
+import { Platform } from '../../platforms/entities';
+import type { ApiDeps } from '../../../api/context';
+import { defineRoute } from '../../../api/route';
+import { errorResponses, IdParam } from '../../../api/schemas/common';
+import { basePath } from '../../../config';
+import { DomainError } from '../../../domain/errors';
+import { logger } from '../../../logger';
+import { openOwnershipChallenge, startExternalAccountVerification, submitOwnershipSignature } from '../../../temporal/starters/external-account-verification';
+import type { ExternalAccountVerificationInput } from '../../../../workflows/definitions';
+import type { ExternalAccount } from '../entities';
+import { createExternalAccount, deleteExternalAccount, findExternalAccount, listExternalAccounts, registrationProblems, type NewExternalAccount, type Owner } from '../services/external-accounts';
+import { externalAccountView } from '../services/external-account-views';
+import {
+  ExternalAccountCreateSchema,
+  ExternalAccountListQuerySchema,
+  ExternalAccountListSchema,
+  ExternalAccountSchema,
+  OwnershipChallengeRequestSchema,
+  OwnershipChallengeSchema,
+  OwnershipVerifyRequestSchema,
+  PlatformExternalAccountCreateSchema,
+  PlatformExternalAccountListQuerySchema,
+} from './schemas';
+
+const TAGS = ['External Accounts'];
+const AccountIdParams = IdParam('externalAccountId');
+const conflict = (description: string) => ({ description, schema: errorResponses[400].schema });
+
+export function verificationInput(account: ExternalAccount, pending: Pick<ExternalAccountVerificationInput, 'nameCheckAfterSeconds' | 'bankValidationAfterSeconds'> = {}): ExternalAccountVerificationInput {
+  return { externalAccountId: account.id, platformId: account.platformId, customerId: account.customerId ?? null, environment: account.environment, ...pending };
+}
+
+/** Where the sandbox's stand-in for the hosted liveness flow is completed. */
+export function livenessLink(deps: ApiDeps, accountId: string): string {
+  return `${deps.config.publicBaseUrl.replace(/\/+$/, '')}${basePath(deps.config.apiPrefix)}/sandbox/external-accounts/${encodeURIComponent(accountId)}/liveness`;
+}
+
+/**
+ * The six operations on one owner's accounts: a platform's customers (`/customers/…`, with
+ * `customerId`) or the platform itself (`/platform/…`, `customerId` null). Each prefix sees only
+ * its own kind of account.
+ */
+function accountRoutes(owner: Owner) {
+  const base = owner === 'CUSTOMER' ? '/customers/external-accounts' : '/platform/external-accounts';
+  const name = (customer: string, platform: string) => (owner === 'CUSTOMER' ? customer : platform);
+  const whose = owner === 'CUSTOMER' ? "a customer's" : "the platform's own";
+  return [
+    defineRoute({
+      method: 'post',
+      path: base,
+      operationId: name('createCustomerExternalAccount', 'createPlatformExternalAccount'),
+      summary: `Register ${whose} bank account or wallet`,
+      tags: TAGS,
+      body: owner === 'CUSTOMER' ? ExternalAccountCreateSchema : PlatformExternalAccountCreateSchema,
+      idempotent: true,
+      check: async ({ em, caller, body }) => registrationProblems(await em.findOneOrFail(Platform, { id: caller.platformId }), body as Partial<NewExternalAccount>),
+      responses: {
+        201: { description: 'Registered', schema: ExternalAccountSchema },
+        400: { description: 'INVALID_INPUT (every invalid field listed) or INVALID_BANK_ACCOUNT (the receiving institution rejected the account)', schema: errorResponses[400].schema },
+        401: errorResponses[401],
+        404: { description: 'USER_NOT_FOUND: no such customer (customer accounts)', schema: errorResponses[404].schema },
+        409: conflict('DUPLICATE_EXTERNAL_ACCOUNT: this owner already has this account (details.existingAccountId)'),
+      },
+      handler: async ({ em, caller, body, deps }) => {
+        const platform = await em.findOneOrFail(Platform, { id: caller.platformId });
+        const { account, registration } = await createExternalAccount(em, { platform, environment: caller.environment, owner, body: body as NewExternalAccount });
+        if (registration.pendingWork.nameCheckAfterSeconds !== undefined || registration.pendingWork.bankValidationAfterSeconds !== undefined) {
+          try {
+            await startExternalAccountVerification(deps.temporal, verificationInput(account, registration.pendingWork), { taskQueue: deps.taskQueue });
+          } catch (err) {
+            // Registered already; the worker's sweep starts checks whose workflow did not start.
+            logger.error({ err, externalAccountId: account.id }, 'could not start the account verification workflow');
+          }
+        }
+        return { status: 201, body: externalAccountView(account) };
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: base,
+      operationId: name('listCustomerExternalAccounts', 'listPlatformExternalAccounts'),
+      summary: `List ${whose} external accounts, newest first`,
+      tags: TAGS,
+      query: owner === 'CUSTOMER' ? ExternalAccountListQuerySchema : PlatformExternalAccountListQuerySchema,
+      responses: { 200: { description: 'A page of accounts', schema: ExternalAccountListSchema }, 400: errorResponses[400], 401: errorResponses[401] },
+      handler: async ({ em, caller, query }) => ({ status: 200, body: await listExternalAccounts(em, caller.platformId, owner, query) }),
+    }),
+    defineRoute({
+      method: 'get',
+      path: `${base}/:externalAccountId`,
+      operationId: name('getCustomerExternalAccountById', 'getPlatformExternalAccountById'),
+      summary: `Fetch one of ${whose} external accounts`,
+      tags: TAGS,
+      params: AccountIdParams,
+      responses: { 200: { description: 'The account', schema: ExternalAccountSchema }, 401: errorResponses[401], 404: errorResponses[404] },
+      handler: async ({ em, caller, params }) => ({ status: 200, body: externalAccountView(await findExternalAccount(em, caller.platformId, params.externalAccountId, owner)) }),
+    }),
+    defineRoute({
+      method: 'delete',
+      path: `${base}/:externalAccountId`,
+      operationId: name('deleteCustomerExternalAccountById', 'deletePlatformExternalAccountById'),
+      summary: `Delete one of ${whose} external accounts (payments that use it keep their record of it)`,
+      tags: TAGS,
+      params: AccountIdParams,
+      responses: { 204: { description: 'Deleted' }, 401: errorResponses[401], 404: errorResponses[404] },
+      handler: async ({ em, caller, params }) => {
+        await deleteExternalAccount(em, caller.platformId, params.externalAccountId, owner);
+        return { status: 204 };
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: `${base}/:externalAccountId/challenge`,
+      operationId: name('createExternalAccountOwnershipChallenge', 'createPlatformExternalAccountOwnershipChallenge'),
+      summary: 'Start (or restart) the ownership verification of a FIRST_PARTY self-custody wallet',
+      tags: TAGS,
+      params: AccountIdParams,
+      body: OwnershipChallengeRequestSchema,
+      responses: {
+        201: { description: 'The challenge to answer', schema: OwnershipChallengeSchema },
+        401: errorResponses[401],
+        404: errorResponses[404],
+        409: conflict('CONFLICT: ownership verification does not apply (not a FIRST_PARTY self-custody wallet, or already verified)'),
+      },
+      handler: async ({ em, caller, params, body, deps }) => {
+        const account = await findExternalAccount(em, caller.platformId, params.externalAccountId, owner);
+        if (body.method === 'LIVENESS' && account.environment !== 'SANDBOX') {
+          throw new DomainError('NOT_IMPLEMENTED', 'No hosted liveness provider is connected to this installation; use WALLET_SIGNATURE');
+        }
+        const challenge = await openOwnershipChallenge(deps.temporal, verificationInput(account), { method: body.method, livenessLink: livenessLink(deps, account.id) }, { taskQueue: deps.taskQueue });
+        return { status: 201, body: challenge };
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: `${base}/:externalAccountId/verify`,
+      operationId: name('verifyExternalAccountOwnership', 'verifyPlatformExternalAccountOwnership'),
+      summary: "Answer a WALLET_SIGNATURE challenge with the wallet's signature",
+      tags: TAGS,
+      params: AccountIdParams,
+      body: OwnershipVerifyRequestSchema,
+      responses: {
+        200: { description: 'Verified: the account is ACTIVE', schema: ExternalAccountSchema },
+        400: { description: 'INVALID_INPUT: the signature does not verify or the challenge expired; the account is UNVERIFIED', schema: errorResponses[400].schema },
+        401: errorResponses[401],
+        404: errorResponses[404],
+        409: conflict('CONFLICT: no WALLET_SIGNATURE challenge is outstanding'),
+      },
+      handler: async ({ em, caller, params, body, deps }) => {
+        const account = await findExternalAccount(em, caller.platformId, params.externalAccountId, owner);
+        return { status: 200, body: await submitOwnershipSignature(deps.temporal, verificationInput(account), body, { taskQueue: deps.taskQueue }) };
+      },
+    }),
+  ];
+}
+
+export const externalAccountRoutes = [...accountRoutes('CUSTOMER'), ...accountRoutes('PLATFORM')];

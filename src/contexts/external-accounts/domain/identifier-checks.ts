@@ -1,0 +1,49 @@
+import type { IdentifierKind } from './account-types';
+import { checkAbaRoutingNumber } from './identifiers/aba-routing-number';
+import { checkBic } from './identifiers/bic';
+import type { IdentifierCheck } from './identifiers/check';
+import { checkClabe } from './identifiers/clabe';
+import { checkIban } from './identifiers/iban';
+import { checkIfsc } from './identifiers/ifsc';
+import { checkE164 } from './identifiers/phone';
+import { checkSortCode } from './identifiers/sort-code';
+import { checkUpiVpa } from './identifiers/upi';
+
+const accept = (value: string): IdentifierCheck => ({ valid: true, normalized: value });
+
+/** The rail's own check of one identifier (checksums, registries, encodings), by kind. */
+export function checkIdentifier(kind: IdentifierKind, value: string, accountType?: string): IdentifierCheck {
+  void accountType;
+  switch (kind) {
+    case 'abaRoutingNumber':
+      return checkAbaRoutingNumber(value);
+    case 'iban':
+      return checkIban(value);
+    case 'clabe':
+      return checkClabe(value);
+    case 'sortCode':
+      return checkSortCode(value);
+    case 'ifsc':
+      return checkIfsc(value);
+    case 'bic':
+      return checkBic(value);
+    case 'phone':
+      return checkE164(value);
+    case 'upiVpa':
+      return checkUpiVpa(value);
+    default:
+      return accept(value);
+  }
+}
+
+/** The problem with an identifier, or undefined when the rail would accept it. */
+export function identifierProblem(kind: IdentifierKind, value: string, accountType?: string): string | undefined {
+  const result = checkIdentifier(kind, value, accountType);
+  return result.valid ? undefined : result.reason;
+}
+
+/** The identifier in the form the rail uses (call only on values that passed the check). */
+export function normalizedIdentifier(kind: IdentifierKind, value: string, accountType?: string): string {
+  const result = checkIdentifier(kind, value, accountType);
+  return result.valid ? result.normalized : value;
+}

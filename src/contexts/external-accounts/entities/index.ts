@@ -1,0 +1,1 @@
+export { ExternalAccount } from './ExternalAccount';

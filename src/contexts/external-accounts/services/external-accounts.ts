@@ -1,0 +1,166 @@
+import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { ExternalAccount } from '../entities';
+import { Customer } from '../../customers/entities';
+import type { Platform } from '../../platforms/entities';
+import type { Environment } from '../../platforms/entities/ApiToken';
+import { DomainError, type FieldError } from '../../../domain/errors';
+import { newId } from '../../../domain/ids';
+import { findCurrency } from '../../../domain/currencies';
+import { listPage } from '../../../services/listing';
+import { duplicateKey, type AccountInfo } from '../domain/account-identity';
+import { accountTypeSpec, LIGHTNING_ALIAS } from '../domain/account-types';
+import type { OwnershipType } from '../domain/account-status';
+import { normalizedIdentifier } from '../domain/identifier-checks';
+import { checkPixKey, type PixKeyType } from '../domain/identifiers/brazil';
+import { counterpartyProblems, register, type Registration } from '../domain/registration';
+import { externalAccountView } from './external-account-views';
+
+/** Who owns the accounts a route works on: a platform's customers, or the platform itself. */
+export type Owner = 'CUSTOMER' | 'PLATFORM';
+
+export interface NewExternalAccount {
+  customerId?: string;
+  currency: string;
+  accountInfo: AccountInfo;
+  platformAccountId?: string;
+  ownershipType?: OwnershipType;
+  defaultUmaDepositAccount?: boolean;
+}
+
+/** Problems only stored data or the platform's rules reveal, reported with the schema's. */
+export function registrationProblems(platform: Platform, body: Partial<NewExternalAccount>): FieldError[] {
+  const problems: FieldError[] = [];
+  const info = body.accountInfo;
+  const spec = info && typeof info === 'object' ? accountTypeSpec(String(info.accountType)) : undefined;
+  if (spec && typeof body.currency === 'string') {
+    const known = findCurrency(body.currency);
+    const allowed = spec.accountType === 'SWIFT_ACCOUNT' ? known?.kind === 'FIAT' : spec.currencies.includes(body.currency);
+    if (!allowed) {
+      const expected = spec.accountType === 'SWIFT_ACCOUNT' ? 'a fiat currency' : spec.currencies.join(' or ');
+      problems.push({ field: 'currency', constraint: 'accountCurrency', message: `a ${spec.accountType} holds ${expected}` });
+    }
+  }
+  if (info && typeof info === 'object') problems.push(...counterpartyProblems(info, body.ownershipType, platform));
+  return problems;
+}
+
+/** The account information in the rail's form: identifiers normalized, the Lightning alias resolved. */
+function canonicalInfo(info: AccountInfo): AccountInfo {
+  const spec = accountTypeSpec(info.accountType);
+  const out: AccountInfo = { ...info, accountType: info.accountType === LIGHTNING_ALIAS ? 'LIGHTNING' : info.accountType };
+  if (spec?.kind === 'FIAT') {
+    for (const [field, rule] of Object.entries(spec.fields)) {
+      if (rule.check && typeof out[field] === 'string') out[field] = normalizedIdentifier(rule.check, out[field] as string);
+    }
+    if (out.accountType === 'BRL_ACCOUNT') {
+      const key = checkPixKey(String(out.pixKey), out.pixKeyType as PixKeyType);
+      if (key.valid) out.pixKey = key.normalized;
+    }
+  } else if (spec?.kind === 'WALLET') {
+    out.address = normalizedIdentifier('wallet', out.address as string, spec.accountType);
+  } else if (spec?.kind === 'LIGHTNING') {
+    if (typeof out.invoice === 'string') out.invoice = normalizedIdentifier('lightningInvoice', out.invoice);
+    if (typeof out.bolt12 === 'string') out.bolt12 = normalizedIdentifier('bolt12Offer', out.bolt12);
+    if (typeof out.lightningAddress === 'string') out.lightningAddress = normalizedIdentifier('lightningAddress', out.lightningAddress);
+  }
+  return out;
+}
+
+/**
+ * Registers an account: checks the rail (the sandbox may call it invalid), stores it and, for a
+ * new default UMA deposit account, clears the previous default in the same transaction (the
+ * customer row is locked, so two simultaneous defaults are serialized). Two registrations of the
+ * same account race on a unique index: the loser gets 409 DUPLICATE_EXTERNAL_ACCOUNT.
+ */
+export async function createExternalAccount(
+  em: EntityManager,
+  input: { platform: Platform; environment: Environment; owner: Owner; body: NewExternalAccount },
+): Promise<{ account: ExternalAccount; registration: Registration }> {
+  const { platform, body } = input;
+  const info = canonicalInfo(body.accountInfo);
+  const now = new Date();
+  const registration = register({ info, ownershipType: body.ownershipType, environment: input.environment, platform, now });
+  const account = em.create(ExternalAccount, {
+    id: newId('ExternalAccount'),
+    platformId: platform.id,
+    environment: input.environment,
+    customerId: input.owner === 'CUSTOMER' ? body.customerId! : null,
+    currency: body.currency,
+    accountType: info.accountType,
+    accountInfo: info,
+    duplicateKey: duplicateKey(body.currency, info),
+    status: registration.status,
+    ownershipType: body.ownershipType ?? null,
+    platformAccountId: body.platformAccountId ?? null,
+    defaultUmaDepositAccount: input.owner === 'CUSTOMER' && body.defaultUmaDepositAccount === true,
+    beneficiaryVerificationStatus: registration.beneficiaryVerificationStatus,
+    beneficiaryVerifiedName: registration.beneficiaryVerifiedName,
+    bankValidation: registration.bankValidation,
+    bankValidationDueAt: registration.bankValidationDueAt,
+    ownershipChallenge: null,
+    deletedAt: null,
+    createdAt: now,
+    updatedAt: now,
+  });
+  try {
+    await em.transactional(async (tx) => {
+      if (account.customerId) {
+        const customer = await tx.findOne(Customer, { id: account.customerId, platformId: platform.id, isDeleted: false }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+        if (!customer) throw DomainError.notFound('Customer');
+        if (account.defaultUmaDepositAccount) {
+          await tx.nativeUpdate(ExternalAccount, { customerId: account.customerId, defaultUmaDepositAccount: true, deletedAt: null }, { defaultUmaDepositAccount: false, updatedAt: now });
+        }
+      }
+      tx.persist(account);
+      await tx.flush();
+    });
+  } catch (err) {
+    if (err instanceof UniqueConstraintViolationException) {
+      throw new DomainError('DUPLICATE_EXTERNAL_ACCOUNT', 'This account is already registered for this owner', { existingAccountId: await existingDuplicate(em, account) });
+    }
+    throw err;
+  }
+  return { account, registration };
+}
+
+async function existingDuplicate(em: EntityManager, account: ExternalAccount): Promise<string | undefined> {
+  const existing = await em.fork().findOne(ExternalAccount, { platformId: account.platformId, customerId: account.customerId ?? null, duplicateKey: account.duplicateKey, deletedAt: null });
+  return existing?.id;
+}
+
+const ownerFilter = (owner: Owner) => (owner === 'CUSTOMER' ? { customerId: { $ne: null } } : { customerId: null });
+
+/** A live account of this platform and owner kind; anything else is 404 (never another platform's). */
+export async function findExternalAccount(em: EntityManager, platformId: string, id: string, owner: Owner): Promise<ExternalAccount> {
+  const account = await em.findOne(ExternalAccount, { id, platformId, deletedAt: null, ...ownerFilter(owner) } as never);
+  if (!account) throw DomainError.notFound('External account');
+  return account;
+}
+
+export async function listExternalAccounts(em: EntityManager, platformId: string, owner: Owner, query: { limit: number; cursor?: string; currency?: string; customerId?: string }) {
+  const where = {
+    platformId,
+    deletedAt: null,
+    ...ownerFilter(owner),
+    ...(query.customerId ? { customerId: query.customerId } : {}),
+    ...(query.currency ? { currency: query.currency } : {}),
+  };
+  return listPage(em, ExternalAccount, where as never, query, (rows) => rows.map(externalAccountView));
+}
+
+/**
+ * Deletes an account for the API: it disappears from lists and lookups and no new quote can use
+ * it, while payments that already name it keep reading it. (Trusted beneficiaries, which must be
+ * untrusted first with 409 BENEFICIARY_TRUSTED, arrive with strong customer authentication.)
+ */
+export async function deleteExternalAccount(em: EntityManager, platformId: string, id: string, owner: Owner): Promise<void> {
+  await em.transactional(async (tx) => {
+    const account = await tx.findOne(ExternalAccount, { id, platformId, deletedAt: null, ...ownerFilter(owner) } as never, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    if (!account) throw DomainError.notFound('External account');
+    const now = new Date();
+    account.deletedAt = now;
+    account.defaultUmaDepositAccount = false;
+    account.updatedAt = now;
+  });
+}

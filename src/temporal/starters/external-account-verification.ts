@@ -1,0 +1,77 @@
+import { WithStartWorkflowOperation, WorkflowIdConflictPolicy, WorkflowIdReusePolicy, type Client } from '@temporalio/client';
+import type { externalAccountVerification } from '../../../workflows/external-accounts/external-account-verification';
+import {
+  livenessCompletedSignal,
+  openOwnershipChallengeUpdate,
+  submitOwnershipSignatureUpdate,
+  type ExternalAccountVerificationInput,
+  type OwnershipChallengeView,
+  type OwnershipMethodValue,
+} from '../../../workflows/definitions';
+import { DomainError } from '../../domain/errors';
+import { rethrowAsDomainError } from '../failures';
+import { AccountIdKey, CustomerIdKey, PlatformIdKey } from '../search-attributes';
+import { TASK_QUEUE } from '../task-queue';
+
+/**
+ * The verification workflow of one external account (workflow id = account id). Every way in
+ * starts it when it is not running and otherwise joins the run there is, so a repeat never
+ * starts a second verification, and a finished run may be followed by a new one (a new challenge).
+ */
+function operation(input: ExternalAccountVerificationInput, taskQueue?: string) {
+  return {
+    workflowId: input.externalAccountId,
+    taskQueue: taskQueue ?? TASK_QUEUE,
+    workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
+    workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
+    args: [input] as [ExternalAccountVerificationInput],
+    typedSearchAttributes: [
+      { key: PlatformIdKey, value: input.platformId },
+      { key: AccountIdKey, value: input.externalAccountId },
+      ...(input.customerId ? [{ key: CustomerIdKey, value: input.customerId }] : []),
+    ],
+  };
+}
+
+/** Starts the checks a registration left pending (a PENDING name check, a US validation window). */
+export async function startExternalAccountVerification(client: Client, input: ExternalAccountVerificationInput, options: { taskQueue?: string } = {}): Promise<void> {
+  await client.workflow.start<typeof externalAccountVerification>('externalAccountVerification', operation(input, options.taskQueue));
+}
+
+/** POST …/challenge: the challenge the wallet must answer. */
+export async function openOwnershipChallenge(client: Client, input: ExternalAccountVerificationInput, request: { method: OwnershipMethodValue; livenessLink: string }, options: { taskQueue?: string } = {}): Promise<OwnershipChallengeView> {
+  const startWorkflowOperation = new WithStartWorkflowOperation<typeof externalAccountVerification>('externalAccountVerification', operation(input, options.taskQueue));
+  try {
+    return await client.workflow.executeUpdateWithStart(openOwnershipChallengeUpdate, { args: [request], startWorkflowOperation });
+  } catch (err) {
+    return rethrowAsDomainError(err);
+  }
+}
+
+/**
+ * POST …/verify: the account after a valid signature. A wrong signature or an expired challenge
+ * has already made the account UNVERIFIED and is answered 400; no outstanding signature challenge
+ * is 409.
+ */
+export async function submitOwnershipSignature(client: Client, input: ExternalAccountVerificationInput, signature: { signature: string; signatureScheme?: 'bip137' | 'electrum' }, options: { taskQueue?: string } = {}): Promise<unknown> {
+  const startWorkflowOperation = new WithStartWorkflowOperation<typeof externalAccountVerification>('externalAccountVerification', operation(input, options.taskQueue));
+  let result;
+  try {
+    result = await client.workflow.executeUpdateWithStart(submitOwnershipSignatureUpdate, { args: [signature], startWorkflowOperation });
+  } catch (err) {
+    return rethrowAsDomainError(err);
+  }
+  if (result.outcome === 'PASSED') return result.account;
+  if (result.outcome === 'NO_CHALLENGE') throw new DomainError('CONFLICT', 'No WALLET_SIGNATURE challenge is outstanding for this account; start one with POST …/challenge');
+  const reason = result.reason ?? 'the signature does not verify';
+  throw DomainError.invalidInput([{ field: 'signature', constraint: result.outcome === 'EXPIRED' ? 'challengeExpired' : 'signature', message: reason }], `Ownership not verified: ${reason}. The account is UNVERIFIED; start a new challenge to retry.`);
+}
+
+/** The sandbox's stand-in for the end of the hosted liveness flow. */
+export async function completeLiveness(client: Client, input: ExternalAccountVerificationInput, outcome: { challengeId: string; passed: boolean }, options: { taskQueue?: string } = {}): Promise<void> {
+  await client.workflow.signalWithStart<typeof externalAccountVerification, [{ challengeId: string; passed: boolean }]>('externalAccountVerification', {
+    ...operation(input, options.taskQueue),
+    signal: livenessCompletedSignal,
+    signalArgs: [outcome],
+  });
+}

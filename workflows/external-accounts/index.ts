@@ -1,0 +1,1 @@
+export { externalAccountVerification } from './external-account-verification';
