@@ -117,7 +117,9 @@ export interface ExternalAccountVerificationInput {
   environment: 'SANDBOX' | 'PRODUCTION';
   /** A name check answered PENDING resolves after this long (a durable timer). */
   nameCheckAfterSeconds?: number;
-  /** A US account's micro-entry return window, already counted in banking days. */
+  /** A US account's micro-entry return window in banking days (production)… */
+  bankValidationBankingDays?: number;
+  /** …or in seconds (the sandbox). */
   bankValidationAfterSeconds?: number;
 }
 

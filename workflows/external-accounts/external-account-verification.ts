@@ -1,5 +1,6 @@
 import { allHandlersFinished, condition, proxyActivities, setHandler, sleep, uuid4 } from '@temporalio/workflow';
 import type { ExternalAccountActivities } from '../../activities/external-accounts';
+import { addBankingDays } from '../../src/contexts/external-accounts/domain/banking-days';
 import { ERROR } from '../../src/domain/errors';
 import { AccountIdKey, CustomerIdKey } from '../../src/temporal/search-attributes';
 import { deliverEvents } from '../webhooks/announce';
@@ -21,6 +22,13 @@ export const WALLET_SIGNATURE_CHALLENGE_MINUTES = 15;
 export const LIVENESS_CHALLENGE_MINUTES = 30;
 
 type Event = { eventId: string; type: string };
+
+/** The micro-entry window: banking days counted from the workflow's clock, or sandbox seconds. */
+function bankValidationWindowSeconds(input: ExternalAccountVerificationInput): number | undefined {
+  if (input.bankValidationBankingDays === undefined) return input.bankValidationAfterSeconds;
+  const now = new Date();
+  return Math.ceil((addBankingDays(now, input.bankValidationBankingDays).getTime() - now.getTime()) / 1000);
+}
 
 /**
  * The verifications of one external account (workflow id = the account id). Started at
@@ -90,7 +98,7 @@ export async function externalAccountVerification(input: ExternalAccountVerifica
   let checksDone = false;
   const checks = Promise.all([
     afterDelay(input.nameCheckAfterSeconds, () => activities.resolveNameCheck({ accountId })),
-    afterDelay(input.bankValidationAfterSeconds, () => activities.completeBankValidation({ accountId })),
+    afterDelay(bankValidationWindowSeconds(input), () => activities.completeBankValidation({ accountId })),
   ]).then(() => {
     checksDone = true;
   });

@@ -26,7 +26,7 @@ const TAGS = ['External Accounts'];
 const AccountIdParams = IdParam('externalAccountId');
 const conflict = (description: string) => ({ description, schema: errorResponses[400].schema });
 
-export function verificationInput(account: ExternalAccount, pending: Pick<ExternalAccountVerificationInput, 'nameCheckAfterSeconds' | 'bankValidationAfterSeconds'> = {}): ExternalAccountVerificationInput {
+export function verificationInput(account: ExternalAccount, pending: Pick<ExternalAccountVerificationInput, 'nameCheckAfterSeconds' | 'bankValidationAfterSeconds' | 'bankValidationBankingDays'> = {}): ExternalAccountVerificationInput {
   return { externalAccountId: account.id, platformId: account.platformId, customerId: account.customerId ?? null, environment: account.environment, ...pending };
 }
 
@@ -64,7 +64,7 @@ function accountRoutes(owner: Owner) {
       handler: async ({ em, caller, body, deps }) => {
         const platform = await em.findOneOrFail(Platform, { id: caller.platformId });
         const { account, registration } = await createExternalAccount(em, { platform, environment: caller.environment, owner, body: body as NewExternalAccount });
-        if (registration.pendingWork.nameCheckAfterSeconds !== undefined || registration.pendingWork.bankValidationAfterSeconds !== undefined) {
+        if (Object.keys(registration.pendingWork).length > 0) {
           try {
             await startExternalAccountVerification(deps.temporal, verificationInput(account, registration.pendingWork), { taskQueue: deps.taskQueue });
           } catch (err) {

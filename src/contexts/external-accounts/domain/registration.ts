@@ -26,7 +26,7 @@ export interface Registration {
   bankValidation: BankValidationStatus | null;
   bankValidationDueAt: Date | null;
   /** Work left for the account's verification workflow; none means no workflow is started. */
-  pendingWork: { nameCheckAfterSeconds?: number; bankValidationAfterSeconds?: number };
+  pendingWork: { nameCheckAfterSeconds?: number; bankValidationAfterSeconds?: number; bankValidationBankingDays?: number };
 }
 
 /** A wallet the owner holds the keys of: no custodian (VASP) named. */
@@ -81,7 +81,8 @@ export function register(input: { info: AccountInfo; ownershipType?: OwnershipTy
     }
   }
   const usBank = input.info.accountType === 'USD_ACCOUNT';
-  const validationSeconds = input.environment === 'SANDBOX' ? SANDBOX_BANK_VALIDATION_SECONDS : Math.ceil((addBankingDays(input.now, BANK_VALIDATION_BANKING_DAYS).getTime() - input.now.getTime()) / 1000);
+  const sandbox = input.environment === 'SANDBOX';
+  const validationDueAt = sandbox ? new Date(input.now.getTime() + SANDBOX_BANK_VALIDATION_SECONDS * 1000) : addBankingDays(input.now, BANK_VALIDATION_BANKING_DAYS);
   const ownership = needsOwnershipVerification(spec, input.info, input.ownershipType, input.platform);
   const status: ExternalAccountStatus = ownership ? 'PENDING_OWNERSHIP_VERIFICATION' : nameCheck === 'PENDING' || usBank ? 'PENDING' : 'ACTIVE';
   const verifiedName = nameCheck ? verifiedNameFor(nameCheck, beneficiaryName(input.info)) : undefined;
@@ -90,10 +91,10 @@ export function register(input: { info: AccountInfo; ownershipType?: OwnershipTy
     beneficiaryVerificationStatus: nameCheck,
     beneficiaryVerifiedName: verifiedName ?? null,
     bankValidation: usBank ? 'PENDING' : null,
-    bankValidationDueAt: usBank ? new Date(input.now.getTime() + validationSeconds * 1000) : null,
+    bankValidationDueAt: usBank ? validationDueAt : null,
     pendingWork: {
       ...(nameCheck === 'PENDING' ? { nameCheckAfterSeconds: SANDBOX_NAME_CHECK_SECONDS } : {}),
-      ...(usBank ? { bankValidationAfterSeconds: validationSeconds } : {}),
+      ...(usBank ? (sandbox ? { bankValidationAfterSeconds: SANDBOX_BANK_VALIDATION_SECONDS } : { bankValidationBankingDays: BANK_VALIDATION_BANKING_DAYS }) : {}),
     },
   };
 }

@@ -1,0 +1,165 @@
+import { WithStartWorkflowOperation, WorkflowIdConflictPolicy, type WorkflowHandle } from '@temporalio/client';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import type { Worker } from '@temporalio/worker';
+import { randomUUID } from 'node:crypto';
+import { addBankingDays } from '../../src/contexts/external-accounts/domain/banking-days';
+import type { externalAccountVerification } from '../../workflows/external-accounts/external-account-verification';
+import { openOwnershipChallengeUpdate, submitOwnershipSignatureUpdate, type ExternalAccountVerificationInput } from '../../workflows/definitions';
+import { bundledWorker, quietTemporalRuntime } from '../support/bundled-worker';
+import { timeSkippingEnvironment } from '../support/time-skipping';
+
+// The externalAccountVerification state machine with in-memory activities: which step runs after
+// which durable timer (name check, banking-day window, challenge expiry), and the webhooks it
+// delivers. The database-backed behaviour is covered by test/api/external-accounts*.test.ts.
+
+let env: TestWorkflowEnvironment;
+let worker: Worker;
+let taskQueue: string;
+let running: Promise<void>;
+let calls: string[];
+let delivered: string[];
+let signatureOutcome: 'PASSED' | 'FAILED' | 'EXPIRED' | 'NO_CHALLENGE';
+
+const event = (type = 'EXTERNAL_ACCOUNT.STATUS_UPDATED') => ({ eventId: `Webhook:${randomUUID()}`, type });
+
+const activities = {
+  async resolveNameCheck() {
+    calls.push('resolveNameCheck');
+    return { events: [event()] };
+  },
+  async completeBankValidation() {
+    calls.push('completeBankValidation');
+    return { events: [event()] };
+  },
+  async openOwnershipChallenge(input: { challengeId: string; method: string; expiresAt: string }) {
+    calls.push(`open:${input.method}`);
+    return { challenge: { method: 'WALLET_SIGNATURE', messageToSign: `sign ${input.challengeId}`, expiresAt: input.expiresAt }, events: [] };
+  },
+  async submitOwnershipSignature() {
+    calls.push(`signature:${signatureOutcome}`);
+    return { outcome: signatureOutcome, account: { status: signatureOutcome === 'PASSED' ? 'ACTIVE' : 'UNVERIFIED' }, events: signatureOutcome === 'NO_CHALLENGE' ? [] : [event()] };
+  },
+  async recordLivenessOutcome() {
+    calls.push('liveness');
+    return { events: [event()] };
+  },
+  async expireOwnershipChallenge() {
+    calls.push('expire');
+    return { events: [] };
+  },
+  async deliverWebhooks(input: { eventIds: string[] }) {
+    delivered.push(...input.eventIds);
+    return input.eventIds.map((eventId) => ({ eventId, outcome: { kind: 'DELIVERED' as const, status: 200 } }));
+  },
+};
+
+beforeAll(() => quietTemporalRuntime());
+
+// A fresh test server per test (see customer-verification.mocked.test.ts).
+beforeEach(async () => {
+  env = await timeSkippingEnvironment();
+  ({ worker, taskQueue } = await bundledWorker(env.nativeConnection, activities));
+  running = worker.run();
+  calls = [];
+  delivered = [];
+  signatureOutcome = 'PASSED';
+}, 120_000);
+
+afterEach(async () => {
+  worker?.shutdown();
+  await running;
+  await env?.teardown();
+});
+
+const input = (extra: Partial<ExternalAccountVerificationInput> = {}): ExternalAccountVerificationInput => ({
+  externalAccountId: `ExternalAccount:${randomUUID()}`,
+  platformId: 'Platform:1',
+  customerId: 'Customer:1',
+  environment: 'PRODUCTION',
+  ...extra,
+});
+
+function start(args: ExternalAccountVerificationInput) {
+  return env.client.workflow.start<typeof externalAccountVerification>('externalAccountVerification', { workflowId: args.externalAccountId, taskQueue, args: [args] });
+}
+
+/** The durations of the timers the workflow started, in seconds, in order. */
+async function timers(handle: WorkflowHandle): Promise<number[]> {
+  const history = await handle.fetchHistory();
+  return (history.events ?? []).filter((e) => e.timerStartedEventAttributes).map((e) => Number(e.timerStartedEventAttributes!.startToFireTimeout!.seconds));
+}
+
+async function startedAt(handle: WorkflowHandle): Promise<Date> {
+  const history = await handle.fetchHistory();
+  const first = history.events![0]!;
+  return new Date(Number(first.eventTime!.seconds) * 1000 + Math.floor((first.eventTime!.nanos ?? 0) / 1e6));
+}
+
+test('a PENDING name check resolves after its timer and is announced', async () => {
+  const handle = await start(input({ nameCheckAfterSeconds: 5 }));
+  await handle.result();
+  expect(calls).toEqual(['resolveNameCheck']);
+  expect(delivered).toHaveLength(1);
+  expect(await timers(handle)).toEqual([5]);
+});
+
+test('the US validation window counts banking days from the workflow clock, weekends skipped', async () => {
+  const handle = await start(input({ bankValidationBankingDays: 3 }));
+  await handle.result();
+  expect(calls).toEqual(['completeBankValidation']);
+  const begun = await startedAt(handle);
+  const expected = Math.ceil((addBankingDays(begun, 3).getTime() - begun.getTime()) / 1000);
+  const [timer] = await timers(handle);
+  // The timer is the banking-day deadline: 3 days from Monday–Wednesday, 5 over a weekend.
+  expect(Math.abs(timer! - expected)).toBeLessThanOrEqual(1);
+  expect([3, 4, 5].map((d) => d * 86_400)).toContainEqual(Math.round(timer! / 86_400) * 86_400);
+});
+
+test('both checks of one account run side by side, each on its own timer', async () => {
+  const handle = await start(input({ nameCheckAfterSeconds: 5, bankValidationAfterSeconds: 10 }));
+  await handle.result();
+  expect(calls).toEqual(['resolveNameCheck', 'completeBankValidation']);
+  expect(delivered).toHaveLength(2);
+});
+
+function challenge(args: ExternalAccountVerificationInput) {
+  const startWorkflowOperation = new WithStartWorkflowOperation<typeof externalAccountVerification>('externalAccountVerification', {
+    workflowId: args.externalAccountId,
+    taskQueue,
+    workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
+    args: [args],
+  });
+  return env.client.workflow.executeUpdateWithStart(openOwnershipChallengeUpdate, { args: [{ method: 'WALLET_SIGNATURE', livenessLink: 'http://x' }], startWorkflowOperation });
+}
+
+test('an unanswered challenge expires on its timer and the run ends; a later signature is answered EXPIRED', async () => {
+  const args = input();
+  const issued = await challenge(args);
+  expect(issued.method).toBe('WALLET_SIGNATURE');
+  await env.client.workflow.getHandle(args.externalAccountId).result();
+  expect(calls).toEqual(['open:WALLET_SIGNATURE', 'expire']);
+  // One timer, up to the challenge's expiresAt (15 minutes after it was issued).
+  const [timer, ...others] = await timers(env.client.workflow.getHandle(args.externalAccountId));
+  expect(others).toEqual([]);
+  expect(timer).toBeGreaterThanOrEqual(15 * 60 - 2);
+  expect(timer).toBeLessThanOrEqual(15 * 60);
+
+  signatureOutcome = 'EXPIRED';
+  const startWorkflowOperation = new WithStartWorkflowOperation<typeof externalAccountVerification>('externalAccountVerification', { workflowId: args.externalAccountId, taskQueue, workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING, args: [args] });
+  const answer = await env.client.workflow.executeUpdateWithStart(submitOwnershipSignatureUpdate, { args: [{ signature: '0x00' }], startWorkflowOperation });
+  expect(answer.outcome).toBe('EXPIRED');
+  await env.client.workflow.getHandle(args.externalAccountId).result();
+  expect(calls).toEqual(['open:WALLET_SIGNATURE', 'expire', 'signature:EXPIRED']);
+  expect(delivered).toHaveLength(1);
+});
+
+test('a valid signature before expiry ends the run without expiring anything', async () => {
+  const args = input();
+  await challenge(args);
+  const handle = env.client.workflow.getHandle<typeof externalAccountVerification>(args.externalAccountId);
+  const answer = await handle.executeUpdate(submitOwnershipSignatureUpdate, { args: [{ signature: '0x01' }] });
+  expect(answer).toMatchObject({ outcome: 'PASSED', account: { status: 'ACTIVE' } });
+  await handle.result();
+  expect(calls).toEqual(['open:WALLET_SIGNATURE', 'signature:PASSED']);
+  expect(delivered).toHaveLength(1);
+});
