@@ -29,6 +29,7 @@ const table: Currency[] = [
   { code: 'VND', name: 'Vietnamese Dong', symbol: '₫', decimals: 0, kind: 'FIAT' },
   { code: 'XOF', name: 'West African CFA Franc', symbol: 'CFA', decimals: 0, kind: 'FIAT' },
   { code: 'XAF', name: 'Central African CFA Franc', symbol: 'FCFA', decimals: 0, kind: 'FIAT' },
+  // Currencies of the receiving corridors (external accounts, GET /discoveries).
   { code: 'AED', name: 'UAE Dirham', symbol: 'د.إ', decimals: 2, kind: 'FIAT' },
   { code: 'BDT', name: 'Bangladeshi Taka', symbol: '৳', decimals: 2, kind: 'FIAT' },
   { code: 'BWP', name: 'Botswana Pula', symbol: 'P', decimals: 2, kind: 'FIAT' },

@@ -7,6 +7,9 @@ describe('currencies', () => {
     ['BTC', 8],
     ['USDC', 6],
     ['VND', 0],
+    ['BDT', 2],
+    ['RWF', 0],
+    ['UGX', 0],
   ])('%s has %i decimals', (code, decimals) => {
     expect(currency(code).decimals).toBe(decimals);
   });
