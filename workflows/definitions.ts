@@ -117,9 +117,7 @@ export interface ExternalAccountVerificationInput {
   environment: 'SANDBOX' | 'PRODUCTION';
   /** A name check answered PENDING resolves after this long (a durable timer). */
   nameCheckAfterSeconds?: number;
-  /** A US account's micro-entry return window in banking days (production)… */
-  bankValidationBankingDays?: number;
-  /** …or in seconds (the sandbox). */
+  /** A US account's micro-entry return window: banking days (sandbox: seconds) counted at registration. */
   bankValidationAfterSeconds?: number;
 }
 

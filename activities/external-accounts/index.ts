@@ -21,7 +21,7 @@ export function createActivities({ orm }: ActivityDeps) {
     async openOwnershipChallenge(input: ChallengeRequest) {
       return openOwnershipChallenge(orm.em.fork(), input);
     },
-    async submitOwnershipSignature(input: { accountId: string; signature: string; signatureScheme?: 'bip137' | 'electrum'; now: string }) {
+    async submitOwnershipSignature(input: { accountId: string; signature: string; signatureScheme?: 'bip137' | 'electrum'; attemptId: string }) {
       return submitOwnershipSignature(orm.em.fork(), input);
     },
     async recordLivenessOutcome(input: { accountId: string; challengeId: string; passed: boolean }) {

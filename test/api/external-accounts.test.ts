@@ -1,7 +1,6 @@
 import { ExternalAccount } from '../../src/contexts/external-accounts/entities';
 import { assertExternalAccountUsable } from '../../src/contexts/external-accounts/domain/account-usage';
 import { DomainError } from '../../src/domain/errors';
-import { eventually } from '../support/eventually';
 import { eurAccount, gbpAccount, ibanOf, individual, usdAccount } from '../support/external-account-fixtures';
 import { Harness } from '../support/harness';
 

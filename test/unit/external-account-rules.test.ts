@@ -4,7 +4,7 @@ import { ACCOUNT_TYPES, accountTypeSpec } from '../../src/contexts/external-acco
 import { addBankingDays, isBankingDay } from '../../src/contexts/external-accounts/domain/banking-days';
 import { counterpartyProblems, register } from '../../src/contexts/external-accounts/domain/registration';
 import { sandboxBankValidationPasses, sandboxNameCheck, scenarioSuffix, verifiedNameFor } from '../../src/contexts/external-accounts/domain/sandbox-scenarios';
-import { DomainError } from '../../src/domain/errors';
+import type { DomainError } from '../../src/domain/errors';
 
 const codeOf = (fn: () => unknown) => {
   try {
@@ -101,7 +101,7 @@ describe('registration', () => {
     const production = register({ info, environment: 'PRODUCTION', platform: us, now });
     expect(production).toMatchObject({ status: 'PENDING', bankValidation: 'PENDING', beneficiaryVerificationStatus: 'CHECKED_BY_RECEIVING_FI' });
     expect(production.bankValidationDueAt!.toISOString()).toBe('2026-11-25T15:00:00.000Z');
-    expect(production.pendingWork).toEqual({ bankValidationBankingDays: 3 });
+    expect(production.pendingWork).toEqual({ bankValidationAfterSeconds: 5 * 86_400 });
     expect(register({ info, environment: 'SANDBOX', platform: us, now }).pendingWork).toEqual({ bankValidationAfterSeconds: 10 });
   });
 

@@ -2,7 +2,7 @@ import { WithStartWorkflowOperation, WorkflowIdConflictPolicy, type WorkflowHand
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { Worker } from '@temporalio/worker';
 import { randomUUID } from 'node:crypto';
-import { addBankingDays } from '../../src/contexts/external-accounts/domain/banking-days';
+import { register } from '../../src/contexts/external-accounts/domain/registration';
 import type { externalAccountVerification } from '../../workflows/external-accounts/external-account-verification';
 import { openOwnershipChallengeUpdate, submitOwnershipSignatureUpdate, type ExternalAccountVerificationInput } from '../../workflows/definitions';
 import { bundledWorker, quietTemporalRuntime } from '../support/bundled-worker';
@@ -31,9 +31,9 @@ const activities = {
     calls.push('completeBankValidation');
     return { events: [event()] };
   },
-  async openOwnershipChallenge(input: { challengeId: string; method: string; expiresAt: string }) {
+  async openOwnershipChallenge(input: { challengeId: string; method: string; validForMinutes: number }) {
     calls.push(`open:${input.method}`);
-    return { challenge: { method: 'WALLET_SIGNATURE', messageToSign: `sign ${input.challengeId}`, expiresAt: input.expiresAt }, events: [] };
+    return { challenge: { method: 'WALLET_SIGNATURE', messageToSign: `sign ${input.challengeId}`, expiresAt: new Date(Date.now() + input.validForMinutes * 60_000).toISOString() }, events: [] };
   },
   async submitOwnershipSignature() {
     calls.push(`signature:${signatureOutcome}`);
@@ -89,12 +89,6 @@ async function timers(handle: WorkflowHandle): Promise<number[]> {
   return (history.events ?? []).filter((e) => e.timerStartedEventAttributes).map((e) => Number(e.timerStartedEventAttributes!.startToFireTimeout!.seconds));
 }
 
-async function startedAt(handle: WorkflowHandle): Promise<Date> {
-  const history = await handle.fetchHistory();
-  const first = history.events![0]!;
-  return new Date(Number(first.eventTime!.seconds) * 1000 + Math.floor((first.eventTime!.nanos ?? 0) / 1e6));
-}
-
 test('a PENDING name check resolves after its timer and is announced', async () => {
   const handle = await start(input({ nameCheckAfterSeconds: 5 }));
   await handle.result();
@@ -103,16 +97,15 @@ test('a PENDING name check resolves after its timer and is announced', async () 
   expect(await timers(handle)).toEqual([5]);
 });
 
-test('the US validation window counts banking days from the workflow clock, weekends skipped', async () => {
-  const handle = await start(input({ bankValidationBankingDays: 3 }));
+test('the US validation window is a durable timer of three banking days: registered on a Friday, validated on Wednesday', async () => {
+  const friday = new Date('2026-11-20T15:00:00Z');
+  const info = { accountType: 'USD_ACCOUNT', accountNumber: '123456789', routingNumber: '021000021', beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Jane Doe' } };
+  const registration = register({ info, environment: 'PRODUCTION', platform: { region: 'US', counterpartyInformationRequired: false }, now: friday });
+  expect(registration.bankValidationDueAt!.toISOString()).toBe('2026-11-25T15:00:00.000Z');
+  const handle = await start(input(registration.pendingWork));
   await handle.result();
   expect(calls).toEqual(['completeBankValidation']);
-  const begun = await startedAt(handle);
-  const expected = Math.ceil((addBankingDays(begun, 3).getTime() - begun.getTime()) / 1000);
-  const [timer] = await timers(handle);
-  // The timer is the banking-day deadline: 3 days from Monday–Wednesday, 5 over a weekend.
-  expect(Math.abs(timer! - expected)).toBeLessThanOrEqual(1);
-  expect([3, 4, 5].map((d) => d * 86_400)).toContainEqual(Math.round(timer! / 86_400) * 86_400);
+  expect(await timers(handle)).toEqual([5 * 86_400]);
 });
 
 test('both checks of one account run side by side, each on its own timer', async () => {

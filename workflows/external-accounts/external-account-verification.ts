@@ -1,6 +1,5 @@
 import { allHandlersFinished, condition, proxyActivities, setHandler, sleep, uuid4 } from '@temporalio/workflow';
 import type { ExternalAccountActivities } from '../../activities/external-accounts';
-import { addBankingDays } from '../../src/contexts/external-accounts/domain/banking-days';
 import { ERROR } from '../../src/domain/errors';
 import { AccountIdKey, CustomerIdKey } from '../../src/temporal/search-attributes';
 import { deliverEvents } from '../webhooks/announce';
@@ -23,13 +22,6 @@ export const LIVENESS_CHALLENGE_MINUTES = 30;
 
 type Event = { eventId: string; type: string };
 
-/** The micro-entry window: banking days counted from the workflow's clock, or sandbox seconds. */
-function bankValidationWindowSeconds(input: ExternalAccountVerificationInput): number | undefined {
-  if (input.bankValidationBankingDays === undefined) return input.bankValidationAfterSeconds;
-  const now = new Date();
-  return Math.ceil((addBankingDays(now, input.bankValidationBankingDays).getTime() - now.getTime()) / 1000);
-}
-
 /**
  * The verifications of one external account (workflow id = the account id). Started at
  * registration when the rail answers later — a PENDING name check, a US account's micro-entry
@@ -42,8 +34,9 @@ export async function externalAccountVerification(input: ExternalAccountVerifica
   const accountId = input.externalAccountId;
   const outbox: Event[] = [];
   const liveness: { challengeId: string; passed: boolean }[] = [];
+  const expired = new Set<string>();
   // An object, so that handlers and the loop share it without the compiler narrowing it away.
-  const open: { challenge: { challengeId: string; expiresAtMs: number } | null } = { challenge: null };
+  const open: { challengeId: string | null } = { challengeId: null };
   let busy = false;
 
   const exclusively = async <T>(step: () => Promise<T>): Promise<T> => {
@@ -60,9 +53,10 @@ export async function externalAccountVerification(input: ExternalAccountVerifica
     exclusively(async () => {
       const challengeId = uuid4();
       const minutes = method === 'WALLET_SIGNATURE' ? WALLET_SIGNATURE_CHALLENGE_MINUTES : LIVENESS_CHALLENGE_MINUTES;
-      const expiresAt = new Date(Date.now() + minutes * 60_000).toISOString();
-      const opened = await activities.openOwnershipChallenge({ accountId, challengeId, method, expiresAt, livenessLink });
-      open.challenge = { challengeId, expiresAtMs: Date.parse(expiresAt) };
+      // The activity stamps expiresAt; this timer starts after it, so it never fires early.
+      const opened = await activities.openOwnershipChallenge({ accountId, challengeId, method, validForMinutes: minutes, livenessLink });
+      open.challengeId = challengeId;
+      void sleep(minutes * 60_000).then(() => expired.add(challengeId));
       outbox.push(...opened.events);
       return opened.challenge;
     }),
@@ -70,8 +64,8 @@ export async function externalAccountVerification(input: ExternalAccountVerifica
 
   setHandler(submitOwnershipSignatureUpdate, (args) =>
     exclusively(async (): Promise<OwnershipSignatureResult> => {
-      const result = await activities.submitOwnershipSignature({ accountId, ...args, now: new Date().toISOString() });
-      if (result.outcome !== 'NO_CHALLENGE') open.challenge = null;
+      const result = await activities.submitOwnershipSignature({ accountId, ...args, attemptId: uuid4() });
+      if (result.outcome !== 'NO_CHALLENGE') open.challengeId = null;
       outbox.push(...result.events);
       return { outcome: result.outcome, ...(result.reason ? { reason: result.reason } : {}), account: result.account };
     }),
@@ -98,32 +92,31 @@ export async function externalAccountVerification(input: ExternalAccountVerifica
   let checksDone = false;
   const checks = Promise.all([
     afterDelay(input.nameCheckAfterSeconds, () => activities.resolveNameCheck({ accountId })),
-    afterDelay(bankValidationWindowSeconds(input), () => activities.completeBankValidation({ accountId })),
+    afterDelay(input.bankValidationAfterSeconds, () => activities.completeBankValidation({ accountId })),
   ]).then(() => {
     checksDone = true;
   });
 
+  const challengeExpired = () => open.challengeId !== null && expired.has(open.challengeId);
+  const idle = () => checksDone && open.challengeId === null && outbox.length === 0 && liveness.length === 0;
   for (;;) {
-    const current = open.challenge;
-    const wake = () => outbox.length > 0 || liveness.length > 0 || open.challenge !== current || (checksDone && !current);
-    const woke = current ? await condition(wake, Math.max(0, current.expiresAtMs - Date.now())) : (await condition(wake), true);
+    await condition(() => outbox.length > 0 || liveness.length > 0 || challengeExpired() || idle());
     await condition(() => !busy);
-    if (!woke && open.challenge === current && current) {
-      const expired = await activities.expireOwnershipChallenge({ accountId, challengeId: current.challengeId });
-      outbox.push(...expired.events);
-      open.challenge = null;
+    if (challengeExpired()) {
+      const challengeId = open.challengeId!;
+      open.challengeId = null;
+      outbox.push(...(await activities.expireOwnershipChallenge({ accountId, challengeId })).events);
     }
     for (const outcome of liveness.splice(0)) {
       const recorded = await exclusively(() => activities.recordLivenessOutcome({ accountId, ...outcome }));
       outbox.push(...recorded.events);
-      if (open.challenge?.challengeId === outcome.challengeId) open.challenge = null;
+      if (open.challengeId === outcome.challengeId) open.challengeId = null;
     }
     await deliver();
-    if (checksDone && !open.challenge && outbox.length === 0 && liveness.length === 0) {
+    if (idle()) {
       await condition(allHandlersFinished);
-      if (!open.challenge && outbox.length === 0 && liveness.length === 0) break;
+      if (idle()) break;
     }
   }
   await checks;
-  await deliver();
 }

@@ -26,7 +26,7 @@ const TAGS = ['External Accounts'];
 const AccountIdParams = IdParam('externalAccountId');
 const conflict = (description: string) => ({ description, schema: errorResponses[400].schema });
 
-export function verificationInput(account: ExternalAccount, pending: Pick<ExternalAccountVerificationInput, 'nameCheckAfterSeconds' | 'bankValidationAfterSeconds' | 'bankValidationBankingDays'> = {}): ExternalAccountVerificationInput {
+export function verificationInput(account: ExternalAccount, pending: Pick<ExternalAccountVerificationInput, 'nameCheckAfterSeconds' | 'bankValidationAfterSeconds'> = {}): ExternalAccountVerificationInput {
   return { externalAccountId: account.id, platformId: account.platformId, customerId: account.customerId ?? null, environment: account.environment, ...pending };
 }
 

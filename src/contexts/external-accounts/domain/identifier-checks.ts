@@ -8,12 +8,13 @@ import { checkIfsc } from './identifiers/ifsc';
 import { checkE164 } from './identifiers/phone';
 import { checkSortCode } from './identifiers/sort-code';
 import { checkUpiVpa } from './identifiers/upi';
+import { checkBolt12Offer, checkLightningAddress, checkLightningInvoice } from './identifiers/lightning';
+import { checkWalletAddress } from './identifiers/wallet-addresses';
 
 const accept = (value: string): IdentifierCheck => ({ valid: true, normalized: value });
 
 /** The rail's own check of one identifier (checksums, registries, encodings), by kind. */
 export function checkIdentifier(kind: IdentifierKind, value: string, accountType?: string): IdentifierCheck {
-  void accountType;
   switch (kind) {
     case 'abaRoutingNumber':
       return checkAbaRoutingNumber(value);
@@ -31,8 +32,14 @@ export function checkIdentifier(kind: IdentifierKind, value: string, accountType
       return checkE164(value);
     case 'upiVpa':
       return checkUpiVpa(value);
-    default:
-      return accept(value);
+    case 'wallet':
+      return accountType ? checkWalletAddress(accountType, value) : accept(value);
+    case 'lightningInvoice':
+      return checkLightningInvoice(value);
+    case 'bolt12Offer':
+      return checkBolt12Offer(value);
+    case 'lightningAddress':
+      return checkLightningAddress(value);
   }
 }
 

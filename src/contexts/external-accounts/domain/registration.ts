@@ -26,7 +26,7 @@ export interface Registration {
   bankValidation: BankValidationStatus | null;
   bankValidationDueAt: Date | null;
   /** Work left for the account's verification workflow; none means no workflow is started. */
-  pendingWork: { nameCheckAfterSeconds?: number; bankValidationAfterSeconds?: number; bankValidationBankingDays?: number };
+  pendingWork: { nameCheckAfterSeconds?: number; bankValidationAfterSeconds?: number };
 }
 
 /** A wallet the owner holds the keys of: no custodian (VASP) named. */
@@ -94,7 +94,7 @@ export function register(input: { info: AccountInfo; ownershipType?: OwnershipTy
     bankValidationDueAt: usBank ? validationDueAt : null,
     pendingWork: {
       ...(nameCheck === 'PENDING' ? { nameCheckAfterSeconds: SANDBOX_NAME_CHECK_SECONDS } : {}),
-      ...(usBank ? (sandbox ? { bankValidationAfterSeconds: SANDBOX_BANK_VALIDATION_SECONDS } : { bankValidationBankingDays: BANK_VALIDATION_BANKING_DAYS }) : {}),
+      ...(usBank ? { bankValidationAfterSeconds: Math.ceil((validationDueAt.getTime() - input.now.getTime()) / 1000) } : {}),
     },
   };
 }

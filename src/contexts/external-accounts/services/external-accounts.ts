@@ -15,6 +15,7 @@ import { normalizedIdentifier } from '../domain/identifier-checks';
 import { checkPixKey, type PixKeyType } from '../domain/identifiers/brazil';
 import { counterpartyProblems, register, type Registration } from '../domain/registration';
 import { externalAccountView } from './external-account-views';
+import { currenciesWithMobileMoneyDirectory, findMobileMoneyProvider, findReceivingInstitution, findVasp } from '../../directories/domain';
 
 /** Who owns the accounts a route works on: a platform's customers, or the platform itself. */
 export type Owner = 'CUSTOMER' | 'PLATFORM';
@@ -41,7 +42,33 @@ export function registrationProblems(platform: Platform, body: Partial<NewExtern
       problems.push({ field: 'currency', constraint: 'accountCurrency', message: `a ${spec.accountType} holds ${expected}` });
     }
   }
-  if (info && typeof info === 'object') problems.push(...counterpartyProblems(info, body.ownershipType, platform));
+  if (info && typeof info === 'object') {
+    problems.push(...directoryProblems(info));
+    problems.push(...counterpartyProblems(info, body.ownershipType, platform));
+  }
+  return problems;
+}
+
+/**
+ * Names the rails route by must be ones the directories know: `bankName` from GET /discoveries
+ * where the rail routes by institution, a mobile-money `provider` of the currency, a `vaspName`
+ * from GET /vasps.
+ */
+function directoryProblems(info: AccountInfo): FieldError[] {
+  const spec = accountTypeSpec(String(info.accountType));
+  const problems: FieldError[] = [];
+  if (spec?.kind === 'FIAT') {
+    const currency = spec.currencies[0]!;
+    if (spec.bankNameFromDirectory && typeof info.bankName === 'string' && !findReceivingInstitution(currency, info.bankName) && !findMobileMoneyProvider(currency, info.bankName)) {
+      problems.push({ field: 'accountInfo.bankName', constraint: 'directory', message: `not a receiving institution for ${currency}; use a bankName from GET /discoveries?currency=${currency}` });
+    }
+    if (typeof info.provider === 'string' && currenciesWithMobileMoneyDirectory().has(currency) && !findMobileMoneyProvider(currency, info.provider)) {
+      problems.push({ field: 'accountInfo.provider', constraint: 'directory', message: `not a mobile-money provider for ${currency}; see GET /discoveries?currency=${currency}` });
+    }
+  }
+  if (spec?.kind === 'WALLET' && typeof info.vaspName === 'string' && !findVasp(info.vaspName)) {
+    problems.push({ field: 'accountInfo.vaspName', constraint: 'directory', message: 'not a VASP of the directory; use a vaspName from GET /vasps' });
+  }
   return problems;
 }
 
@@ -53,12 +80,17 @@ function canonicalInfo(info: AccountInfo): AccountInfo {
     for (const [field, rule] of Object.entries(spec.fields)) {
       if (rule.check && typeof out[field] === 'string') out[field] = normalizedIdentifier(rule.check, out[field] as string);
     }
+    // Institution names as the directory spells them.
+    const currency = spec.currencies[0]!;
+    if (typeof out.bankName === 'string' && spec.bankNameFromDirectory) out.bankName = findReceivingInstitution(currency, out.bankName)?.bankName ?? findMobileMoneyProvider(currency, out.bankName)?.provider ?? out.bankName;
+    if (typeof out.provider === 'string') out.provider = findMobileMoneyProvider(currency, out.provider)?.provider ?? out.provider;
     if (out.accountType === 'BRL_ACCOUNT') {
       const key = checkPixKey(String(out.pixKey), out.pixKeyType as PixKeyType);
       if (key.valid) out.pixKey = key.normalized;
     }
   } else if (spec?.kind === 'WALLET') {
     out.address = normalizedIdentifier('wallet', out.address as string, spec.accountType);
+    if (typeof out.vaspName === 'string') out.vaspName = findVasp(out.vaspName)?.vaspName ?? out.vaspName;
   } else if (spec?.kind === 'LIGHTNING') {
     if (typeof out.invoice === 'string') out.invoice = normalizedIdentifier('lightningInvoice', out.invoice);
     if (typeof out.bolt12 === 'string') out.bolt12 = normalizedIdentifier('bolt12Offer', out.bolt12);

@@ -84,7 +84,7 @@ export interface ChallengeRequest {
   accountId: string;
   challengeId: string;
   method: OwnershipMethod;
-  expiresAt: string;
+  validForMinutes: number;
   /** Where the sandbox's stand-in for the hosted liveness flow is reached. */
   livenessLink: string;
 }
@@ -99,12 +99,13 @@ export async function openOwnershipChallenge(em: EntityManager, request: Challen
   const account = await em.fork().findOne(ExternalAccount, { id: request.accountId, deletedAt: null });
   if (!account) throw DomainError.notFound('External account');
   assertOwnershipApplies(account);
+  const expiresAt = new Date(Date.now() + request.validForMinutes * 60_000).toISOString();
   const { result, events } = await changeAccount(em, request.accountId, `challenge:${request.challengeId}`, (locked) => {
     assertOwnershipApplies(locked);
     const challenge: OwnershipChallengeState =
       request.method === 'WALLET_SIGNATURE'
-        ? { challengeId: request.challengeId, method: 'WALLET_SIGNATURE', messageToSign: messageToSign(locked.id, String(locked.accountInfo.address), request.challengeId, request.expiresAt), expiresAt: request.expiresAt, state: 'OPEN' }
-        : { challengeId: request.challengeId, method: 'LIVENESS', verificationLink: request.livenessLink, token: request.challengeId.split(':')[1] ?? request.challengeId, expiresAt: request.expiresAt, state: 'OPEN' };
+        ? { challengeId: request.challengeId, method: 'WALLET_SIGNATURE', messageToSign: messageToSign(locked.id, String(locked.accountInfo.address), request.challengeId, expiresAt), expiresAt, state: 'OPEN' }
+        : { challengeId: request.challengeId, method: 'LIVENESS', verificationLink: request.livenessLink, token: request.challengeId, expiresAt, state: 'OPEN' };
     // A repeated activity finds its own challenge already issued and returns it unchanged.
     if (locked.ownershipChallenge?.challengeId !== request.challengeId) locked.ownershipChallenge = challenge;
     locked.status = 'PENDING_OWNERSHIP_VERIFICATION';
@@ -126,11 +127,12 @@ export type SignatureOutcome = 'PASSED' | 'FAILED' | 'EXPIRED' | 'NO_CHALLENGE';
  * when it does not or the challenge has expired (a new challenge must be started); nothing
  * changes when no signature challenge is outstanding.
  */
-export async function submitOwnershipSignature(em: EntityManager, input: { accountId: string; signature: string; signatureScheme?: 'bip137' | 'electrum'; now: string }) {
-  const { result, account, events } = await changeAccount(em, input.accountId, `signature:${input.now}`, (locked): { outcome: SignatureOutcome; reason?: string } => {
+export async function submitOwnershipSignature(em: EntityManager, input: { accountId: string; signature: string; signatureScheme?: 'bip137' | 'electrum'; attemptId: string }) {
+  const now = new Date();
+  const { result, account, events } = await changeAccount(em, input.accountId, `signature:${input.attemptId}`, (locked): { outcome: SignatureOutcome; reason?: string } => {
     const challenge = locked.ownershipChallenge;
     if (!challenge || challenge.method !== 'WALLET_SIGNATURE' || (challenge.state !== 'OPEN' && challenge.state !== 'EXPIRED')) return { outcome: 'NO_CHALLENGE' };
-    if (challenge.state === 'EXPIRED' || Date.parse(challenge.expiresAt) <= Date.parse(input.now)) {
+    if (challenge.state === 'EXPIRED' || Date.parse(challenge.expiresAt) <= now.getTime()) {
       locked.ownershipChallenge = { ...challenge, state: 'FAILED' };
       locked.status = 'UNVERIFIED';
       return { outcome: 'EXPIRED', reason: 'the challenge expired; start a new challenge' };
