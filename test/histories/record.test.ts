@@ -19,6 +19,11 @@ import { runIncomingPayment } from '../../src/temporal/starters/incoming-payment
 import { bundledWorker } from '../support/bundled-worker';
 import { Harness } from '../support/harness';
 import { timeSkippingEnvironment } from '../support/time-skipping';
+import { secp256k1 } from '@noble/curves/secp256k1.js';
+import { keccak_256 } from '@noble/hashes/sha3.js';
+import { toChecksumAddress } from '../../src/contexts/external-accounts/domain/identifiers/evm-address';
+import { ethereumMessageHash } from '../../src/contexts/external-accounts/domain/ownership-signatures';
+import { usdAccount } from '../support/external-account-fixtures';
 
 // Records the histories the replay tests replay. Runs only on request:
 //   RECORD_HISTORIES=1 npm test -- test/histories
@@ -32,7 +37,7 @@ const dir = __dirname;
  * The current code version of each workflow type: raise it with every versioned change
  * (patched()), so that the new code's histories are recorded beside the older ones.
  */
-const HISTORY_VERSION: Record<string, string> = { incomingPayment: 'v3', webhookDelivery: 'v2', customerVerification: 'v1' };
+const HISTORY_VERSION: Record<string, string> = { incomingPayment: 'v3', webhookDelivery: 'v2', customerVerification: 'v1', externalAccountVerification: 'v1' };
 
 async function save(workflowType: string, scenario: string, history: Parameters<typeof historyToJSON>[0]) {
   const file = join(dir, workflowType, `${HISTORY_VERSION[workflowType]}-${scenario}.json`);
@@ -137,4 +142,31 @@ record('record workflow histories', () => {
       await env.teardown();
     }
   });
+  test('externalAccountVerification: a PENDING name check and a US validation window; a wallet challenge answered by signature; on the dev server', async () => {
+    const h = await Harness.start();
+    try {
+      const { api } = await h.platform({ region: 'EU', counterpartyInformationRequired: true });
+      const customer = await api.post('/customers', { customerType: 'INDIVIDUAL', platformCustomerId: 'history-accounts', fullName: 'Jane Doe' });
+      const customerId = customer.body.id as string;
+      const finished = async (id: string) => {
+        const handle = h.temporal.workflow.getHandle(id);
+        await handle.result();
+        return handle.fetchHistory();
+      };
+
+      const pending = await api.post('/customers/external-accounts', { customerId, ...usdAccount('12345104') }).expect(201);
+      await save('externalAccountVerification', 'name-check-and-us-validation', await finished(pending.body.id));
+
+      const secret = secp256k1.utils.randomSecretKey();
+      const address = toChecksumAddress(`0x${Buffer.from(keccak_256(secp256k1.getPublicKey(secret, false).subarray(1)).subarray(12)).toString('hex')}`);
+      const wallet = await api.post('/customers/external-accounts', { customerId, currency: 'USDC', ownershipType: 'FIRST_PARTY', accountInfo: { accountType: 'ETHEREUM_WALLET', address } }).expect(201);
+      const challenge = await api.post(`/customers/external-accounts/${wallet.body.id}/challenge`, { method: 'WALLET_SIGNATURE' }).expect(201);
+      const sig = secp256k1.sign(ethereumMessageHash(challenge.body.messageToSign), secret, { prehash: false, format: 'recovered' });
+      const signature = `0x${Buffer.concat([Buffer.from(sig.subarray(1)), Buffer.from([sig[0]! + 27])]).toString('hex')}`;
+      await api.post(`/customers/external-accounts/${wallet.body.id}/verify`, { signature }).expect(200);
+      await save('externalAccountVerification', 'wallet-signature', await finished(wallet.body.id));
+    } finally {
+      await h.stop();
+    }
+  }, 120_000);
 });
