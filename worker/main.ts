@@ -7,6 +7,7 @@ import { logger } from '../src/logger';
 import { pruneIdempotencyRecords } from '../src/services/idempotency-retention';
 import { ensureSearchAttributes } from '../src/temporal/register-search-attributes';
 import { startStrandedWebhookDeliveries } from '../src/contexts/webhooks/services/webhook-sweeper';
+import { startStrandedAccountVerifications } from '../src/contexts/external-accounts/services/verification-sweeper';
 import { createWorker } from './worker';
 
 /** SDK, workflow and activity logs as pino JSON lines; activity entries carry workflowId and runId. */
@@ -32,7 +33,7 @@ async function main(): Promise<void> {
   });
   logger.info({ temporalAddress: config.temporalAddress, taskQueue: worker.options.taskQueue }, 'worker started');
 
-  // Every minute: start deliveries of events whose workflow never started (see the sweeper) and
+  // Every minute: start deliveries of events and account checks whose workflow never started (see the sweepers) and
   // forget idempotency records past their retention.
   const clientConnection = await Connection.connect({ address: config.temporalAddress });
   await ensureSearchAttributes(clientConnection, config.temporalNamespace);
@@ -41,6 +42,9 @@ async function main(): Promise<void> {
     startStrandedWebhookDeliveries(orm, client, { taskQueue: worker.options.taskQueue })
       .then((ids) => ids.length > 0 && logger.info({ eventIds: ids }, 'started stranded webhook deliveries'))
       .catch((err: unknown) => logger.warn({ err }, 'webhook sweep failed'));
+    startStrandedAccountVerifications(orm, client, { taskQueue: worker.options.taskQueue })
+      .then((ids) => ids.length > 0 && logger.info({ externalAccountIds: ids }, 'started stranded account verifications'))
+      .catch((err: unknown) => logger.warn({ err }, 'account verification sweep failed'));
     pruneIdempotencyRecords(orm)
       .then((n) => n > 0 && logger.info({ pruned: n }, 'pruned idempotency records'))
       .catch((err: unknown) => logger.warn({ err }, 'idempotency pruning failed'));

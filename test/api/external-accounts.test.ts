@@ -3,6 +3,8 @@ import { assertExternalAccountUsable } from '../../src/contexts/external-account
 import { DomainError } from '../../src/domain/errors';
 import { eurAccount, gbpAccount, ibanOf, individual, usdAccount } from '../support/external-account-fixtures';
 import { Harness } from '../support/harness';
+import { eventually } from '../support/eventually';
+import { startStrandedAccountVerifications } from '../../src/contexts/external-accounts/services/verification-sweeper';
 
 let h: Harness;
 beforeAll(async () => {
@@ -303,3 +305,22 @@ describe('other rails', () => {
     expect(swift.body.accountInfo.paymentRails).toEqual(['SWIFT']);
   });
 });
+
+describe('recovery', () => {
+  test('a check whose workflow never started is found once overdue and completed', async () => {
+    const { api, platform } = await h.platform();
+    const customerId = await customerOf(api);
+    const res = await api.post('/customers/external-accounts', { customerId, ...usdAccount('555444333') });
+    // As if the API had died between the commit and the workflow start: a fresh row, overdue.
+    const em = h.orm.em.fork();
+    const strandedId = 'ExternalAccount:00000000-0000-4000-8000-' + Date.now().toString().padStart(12, '0').slice(-12);
+    const original = await em.findOneOrFail(ExternalAccount, { id: res.body.id });
+    await em.insert(ExternalAccount, { ...original, id: strandedId, duplicateKey: `${original.duplicateKey}/stranded`, bankValidationDueAt: new Date(Date.now() - 120_000) });
+    const started = await startStrandedAccountVerifications(h.orm, h.temporal, { taskQueue: h.taskQueue });
+    expect(started).toContain(strandedId);
+    expect(started).not.toContain(res.body.id);
+    const done = await eventually(() => h.orm.em.fork().findOneOrFail(ExternalAccount, { id: strandedId }), (a) => a.bankValidation !== 'PENDING', 20_000);
+    expect(done).toMatchObject({ status: 'ACTIVE', bankValidation: 'PASSED', platformId: platform.id });
+  });
+});
+
