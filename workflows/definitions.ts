@@ -2,6 +2,7 @@ import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import { ERROR } from '../src/domain/errors';
 import type { DeliveryOutcome, WebhookRetryPolicy } from '../src/contexts/webhooks/domain/webhook-retry';
 import type { TransactionStatus } from '../src/contexts/payments/domain/transaction-state';
+import type { PayoutPlan } from '../src/contexts/payments/domain/payout-scenarios';
 
 /** Inputs, results and queries shared by workflows and the API that starts them. */
 
@@ -140,3 +141,30 @@ export const openOwnershipChallengeUpdate = defineUpdate<OwnershipChallengeView,
 export const submitOwnershipSignatureUpdate = defineUpdate<OwnershipSignatureResult, [{ signature: string; signatureScheme?: 'bip137' | 'electrum' }]>('submitOwnershipSignature');
 /** The hosted liveness flow finished (simulated by a sandbox endpoint). */
 export const livenessCompletedSignal = defineSignal<[{ challengeId: string; passed: boolean }]>('livenessCompleted');
+
+export interface QuoteInput {
+  /** Also the workflow id. */
+  quoteId: string;
+  transactionId: string;
+  platformId: string;
+  customerId: string | null;
+  environment: 'SANDBOX' | 'PRODUCTION';
+  /** How long the quote may be executed (a durable timer; expiresAt is stamped in the database). */
+  lifetimeSeconds: number;
+}
+
+export interface QuoteExecution {
+  transactionId: string;
+}
+
+/** POST /quotes/{id}/execute: answered with the transaction once the funds are held. */
+export const executeQuoteUpdate = defineUpdate<QuoteExecution, []>('execute');
+
+export interface OutgoingPaymentInput {
+  /** Also the workflow id. */
+  transactionId: string;
+  quoteId: string;
+  platformId: string;
+  customerId: string | null;
+  plan: PayoutPlan;
+}

@@ -1,1 +1,3 @@
 export { incomingPayment } from './incoming-payment';
+export { quote } from './quote';
+export { outgoingPayment } from './outgoing-payment';

@@ -1,5 +1,6 @@
 import { sandboxRoutes } from './sandbox-routes';
 import { transactionRoutes } from './transaction-routes';
+import { quoteRoutes } from './quote-routes';
 
-/** Transactions and sandbox funding. */
-export const routes = [...transactionRoutes, ...sandboxRoutes];
+/** Quotes, transactions and sandbox funding. */
+export const routes = [...transactionRoutes, ...sandboxRoutes, ...quoteRoutes];

@@ -60,6 +60,24 @@ export const TransactionSchema = z
     failureReason: z.string().optional(),
     description: z.string().optional(),
     settledAt: z.iso.datetime().optional(),
+    // Outgoing payments (OutgoingTransaction of the reference).
+    sentAmount: CurrencyAmountSchema.optional(),
+    quoteId: z.string().optional(),
+    exchangeRate: z.number().optional(),
+    fees: z.number().int().optional().openapi({ format: 'int64' }),
+    platformFees: z.number().int().optional().openapi({ format: 'int64' }),
+    rateDetails: z.record(z.string(), z.unknown()).optional(),
+    paymentRail: z.string().optional(),
+    refund: z
+      .object({
+        reference: z.string(),
+        initiatedAt: z.string(),
+        settledAt: z.string().optional(),
+        status: z.enum(['PENDING', 'COMPLETED', 'FAILED']),
+        reason: z.enum(['TRANSACTION_FAILED', 'USER_CANCELLATION', 'TIMEOUT']).optional(),
+      })
+      .optional()
+      .openapi('Refund'),
     createdAt: z.iso.datetime(),
     updatedAt: z.iso.datetime(),
   })

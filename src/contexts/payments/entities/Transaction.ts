@@ -4,6 +4,14 @@ import type { TransactionStatus, TransactionType } from '../domain/transaction-s
 
 export type { TransactionStatus, TransactionType };
 
+export interface RefundState {
+  reference: string;
+  initiatedAt: string;
+  settledAt?: string;
+  status: 'PENDING' | 'COMPLETED' | 'FAILED';
+  reason?: 'TRANSACTION_FAILED' | 'USER_CANCELLATION' | 'TIMEOUT';
+}
+
 /** A payment. Its id is also the id of the workflow that drives it. */
 @Entity({ tableName: 'transactions' })
 export class Transaction {
@@ -20,6 +28,17 @@ export class Transaction {
   @Property({ type: 'string', nullable: true }) failureReason?: string | null;
   @Property({ type: 'string', nullable: true }) description?: string | null;
   @Property({ type: 'datetime', nullable: true }) settledAt?: Date | null;
+  // Outgoing payments: the quote they execute, what left the source and at which price.
+  @Property({ type: 'string', nullable: true }) quoteId?: string | null;
+  @Property({ type: 'bigint', nullable: true }) sentAmount?: bigint | null;
+  @Property({ type: 'string', nullable: true }) sentCurrency?: string | null;
+  @Property({ type: 'bigint', nullable: true }) fees?: bigint | null;
+  @Property({ type: 'bigint', nullable: true }) platformFees?: bigint | null;
+  @Property({ type: 'double', nullable: true }) exchangeRate?: number | null;
+  @Property({ type: 'json', nullable: true }) rateDetails?: Record<string, unknown> | null;
+  @Property({ type: 'string', nullable: true }) paymentRail?: string | null;
+  /** `{ reference, initiatedAt, settledAt?, status, reason? }` once money goes back to the source. */
+  @Property({ type: 'json', nullable: true }) refund?: RefundState | null;
   @Property({ type: 'datetime' }) createdAt!: Date;
   @Property({ type: 'datetime' }) updatedAt!: Date;
 }

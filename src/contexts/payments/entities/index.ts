@@ -1,2 +1,3 @@
 // The payments context's entities.
 export * from './Transaction';
+export * from './Quote';

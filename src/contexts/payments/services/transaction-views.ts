@@ -121,8 +121,23 @@ export function transactionView(t: Transaction, ctx: TransactionViewContext) {
     ...(t.failureReason ? { failureReason: t.failureReason } : {}),
     ...(t.description ? { description: t.description } : {}),
     ...(t.settledAt ? { settledAt: t.settledAt.toISOString() } : {}),
+    ...(t.type === 'OUTGOING' ? outgoingFields(t) : {}),
     createdAt: t.createdAt.toISOString(),
     updatedAt: t.updatedAt.toISOString(),
+  };
+}
+
+/** What an OutgoingTransaction adds: what was sent, the quote, its price, and any refund. */
+function outgoingFields(t: Transaction) {
+  return {
+    ...(t.sentAmount != null && t.sentCurrency ? { sentAmount: { amount: t.sentAmount, currency: currencyView(t.sentCurrency) } } : {}),
+    ...(t.quoteId ? { quoteId: t.quoteId } : {}),
+    ...(t.exchangeRate != null ? { exchangeRate: t.exchangeRate } : {}),
+    ...(t.fees != null ? { fees: t.fees } : {}),
+    ...(t.platformFees != null ? { platformFees: t.platformFees } : {}),
+    ...(t.rateDetails ? { rateDetails: t.rateDetails } : {}),
+    ...(t.paymentRail ? { paymentRail: t.paymentRail } : {}),
+    ...(t.refund ? { refund: t.refund } : {}),
   };
 }
 

@@ -1,0 +1,131 @@
+import { LockMode } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { LedgerAccount } from '../entities';
+import type { PostingLine } from '../domain/ledger';
+import { ensureSystemAccount, postEntry } from './ledger';
+
+/**
+ * Money on its way out. An outgoing payment first moves the amount from the payer's available
+ * balance to the platform's PENDING_OUTGOING account (and marks it `held` on the payer's
+ * account, so the total balance still shows it); settling sends it on to the rail and the fee
+ * accounts, releasing returns it. Every step is one balanced entry, posted with the caller's
+ * database transaction, idempotent by its key.
+ */
+export const pendingOutgoingAccountId = (platformId: string, currency: string) => `Ledger:${platformId}:PENDING_OUTGOING:${currency}`;
+/** What left through a rail (or arrived from one): the outside world, may go negative. */
+export const railClearingAccountId = (platformId: string, currency: string) => `Ledger:${platformId}:RAIL_CLEARING:${currency}`;
+/** Fees the platform charged its customers (its own revenue). */
+export const platformFeesAccountId = (platformId: string, currency: string) => `Ledger:${platformId}:PLATFORM_FEES:${currency}`;
+/** Fees the service charged (the operator's revenue). */
+export const serviceRevenueAccountId = (platformId: string, currency: string) => `Ledger:${platformId}:SERVICE_REVENUE:${currency}`;
+
+async function ensureSystemAccounts(em: EntityManager, platformId: string, currency: string): Promise<void> {
+  await ensureSystemAccount(em, platformId, pendingOutgoingAccountId(platformId, currency), 'PENDING_OUTGOING', currency);
+  await ensureSystemAccount(em, platformId, railClearingAccountId(platformId, currency), 'RAIL_CLEARING', currency);
+  await ensureSystemAccount(em, platformId, platformFeesAccountId(platformId, currency), 'PLATFORM_FEES', currency);
+  await ensureSystemAccount(em, platformId, serviceRevenueAccountId(platformId, currency), 'SERVICE_REVENUE', currency);
+}
+
+async function changeHeld(em: EntityManager, accountId: string, delta: bigint): Promise<void> {
+  const account = await em.findOneOrFail(LedgerAccount, { id: accountId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+  account.held += delta;
+  account.updatedAt = new Date();
+  await em.flush();
+}
+
+export interface HoldInput {
+  platformId: string;
+  transactionId: string;
+  /** The payer's internal (ledger) account. */
+  accountId: string;
+  currency: string;
+  amount: bigint;
+}
+
+/** Takes the amount out of the available balance (INSUFFICIENT_FUNDS if it is not there). */
+export async function holdFunds(em: EntityManager, input: HoldInput): Promise<void> {
+  await ensureSystemAccounts(em, input.platformId, input.currency);
+  const posted = await postEntry(em, {
+    platformId: input.platformId,
+    idempotencyKey: `hold:${input.transactionId}`,
+    transactionId: input.transactionId,
+    description: 'Outgoing payment: funds held',
+    lines: [
+      { accountId: input.accountId, currency: input.currency, amount: -input.amount },
+      { accountId: pendingOutgoingAccountId(input.platformId, input.currency), currency: input.currency, amount: input.amount },
+    ],
+  });
+  if (!posted.alreadyPosted) await changeHeld(em, input.accountId, input.amount);
+}
+
+export interface SettleInput extends HoldInput {
+  serviceFees: bigint;
+  platformFees: bigint;
+  /** Where the converted amount goes: out through a rail, or to an internal account. */
+  delivery: { receivingCurrency: string; receivedAmount: bigint; toAccountId?: string };
+}
+
+/**
+ * The hold leaves: fees to the platform's and the service's fee accounts, the rest out through
+ * the rail in the sending currency; in the receiving currency the rail (or the conversion) pays
+ * the received amount to the destination when it is an internal account.
+ */
+export async function settleHold(em: EntityManager, input: SettleInput): Promise<void> {
+  const { platformId, currency } = input;
+  const converted = input.amount - input.serviceFees - input.platformFees;
+  const lines: PostingLine[] = [
+    { accountId: pendingOutgoingAccountId(platformId, currency), currency, amount: -input.amount },
+    { accountId: railClearingAccountId(platformId, currency), currency, amount: converted },
+  ];
+  if (input.serviceFees > 0n) lines.push({ accountId: serviceRevenueAccountId(platformId, currency), currency, amount: input.serviceFees });
+  if (input.platformFees > 0n) lines.push({ accountId: platformFeesAccountId(platformId, currency), currency, amount: input.platformFees });
+  if (input.delivery.toAccountId) {
+    const recv = input.delivery.receivingCurrency;
+    await ensureSystemAccounts(em, platformId, recv);
+    lines.push({ accountId: railClearingAccountId(platformId, recv), currency: recv, amount: -input.delivery.receivedAmount });
+    lines.push({ accountId: input.delivery.toAccountId, currency: recv, amount: input.delivery.receivedAmount });
+  }
+  const posted = await postEntry(em, { platformId, idempotencyKey: `settle-out:${input.transactionId}`, transactionId: input.transactionId, description: 'Outgoing payment settled', lines: mergeLines(lines) });
+  if (!posted.alreadyPosted) await changeHeld(em, input.accountId, -input.amount);
+}
+
+/** The hold goes back to the payer's available balance (a payment that failed before it left). */
+export async function releaseHold(em: EntityManager, input: HoldInput): Promise<void> {
+  const posted = await postEntry(em, {
+    platformId: input.platformId,
+    idempotencyKey: `release:${input.transactionId}`,
+    transactionId: input.transactionId,
+    description: 'Outgoing payment: hold released (refund)',
+    lines: [
+      { accountId: pendingOutgoingAccountId(input.platformId, input.currency), currency: input.currency, amount: -input.amount },
+      { accountId: input.accountId, currency: input.currency, amount: input.amount },
+    ],
+  });
+  if (!posted.alreadyPosted) await changeHeld(em, input.accountId, -input.amount);
+}
+
+/**
+ * A payout that had settled comes back (the receiving bank returned it): the whole amount sent is
+ * refunded to the payer, the fees included, from the rail and the fee accounts.
+ */
+export async function refundSettled(em: EntityManager, input: Omit<SettleInput, 'delivery'>): Promise<void> {
+  const { platformId, currency } = input;
+  const lines: PostingLine[] = [
+    { accountId: railClearingAccountId(platformId, currency), currency, amount: -(input.amount - input.serviceFees - input.platformFees) },
+    { accountId: input.accountId, currency, amount: input.amount },
+  ];
+  if (input.serviceFees > 0n) lines.push({ accountId: serviceRevenueAccountId(platformId, currency), currency, amount: -input.serviceFees });
+  if (input.platformFees > 0n) lines.push({ accountId: platformFeesAccountId(platformId, currency), currency, amount: -input.platformFees });
+  await postEntry(em, { platformId, idempotencyKey: `return:${input.transactionId}`, transactionId: input.transactionId, description: 'Outgoing payment returned (refund)', lines });
+}
+
+/** One line per account and currency (an entry may name an account twice when currencies meet). */
+function mergeLines(lines: PostingLine[]): PostingLine[] {
+  const merged = new Map<string, PostingLine>();
+  for (const line of lines) {
+    const key = `${line.accountId}|${line.currency}`;
+    const existing = merged.get(key);
+    merged.set(key, existing ? { ...existing, amount: existing.amount + line.amount } : { ...line });
+  }
+  return [...merged.values()].filter((l) => l.amount !== 0n);
+}

@@ -1,0 +1,102 @@
+import { Platform } from '../../platforms/entities';
+import { Quote, Transaction } from '../entities';
+import { transactionViews } from '../services/transaction-views';
+import type { ApiDeps } from '../../../api/context';
+import { defineRoute } from '../../../api/route';
+import { errorResponses, IdParam } from '../../../api/schemas/common';
+import { DomainError } from '../../../domain/errors';
+import { logger } from '../../../logger';
+import { executeQuote, startQuote } from '../../../temporal/starters/quote';
+import type { QuoteInput } from '../../../../workflows/definitions';
+import { createQuote, quoteView, type QuoteRequest } from '../services/quotes';
+import { QuoteRequestSchema, QuoteSchema } from './quote-schemas';
+import { TransactionSchema } from './schemas';
+
+const TAGS = ['Cross-Currency Transfers'];
+
+function workflowInput(q: Quote): QuoteInput {
+  return {
+    quoteId: q.id,
+    transactionId: q.transactionId,
+    platformId: q.platformId,
+    customerId: q.customerId ?? null,
+    environment: q.environment,
+    lifetimeSeconds: Math.max(0, Math.ceil((q.expiresAt.getTime() - Date.now()) / 1000)),
+  };
+}
+
+async function execute(deps: ApiDeps, q: Quote) {
+  return executeQuote(deps.temporal, workflowInput(q), { taskQueue: deps.taskQueue });
+}
+
+export const quoteRoutes = [
+  defineRoute({
+    method: 'post',
+    path: '/quotes',
+    operationId: 'createQuote',
+    summary: 'Lock a rate and fees to move money from a source to a destination',
+    tags: TAGS,
+    body: QuoteRequestSchema,
+    idempotent: true,
+    responses: {
+      201: { description: 'The quote, PENDING until executed or expired', schema: QuoteSchema },
+      400: { description: 'INVALID_INPUT, QUOTE_RATE_UNAVAILABLE, AMOUNT_OUT_OF_RANGE, TRANSACTION_SIZE_LIMIT_EXCEEDED, INVALID_CURRENCY, SELF_PAYMENT, INSUFFICIENT_FUNDS (immediatelyExecute), …', schema: errorResponses[400].schema },
+      401: errorResponses[401],
+      409: { description: 'BANK_ACCOUNT_VALIDATION_PENDING: the destination is still being validated', schema: errorResponses[400].schema },
+      501: { description: 'NOT_IMPLEMENTED: real-time funding sources and UMA destinations', schema: errorResponses[400].schema },
+    },
+    handler: async ({ em, caller, body, deps }) => {
+      const platform = await em.findOneOrFail(Platform, { id: caller.platformId });
+      const q = await createQuote(em, { platform, environment: caller.environment, request: body as QuoteRequest });
+      if (body.immediatelyExecute) {
+        await execute(deps, q);
+      } else {
+        try {
+          await startQuote(deps.temporal, workflowInput(q), { taskQueue: deps.taskQueue });
+        } catch (err) {
+          // Recorded already; executing it starts its workflow, and an unexecuted one simply cannot be executed after expiresAt.
+          logger.error({ err, quoteId: q.id }, 'could not start the quote workflow');
+        }
+      }
+      // Read again: an immediate execution has moved it on.
+      return { status: 201, body: quoteView(body.immediatelyExecute ? await em.fork().findOneOrFail(Quote, { id: q.id }) : q) };
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/quotes/:quoteId',
+    operationId: 'getQuoteById',
+    summary: 'Fetch a quote',
+    tags: TAGS,
+    params: IdParam('quoteId'),
+    responses: { 200: { description: 'The quote', schema: QuoteSchema }, 401: errorResponses[401], 404: errorResponses[404] },
+    handler: async ({ em, caller, params }) => {
+      const q = await em.findOne(Quote, { id: params.quoteId, platformId: caller.platformId });
+      if (!q) throw DomainError.notFound('Quote');
+      return { status: 200, body: quoteView(q) };
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/quotes/:quoteId/execute',
+    operationId: 'executeQuote',
+    summary: 'Execute a quote: the funds are held and the payment starts',
+    tags: TAGS,
+    params: IdParam('quoteId'),
+    idempotent: true,
+    responses: {
+      200: { description: 'The transaction, PROCESSING', schema: TransactionSchema },
+      400: { description: 'QUOTE_EXPIRED, INSUFFICIENT_FUNDS, INVALID_BANK_ACCOUNT, EXTERNAL_ACCOUNT_VERIFICATION_REQUIRED', schema: errorResponses[400].schema },
+      401: errorResponses[401],
+      404: errorResponses[404],
+      409: { description: 'BANK_ACCOUNT_VALIDATION_PENDING, or CONFLICT when the quote can no longer be executed', schema: errorResponses[400].schema },
+    },
+    handler: async ({ em, caller, params, deps }) => {
+      const q = await em.findOne(Quote, { id: params.quoteId, platformId: caller.platformId });
+      if (!q) throw DomainError.notFound('Quote');
+      const { transactionId } = await execute(deps, q);
+      const transaction = await em.fork().findOneOrFail(Transaction, { id: transactionId });
+      return { status: 200, body: (await transactionViews(em, [transaction]))[0] };
+    },
+  }),
+];

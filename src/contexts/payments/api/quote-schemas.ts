@@ -1,0 +1,80 @@
+import { z } from '../../../api/openapi-registry';
+import { CurrencySchema } from '../../../api/schemas/common';
+import { MAX_AMOUNT } from '../../../domain/money';
+
+const AccountQuoteSourceSchema = z
+  .object({ sourceType: z.literal('ACCOUNT'), accountId: z.string().min(1).max(200), customerId: z.string().min(1).max(200).optional() })
+  .strict()
+  .openapi('AccountQuoteSource');
+const RealtimeFundingQuoteSourceSchema = z
+  .object({ sourceType: z.literal('REALTIME_FUNDING'), currency: z.string().min(3).max(5), customerId: z.string().min(1).max(200).optional(), cryptoNetwork: z.string().min(1).max(32).optional() })
+  .strict()
+  .openapi('RealtimeFundingQuoteSource');
+export const QuoteSourceSchema = z.discriminatedUnion('sourceType', [AccountQuoteSourceSchema, RealtimeFundingQuoteSourceSchema]).openapi('QuoteSourceOneOf');
+
+const AccountDestinationSchema = z
+  .object({ destinationType: z.literal('ACCOUNT'), accountId: z.string().min(1).max(200), paymentRail: z.string().min(1).max(32).optional() })
+  .strict()
+  .openapi('AccountDestination');
+const UmaAddressDestinationSchema = z
+  .object({ destinationType: z.literal('UMA_ADDRESS'), umaAddress: z.string().min(3).max(255), currency: z.string().min(3).max(5).optional() })
+  .strict()
+  .openapi('UmaAddressDestination');
+export const QuoteDestinationSchema = z.discriminatedUnion('destinationType', [AccountDestinationSchema, UmaAddressDestinationSchema]).openapi('QuoteDestinationOneOf');
+
+export const QuoteRequestSchema = z
+  .object({
+    lookupId: z.string().min(1).max(200).optional(),
+    source: QuoteSourceSchema,
+    destination: QuoteDestinationSchema,
+    lockedCurrencySide: z.enum(['SENDING', 'RECEIVING']).openapi('QuoteLockSide'),
+    lockedCurrencyAmount: z.number().int().positive().max(Number(MAX_AMOUNT)).openapi({ format: 'int64', description: 'Smallest unit of the locked side’s currency; at most 9,000,000,000,000,000' }),
+    immediatelyExecute: z.boolean().optional(),
+    description: z.string().max(1024).optional(),
+    remittanceInformation: z.string().max(80).optional(),
+    purposeOfPayment: z.string().min(1).max(64).optional(),
+    platformFeeOverride: z
+      .object({ platformFixedFee: z.object({ amount: z.number().int().min(0), currency: z.string().min(3).max(5) }).strict(), platformVariableFeeBps: z.number().int().min(0).max(10_000) })
+      .strict()
+      .optional()
+      .openapi('PlatformFeeOverride'),
+    senderCustomerInfo: z.record(z.string(), z.unknown()).optional(),
+  })
+  .strict()
+  .superRefine((q, ctx) => {
+    if (q.destination.destinationType === 'UMA_ADDRESS' && !q.lookupId) ctx.addIssue({ code: 'custom', path: ['lookupId'], message: 'lookupId is required for UMA address destinations', params: { constraint: 'required' } });
+  })
+  .openapi('QuoteRequest');
+
+const amount = z.number().int().openapi({ format: 'int64' });
+
+export const QuoteSchema = z
+  .object({
+    id: z.string(),
+    status: z.enum(['PENDING', 'PENDING_AUTHORIZATION', 'PROCESSING', 'COMPLETED', 'FAILED', 'EXPIRED']),
+    createdAt: z.string().openapi({ format: 'date-time' }),
+    expiresAt: z.string().openapi({ format: 'date-time' }),
+    source: QuoteSourceSchema,
+    destination: QuoteDestinationSchema,
+    sendingCurrency: CurrencySchema,
+    receivingCurrency: CurrencySchema,
+    totalSendingAmount: amount,
+    totalReceivingAmount: amount,
+    exchangeRate: z.number(),
+    feesIncluded: amount,
+    platformFeesIncluded: amount.optional(),
+    transactionId: z.string(),
+    description: z.string().optional(),
+    rateDetails: z
+      .object({
+        counterpartyMultiplier: z.number(),
+        counterpartyFixedFee: amount,
+        gridApiMultiplier: z.number(),
+        gridApiFixedFee: amount,
+        gridApiVariableFeeRate: z.number(),
+        gridApiVariableFeeAmount: amount,
+      })
+      .optional()
+      .openapi('OutgoingRateDetails'),
+  })
+  .openapi('Quote');

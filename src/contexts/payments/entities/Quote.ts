@@ -1,0 +1,35 @@
+import { Entity, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
+import type { Environment } from '../../platforms/entities/ApiToken';
+
+export type QuoteStatus = 'PENDING' | 'PENDING_AUTHORIZATION' | 'PROCESSING' | 'COMPLETED' | 'FAILED' | 'EXPIRED';
+
+/** A locked offer to move money; its id is also the id of the workflow that waits for it. */
+@Entity({ tableName: 'quotes' })
+export class Quote {
+  @PrimaryKey({ type: 'string' }) id!: string;
+  @Property({ type: 'string' }) platformId!: string;
+  @Property({ type: 'string' }) environment!: Environment;
+  @Property({ type: 'string', nullable: true }) customerId?: string | null;
+  @Property({ type: 'string' }) status!: QuoteStatus;
+  @Property({ type: 'json' }) source!: Record<string, unknown>;
+  @Property({ type: 'json' }) destination!: Record<string, unknown>;
+  @Property({ type: 'string' }) lockedSide!: 'SENDING' | 'RECEIVING';
+  @Property({ type: 'bigint' }) lockedAmount!: bigint;
+  @Property({ type: 'string' }) sendingCurrency!: string;
+  @Property({ type: 'string' }) receivingCurrency!: string;
+  @Property({ type: 'bigint' }) totalSendingAmount!: bigint;
+  @Property({ type: 'bigint' }) totalReceivingAmount!: bigint;
+  @Property({ type: 'bigint' }) feesIncluded!: bigint;
+  @Property({ type: 'bigint' }) platformFeesIncluded!: bigint;
+  @Property({ type: 'double' }) exchangeRate!: number;
+  @Property({ type: 'json' }) rateDetails!: Record<string, unknown>;
+  @Property({ type: 'string', nullable: true }) paymentRail?: string | null;
+  @Property({ type: 'string', nullable: true }) description?: string | null;
+  @Property({ type: 'string', nullable: true }) remittanceInformation?: string | null;
+  @Property({ type: 'string', nullable: true }) purposeOfPayment?: string | null;
+  @Property({ type: 'string' }) transactionId!: string;
+  @Property({ type: 'datetime' }) expiresAt!: Date;
+  @Property({ type: 'datetime', nullable: true }) executedAt?: Date | null;
+  @Property({ type: 'datetime' }) createdAt!: Date;
+  @Property({ type: 'datetime' }) updatedAt!: Date;
+}

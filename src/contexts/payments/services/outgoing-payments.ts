@@ -1,0 +1,202 @@
+import { LockMode } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { Quote, Transaction, type RefundState } from '../entities';
+import { InternalAccount, LedgerAccount } from '../../ledger/entities';
+import { ExternalAccount } from '../../external-accounts/entities';
+import { Platform } from '../../platforms/entities';
+import { assertCustomerMayMoveMoney } from '../../customers/services/money-movement-policy';
+import { assertExternalAccountUsable } from '../../external-accounts/domain/account-usage';
+import { primaryIdentifier } from '../../external-accounts/domain/account-identity';
+import { holdFunds, refundSettled, releaseHold, settleHold } from '../../ledger/services/holds';
+import { internalAccountView } from '../../ledger/services/internal-account-views';
+import { recordWebhookEvent } from '../../webhooks/services/webhooks';
+import { DomainError } from '../../../domain/errors';
+import { derivedId } from '../../../domain/ids';
+import { payoutPlan, type PayoutPlan } from '../domain/payout-scenarios';
+import { transactionViews } from './transaction-views';
+import { euroCentsOf } from './euro-value';
+
+export type RecordedEvent = { eventId: string; type: string };
+
+/**
+ * Records the webhook events of a transaction's current state: OUTGOING_PAYMENT.<status> (or the
+ * refund's event) with the transaction as data, and the payer's balance update when money moved.
+ * Ids derive from the transaction and the event type, so a retried activity records each once.
+ */
+async function recordEvents(em: EntityManager, tx: Transaction, types: string[], options: { balanceOf?: string } = {}): Promise<RecordedEvent[]> {
+  const quote = await em.findOneOrFail(Quote, { transactionId: tx.id });
+  const data = (await transactionViews(em, [tx]))[0];
+  const events: RecordedEvent[] = [];
+  for (const type of types) {
+    const event = await recordWebhookEvent(em, { id: derivedId('Webhook', tx.id, type), platformId: tx.platformId, environment: quote.environment, type, data });
+    events.push({ eventId: event.id, type });
+  }
+  if (options.balanceOf) {
+    const account = await em.findOne(InternalAccount, { id: options.balanceOf });
+    const ledger = await em.findOne(LedgerAccount, { id: options.balanceOf });
+    if (account && ledger) {
+      const event = await recordWebhookEvent(em, {
+        id: derivedId('Webhook', tx.id, types.join('+'), 'INTERNAL_ACCOUNT.BALANCE_UPDATED'),
+        platformId: tx.platformId,
+        environment: quote.environment,
+        type: 'INTERNAL_ACCOUNT.BALANCE_UPDATED',
+        data: internalAccountView(account, ledger),
+      });
+      events.push({ eventId: event.id, type: event.type });
+    }
+  }
+  return events;
+}
+
+const sourceAccountOf = (quote: Quote) => String(quote.source.accountId);
+
+/** What the quote's workflow needs to run the payment (JSON-safe: it is an activity result). */
+export interface Execution {
+  /** True when the quote had been executed before (a retried step, or a later execute call). */
+  alreadyExecuted: boolean;
+  transactionId: string;
+  plan: PayoutPlan;
+  events: RecordedEvent[];
+}
+
+/**
+ * Executes a quote in ONE database transaction: the gates (the quote is PENDING and not expired,
+ * the customer may move money, the destination may be used, the funds are there), the hold on
+ * the source, and the transaction and quote moving to PROCESSING with their webhook events. A
+ * refusal changes nothing. A repeat of an execution that happened returns it unchanged.
+ */
+export async function executeQuote(em: EntityManager, input: { quoteId: string }): Promise<Execution> {
+  return em.transactional(async (tx) => {
+    const quote = await tx.findOneOrFail(Quote, { id: input.quoteId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    const payment = await tx.findOneOrFail(Transaction, { id: quote.transactionId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    const destination = await destinationAccount(tx, quote);
+    const plan = payoutPlan(quote.environment, destination ? primaryIdentifier(destination.accountInfo) : '');
+    // Executed before: the same answer, and the same (already recorded) events, so that a step
+    // retried after its commit still starts the payment and delivers them.
+    if (quote.executedAt) return { alreadyExecuted: true, transactionId: payment.id, plan, events: await recordEvents(tx, payment, ['OUTGOING_PAYMENT.PROCESSING'], { balanceOf: sourceAccountOf(quote) }) };
+    if (quote.status === 'EXPIRED' || quote.expiresAt.getTime() <= Date.now()) throw new DomainError('QUOTE_EXPIRED', 'The quote has expired; request a new quote');
+    if (quote.status !== 'PENDING') throw new DomainError('CONFLICT', `The quote is ${quote.status} and cannot be executed`);
+    if (quote.customerId) await assertCustomerMayMoveMoney(tx, quote.platformId, quote.customerId, { lock: true });
+    if (destination) {
+      const platform = await tx.findOneOrFail(Platform, { id: quote.platformId });
+      assertExternalAccountUsable(destination, { platformRegion: platform.region, amountEurCents: euroCentsOf(quote.sendingCurrency, quote.totalSendingAmount) });
+    }
+    await holdFunds(tx, { platformId: quote.platformId, transactionId: payment.id, accountId: sourceAccountOf(quote), currency: quote.sendingCurrency, amount: quote.totalSendingAmount });
+    const now = new Date();
+    quote.status = 'PROCESSING';
+    quote.executedAt = now;
+    quote.updatedAt = now;
+    payment.status = 'PROCESSING';
+    payment.updatedAt = now;
+    await tx.flush();
+    const events = await recordEvents(tx, payment, ['OUTGOING_PAYMENT.PROCESSING'], { balanceOf: sourceAccountOf(quote) });
+    return { alreadyExecuted: false, transactionId: payment.id, plan, events };
+  });
+}
+
+async function destinationAccount(em: EntityManager, quote: Quote): Promise<ExternalAccount | null> {
+  const id = quote.destination.accountId;
+  if (typeof id !== 'string' || !id.startsWith('ExternalAccount:')) return null;
+  // Deleted accounts are read too: a payment keeps the account it was quoted to.
+  return em.findOne(ExternalAccount, { id, platformId: quote.platformId });
+}
+
+async function locked(em: EntityManager, transactionId: string) {
+  const payment = await em.findOneOrFail(Transaction, { id: transactionId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+  const quote = await em.findOneOrFail(Quote, { transactionId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+  return { payment, quote };
+}
+
+function holdOf(quote: Quote, transactionId: string) {
+  return { platformId: quote.platformId, transactionId, accountId: sourceAccountOf(quote), currency: quote.sendingCurrency, amount: quote.totalSendingAmount };
+}
+
+function finish(payment: Transaction, quote: Quote, status: 'COMPLETED' | 'FAILED', failureReason?: string) {
+  const now = new Date();
+  payment.status = status;
+  payment.failureReason = failureReason ?? null;
+  if (status === 'COMPLETED') payment.settledAt = now;
+  payment.updatedAt = now;
+  quote.status = status;
+  quote.updatedAt = now;
+}
+
+/** The rail delivered: the hold leaves (fees to their accounts), the payment is COMPLETED. */
+export async function completeOutgoingPayment(em: EntityManager, input: { transactionId: string }): Promise<{ events: RecordedEvent[] }> {
+  return em.transactional(async (tx) => {
+    const { payment, quote } = await locked(tx, input.transactionId);
+    if (payment.status !== 'PROCESSING') return { events: [] };
+    const internalDestination = typeof quote.destination.accountId === 'string' && quote.destination.accountId.startsWith('InternalAccount:') ? quote.destination.accountId : undefined;
+    await settleHold(tx, {
+      ...holdOf(quote, payment.id),
+      serviceFees: quote.feesIncluded - quote.platformFeesIncluded,
+      platformFees: quote.platformFeesIncluded,
+      delivery: { receivingCurrency: quote.receivingCurrency, receivedAmount: quote.totalReceivingAmount, ...(internalDestination ? { toAccountId: internalDestination } : {}) },
+    });
+    finish(payment, quote, 'COMPLETED');
+    await tx.flush();
+    return { events: await recordEvents(tx, payment, ['OUTGOING_PAYMENT.COMPLETED'], { balanceOf: sourceAccountOf(quote) }) };
+  });
+}
+
+export type FailureKind = 'EXECUTION_FAILED' | 'DELIVERY_FAILED' | 'USER_CANCELLED' | 'PAYOUT_AND_REFUND_FAILED' | 'CANCELLED_WHILE_PROCESSING';
+
+const FAILURES: Record<FailureKind, { failureReason: string; refund: 'COMPLETED' | 'FAILED'; refundReason: RefundState['reason'] }> = {
+  EXECUTION_FAILED: { failureReason: 'QUOTE_EXECUTION_FAILED', refund: 'COMPLETED', refundReason: 'TRANSACTION_FAILED' },
+  DELIVERY_FAILED: { failureReason: 'COUNTERPARTY_POST_TX_FAILED', refund: 'COMPLETED', refundReason: 'TRANSACTION_FAILED' },
+  USER_CANCELLED: { failureReason: 'COUNTERPARTY_POST_TX_FAILED', refund: 'COMPLETED', refundReason: 'USER_CANCELLATION' },
+  PAYOUT_AND_REFUND_FAILED: { failureReason: 'COUNTERPARTY_POST_TX_FAILED', refund: 'FAILED', refundReason: 'TRANSACTION_FAILED' },
+  CANCELLED_WHILE_PROCESSING: { failureReason: 'COUNTERPARTY_POST_TX_FAILED', refund: 'COMPLETED', refundReason: 'USER_CANCELLATION' },
+};
+
+/**
+ * The payout failed before it left: the payment is FAILED and the hold goes back to the payer
+ * (refund COMPLETED), or — when the refund itself fails (sandbox 007) — the money has left and
+ * stays with the rail, the refund FAILED (an operator case).
+ */
+export async function failOutgoingPayment(em: EntityManager, input: { transactionId: string; kind: FailureKind }): Promise<{ events: RecordedEvent[] }> {
+  return em.transactional(async (tx) => {
+    const { payment, quote } = await locked(tx, input.transactionId);
+    if (payment.status !== 'PROCESSING') return { events: [] };
+    const failure = FAILURES[input.kind];
+    const hold = holdOf(quote, payment.id);
+    if (failure.refund === 'COMPLETED') await releaseHold(tx, hold);
+    else await settleHold(tx, { ...hold, serviceFees: 0n, platformFees: 0n, delivery: { receivingCurrency: quote.receivingCurrency, receivedAmount: quote.totalReceivingAmount } });
+    const now = new Date().toISOString();
+    payment.refund = { reference: derivedId('Transaction', payment.id, 'refund').split(':')[1]!, initiatedAt: now, status: failure.refund, reason: failure.refundReason, ...(failure.refund === 'COMPLETED' ? { settledAt: now } : {}) };
+    finish(payment, quote, 'FAILED', failure.failureReason);
+    await tx.flush();
+    return { events: await recordEvents(tx, payment, ['OUTGOING_PAYMENT.FAILED', `OUTGOING_PAYMENT.REFUND_${failure.refund}`], { balanceOf: sourceAccountOf(quote) }) };
+  });
+}
+
+/** A settled payout came back (sandbox 005): the whole amount is refunded, FAILED with PAYOUT_RETURNED. */
+export async function returnOutgoingPayment(em: EntityManager, input: { transactionId: string }): Promise<{ events: RecordedEvent[] }> {
+  return em.transactional(async (tx) => {
+    const { payment, quote } = await locked(tx, input.transactionId);
+    if (payment.status !== 'COMPLETED') return { events: [] };
+    await refundSettled(tx, { ...holdOf(quote, payment.id), serviceFees: quote.feesIncluded - quote.platformFeesIncluded, platformFees: quote.platformFeesIncluded });
+    const now = new Date().toISOString();
+    payment.refund = { reference: derivedId('Transaction', payment.id, 'refund').split(':')[1]!, initiatedAt: now, settledAt: now, status: 'COMPLETED', reason: 'TRANSACTION_FAILED' };
+    finish(payment, quote, 'FAILED', 'PAYOUT_RETURNED');
+    await tx.flush();
+    return { events: await recordEvents(tx, payment, ['OUTGOING_PAYMENT.FAILED', 'OUTGOING_PAYMENT.REFUND_COMPLETED'], { balanceOf: sourceAccountOf(quote) }) };
+  });
+}
+
+/** A quote nobody executed in time: it and its transaction are EXPIRED (nothing was held). */
+export async function expireQuote(em: EntityManager, input: { quoteId: string }): Promise<{ events: RecordedEvent[] }> {
+  return em.transactional(async (tx) => {
+    const quote = await tx.findOneOrFail(Quote, { id: input.quoteId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    if (quote.status !== 'PENDING' || quote.executedAt) return { events: [] };
+    const payment = await tx.findOneOrFail(Transaction, { id: quote.transactionId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    const now = new Date();
+    quote.status = 'EXPIRED';
+    quote.updatedAt = now;
+    payment.status = 'EXPIRED';
+    payment.failureReason = 'QUOTE_EXPIRED';
+    payment.updatedAt = now;
+    await tx.flush();
+    return { events: await recordEvents(tx, payment, ['OUTGOING_PAYMENT.EXPIRED']) };
+  });
+}

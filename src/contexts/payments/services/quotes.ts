@@ -1,0 +1,193 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { Quote, Transaction } from '../entities';
+import { InternalAccount } from '../../ledger/entities';
+import { Customer } from '../../customers/entities';
+import { ExternalAccount } from '../../external-accounts/entities';
+import type { Platform } from '../../platforms/entities';
+import type { Environment } from '../../platforms/entities/ApiToken';
+import { isActiveFeeConfig } from '../../platforms/domain/fee-configs';
+import { assertExternalAccountUsable } from '../../external-accounts/domain/account-usage';
+import { assertCustomerMayMoveMoney } from '../../customers/services/money-movement-policy';
+import { externalAccountView } from '../../external-accounts/services/external-account-views';
+import { currency as currencyOf, currencyView, findCurrency } from '../../../domain/currencies';
+import { DomainError, type FieldError } from '../../../domain/errors';
+import { newId } from '../../../domain/ids';
+import { assertWithinCorridorLimits, findCorridorTerms, purposeOfPaymentRequired, quoteLifetimeSeconds } from '../domain/pricing/corridors';
+import { priceQuote } from '../domain/pricing/quote-math';
+import { platformFeeFor } from '../domain/pricing/platform-fees';
+import { applySpread, midRate } from '../domain/pricing/rates';
+import { euroCentsOf } from './euro-value';
+
+export interface QuoteRequest {
+  source: { sourceType: 'ACCOUNT'; accountId: string; customerId?: string } | { sourceType: 'REALTIME_FUNDING'; currency: string; customerId?: string; cryptoNetwork?: string };
+  destination: { destinationType: 'ACCOUNT'; accountId: string; paymentRail?: string } | { destinationType: 'UMA_ADDRESS'; umaAddress: string; currency?: string };
+  lookupId?: string;
+  lockedCurrencySide: 'SENDING' | 'RECEIVING';
+  lockedCurrencyAmount: number;
+  immediatelyExecute?: boolean;
+  description?: string;
+  remittanceInformation?: string;
+  purposeOfPayment?: string;
+  platformFeeOverride?: { platformFixedFee: { amount: number; currency: string }; platformVariableFeeBps: number };
+  senderCustomerInfo?: Record<string, unknown>;
+}
+
+const field = (path: string, constraint: string, message: string): FieldError => ({ field: path, constraint, message });
+const invalid = (errors: FieldError[]) => DomainError.invalidInput(errors);
+
+interface Destination {
+  accountId: string;
+  currency: string;
+  rails: string[];
+  external?: ExternalAccount;
+}
+
+async function resolveDestination(em: EntityManager, platform: Platform, request: QuoteRequest): Promise<Destination> {
+  const d = request.destination;
+  if (d.destinationType !== 'ACCOUNT') throw new DomainError('NOT_IMPLEMENTED', 'UMA address destinations arrive with receiver lookups; quote to an ACCOUNT destination');
+  if (d.accountId.startsWith('ExternalAccount:')) {
+    const external = await em.findOne(ExternalAccount, { id: d.accountId, platformId: platform.id, deletedAt: null });
+    if (!external) throw invalid([field('destination.accountId', 'exists', 'no such external account')]);
+    const rails = (externalAccountView(external).accountInfo as { paymentRails?: string[] }).paymentRails ?? [external.accountType];
+    return { accountId: external.id, currency: external.currency, rails, external };
+  }
+  const internal = await em.findOne(InternalAccount, { id: d.accountId, platformId: platform.id });
+  if (!internal) throw invalid([field('destination.accountId', 'exists', 'no such internal or external account')]);
+  return { accountId: internal.id, currency: internal.currency, rails: ['INTERNAL_TRANSFER'] };
+}
+
+function platformFee(platform: Platform, sendingCurrency: string, receivingCurrency: string, request: QuoteRequest): { fixedMinor: bigint; variableBps: number } {
+  if (request.platformFeeOverride) {
+    if (sendingCurrency !== 'USD') throw invalid([field('platformFeeOverride', 'usdSourceOnly', 'platformFeeOverride applies to USD sources only')]);
+    if (request.platformFeeOverride.platformFixedFee.currency !== sendingCurrency) throw invalid([field('platformFeeOverride.platformFixedFee.currency', 'sendingCurrency', 'the fixed fee is in the sending currency')]);
+    return { fixedMinor: BigInt(request.platformFeeOverride.platformFixedFee.amount), variableBps: request.platformFeeOverride.platformVariableFeeBps };
+  }
+  return platformFeeFor(platform.feeConfigs.filter(isActiveFeeConfig), sendingCurrency, receivingCurrency);
+}
+
+/**
+ * Prices and records a quote and the PENDING transaction it will execute, in one database
+ * transaction. Today's sources are internal accounts; destinations external or internal
+ * accounts (real-time funding and UMA addresses arrive with their issue: 501 until then).
+ */
+export async function createQuote(em: EntityManager, input: { platform: Platform; environment: Environment; request: QuoteRequest }): Promise<Quote> {
+  const { platform, request } = input;
+  if (request.source.sourceType !== 'ACCOUNT') throw new DomainError('NOT_IMPLEMENTED', 'Real-time funding sources are not available yet; quote from an internal account');
+  const source = await em.findOne(InternalAccount, { id: request.source.accountId, platformId: platform.id });
+  if (!source) throw invalid([field('source.accountId', 'exists', 'no such internal account')]);
+  if (source.status !== 'ACTIVE') throw invalid([field('source.accountId', 'active', `the account is ${source.status}`)]);
+  const customerId = source.customerId ?? null;
+  if (request.source.customerId && request.source.customerId !== customerId) throw invalid([field('source.customerId', 'accountOwner', 'the account belongs to another customer')]);
+  if (customerId) await assertCustomerMayMoveMoney(em, platform.id, customerId);
+
+  const destination = await resolveDestination(em, platform, request);
+  if (destination.accountId === source.id) throw new DomainError('SELF_PAYMENT', 'The source and the destination are the same account');
+  if (destination.external) assertExternalAccountUsable(destination.external, { platformRegion: platform.region, amountEurCents: undefined });
+  const sendingCurrency = source.currency;
+  const receivingCurrency = destination.currency;
+  if (!findCurrency(receivingCurrency)) throw new DomainError('INVALID_CURRENCY', `${receivingCurrency} is not a currency this service moves`);
+  const terms = findCorridorTerms(sendingCurrency, receivingCurrency);
+  const mid = midRate(sendingCurrency, receivingCurrency);
+  if (!terms || !mid) throw new DomainError('QUOTE_RATE_UNAVAILABLE', `No rate for ${sendingCurrency} to ${receivingCurrency} now`);
+  const rail = request.destination.destinationType === 'ACCOUNT' && request.destination.paymentRail ? request.destination.paymentRail : destination.rails[0]!;
+  if (!destination.rails.includes(rail)) throw invalid([field('destination.paymentRail', 'enum', `the account is reachable by ${destination.rails.join(', ')}`)]);
+
+  const customerType = customerId ? (await em.findOne(Customer, { id: customerId }))?.customerType : undefined;
+  if (!request.purposeOfPayment && purposeOfPaymentRequired(receivingCurrency, undefined, customerType)) {
+    throw invalid([field('purposeOfPayment', 'required', `purposeOfPayment is required for payments in ${receivingCurrency}`)]);
+  }
+
+  const rate = applySpread(mid, terms.spreadBps);
+  const priced = priceQuote({
+    lockedSide: request.lockedCurrencySide,
+    lockedAmount: BigInt(request.lockedCurrencyAmount),
+    sending: currencyOf(sendingCurrency),
+    receiving: currencyOf(receivingCurrency),
+    rate,
+    serviceFee: terms.serviceFee,
+    platformFee: platformFee(platform, sendingCurrency, receivingCurrency, request),
+  });
+  assertWithinCorridorLimits(terms, priced.totalSendingAmount, sendingCurrency);
+  if (destination.external) assertExternalAccountUsable(destination.external, { platformRegion: platform.region, amountEurCents: euroCentsOf(sendingCurrency, priced.totalSendingAmount) });
+
+  // Stored as JSON: the minor-unit fields are exact integers well inside the safe range (≤ 9e15).
+  const rateDetails: Record<string, unknown> = Object.fromEntries(Object.entries(priced.rateDetails).map(([k, v]) => [k, typeof v === 'bigint' ? Number(v) : v]));
+  const now = new Date();
+  const quoteId = newId('Quote');
+  const transactionId = newId('Transaction');
+  const quote = em.create(Quote, {
+    id: quoteId,
+    platformId: platform.id,
+    environment: input.environment,
+    customerId,
+    status: 'PENDING',
+    source: { sourceType: 'ACCOUNT', accountId: source.id, ...(customerId ? { customerId } : {}) },
+    destination: { destinationType: 'ACCOUNT', accountId: destination.accountId, paymentRail: rail },
+    lockedSide: request.lockedCurrencySide,
+    lockedAmount: BigInt(request.lockedCurrencyAmount),
+    sendingCurrency,
+    receivingCurrency,
+    totalSendingAmount: priced.totalSendingAmount,
+    totalReceivingAmount: priced.totalReceivingAmount,
+    feesIncluded: priced.feesIncluded,
+    platformFeesIncluded: priced.platformFeesIncluded,
+    exchangeRate: priced.exchangeRate,
+    rateDetails,
+    paymentRail: rail,
+    description: request.description ?? null,
+    remittanceInformation: request.remittanceInformation ?? null,
+    purposeOfPayment: request.purposeOfPayment ?? null,
+    transactionId,
+    expiresAt: new Date(now.getTime() + quoteLifetimeSeconds(rail) * 1000),
+    executedAt: null,
+    createdAt: now,
+    updatedAt: now,
+  });
+  em.create(Transaction, {
+    id: transactionId,
+    platformId: platform.id,
+    customerId,
+    type: 'OUTGOING',
+    direction: 'DEBIT',
+    status: 'PENDING',
+    source: { sourceType: 'ACCOUNT', accountId: source.id, currency: sendingCurrency },
+    destination: { destinationType: 'ACCOUNT', accountId: destination.accountId, currency: receivingCurrency },
+    receivedAmount: priced.totalReceivingAmount,
+    receivedCurrency: receivingCurrency,
+    description: request.description ?? null,
+    quoteId,
+    sentAmount: priced.totalSendingAmount,
+    sentCurrency: sendingCurrency,
+    fees: priced.feesIncluded,
+    platformFees: priced.platformFeesIncluded,
+    exchangeRate: priced.exchangeRate,
+    rateDetails,
+    paymentRail: rail,
+    createdAt: now,
+    updatedAt: now,
+  });
+  await em.flush();
+  return quote;
+}
+
+/** The API's Quote. */
+export function quoteView(q: Quote) {
+  return {
+    id: q.id,
+    status: q.status,
+    createdAt: q.createdAt.toISOString(),
+    expiresAt: q.expiresAt.toISOString(),
+    source: q.source,
+    destination: q.destination,
+    sendingCurrency: currencyView(q.sendingCurrency),
+    receivingCurrency: currencyView(q.receivingCurrency),
+    totalSendingAmount: q.totalSendingAmount,
+    totalReceivingAmount: q.totalReceivingAmount,
+    exchangeRate: q.exchangeRate,
+    feesIncluded: q.feesIncluded,
+    platformFeesIncluded: q.platformFeesIncluded,
+    transactionId: q.transactionId,
+    rateDetails: q.rateDetails,
+    ...(q.description ? { description: q.description } : {}),
+  };
+}

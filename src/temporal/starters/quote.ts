@@ -1,0 +1,42 @@
+import { WithStartWorkflowOperation, WorkflowIdConflictPolicy, WorkflowIdReusePolicy, type Client } from '@temporalio/client';
+import type { quote } from '../../../workflows/payments/quote';
+import { executeQuoteUpdate, type QuoteExecution, type QuoteInput } from '../../../workflows/definitions';
+import { rethrowAsDomainError } from '../failures';
+import { CustomerIdKey, PlatformIdKey, QuoteIdKey, TransactionIdKey, BusinessStatusKey } from '../search-attributes';
+import { TASK_QUEUE } from '../task-queue';
+
+function operation(input: QuoteInput, taskQueue?: string) {
+  return {
+    workflowId: input.quoteId,
+    taskQueue: taskQueue ?? TASK_QUEUE,
+    workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
+    workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
+    args: [input] as [QuoteInput],
+    typedSearchAttributes: [
+      { key: PlatformIdKey, value: input.platformId },
+      { key: QuoteIdKey, value: input.quoteId },
+      { key: TransactionIdKey, value: input.transactionId },
+      { key: BusinessStatusKey, value: 'PENDING' },
+      ...(input.customerId ? [{ key: CustomerIdKey, value: input.customerId }] : []),
+    ],
+  };
+}
+
+/** Starts the quote's workflow (id = quote id): it waits for execution or expires on its timer. */
+export async function startQuote(client: Client, input: QuoteInput, options: { taskQueue?: string } = {}): Promise<void> {
+  await client.workflow.start<typeof quote>('quote', operation(input, options.taskQueue));
+}
+
+/**
+ * Executes a quote: the update joins the quote's running workflow, or starts one to answer when
+ * the workflow has ended (an expired quote is then refused, an executed one answered with its
+ * transaction), so a repeat never executes twice.
+ */
+export async function executeQuote(client: Client, input: QuoteInput, options: { taskQueue?: string } = {}): Promise<QuoteExecution> {
+  const startWorkflowOperation = new WithStartWorkflowOperation<typeof quote>('quote', operation(input, options.taskQueue));
+  try {
+    return await client.workflow.executeUpdateWithStart(executeQuoteUpdate, { startWorkflowOperation });
+  } catch (err) {
+    return rethrowAsDomainError(err);
+  }
+}

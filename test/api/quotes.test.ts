@@ -1,0 +1,173 @@
+import { Quote } from '../../src/contexts/payments/entities';
+import { runLedgerAudit } from '../../src/contexts/ledger/services/audit';
+import { eventually } from '../support/eventually';
+import { eurAccount, ibanOf } from '../support/external-account-fixtures';
+import { Harness } from '../support/harness';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await Harness.start();
+});
+afterAll(async () => {
+  await h.stop();
+});
+
+type Api = Awaited<ReturnType<Harness['platform']>>['api'];
+
+/** A customer with funded USD and EUR internal accounts and a EUR bank account whose IBAN ends in `suffix`. */
+async function payer(api: Api, suffix = '999', fundUsd = 100_000) {
+  const customer = await api.post('/customers', { customerType: 'INDIVIDUAL', platformCustomerId: `p-${Math.random()}`, fullName: 'Jane Doe' });
+  const customerId = customer.body.id as string;
+  const accounts = await api.get(`/customers/internal-accounts?customerId=${encodeURIComponent(customerId)}`);
+  const usd = accounts.body.data.find((a: { balance: { currency: { code: string } } }) => a.balance.currency.code === 'USD').id as string;
+  const eur = accounts.body.data.find((a: { balance: { currency: { code: string } } }) => a.balance.currency.code === 'EUR').id as string;
+  if (fundUsd > 0) expect((await api.post(`/sandbox/internal-accounts/${usd}/fund`, { amount: fundUsd })).status).toBe(200);
+  const bank = await api.post('/customers/external-accounts', { customerId, ...eurAccount(ibanOf('DE', `370400440532013${suffix}`)) });
+  expect(bank.status).toBe(201);
+  return { customerId, usd, eur, bank: bank.body.id as string };
+}
+
+const quoteBody = (source: string, destination: string, amount = 10_000) => ({
+  source: { sourceType: 'ACCOUNT', accountId: source },
+  destination: { destinationType: 'ACCOUNT', accountId: destination },
+  lockedCurrencySide: 'SENDING',
+  lockedCurrencyAmount: amount,
+  description: 'Invoice 42',
+});
+
+async function balances(api: Api, accountId: string) {
+  const res = await api.get(`/customers/internal-accounts?limit=100`);
+  const account = res.body.data.find((a: { id: string }) => a.id === accountId);
+  return { available: account.balance.amount as number, total: account.totalBalance.amount as number };
+}
+
+const transactionOf = (api: Api, id: string) => api.get(`/transactions/${id}`).then((r) => r.body);
+
+describe('quotes and their execution', () => {
+  test('a USD → EUR payout: priced, executed (funds held), COMPLETED, fees to their accounts, webhooks, clean ledger', async () => {
+    const { api } = await h.platform();
+    const p = await payer(api);
+    const created = await api.post('/quotes', quoteBody(p.usd, p.bank));
+    expect(created.status).toBe(201);
+    const q = created.body;
+    expect(q).toMatchObject({ status: 'PENDING', sendingCurrency: { code: 'USD' }, receivingCurrency: { code: 'EUR' }, totalSendingAmount: 10_000, transactionId: expect.stringMatching(/^Transaction:/) });
+    expect(q.totalReceivingAmount).toBeGreaterThan(0);
+    expect(q.feesIncluded).toBeGreaterThanOrEqual(q.platformFeesIncluded);
+    expect(Date.parse(q.expiresAt)).toBeGreaterThan(Date.now());
+    expect((await api.get(`/quotes/${q.id}`)).body).toEqual(q);
+    expect(await transactionOf(api, q.transactionId)).toMatchObject({ status: 'PENDING', type: 'OUTGOING', quoteId: q.id, sentAmount: { amount: 10_000 } });
+
+    const executed = await api.post(`/quotes/${q.id}/execute`);
+    expect(executed.status).toBe(200);
+    // Answered once the funds are held; the payout may already have completed by the time it is read.
+    expect(executed.body).toMatchObject({ id: q.transactionId, type: 'OUTGOING', quoteId: q.id });
+    expect(['PROCESSING', 'COMPLETED']).toContain(executed.body.status);
+    const done = await eventually(() => transactionOf(api, q.transactionId), (t) => t.status === 'COMPLETED');
+    expect(done).toMatchObject({ status: 'COMPLETED', receivedAmount: { amount: q.totalReceivingAmount }, fees: q.feesIncluded, settledAt: expect.any(String) });
+    expect(await balances(api, p.usd)).toEqual({ available: 90_000, total: 90_000 });
+    expect((await api.get(`/quotes/${q.id}`)).body.status).toBe('COMPLETED');
+    await h.receiver.waitFor((hooks) => hooks.some((w) => w.body.type === 'OUTGOING_PAYMENT.COMPLETED' && w.body.data.id === q.transactionId));
+    const types = h.receiver.received.filter((w) => w.body.data.id === q.transactionId).map((w) => w.body.type);
+    expect(types).toEqual(['OUTGOING_PAYMENT.PROCESSING', 'OUTGOING_PAYMENT.COMPLETED']);
+    // Executing again changes nothing and answers with the same transaction.
+    const again = await api.post(`/quotes/${q.id}/execute`);
+    expect(again.status).toBe(200);
+    expect(again.body.id).toBe(q.transactionId);
+    expect(await balances(api, p.usd)).toEqual({ available: 90_000, total: 90_000 });
+    expect((await runLedgerAudit(h.orm.em.fork())).findings).toEqual([]);
+  });
+
+  test('insufficient funds: 400 INSUFFICIENT_FUNDS, nothing held, the quote stays PENDING', async () => {
+    const { api } = await h.platform();
+    const p = await payer(api, '999', 5_000);
+    const q = (await api.post('/quotes', quoteBody(p.usd, p.bank))).body;
+    const res = await api.post(`/quotes/${q.id}/execute`);
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe('INSUFFICIENT_FUNDS');
+    expect((await api.get(`/quotes/${q.id}`)).body.status).toBe('PENDING');
+    expect(await balances(api, p.usd)).toEqual({ available: 5_000, total: 5_000 });
+  });
+
+  test('an expired quote cannot be executed: QUOTE_EXPIRED', async () => {
+    const { api } = await h.platform();
+    const p = await payer(api);
+    const q = (await api.post('/quotes', quoteBody(p.usd, p.bank))).body;
+    await h.orm.em.fork().nativeUpdate(Quote, { id: q.id }, { expiresAt: new Date(Date.now() - 1000) });
+    const res = await api.post(`/quotes/${q.id}/execute`);
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe('QUOTE_EXPIRED');
+  });
+
+  test.each([
+    ['004', 'COUNTERPARTY_POST_TX_FAILED', 'COMPLETED', 100_000],
+    ['006', 'COUNTERPARTY_POST_TX_FAILED', 'COMPLETED', 100_000],
+    ['002', 'QUOTE_EXECUTION_FAILED', 'COMPLETED', 100_000],
+    ['007', 'COUNTERPARTY_POST_TX_FAILED', 'FAILED', 90_000],
+  ])('payout destination ending %s: FAILED (%s), refund %s', async (suffix, reason, refund, finalBalance) => {
+    const { api } = await h.platform();
+    const p = await payer(api, suffix);
+    const q = (await api.post('/quotes', quoteBody(p.usd, p.bank))).body;
+    expect((await api.post(`/quotes/${q.id}/execute`)).status).toBe(200);
+    const failed = await eventually(() => transactionOf(api, q.transactionId), (t) => t.status === 'FAILED');
+    expect(failed).toMatchObject({ status: 'FAILED', failureReason: reason, refund: { status: refund } });
+    expect(await balances(api, p.usd)).toEqual({ available: finalBalance, total: finalBalance });
+    await h.receiver.waitFor((hooks) => hooks.some((w) => w.body.type === `OUTGOING_PAYMENT.REFUND_${refund}` && w.body.data.id === q.transactionId));
+    expect((await runLedgerAudit(h.orm.em.fork())).findings).toEqual([]);
+  });
+
+  test('payout destination ending 005: COMPLETED, then returned (~30 s): FAILED PAYOUT_RETURNED, refunded in full', async () => {
+    const { api } = await h.platform();
+    const p = await payer(api, '005');
+    const q = (await api.post('/quotes', quoteBody(p.usd, p.bank))).body;
+    await api.post(`/quotes/${q.id}/execute`);
+    await eventually(() => transactionOf(api, q.transactionId), (t) => t.status === 'COMPLETED');
+    expect(await balances(api, p.usd)).toEqual({ available: 90_000, total: 90_000 });
+    const returned = await eventually(() => transactionOf(api, q.transactionId), (t) => t.status === 'FAILED', 45_000);
+    expect(returned).toMatchObject({ failureReason: 'PAYOUT_RETURNED', refund: { status: 'COMPLETED' } });
+    expect(await balances(api, p.usd)).toEqual({ available: 100_000, total: 100_000 });
+    expect((await runLedgerAudit(h.orm.em.fork())).findings).toEqual([]);
+  }, 60_000);
+
+  test('to the customer’s own EUR internal account: converted and credited; self-payment refused', async () => {
+    const { api } = await h.platform();
+    const p = await payer(api);
+    const self = await api.post('/quotes', quoteBody(p.usd, p.usd));
+    expect(self.status).toBe(400);
+    expect(self.body.code).toBe('SELF_PAYMENT');
+    const q = (await api.post('/quotes', quoteBody(p.usd, p.eur))).body;
+    await api.post(`/quotes/${q.id}/execute`);
+    await eventually(() => transactionOf(api, q.transactionId), (t) => t.status === 'COMPLETED');
+    expect((await balances(api, p.eur)).available).toBe(q.totalReceivingAmount);
+    expect((await runLedgerAudit(h.orm.em.fork())).findings).toEqual([]);
+  });
+
+  test('invalid requests list every field; another platform sees nothing', async () => {
+    const { api } = await h.platform();
+    const p = await payer(api);
+    const bad = await api.post('/quotes', { source: { sourceType: 'ACCOUNT' }, destination: { destinationType: 'UMA_ADDRESS', umaAddress: '$a@b.c' }, lockedCurrencySide: 'BOTH', lockedCurrencyAmount: 0, remittanceInformation: 'x'.repeat(81) });
+    expect(bad.status).toBe(400);
+    expect((bad.body.details.errors as { field: string }[]).map((e) => e.field).sort()).toEqual(['lockedCurrencyAmount', 'lockedCurrencySide', 'remittanceInformation', 'source.accountId'].sort());
+    const noLookup = await api.post('/quotes', { ...quoteBody(p.usd, p.bank), destination: { destinationType: 'UMA_ADDRESS', umaAddress: '$a@b.example' } });
+    expect(noLookup.status).toBe(400);
+    expect(noLookup.body.details.errors).toEqual([expect.objectContaining({ field: 'lookupId', constraint: expect.objectContaining({ rule: 'required' }) })]);
+    const q = (await api.post('/quotes', quoteBody(p.usd, p.bank))).body;
+    const other = await h.platform();
+    expect((await other.api.get(`/quotes/${q.id}`)).status).toBe(404);
+    expect((await other.api.post(`/quotes/${q.id}/execute`)).status).toBe(404);
+    expect((await other.api.post('/quotes', quoteBody(p.usd, p.bank))).status).toBe(400);
+    expect((await other.api.get(`/transactions/${q.transactionId}`)).status).toBe(404);
+  });
+
+  test('concurrent payments from one account: never overdrawn, balance exact, audit clean', async () => {
+    const { api } = await h.platform();
+    const p = await payer(api, '999', 100_000);
+    const quotes = await Promise.all(Array.from({ length: 14 }, () => api.post('/quotes', quoteBody(p.usd, p.bank)).then((r) => r.body)));
+    const executed = await Promise.all(quotes.map((q) => api.post(`/quotes/${q.id}/execute`)));
+    const statuses = executed.map((r) => r.status);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(10);
+    expect(executed.filter((r) => r.status === 400).every((r) => r.body.code === 'INSUFFICIENT_FUNDS')).toBe(true);
+    for (const q of quotes.filter((_q, i) => statuses[i] === 200)) await eventually(() => transactionOf(api, q.transactionId), (t) => t.status === 'COMPLETED');
+    expect(await balances(api, p.usd)).toEqual({ available: 0, total: 0 });
+    expect((await runLedgerAudit(h.orm.em.fork())).findings).toEqual([]);
+  }, 60_000);
+});

@@ -1,0 +1,119 @@
+import { WithStartWorkflowOperation, WorkflowIdConflictPolicy, type WorkflowHandle } from '@temporalio/client';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import type { Worker } from '@temporalio/worker';
+import { randomUUID } from 'node:crypto';
+import { payoutPlan, type PayoutPlan } from '../../src/contexts/payments/domain/payout-scenarios';
+import type { outgoingPayment } from '../../workflows/payments/outgoing-payment';
+import type { quote } from '../../workflows/payments/quote';
+import { executeQuoteUpdate, type QuoteInput } from '../../workflows/definitions';
+import { bundledWorker, quietTemporalRuntime } from '../support/bundled-worker';
+import { timeSkippingEnvironment } from '../support/time-skipping';
+
+// The quote and outgoingPayment state machines with in-memory activities, on the time-skipping
+// server: every sandbox payout row with its durable timers (the 6-minute and 1-minute cases
+// included), the return 30 s after completion, and quote expiry. The database side is covered by
+// test/api/quotes.test.ts.
+
+let env: TestWorkflowEnvironment;
+let worker: Worker;
+let taskQueue: string;
+let running: Promise<void>;
+let calls: string[];
+
+const event = (type: string) => ({ eventId: `Webhook:${randomUUID()}`, type });
+const activities = {
+  async executeQuote(input: { quoteId: string }) {
+    calls.push('execute');
+    const alreadyExecuted = executedQuotes.has(input.quoteId);
+    executedQuotes.add(input.quoteId);
+    return { alreadyExecuted, transactionId: `Transaction:${input.quoteId.slice(6)}`, plan: nextPlan, events: [event('OUTGOING_PAYMENT.PROCESSING')] };
+  },
+  async expireQuote() {
+    calls.push('expire');
+    return { events: [event('OUTGOING_PAYMENT.EXPIRED')] };
+  },
+  async completeOutgoingPayment() {
+    calls.push('complete');
+    return { events: [event('OUTGOING_PAYMENT.COMPLETED')] };
+  },
+  async failOutgoingPayment(input: { kind: string }) {
+    calls.push(`fail:${input.kind}`);
+    return { events: [event('OUTGOING_PAYMENT.FAILED')] };
+  },
+  async returnOutgoingPayment() {
+    calls.push('return');
+    return { events: [event('OUTGOING_PAYMENT.FAILED')] };
+  },
+  async deliverWebhooks(input: { eventIds: string[] }) {
+    return input.eventIds.map((eventId) => ({ eventId, outcome: { kind: 'DELIVERED' as const, status: 200 } }));
+  },
+};
+const executedQuotes = new Set<string>();
+let nextPlan: PayoutPlan = { outcome: 'COMPLETES', afterSeconds: 0 };
+
+beforeAll(() => quietTemporalRuntime());
+beforeEach(async () => {
+  env = await timeSkippingEnvironment();
+  ({ worker, taskQueue } = await bundledWorker(env.nativeConnection, activities));
+  running = worker.run();
+  calls = [];
+}, 120_000);
+afterEach(async () => {
+  worker?.shutdown();
+  await running;
+  await env?.teardown();
+});
+
+async function timers(handle: WorkflowHandle): Promise<number[]> {
+  const history = await handle.fetchHistory();
+  return (history.events ?? []).filter((e) => e.timerStartedEventAttributes).map((e) => Number(e.timerStartedEventAttributes!.startToFireTimeout!.seconds));
+}
+
+function runPayout(plan: PayoutPlan) {
+  const transactionId = `Transaction:${randomUUID()}`;
+  return env.client.workflow.start<typeof outgoingPayment>('outgoingPayment', { workflowId: transactionId, taskQueue, args: [{ transactionId, quoteId: 'Quote:1', platformId: 'Platform:1', customerId: null, plan }] });
+}
+
+test.each([
+  ['999', ['complete'], [], 'COMPLETED'],
+  ['003', ['complete'], [360], 'COMPLETED'],
+  ['002', ['fail:EXECUTION_FAILED'], [], 'FAILED'],
+  ['004', ['fail:DELIVERY_FAILED'], [], 'FAILED'],
+  ['005', ['complete', 'return'], [30], 'FAILED'],
+  ['006', ['fail:USER_CANCELLED'], [], 'FAILED'],
+  ['007', ['fail:PAYOUT_AND_REFUND_FAILED'], [], 'FAILED'],
+  ['008', ['fail:CANCELLED_WHILE_PROCESSING'], [60], 'FAILED'],
+  ['118', ['fail:CANCELLED_WHILE_PROCESSING'], [60], 'FAILED'],
+])('payout to an account ending %s: %j after timers %j', async (suffix, steps, timerSeconds, result) => {
+  const handle = await runPayout(payoutPlan('SANDBOX', `DE89370400440532013${suffix}`));
+  expect(await handle.result()).toBe(result);
+  expect(calls).toEqual(steps);
+  expect(await timers(handle)).toEqual(timerSeconds);
+});
+
+function startQuote(lifetimeSeconds: number): QuoteInput {
+  return { quoteId: `Quote:${randomUUID()}`, transactionId: 'Transaction:x', platformId: 'Platform:1', customerId: null, environment: 'SANDBOX', lifetimeSeconds };
+}
+
+test('a quote not executed in its lifetime expires on its timer and is announced', async () => {
+  const input = startQuote(120);
+  const handle = await env.client.workflow.start<typeof quote>('quote', { workflowId: input.quoteId, taskQueue, args: [input] });
+  expect(await handle.result()).toBe('EXPIRED');
+  expect(calls).toEqual(['expire']);
+  expect(await timers(handle)).toEqual([120]);
+});
+
+test('execution is an update answered with the transaction; the payment runs in its own workflow', async () => {
+  const input = startQuote(300);
+  nextPlan = { outcome: 'COMPLETES', afterSeconds: 0 };
+  const startWorkflowOperation = new WithStartWorkflowOperation<typeof quote>('quote', { workflowId: input.quoteId, taskQueue, workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING, args: [input] });
+  const answer = await env.client.workflow.executeUpdateWithStart(executeQuoteUpdate, { startWorkflowOperation });
+  expect(answer.transactionId).toBe(`Transaction:${input.quoteId.slice(6)}`);
+  expect(await env.client.workflow.getHandle(input.quoteId).result()).toBe('EXECUTED');
+  expect(await env.client.workflow.getHandle(answer.transactionId).result()).toBe('COMPLETED');
+  // A later execute (the quote's run has ended) starts a run that finds the execution and only answers.
+  const again = await env.client.workflow.executeUpdateWithStart(executeQuoteUpdate, { startWorkflowOperation: new WithStartWorkflowOperation<typeof quote>('quote', { workflowId: input.quoteId, taskQueue, workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING, args: [input] }) });
+  expect(again.transactionId).toBe(answer.transactionId);
+  expect(await env.client.workflow.getHandle(input.quoteId).result()).toBe('EXECUTED');
+  expect(calls).toEqual(['execute', 'complete', 'execute']);
+});

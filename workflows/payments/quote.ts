@@ -1,0 +1,83 @@
+import { ActivityFailure, allHandlersFinished, ApplicationFailure, condition, ParentClosePolicy, proxyLocalActivities, setHandler, startChild, upsertSearchAttributes, WorkflowIdReusePolicy } from '@temporalio/workflow';
+import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
+import type { PaymentActivities } from '../../activities/payments';
+import { ERROR } from '../../src/domain/errors';
+import { BusinessStatusKey, CustomerIdKey, PlatformIdKey, QuoteIdKey, TransactionIdKey } from '../../src/temporal/search-attributes';
+import { deliverEvents } from '../webhooks/announce';
+import { executeQuoteUpdate, type QuoteExecution, type QuoteInput } from '../definitions';
+import { outgoingPayment } from './outgoing-payment';
+
+// Refusals are answers, not faults: never retried.
+const refusals = [ERROR.QUOTE_EXPIRED, ERROR.INSUFFICIENT_FUNDS, ERROR.CONFLICT, ERROR.BANK_ACCOUNT_VALIDATION_PENDING, ERROR.INVALID_BANK_ACCOUNT, ERROR.EXTERNAL_ACCOUNT_VERIFICATION_REQUIRED, ERROR.USER_NOT_READY, ERROR.CUSTOMER_DELETED, ERROR.END_USER_TERMS_NOT_ACCEPTED, ERROR.INVALID_INPUT];
+// Short database steps: local activities, no task round trip through the server.
+const { executeQuote, expireQuote } = proxyLocalActivities<PaymentActivities>({ startToCloseTimeout: '30 seconds', retry: { initialInterval: '1 second', maximumInterval: '30 seconds', nonRetryableErrorTypes: refusals } });
+
+/**
+ * One quote (workflow id = quote id), from its creation to its execution or expiry. Execution is
+ * an update answered with the transaction as soon as the funds are held; the payment itself then
+ * runs in its own workflow (id = transaction id), started here and left to run. A quote not
+ * executed within its lifetime expires on a durable timer and is announced.
+ */
+export async function quote(input: QuoteInput): Promise<string> {
+  let execution: QuoteExecution | null = null;
+  let busy = false;
+  setHandler(
+    executeQuoteUpdate,
+    async () => {
+      await condition(() => !busy);
+      if (execution) return execution;
+      busy = true;
+      try {
+        const executed = await executeQuote({ quoteId: input.quoteId }).catch((err: unknown) => {
+          throw asApplicationFailure(err);
+        });
+        execution = { transactionId: executed.transactionId };
+        upsertSearchAttributes([{ key: BusinessStatusKey, value: 'PROCESSING' }]);
+        try {
+          await startChild(outgoingPayment, {
+            workflowId: executed.transactionId,
+            args: [{ transactionId: executed.transactionId, quoteId: input.quoteId, platformId: input.platformId, customerId: input.customerId, plan: executed.plan }],
+            parentClosePolicy: ParentClosePolicy.ABANDON,
+            workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+            typedSearchAttributes: attributes(input),
+          });
+        } catch (err) {
+          // The payment runs (or ran) already: this was a repeat.
+          if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+        }
+        await deliverEvents(input.platformId, executed.events, attributes(input));
+        return execution;
+      } finally {
+        busy = false;
+      }
+    },
+  );
+
+  const executed = await condition(() => execution !== null, input.lifetimeSeconds * 1000);
+  if (!executed) {
+    await condition(() => !busy);
+    if (!execution) {
+      const expired = await expireQuote({ quoteId: input.quoteId });
+      if (expired.events.length > 0) upsertSearchAttributes([{ key: BusinessStatusKey, value: 'EXPIRED' }]);
+      await deliverEvents(input.platformId, expired.events, attributes(input));
+    }
+  }
+  await condition(allHandlersFinished);
+  return execution ? 'EXECUTED' : 'EXPIRED';
+}
+
+function attributes(input: QuoteInput) {
+  return [
+    { key: PlatformIdKey, value: input.platformId },
+    { key: QuoteIdKey, value: input.quoteId },
+    { key: TransactionIdKey, value: input.transactionId },
+    ...(input.customerId ? [{ key: CustomerIdKey, value: input.customerId }] : []),
+  ];
+}
+
+/** An update can only be failed with an ApplicationFailure: unwrap the activity's. */
+function asApplicationFailure(err: unknown): ApplicationFailure {
+  if (err instanceof ActivityFailure && err.cause instanceof ApplicationFailure) return err.cause;
+  if (err instanceof ApplicationFailure) return err;
+  return ApplicationFailure.create({ message: err instanceof Error ? err.message : String(err), nonRetryable: true });
+}
