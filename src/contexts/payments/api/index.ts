@@ -1,5 +1,6 @@
+import { exchangeRateRoutes } from './exchange-rate-routes';
 import { sandboxRoutes } from './sandbox-routes';
 import { transactionRoutes } from './transaction-routes';
 
 /** Transactions and sandbox funding. */
-export const routes = [...transactionRoutes, ...sandboxRoutes];
+export const routes = [...transactionRoutes, ...sandboxRoutes, ...exchangeRateRoutes];
