@@ -1,6 +1,7 @@
+import { exchangeRateRoutes } from './exchange-rate-routes';
+import { quoteRoutes } from './quote-routes';
 import { sandboxRoutes } from './sandbox-routes';
 import { transactionRoutes } from './transaction-routes';
-import { quoteRoutes } from './quote-routes';
 
-/** Quotes, transactions and sandbox funding. */
-export const routes = [...transactionRoutes, ...sandboxRoutes, ...quoteRoutes];
+/** Quotes, exchange rates, transactions and sandbox funding. */
+export const routes = [...transactionRoutes, ...sandboxRoutes, ...quoteRoutes, ...exchangeRateRoutes];

@@ -1,0 +1,27 @@
+import { defineRoute } from '../../../api/route';
+import { errorResponses } from '../../../api/schemas/common';
+import { Platform } from '../../platforms/entities';
+import { DEFAULT_SENDING_AMOUNT, listExchangeRates } from '../services/exchange-rates';
+import { ExchangeRateListSchema, ExchangeRateQuerySchema } from './exchange-rate-schemas';
+
+export const exchangeRateRoutes = [
+  defineRoute({
+    method: 'get',
+    path: '/exchange-rates',
+    operationId: 'getExchangeRates',
+    summary: "Cached (about 5 minutes) indicative rates per corridor, with the service's and the platform's fees",
+    tags: ['Exchange Rates'],
+    query: ExchangeRateQuerySchema,
+    responses: { 200: { description: 'Every corridor the filters select (not paginated)', schema: ExchangeRateListSchema }, 400: errorResponses[400], 401: errorResponses[401] },
+    handler: async ({ em, caller, query }) => {
+      const platform = await em.findOneOrFail(Platform, { id: caller.platformId });
+      const data = listExchangeRates({
+        feeConfigs: platform.feeConfigs,
+        sourceCurrency: query.sourceCurrency,
+        destinationCurrencies: query.destinationCurrency,
+        sendingAmount: query.sendingAmount === undefined ? DEFAULT_SENDING_AMOUNT : BigInt(query.sendingAmount),
+      });
+      return { status: 200, body: { data } };
+    },
+  }),
+];
