@@ -23,7 +23,7 @@ import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { toChecksumAddress } from '../../src/contexts/external-accounts/domain/identifiers/evm-address';
 import { ethereumMessageHash } from '../../src/contexts/external-accounts/domain/ownership-signatures';
-import { usdAccount } from '../support/external-account-fixtures';
+import { eurAccount, ibanOf, usdAccount } from '../support/external-account-fixtures';
 
 // Records the histories the replay tests replay. Runs only on request:
 //   RECORD_HISTORIES=1 npm test -- test/histories
@@ -37,7 +37,7 @@ const dir = __dirname;
  * The current code version of each workflow type: raise it with every versioned change
  * (patched()), so that the new code's histories are recorded beside the older ones.
  */
-const HISTORY_VERSION: Record<string, string> = { incomingPayment: 'v3', webhookDelivery: 'v2', customerVerification: 'v1', externalAccountVerification: 'v1' };
+const HISTORY_VERSION: Record<string, string> = { incomingPayment: 'v3', webhookDelivery: 'v2', customerVerification: 'v1', externalAccountVerification: 'v1', quote: 'v1', outgoingPayment: 'v1' };
 
 async function save(workflowType: string, scenario: string, history: Parameters<typeof historyToJSON>[0]) {
   const file = join(dir, workflowType, `${HISTORY_VERSION[workflowType]}-${scenario}.json`);
@@ -165,6 +165,32 @@ record('record workflow histories', () => {
       const signature = `0x${Buffer.concat([Buffer.from(sig.subarray(1)), Buffer.from([sig[0]! + 27])]).toString('hex')}`;
       await api.post(`/customers/external-accounts/${wallet.body.id}/verify`, { signature }).expect(200);
       await save('externalAccountVerification', 'wallet-signature', await finished(wallet.body.id));
+    } finally {
+      await h.stop();
+    }
+  }, 120_000);
+  test('quote and outgoingPayment: a USD → EUR payout executed and completed; one whose delivery fails and is refunded; on the dev server', async () => {
+    const h = await Harness.start();
+    try {
+      const { api } = await h.platform();
+      const customer = await api.post('/customers', { customerType: 'INDIVIDUAL', platformCustomerId: 'history-payouts', fullName: 'Jane Doe' });
+      const accounts = await api.get(`/customers/internal-accounts?customerId=${encodeURIComponent(customer.body.id)}&currency=USD`);
+      const usd = accounts.body.data[0].id as string;
+      await api.post(`/sandbox/internal-accounts/${usd}/fund`, { amount: 100_000 }).expect(200);
+      const payout = async (iban: string) => {
+        const bank = await api.post('/customers/external-accounts', { customerId: customer.body.id, ...eurAccount(iban) }).expect(201);
+        const q = await api.post('/quotes', { source: { sourceType: 'ACCOUNT', accountId: usd }, destination: { destinationType: 'ACCOUNT', accountId: bank.body.id }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 10_000 }).expect(201);
+        await api.post(`/quotes/${q.body.id}/execute`).expect(200);
+        const quoteRun = h.temporal.workflow.getHandle(q.body.id);
+        const paymentRun = h.temporal.workflow.getHandle(q.body.transactionId);
+        await Promise.all([quoteRun.result(), paymentRun.result()]);
+        return { quote: await quoteRun.fetchHistory(), payment: await paymentRun.fetchHistory() };
+      };
+      const completed = await payout('DE89370400440532013000');
+      await save('quote', 'executed', completed.quote);
+      await save('outgoingPayment', 'completed', completed.payment);
+      const failed = await payout(ibanOf('DE', '370400440532013004'));
+      await save('outgoingPayment', 'delivery-failed-refunded', failed.payment);
     } finally {
       await h.stop();
     }

@@ -12,10 +12,10 @@ import { externalAccountView } from '../../external-accounts/services/external-a
 import { currency as currencyOf, currencyView, findCurrency } from '../../../domain/currencies';
 import { DomainError, type FieldError } from '../../../domain/errors';
 import { newId } from '../../../domain/ids';
-import { assertWithinCorridorLimits, findCorridorTerms, purposeOfPaymentRequired, quoteLifetimeSeconds } from '../domain/pricing/corridors';
+import { assertWithinCorridorLimits, corridorTerms, purposeOfPaymentRequired, quoteLifetimeSeconds } from '../domain/pricing/corridors';
 import { priceQuote } from '../domain/pricing/quote-math';
 import { platformFeeFor } from '../domain/pricing/platform-fees';
-import { applySpread, midRate } from '../domain/pricing/rates';
+import { rateBook } from './rate-book';
 import { euroCentsOf } from './euro-value';
 
 export interface QuoteRequest {
@@ -86,9 +86,9 @@ export async function createQuote(em: EntityManager, input: { platform: Platform
   const sendingCurrency = source.currency;
   const receivingCurrency = destination.currency;
   if (!findCurrency(receivingCurrency)) throw new DomainError('INVALID_CURRENCY', `${receivingCurrency} is not a currency this service moves`);
-  const terms = findCorridorTerms(sendingCurrency, receivingCurrency);
-  const mid = midRate(sendingCurrency, receivingCurrency);
-  if (!terms || !mid) throw new DomainError('QUOTE_RATE_UNAVAILABLE', `No rate for ${sendingCurrency} to ${receivingCurrency} now`);
+  // Corridors the service does not offer are INVALID_CURRENCY, a missing rate QUOTE_RATE_UNAVAILABLE.
+  const { rate } = rateBook.quote(sendingCurrency, receivingCurrency);
+  const terms = corridorTerms(sendingCurrency, receivingCurrency);
   const rail = request.destination.destinationType === 'ACCOUNT' && request.destination.paymentRail ? request.destination.paymentRail : destination.rails[0]!;
   if (!destination.rails.includes(rail)) throw invalid([field('destination.paymentRail', 'enum', `the account is reachable by ${destination.rails.join(', ')}`)]);
 
@@ -97,7 +97,6 @@ export async function createQuote(em: EntityManager, input: { platform: Platform
     throw invalid([field('purposeOfPayment', 'required', `purposeOfPayment is required for payments in ${receivingCurrency}`)]);
   }
 
-  const rate = applySpread(mid, terms.spreadBps);
   const priced = priceQuote({
     lockedSide: request.lockedCurrencySide,
     lockedAmount: BigInt(request.lockedCurrencyAmount),
