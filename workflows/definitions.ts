@@ -159,6 +159,8 @@ export interface QuoteExecution {
 
 /** POST /quotes/{id}/execute: answered with the transaction once the funds are held. */
 export const executeQuoteUpdate = defineUpdate<QuoteExecution, []>('execute');
+/** A real-time-funded quote's money arrived (sandbox: POST /sandbox/send); amount in minor units as a decimal string. */
+export const fundQuoteUpdate = defineUpdate<QuoteExecution, [{ amount: string }]>('fund');
 
 export interface OutgoingPaymentInput {
   /** Also the workflow id. */

@@ -1,4 +1,4 @@
-import { completeOutgoingPayment, executeQuote, expireQuote, failOutgoingPayment, returnOutgoingPayment, type FailureKind } from '../../src/contexts/payments/services/outgoing-payments';
+import { completeOutgoingPayment, executeQuote, expireQuote, fundQuote, failOutgoingPayment, returnOutgoingPayment, type FailureKind } from '../../src/contexts/payments/services/outgoing-payments';
 import type { ActivityDeps } from '../deps';
 
 /** The quote's and the outgoing payment's steps: each one database transaction with its webhook events. */
@@ -6,6 +6,9 @@ export function outgoingPaymentActivities({ orm }: ActivityDeps) {
   return {
     async executeQuote(input: { quoteId: string }) {
       return executeQuote(orm.em.fork(), input);
+    },
+    async fundQuote(input: { quoteId: string; amount: string }) {
+      return fundQuote(orm.em.fork(), input);
     },
     async expireQuote(input: { quoteId: string }) {
       return expireQuote(orm.em.fork(), input);

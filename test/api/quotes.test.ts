@@ -170,4 +170,30 @@ describe('quotes and their execution', () => {
     expect(await balances(api, p.usd)).toEqual({ available: 0, total: 0 });
     expect((await runLedgerAudit(h.orm.em.fork())).findings).toEqual([]);
   }, 60_000);
+
+  test('real-time funding: payment instructions with a unique reference; /sandbox/send pays it and the payout completes', async () => {
+    const { api } = await h.platform();
+    const p = await payer(api, '999', 0);
+    const created = await api.post('/quotes', { ...quoteBody(p.usd, p.bank), source: { sourceType: 'REALTIME_FUNDING', currency: 'USD', customerId: p.customerId } });
+    expect(created.status).toBe(201);
+    const q = created.body;
+    expect(q.source).toEqual({ sourceType: 'REALTIME_FUNDING', currency: 'USD', customerId: p.customerId });
+    expect(q.paymentInstructions[0].accountOrWalletInfo).toMatchObject({ accountType: 'USD_ACCOUNT', reference: expect.stringMatching(/^Q[0-9A-F]{11}$/) });
+    const other = (await api.post('/quotes', { ...quoteBody(p.usd, p.bank), source: { sourceType: 'REALTIME_FUNDING', currency: 'USD' } })).body;
+    expect(other.paymentInstructions[0].accountOrWalletInfo.reference).not.toBe(q.paymentInstructions[0].accountOrWalletInfo.reference);
+    // Executing is for held sources; the wrong currency or amount is refused.
+    expect((await api.post(`/quotes/${q.id}/execute`)).status).toBe(409);
+    const wrongCurrency = await api.post('/sandbox/send', { quoteId: q.id, currencyCode: 'EUR' });
+    expect(wrongCurrency.status).toBe(400);
+    expect(wrongCurrency.body.details.errors[0].field).toBe('currencyCode');
+    const wrongAmount = await api.post('/sandbox/send', { quoteId: q.id, currencyCode: 'USD', currencyAmount: q.totalSendingAmount - 1 });
+    expect(wrongAmount.status).toBe(400);
+    expect(wrongAmount.body.details.errors[0].field).toBe('currencyAmount');
+    const sent = await api.post('/sandbox/send', { quoteId: q.id, currencyCode: 'USD' });
+    expect(sent.status).toBe(200);
+    expect(sent.body).toMatchObject({ id: q.transactionId, source: { sourceType: 'REALTIME_FUNDING' } });
+    await eventually(() => transactionOf(api, q.transactionId), (t) => t.status === 'COMPLETED');
+    expect((await api.post('/sandbox/send', { quoteId: q.id, currencyCode: 'USD' })).body.id).toBe(q.transactionId);
+    expect((await runLedgerAudit(h.orm.em.fork())).findings).toEqual([]);
+  });
 });

@@ -4,13 +4,13 @@ import type { PaymentActivities } from '../../activities/payments';
 import { ERROR } from '../../src/domain/errors';
 import { BusinessStatusKey, CustomerIdKey, PlatformIdKey, QuoteIdKey, TransactionIdKey } from '../../src/temporal/search-attributes';
 import { deliverEvents } from '../webhooks/announce';
-import { executeQuoteUpdate, type QuoteExecution, type QuoteInput } from '../definitions';
+import { executeQuoteUpdate, fundQuoteUpdate, type QuoteExecution, type QuoteInput } from '../definitions';
 import { outgoingPayment } from './outgoing-payment';
 
 // Refusals are answers, not faults: never retried.
 const refusals = [ERROR.QUOTE_EXPIRED, ERROR.INSUFFICIENT_FUNDS, ERROR.CONFLICT, ERROR.BANK_ACCOUNT_VALIDATION_PENDING, ERROR.INVALID_BANK_ACCOUNT, ERROR.EXTERNAL_ACCOUNT_VERIFICATION_REQUIRED, ERROR.USER_NOT_READY, ERROR.CUSTOMER_DELETED, ERROR.END_USER_TERMS_NOT_ACCEPTED, ERROR.INVALID_INPUT];
 // Short database steps: local activities, no task round trip through the server.
-const { executeQuote, expireQuote } = proxyLocalActivities<PaymentActivities>({ startToCloseTimeout: '30 seconds', retry: { initialInterval: '1 second', maximumInterval: '30 seconds', nonRetryableErrorTypes: refusals } });
+const { executeQuote, fundQuote, expireQuote } = proxyLocalActivities<PaymentActivities>({ startToCloseTimeout: '30 seconds', retry: { initialInterval: '1 second', maximumInterval: '30 seconds', nonRetryableErrorTypes: refusals } });
 
 /**
  * One quote (workflow id = quote id), from its creation to its execution or expiry. Execution is
@@ -21,37 +21,37 @@ const { executeQuote, expireQuote } = proxyLocalActivities<PaymentActivities>({ 
 export async function quote(input: QuoteInput): Promise<string> {
   let execution: QuoteExecution | null = null;
   let busy = false;
-  setHandler(
-    executeQuoteUpdate,
-    async () => {
-      await condition(() => !busy);
-      if (execution) return execution;
-      busy = true;
+  // Execution (a held source) and funding (money from outside) start the payment the same way.
+  const start = async (step: () => Promise<Awaited<ReturnType<typeof executeQuote>>>): Promise<QuoteExecution> => {
+    await condition(() => !busy);
+    if (execution) return execution;
+    busy = true;
+    try {
+      const executed = await step().catch((err: unknown) => {
+        throw asApplicationFailure(err);
+      });
+      execution = { transactionId: executed.transactionId };
+      upsertSearchAttributes([{ key: BusinessStatusKey, value: 'PROCESSING' }]);
       try {
-        const executed = await executeQuote({ quoteId: input.quoteId }).catch((err: unknown) => {
-          throw asApplicationFailure(err);
+        await startChild(outgoingPayment, {
+          workflowId: executed.transactionId,
+          args: [{ transactionId: executed.transactionId, quoteId: input.quoteId, platformId: input.platformId, customerId: input.customerId, plan: executed.plan }],
+          parentClosePolicy: ParentClosePolicy.ABANDON,
+          workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+          typedSearchAttributes: attributes(input),
         });
-        execution = { transactionId: executed.transactionId };
-        upsertSearchAttributes([{ key: BusinessStatusKey, value: 'PROCESSING' }]);
-        try {
-          await startChild(outgoingPayment, {
-            workflowId: executed.transactionId,
-            args: [{ transactionId: executed.transactionId, quoteId: input.quoteId, platformId: input.platformId, customerId: input.customerId, plan: executed.plan }],
-            parentClosePolicy: ParentClosePolicy.ABANDON,
-            workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
-            typedSearchAttributes: attributes(input),
-          });
-        } catch (err) {
-          // The payment runs (or ran) already: this was a repeat.
-          if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
-        }
-        await deliverEvents(input.platformId, executed.events, attributes(input));
-        return execution;
-      } finally {
-        busy = false;
+      } catch (err) {
+        // The payment runs (or ran) already: this was a repeat.
+        if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
       }
-    },
-  );
+      await deliverEvents(input.platformId, executed.events, attributes(input));
+      return execution;
+    } finally {
+      busy = false;
+    }
+  };
+  setHandler(executeQuoteUpdate, () => start(() => executeQuote({ quoteId: input.quoteId })));
+  setHandler(fundQuoteUpdate, ({ amount }) => start(() => fundQuote({ quoteId: input.quoteId, amount })));
 
   const executed = await condition(() => execution !== null, input.lifetimeSeconds * 1000);
   if (!executed) {

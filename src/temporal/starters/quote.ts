@@ -1,6 +1,6 @@
 import { WithStartWorkflowOperation, WorkflowIdConflictPolicy, WorkflowIdReusePolicy, type Client } from '@temporalio/client';
 import type { quote } from '../../../workflows/payments/quote';
-import { executeQuoteUpdate, type QuoteExecution, type QuoteInput } from '../../../workflows/definitions';
+import { executeQuoteUpdate, fundQuoteUpdate, type QuoteExecution, type QuoteInput } from '../../../workflows/definitions';
 import { rethrowAsDomainError } from '../failures';
 import { CustomerIdKey, PlatformIdKey, QuoteIdKey, TransactionIdKey, BusinessStatusKey } from '../search-attributes';
 import { TASK_QUEUE } from '../task-queue';
@@ -36,6 +36,16 @@ export async function executeQuote(client: Client, input: QuoteInput, options: {
   const startWorkflowOperation = new WithStartWorkflowOperation<typeof quote>('quote', operation(input, options.taskQueue));
   try {
     return await client.workflow.executeUpdateWithStart(executeQuoteUpdate, { startWorkflowOperation });
+  } catch (err) {
+    return rethrowAsDomainError(err);
+  }
+}
+
+/** The funds of a real-time-funded quote arrived: the payment starts as if executed. */
+export async function fundQuote(client: Client, input: QuoteInput, amount: bigint, options: { taskQueue?: string } = {}): Promise<QuoteExecution> {
+  const startWorkflowOperation = new WithStartWorkflowOperation<typeof quote>('quote', operation(input, options.taskQueue));
+  try {
+    return await client.workflow.executeUpdateWithStart(fundQuoteUpdate, { args: [{ amount: amount.toString() }], startWorkflowOperation });
   } catch (err) {
     return rethrowAsDomainError(err);
   }

@@ -36,14 +36,14 @@ async function changeHeld(em: EntityManager, accountId: string, delta: bigint): 
 export interface HoldInput {
   platformId: string;
   transactionId: string;
-  /** The payer's internal (ledger) account. */
-  accountId: string;
+  /** The payer's internal (ledger) account; absent when the money came from outside (real-time funding). */
+  accountId?: string;
   currency: string;
   amount: bigint;
 }
 
 /** Takes the amount out of the available balance (INSUFFICIENT_FUNDS if it is not there). */
-export async function holdFunds(em: EntityManager, input: HoldInput): Promise<void> {
+export async function holdFunds(em: EntityManager, input: HoldInput & { accountId: string }): Promise<void> {
   await ensureSystemAccounts(em, input.platformId, input.currency);
   const posted = await postEntry(em, {
     platformId: input.platformId,
@@ -86,11 +86,30 @@ export async function settleHold(em: EntityManager, input: SettleInput): Promise
     lines.push({ accountId: input.delivery.toAccountId, currency: recv, amount: input.delivery.receivedAmount });
   }
   const posted = await postEntry(em, { platformId, idempotencyKey: `settle-out:${input.transactionId}`, transactionId: input.transactionId, description: 'Outgoing payment settled', lines: mergeLines(lines) });
-  if (!posted.alreadyPosted) await changeHeld(em, input.accountId, -input.amount);
+  if (!posted.alreadyPosted && input.accountId) await changeHeld(em, input.accountId, -input.amount);
 }
 
-/** The hold goes back to the payer's available balance (a payment that failed before it left). */
+/**
+ * Money for a real-time-funded payment arrived from outside (a bank transfer or deposit quoting
+ * the quote's reference): it goes straight to PENDING_OUTGOING, where a hold would have put it.
+ */
+export async function receiveFunding(em: EntityManager, input: HoldInput): Promise<void> {
+  await ensureSystemAccounts(em, input.platformId, input.currency);
+  await postEntry(em, {
+    platformId: input.platformId,
+    idempotencyKey: `funding:${input.transactionId}`,
+    transactionId: input.transactionId,
+    description: 'Real-time funding received',
+    lines: [
+      { accountId: railClearingAccountId(input.platformId, input.currency), currency: input.currency, amount: -input.amount },
+      { accountId: pendingOutgoingAccountId(input.platformId, input.currency), currency: input.currency, amount: input.amount },
+    ],
+  });
+}
+
+/** The hold goes back to the payer's available balance, or to the outside sender (a payment that failed before it left). */
 export async function releaseHold(em: EntityManager, input: HoldInput): Promise<void> {
+  const back = input.accountId ?? railClearingAccountId(input.platformId, input.currency);
   const posted = await postEntry(em, {
     platformId: input.platformId,
     idempotencyKey: `release:${input.transactionId}`,
@@ -98,10 +117,10 @@ export async function releaseHold(em: EntityManager, input: HoldInput): Promise<
     description: 'Outgoing payment: hold released (refund)',
     lines: [
       { accountId: pendingOutgoingAccountId(input.platformId, input.currency), currency: input.currency, amount: -input.amount },
-      { accountId: input.accountId, currency: input.currency, amount: input.amount },
+      { accountId: back, currency: input.currency, amount: input.amount },
     ],
   });
-  if (!posted.alreadyPosted) await changeHeld(em, input.accountId, -input.amount);
+  if (!posted.alreadyPosted && input.accountId) await changeHeld(em, input.accountId, -input.amount);
 }
 
 /**
@@ -112,11 +131,11 @@ export async function refundSettled(em: EntityManager, input: Omit<SettleInput, 
   const { platformId, currency } = input;
   const lines: PostingLine[] = [
     { accountId: railClearingAccountId(platformId, currency), currency, amount: -(input.amount - input.serviceFees - input.platformFees) },
-    { accountId: input.accountId, currency, amount: input.amount },
+    { accountId: input.accountId ?? railClearingAccountId(platformId, currency), currency, amount: input.amount },
   ];
   if (input.serviceFees > 0n) lines.push({ accountId: serviceRevenueAccountId(platformId, currency), currency, amount: -input.serviceFees });
   if (input.platformFees > 0n) lines.push({ accountId: platformFeesAccountId(platformId, currency), currency, amount: -input.platformFees });
-  await postEntry(em, { platformId, idempotencyKey: `return:${input.transactionId}`, transactionId: input.transactionId, description: 'Outgoing payment returned (refund)', lines });
+  await postEntry(em, { platformId, idempotencyKey: `return:${input.transactionId}`, transactionId: input.transactionId, description: 'Outgoing payment returned (refund)', lines: mergeLines(lines) });
 }
 
 /** One line per account and currency (an entry may name an account twice when currencies meet). */

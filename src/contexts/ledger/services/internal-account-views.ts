@@ -46,7 +46,10 @@ function evmAddress(reference: string): string {
   return `0x${createHash('sha256').update(`evm\u0000${reference}`).digest('hex').slice(0, 40)}`;
 }
 
-function accountOrWalletInfo(account: InternalAccount): Record<string, unknown> {
+/** What funding instructions are derived from: an internal account, or anything shaped like one (a quote's real-time funding). */
+export type FundingTarget = Pick<InternalAccount, 'type' | 'currency' | 'fundingReference' | 'customerId'>;
+
+function accountOrWalletInfo(account: FundingTarget): Record<string, unknown> {
   const reference = account.fundingReference;
   if (account.type === 'EMBEDDED_WALLET') {
     // Incoming funds need no signature: they are sent to the wallet's Spark address.
@@ -91,7 +94,7 @@ function accountOrWalletInfo(account: InternalAccount): Record<string, unknown> 
 }
 
 /** How to pay into the account; one entry, unique to the account. */
-export function fundingInstructions(account: InternalAccount) {
+export function fundingInstructions(account: FundingTarget) {
   const info = accountOrWalletInfo(account);
   const isWallet = !('reference' in info);
   return [

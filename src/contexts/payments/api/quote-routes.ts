@@ -14,7 +14,7 @@ import { TransactionSchema } from './schemas';
 
 const TAGS = ['Cross-Currency Transfers'];
 
-function workflowInput(q: Quote): QuoteInput {
+export function workflowInput(q: Quote): QuoteInput {
   return {
     quoteId: q.id,
     transactionId: q.transactionId,

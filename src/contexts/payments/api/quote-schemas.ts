@@ -65,6 +65,10 @@ export const QuoteSchema = z
     platformFeesIncluded: amount.optional(),
     transactionId: z.string(),
     description: z.string().optional(),
+    paymentInstructions: z
+      .array(z.object({ instructionsNotes: z.string().optional(), isPlatformAccount: z.boolean().optional(), accountOrWalletInfo: z.record(z.string(), z.unknown()) }))
+      .optional()
+      .openapi({ description: 'REALTIME_FUNDING quotes: where to send the funds, with the reference that matches them to this quote' }),
     rateDetails: z
       .object({
         counterpartyMultiplier: z.number(),
@@ -78,3 +82,12 @@ export const QuoteSchema = z
       .openapi('OutgoingRateDetails'),
   })
   .openapi('Quote');
+
+export const SandboxSendRequestSchema = z
+  .object({
+    quoteId: z.string().min(1).max(200),
+    currencyCode: z.string().min(3).max(5).openapi({ description: "Must be the quote's sending (funding) currency" }),
+    currencyAmount: z.number().int().positive().max(Number(MAX_AMOUNT)).optional().openapi({ format: 'int64', description: "Defaults to the quote's totalSendingAmount" }),
+  })
+  .strict()
+  .openapi('SandboxSendRequest');

@@ -8,6 +8,12 @@ import { internalAccountView } from '../../ledger/services/internal-account-view
 import { defineRoute } from '../../../api/route';
 import { InternalAccountSchema, SandboxFundRequestSchema } from '../../ledger/api/schemas';
 import { errorResponses, IdParam } from '../../../api/schemas/common';
+import { Quote, Transaction } from '../entities';
+import { fundQuote } from '../../../temporal/starters/quote';
+import { transactionViews } from '../services/transaction-views';
+import { workflowInput } from './quote-routes';
+import { SandboxSendRequestSchema } from './quote-schemas';
+import { TransactionSchema } from './schemas';
 
 export const sandboxRoutes = [
   defineRoute({
@@ -53,6 +59,33 @@ export const sandboxRoutes = [
       );
       const after = await findInternalAccount(em.fork(), caller.platformId, found.account.id);
       return { status: 200, body: internalAccountView(after!.account, after!.ledger) };
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/sandbox/send',
+    operationId: 'sandboxSend',
+    summary: "Sandbox: pay a real-time-funded quote, as the payer's bank transfer quoting its reference would",
+    tags: ['Sandbox'],
+    body: SandboxSendRequestSchema,
+    idempotent: true,
+    sandboxOnly: true,
+    responses: {
+      200: { description: 'The transaction, PROCESSING (or already further)', schema: TransactionSchema },
+      400: { description: 'INVALID_INPUT (currencyCode not the funding currency, currencyAmount not the quote amount), QUOTE_EXPIRED', schema: errorResponses[400].schema },
+      401: errorResponses[401],
+      404: { description: 'QUOTE_NOT_FOUND', schema: errorResponses[404].schema },
+      409: { description: 'CONFLICT: not a REALTIME_FUNDING quote, or no longer payable', schema: errorResponses[400].schema },
+    },
+    handler: async ({ em, caller, body, deps }) => {
+      const q = await em.findOne(Quote, { id: body.quoteId, platformId: caller.platformId });
+      if (!q) throw DomainError.notFound('Quote');
+      if (body.currencyCode !== q.sendingCurrency) {
+        throw DomainError.invalidInput([{ field: 'currencyCode', constraint: 'fundingCurrency', message: `must be the quote's funding currency, ${q.sendingCurrency}` }]);
+      }
+      const { transactionId } = await fundQuote(deps.temporal, workflowInput(q), body.currencyAmount !== undefined ? BigInt(body.currencyAmount) : q.totalSendingAmount, { taskQueue: deps.taskQueue });
+      const transaction = await em.fork().findOneOrFail(Transaction, { id: transactionId });
+      return { status: 200, body: (await transactionViews(em, [transaction]))[0] };
     },
   }),
 ];

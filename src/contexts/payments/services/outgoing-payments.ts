@@ -7,7 +7,7 @@ import { Platform } from '../../platforms/entities';
 import { assertCustomerMayMoveMoney } from '../../customers/services/money-movement-policy';
 import { assertExternalAccountUsable } from '../../external-accounts/domain/account-usage';
 import { primaryIdentifier } from '../../external-accounts/domain/account-identity';
-import { holdFunds, refundSettled, releaseHold, settleHold } from '../../ledger/services/holds';
+import { holdFunds, receiveFunding, refundSettled, releaseHold, settleHold } from '../../ledger/services/holds';
 import { internalAccountView } from '../../ledger/services/internal-account-views';
 import { recordWebhookEvent } from '../../webhooks/services/webhooks';
 import { DomainError } from '../../../domain/errors';
@@ -48,7 +48,8 @@ async function recordEvents(em: EntityManager, tx: Transaction, types: string[],
   return events;
 }
 
-const sourceAccountOf = (quote: Quote) => String(quote.source.accountId);
+/** The payer's internal account; none when the money comes from outside (real-time funding). */
+const sourceAccountOf = (quote: Quote): string | undefined => (quote.source.sourceType === 'ACCOUNT' ? String(quote.source.accountId) : undefined);
 
 /** What the quote's workflow needs to run the payment (JSON-safe: it is an activity result). */
 export interface Execution {
@@ -76,21 +77,51 @@ export async function executeQuote(em: EntityManager, input: { quoteId: string }
     if (quote.executedAt) return { alreadyExecuted: true, transactionId: payment.id, plan, events: await recordEvents(tx, payment, ['OUTGOING_PAYMENT.PROCESSING'], { balanceOf: sourceAccountOf(quote) }) };
     if (quote.status === 'EXPIRED' || quote.expiresAt.getTime() <= Date.now()) throw new DomainError('QUOTE_EXPIRED', 'The quote has expired; request a new quote');
     if (quote.status !== 'PENDING') throw new DomainError('CONFLICT', `The quote is ${quote.status} and cannot be executed`);
+    const payer = sourceAccountOf(quote);
+    if (!payer) throw new DomainError('CONFLICT', 'A real-time-funded quote is executed by the arrival of its funds, not by this call');
     if (quote.customerId) await assertCustomerMayMoveMoney(tx, quote.platformId, quote.customerId, { lock: true });
     if (destination) {
       const platform = await tx.findOneOrFail(Platform, { id: quote.platformId });
       assertExternalAccountUsable(destination, { platformRegion: platform.region, amountEurCents: euroCentsOf(quote.sendingCurrency, quote.totalSendingAmount) });
     }
-    await holdFunds(tx, { platformId: quote.platformId, transactionId: payment.id, accountId: sourceAccountOf(quote), currency: quote.sendingCurrency, amount: quote.totalSendingAmount });
-    const now = new Date();
-    quote.status = 'PROCESSING';
-    quote.executedAt = now;
-    quote.updatedAt = now;
-    payment.status = 'PROCESSING';
-    payment.updatedAt = now;
-    await tx.flush();
-    const events = await recordEvents(tx, payment, ['OUTGOING_PAYMENT.PROCESSING'], { balanceOf: sourceAccountOf(quote) });
-    return { alreadyExecuted: false, transactionId: payment.id, plan, events };
+    await holdFunds(tx, { platformId: quote.platformId, transactionId: payment.id, accountId: payer, currency: quote.sendingCurrency, amount: quote.totalSendingAmount });
+    return startProcessing(tx, quote, payment, plan);
+  });
+}
+
+async function startProcessing(em: EntityManager, quote: Quote, payment: Transaction, plan: PayoutPlan): Promise<Execution> {
+  const now = new Date();
+  quote.status = 'PROCESSING';
+  quote.executedAt = now;
+  quote.updatedAt = now;
+  payment.status = 'PROCESSING';
+  payment.updatedAt = now;
+  await em.flush();
+  const events = await recordEvents(em, payment, ['OUTGOING_PAYMENT.PROCESSING'], { balanceOf: sourceAccountOf(quote) });
+  return { alreadyExecuted: false, transactionId: payment.id, plan, events };
+}
+
+/**
+ * The funds of a real-time-funded quote arrived (in the sandbox: POST /sandbox/send): in ONE
+ * database transaction they are booked to PENDING_OUTGOING and the payment moves to PROCESSING,
+ * exactly as an executed quote's hold. The amount must be the quote's totalSendingAmount.
+ */
+export async function fundQuote(em: EntityManager, input: { quoteId: string; amount: string }): Promise<Execution> {
+  return em.transactional(async (tx) => {
+    const quote = await tx.findOneOrFail(Quote, { id: input.quoteId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    const payment = await tx.findOneOrFail(Transaction, { id: quote.transactionId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    const destination = await destinationAccount(tx, quote);
+    const plan = payoutPlan(quote.environment, destination ? primaryIdentifier(destination.accountInfo) : '');
+    if (quote.executedAt) return { alreadyExecuted: true, transactionId: payment.id, plan, events: await recordEvents(tx, payment, ['OUTGOING_PAYMENT.PROCESSING']) };
+    if (quote.source.sourceType !== 'REALTIME_FUNDING') throw new DomainError('CONFLICT', 'Only a REALTIME_FUNDING quote is paid by sending funds; execute this one');
+    if (quote.status === 'EXPIRED' || quote.expiresAt.getTime() <= Date.now()) throw new DomainError('QUOTE_EXPIRED', 'The quote has expired; request a new quote');
+    if (quote.status !== 'PENDING') throw new DomainError('CONFLICT', `The quote is ${quote.status}`);
+    if (BigInt(input.amount) !== quote.totalSendingAmount) {
+      throw DomainError.invalidInput([{ field: 'currencyAmount', constraint: 'quoteAmount', message: `must be the quote's totalSendingAmount, ${quote.totalSendingAmount}` }]);
+    }
+    if (quote.customerId) await assertCustomerMayMoveMoney(tx, quote.platformId, quote.customerId, { lock: true });
+    await receiveFunding(tx, { platformId: quote.platformId, transactionId: payment.id, currency: quote.sendingCurrency, amount: quote.totalSendingAmount });
+    return startProcessing(tx, quote, payment, plan);
   });
 }
 

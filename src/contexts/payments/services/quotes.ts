@@ -1,4 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { createHash } from 'node:crypto';
+import { fundingInstructions } from '../../ledger/services/internal-account-views';
 import { Quote, Transaction } from '../entities';
 import { InternalAccount } from '../../ledger/entities';
 import { Customer } from '../../customers/entities';
@@ -56,6 +58,33 @@ async function resolveDestination(em: EntityManager, platform: Platform, request
   return { accountId: internal.id, currency: internal.currency, rails: ['INTERNAL_TRANSFER'] };
 }
 
+interface Source {
+  /** The payer's internal account; none for real-time funding (money from outside). */
+  accountId?: string;
+  /** As the quote shows it. */
+  stored: Record<string, unknown>;
+}
+
+/**
+ * Where the money comes from: an internal account of the platform (its currency is the sending
+ * currency, its owner the customer), or real-time funding in a currency the service accepts,
+ * for a customer of the platform or (without customerId) the platform itself.
+ */
+async function resolveSource(em: EntityManager, platform: Platform, request: QuoteRequest): Promise<{ source: Source; sendingCurrency: string; customerId: string | null }> {
+  const s = request.source;
+  if (s.sourceType === 'REALTIME_FUNDING') {
+    if (s.customerId && !(await em.findOne(Customer, { id: s.customerId, platformId: platform.id }))) throw DomainError.notFound('Customer');
+    if (!findCurrency(s.currency)) throw invalid([field('source.currency', 'enum', 'not a currency this service moves')]);
+    return { source: { stored: { sourceType: 'REALTIME_FUNDING', currency: s.currency, ...(s.customerId ? { customerId: s.customerId } : {}) } }, sendingCurrency: s.currency, customerId: s.customerId ?? null };
+  }
+  const account = await em.findOne(InternalAccount, { id: s.accountId, platformId: platform.id });
+  if (!account) throw invalid([field('source.accountId', 'exists', 'no such internal account')]);
+  if (account.status !== 'ACTIVE') throw invalid([field('source.accountId', 'active', `the account is ${account.status}`)]);
+  const customerId = account.customerId ?? null;
+  if (s.customerId && s.customerId !== customerId) throw invalid([field('source.customerId', 'accountOwner', 'the account belongs to another customer')]);
+  return { source: { accountId: account.id, stored: { sourceType: 'ACCOUNT', accountId: account.id, ...(customerId ? { customerId } : {}) } }, sendingCurrency: account.currency, customerId };
+}
+
 function platformFee(platform: Platform, sendingCurrency: string, receivingCurrency: string, request: QuoteRequest): { fixedMinor: bigint; variableBps: number } {
   if (request.platformFeeOverride) {
     if (sendingCurrency !== 'USD') throw invalid([field('platformFeeOverride', 'usdSourceOnly', 'platformFeeOverride applies to USD sources only')]);
@@ -67,23 +96,17 @@ function platformFee(platform: Platform, sendingCurrency: string, receivingCurre
 
 /**
  * Prices and records a quote and the PENDING transaction it will execute, in one database
- * transaction. Today's sources are internal accounts; destinations external or internal
- * accounts (real-time funding and UMA addresses arrive with their issue: 501 until then).
+ * transaction. Sources: internal accounts and real-time funding; destinations: external or
+ * internal accounts (UMA addresses arrive with receiver lookups: 501 until then).
  */
 export async function createQuote(em: EntityManager, input: { platform: Platform; environment: Environment; request: QuoteRequest }): Promise<Quote> {
   const { platform, request } = input;
-  if (request.source.sourceType !== 'ACCOUNT') throw new DomainError('NOT_IMPLEMENTED', 'Real-time funding sources are not available yet; quote from an internal account');
-  const source = await em.findOne(InternalAccount, { id: request.source.accountId, platformId: platform.id });
-  if (!source) throw invalid([field('source.accountId', 'exists', 'no such internal account')]);
-  if (source.status !== 'ACTIVE') throw invalid([field('source.accountId', 'active', `the account is ${source.status}`)]);
-  const customerId = source.customerId ?? null;
-  if (request.source.customerId && request.source.customerId !== customerId) throw invalid([field('source.customerId', 'accountOwner', 'the account belongs to another customer')]);
+  const { source, sendingCurrency, customerId } = await resolveSource(em, platform, request);
   if (customerId) await assertCustomerMayMoveMoney(em, platform.id, customerId);
 
   const destination = await resolveDestination(em, platform, request);
-  if (destination.accountId === source.id) throw new DomainError('SELF_PAYMENT', 'The source and the destination are the same account');
+  if (destination.accountId === source.accountId) throw new DomainError('SELF_PAYMENT', 'The source and the destination are the same account');
   if (destination.external) assertExternalAccountUsable(destination.external, { platformRegion: platform.region, amountEurCents: undefined });
-  const sendingCurrency = source.currency;
   const receivingCurrency = destination.currency;
   if (!findCurrency(receivingCurrency)) throw new DomainError('INVALID_CURRENCY', `${receivingCurrency} is not a currency this service moves`);
   // Corridors the service does not offer are INVALID_CURRENCY, a missing rate QUOTE_RATE_UNAVAILABLE.
@@ -120,7 +143,7 @@ export async function createQuote(em: EntityManager, input: { platform: Platform
     environment: input.environment,
     customerId,
     status: 'PENDING',
-    source: { sourceType: 'ACCOUNT', accountId: source.id, ...(customerId ? { customerId } : {}) },
+    source: source.stored,
     destination: { destinationType: 'ACCOUNT', accountId: destination.accountId, paymentRail: rail },
     lockedSide: request.lockedCurrencySide,
     lockedAmount: BigInt(request.lockedCurrencyAmount),
@@ -149,7 +172,7 @@ export async function createQuote(em: EntityManager, input: { platform: Platform
     type: 'OUTGOING',
     direction: 'DEBIT',
     status: 'PENDING',
-    source: { sourceType: 'ACCOUNT', accountId: source.id, currency: sendingCurrency },
+    source: source.accountId ? { sourceType: 'ACCOUNT', accountId: source.accountId, currency: sendingCurrency } : { sourceType: 'REALTIME_FUNDING', currency: sendingCurrency },
     destination: { destinationType: 'ACCOUNT', accountId: destination.accountId, currency: receivingCurrency },
     receivedAmount: priced.totalReceivingAmount,
     receivedCurrency: receivingCurrency,
@@ -167,6 +190,12 @@ export async function createQuote(em: EntityManager, input: { platform: Platform
   });
   await em.flush();
   return quote;
+}
+
+/** How to pay a real-time-funded quote: the service's receiving coordinates with a reference unique to the quote. */
+export function quotePaymentInstructions(q: Quote) {
+  const reference = `Q${createHash('sha256').update(q.id).digest('hex').slice(0, 11).toUpperCase()}`;
+  return fundingInstructions({ type: 'INTERNAL_FIAT', currency: q.sendingCurrency, fundingReference: reference, customerId: q.customerId ?? null });
 }
 
 /** The API's Quote. */
@@ -187,6 +216,7 @@ export function quoteView(q: Quote) {
     platformFeesIncluded: q.platformFeesIncluded,
     transactionId: q.transactionId,
     rateDetails: q.rateDetails,
+    ...(q.source.sourceType === 'REALTIME_FUNDING' ? { paymentInstructions: quotePaymentInstructions(q) } : {}),
     ...(q.description ? { description: q.description } : {}),
   };
 }
