@@ -170,3 +170,10 @@ export interface OutgoingPaymentInput {
   customerId: string | null;
   plan: PayoutPlan;
 }
+
+/**
+ * POST /transactions/{id}/cancel: stops a payout the bank has not settled yet. Answered once the
+ * payment is FAILED and its funds refunded; refused (TRANSACTION_NOT_CANCELLABLE) once settled.
+ */
+export const cancelPayoutUpdate = defineUpdate<{ transactionId: string }, [{ reason?: string }]>('cancel');
+export const TRANSACTION_NOT_CANCELLABLE = 'TRANSACTION_NOT_CANCELLABLE';

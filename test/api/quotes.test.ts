@@ -196,4 +196,27 @@ describe('quotes and their execution', () => {
     expect((await api.post('/sandbox/send', { quoteId: q.id, currencyCode: 'USD' })).body.id).toBe(q.transactionId);
     expect((await runLedgerAudit(h.orm.em.fork())).findings).toEqual([]);
   });
+
+  test('cancel: a US payout the bank has not settled (suffix 003) is cancelled and refunded; a settled one is not cancellable; confirm records the receipt', async () => {
+    const { api } = await h.platform();
+    const p = await payer(api);
+    const bank = await api.post('/customers/external-accounts', { customerId: p.customerId, currency: 'USD', accountInfo: { accountType: 'USD_ACCOUNT', routingNumber: '021000021', accountNumber: '123456003', beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Jane Doe' } } });
+    await eventually(() => api.get(`/customers/external-accounts/${bank.body.id}`).then((r) => r.body.status), (s) => s === 'ACTIVE', 30_000);
+    const q = (await api.post('/quotes', { ...quoteBody(p.usd, bank.body.id), destination: { destinationType: 'ACCOUNT', accountId: bank.body.id, paymentRail: 'ACH' } })).body;
+    expect((await api.post(`/quotes/${q.id}/execute`)).status).toBe(200);
+    const cancelled = await api.post(`/transactions/${q.transactionId}/cancel`, { reason: 'REQUESTED_AFTER_HOURS' });
+    expect(cancelled.status).toBe(200);
+    expect(cancelled.body).toMatchObject({ status: 'FAILED', refund: { status: 'COMPLETED', reason: 'USER_CANCELLATION' } });
+    expect(await balances(api, p.usd)).toEqual({ available: 100_000, total: 100_000 });
+    const again = await api.post(`/transactions/${q.transactionId}/cancel`);
+    expect(again.status).toBe(409);
+    expect(again.body.code).toBe('TRANSACTION_NOT_CANCELLABLE');
+    const confirmed = await api.post(`/transactions/${q.transactionId}/confirm`, { receiptDeliveryConfirmedAt: '2026-11-23T10:00:00Z' });
+    expect(confirmed.status).toBe(200);
+    expect(confirmed.body.receiptDeliveryConfirmedAt).toBe('2026-11-23T10:00:00.000Z');
+    const other = await h.platform();
+    expect((await other.api.post(`/transactions/${q.transactionId}/confirm`)).status).toBe(404);
+    expect((await other.api.post(`/transactions/${q.transactionId}/cancel`)).status).toBe(404);
+    expect((await runLedgerAudit(h.orm.em.fork())).findings).toEqual([]);
+  }, 60_000);
 });

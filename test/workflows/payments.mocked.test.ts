@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { payoutPlan, type PayoutPlan } from '../../src/contexts/payments/domain/payout-scenarios';
 import type { outgoingPayment } from '../../workflows/payments/outgoing-payment';
 import type { quote } from '../../workflows/payments/quote';
-import { executeQuoteUpdate, type QuoteInput } from '../../workflows/definitions';
+import { cancelPayoutUpdate, executeQuoteUpdate, type QuoteInput } from '../../workflows/definitions';
 import { bundledWorker, quietTemporalRuntime } from '../support/bundled-worker';
 import { timeSkippingEnvironment } from '../support/time-skipping';
 
@@ -116,4 +116,19 @@ test('execution is an update answered with the transaction; the payment runs in 
   expect(again.transactionId).toBe(answer.transactionId);
   expect(await env.client.workflow.getHandle(input.quoteId).result()).toBe('EXECUTED');
   expect(calls).toEqual(['execute', 'complete', 'execute']);
+});
+
+test('a payout waiting for the rail can be cancelled: failed and refunded; once answered it cannot', async () => {
+  const handle = await runPayout(payoutPlan('SANDBOX', '123456003'));
+  const answer = await handle.executeUpdate(cancelPayoutUpdate, { args: [{ reason: 'REQUESTED_AFTER_HOURS' }] });
+  expect(answer.transactionId).toBe(handle.workflowId);
+  expect(await handle.result()).toBe('FAILED');
+  expect(calls).toEqual(['fail:CANCELLED_BY_PLATFORM']);
+
+  calls = [];
+  const quick = await runPayout(payoutPlan('SANDBOX', '123456005'));
+  // Completed at once, then waiting 30 s for the return: too late to cancel.
+  await expect(quick.executeUpdate(cancelPayoutUpdate, { args: [{}] })).rejects.toMatchObject({ cause: { type: 'TRANSACTION_NOT_CANCELLABLE' } });
+  expect(await quick.result()).toBe('FAILED');
+  expect(calls).toEqual(['complete', 'return']);
 });

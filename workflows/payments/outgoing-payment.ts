@@ -1,8 +1,8 @@
-import { proxyLocalActivities, sleep, upsertSearchAttributes } from '@temporalio/workflow';
+import { allHandlersFinished, ApplicationFailure, condition, proxyLocalActivities, setHandler, sleep, upsertSearchAttributes } from '@temporalio/workflow';
 import type { PaymentActivities } from '../../activities/payments';
 import { BusinessStatusKey, CustomerIdKey, QuoteIdKey, TransactionIdKey } from '../../src/temporal/search-attributes';
 import { deliverEvents } from '../webhooks/announce';
-import type { OutgoingPaymentInput } from '../definitions';
+import { cancelPayoutUpdate, TRANSACTION_NOT_CANCELLABLE, type OutgoingPaymentInput } from '../definitions';
 
 const { completeOutgoingPayment, failOutgoingPayment, returnOutgoingPayment } = proxyLocalActivities<PaymentActivities>({
   startToCloseTimeout: '30 seconds',
@@ -27,36 +27,63 @@ export async function outgoingPayment(input: OutgoingPaymentInput): Promise<stri
     ]);
   };
   const fail = (kind: Parameters<typeof failOutgoingPayment>[0]['kind']) => step(() => failOutgoingPayment({ transactionId, kind }), 'FAILED');
-  const after = async (seconds: number) => {
-    if (seconds > 0) await sleep(seconds * 1000);
+
+  // While the rail has not answered (the delays below), the platform may cancel: the payout
+  // fails and is refunded. Once the rail answered, it is too late.
+  let cancellable = true;
+  let cancelRequested = false;
+  let cancelled = false;
+  setHandler(
+    cancelPayoutUpdate,
+    async (_request) => {
+      cancelRequested = true;
+      await condition(() => cancelled);
+      return { transactionId };
+    },
+    {
+      validator: (_request) => {
+        if (!cancellable) throw ApplicationFailure.create({ type: TRANSACTION_NOT_CANCELLABLE, message: 'The transfer has been processed and can no longer be cancelled', nonRetryable: true });
+      },
+    },
+  );
+  /** Waits for the rail; true when the platform cancelled meanwhile (the payout is then failed and refunded). */
+  const after = async (seconds: number): Promise<boolean> => {
+    if (seconds > 0) await condition(() => cancelRequested, seconds * 1000);
+    cancellable = false;
+    if (!cancelRequested) return false;
+    await fail('CANCELLED_BY_PLATFORM');
+    cancelled = true;
+    await condition(allHandlersFinished);
+    return true;
   };
 
   switch (plan.outcome) {
     case 'COMPLETES':
-      await after(plan.afterSeconds);
+      if (await after(plan.afterSeconds)) return 'FAILED';
       await step(() => completeOutgoingPayment({ transactionId }), 'COMPLETED');
       return 'COMPLETED';
     case 'EXECUTION_FAILS':
+      cancellable = false;
       await fail('EXECUTION_FAILED');
       return 'FAILED';
     case 'DELIVERY_FAILS':
-      await after(plan.afterSeconds);
+      if (await after(plan.afterSeconds)) return 'FAILED';
       await fail('DELIVERY_FAILED');
       return 'FAILED';
     case 'USER_CANCELLED':
-      await after(plan.afterSeconds);
+      if (await after(plan.afterSeconds)) return 'FAILED';
       await fail('USER_CANCELLED');
       return 'FAILED';
     case 'PAYOUT_AND_REFUND_FAIL':
-      await after(plan.afterSeconds);
+      if (await after(plan.afterSeconds)) return 'FAILED';
       await fail('PAYOUT_AND_REFUND_FAILED');
       return 'FAILED';
     case 'CANCELLED_WHILE_PROCESSING':
-      await after(plan.refundedAfterSeconds);
+      if (await after(plan.refundedAfterSeconds)) return 'FAILED';
       await fail('CANCELLED_WHILE_PROCESSING');
       return 'FAILED';
     case 'RETURNED':
-      await after(plan.afterSeconds);
+      if (await after(plan.afterSeconds)) return 'FAILED';
       await step(() => completeOutgoingPayment({ transactionId }), 'COMPLETED');
       await sleep(plan.returnedAfterSeconds * 1000);
       await step(() => returnOutgoingPayment({ transactionId }), 'FAILED');

@@ -1,6 +1,9 @@
 import { WithStartWorkflowOperation, WorkflowIdConflictPolicy, WorkflowIdReusePolicy, type Client } from '@temporalio/client';
 import type { quote } from '../../../workflows/payments/quote';
-import { executeQuoteUpdate, fundQuoteUpdate, type QuoteExecution, type QuoteInput } from '../../../workflows/definitions';
+import { cancelPayoutUpdate, executeQuoteUpdate, fundQuoteUpdate, type QuoteExecution, type QuoteInput } from '../../../workflows/definitions';
+import { WorkflowNotFoundError } from '@temporalio/common';
+import { DomainError } from '../../domain/errors';
+import { domainErrorFrom } from '../failures';
 import { rethrowAsDomainError } from '../failures';
 import { CustomerIdKey, PlatformIdKey, QuoteIdKey, TransactionIdKey, BusinessStatusKey } from '../search-attributes';
 import { TASK_QUEUE } from '../task-queue';
@@ -48,5 +51,23 @@ export async function fundQuote(client: Client, input: QuoteInput, amount: bigin
     return await client.workflow.executeUpdateWithStart(fundQuoteUpdate, { args: [{ amount: amount.toString() }], startWorkflowOperation });
   } catch (err) {
     return rethrowAsDomainError(err);
+  }
+}
+
+/**
+ * Cancels an outgoing payment the bank has not settled (its workflow, id = transaction id, is
+ * waiting for the rail). A payment whose workflow has finished, or that the rail has answered,
+ * is TRANSACTION_NOT_CANCELLABLE.
+ */
+export async function cancelPayout(client: Client, transactionId: string, reason?: string): Promise<void> {
+  try {
+    await client.workflow.getHandle(transactionId).executeUpdate(cancelPayoutUpdate, { args: [{ ...(reason ? { reason } : {}) }] });
+  } catch (err) {
+    const refusal = domainErrorFrom(err);
+    if (refusal) throw refusal;
+    if (err instanceof WorkflowNotFoundError || (err instanceof Error && /not found|completed|closed/i.test(err.message))) {
+      throw new DomainError('TRANSACTION_NOT_CANCELLABLE', 'The transfer has been processed and can no longer be cancelled');
+    }
+    throw err;
   }
 }

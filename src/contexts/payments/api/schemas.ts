@@ -60,6 +60,7 @@ export const TransactionSchema = z
     failureReason: z.string().optional(),
     description: z.string().optional(),
     settledAt: z.iso.datetime().optional(),
+    receiptDeliveryConfirmedAt: z.iso.datetime().optional(),
     // Outgoing payments (OutgoingTransaction of the reference).
     sentAmount: CurrencyAmountSchema.optional(),
     quoteId: z.string().optional(),

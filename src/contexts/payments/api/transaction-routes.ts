@@ -5,6 +5,9 @@ import { listTransactions } from '../services/transactions';
 import { defineRoute } from '../../../api/route';
 import { errorResponses, IdParam } from '../../../api/schemas/common';
 import { TransactionListQuerySchema, TransactionListSchema, TransactionSchema } from './schemas';
+import { z } from '../../../api/openapi-registry';
+import { cancelPayout } from '../../../temporal/starters/quote';
+import { confirmReceiptDelivery } from '../services/outgoing-payments';
 
 export const transactionRoutes = [
   defineRoute({
@@ -31,4 +34,45 @@ export const transactionRoutes = [
       return { status: 200, body: (await transactionViews(em, [tx]))[0] };
     },
   }),
+  defineRoute({
+    method: 'post',
+    path: '/transactions/:transactionId/cancel',
+    operationId: 'cancelTransaction',
+    summary: 'Cancel an outgoing bank transfer (ACH, wire, SWIFT) the bank has not settled yet; its funds are refunded',
+    tags: ['Transactions'],
+    params: IdParam('transactionId'),
+    body: z.object({ reason: z.string().min(1).max(255).optional() }).strict().openapi('CancelTransactionRequest'),
+    responses: {
+      200: { description: 'Cancelled: the transaction is FAILED with its refund COMPLETED', schema: TransactionSchema },
+      401: errorResponses[401],
+      404: errorResponses[404],
+      409: { description: 'TRANSACTION_NOT_CANCELLABLE: settled already, not a bank-rail transfer, or not outgoing', schema: errorResponses[400].schema },
+    },
+    handler: async ({ em, caller, params, body, deps }) => {
+      const tx = await em.findOne(Transaction, { id: params.transactionId, platformId: caller.platformId });
+      if (!tx) throw DomainError.notFound('Transaction');
+      if (tx.type !== 'OUTGOING' || tx.status !== 'PROCESSING' || !CANCELLABLE_RAILS.has(tx.paymentRail ?? '')) {
+        throw new DomainError('TRANSACTION_NOT_CANCELLABLE', `Only a PROCESSING outgoing transfer on ${[...CANCELLABLE_RAILS].join(', ')} can be cancelled`);
+      }
+      await cancelPayout(deps.temporal, tx.id, body.reason);
+      return { status: 200, body: (await transactionViews(em, [await em.fork().findOneOrFail(Transaction, { id: tx.id })]))[0] };
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/transactions/:transactionId/confirm',
+    operationId: 'confirmReceiptDelivery',
+    summary: 'Confirm the receipt of a transaction was delivered to the customer (repeat to move the time)',
+    tags: ['Transactions'],
+    params: IdParam('transactionId'),
+    body: z.object({ receiptDeliveryConfirmedAt: z.iso.datetime({ offset: true }).optional() }).strict().openapi('ConfirmReceiptDeliveryRequest'),
+    responses: { 200: { description: 'The transaction with receiptDeliveryConfirmedAt', schema: TransactionSchema }, 401: errorResponses[401], 404: errorResponses[404] },
+    handler: async ({ em, caller, params, body }) => {
+      const tx = await confirmReceiptDelivery(em, { platformId: caller.platformId, transactionId: params.transactionId, ...(body.receiptDeliveryConfirmedAt ? { at: new Date(body.receiptDeliveryConfirmedAt) } : {}) });
+      return { status: 200, body: (await transactionViews(em, [tx]))[0] };
+    },
+  }),
 ];
+
+/** Bank rails whose transfers a bank can still recall before settlement. */
+const CANCELLABLE_RAILS = new Set(['ACH', 'WIRE', 'SWIFT']);

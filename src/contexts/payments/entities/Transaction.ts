@@ -39,6 +39,7 @@ export class Transaction {
   @Property({ type: 'string', nullable: true }) paymentRail?: string | null;
   /** `{ reference, initiatedAt, settledAt?, status, reason? }` once money goes back to the source. */
   @Property({ type: 'json', nullable: true }) refund?: RefundState | null;
+  @Property({ type: 'datetime', nullable: true }) receiptDeliveryConfirmedAt?: Date | null;
   @Property({ type: 'datetime' }) createdAt!: Date;
   @Property({ type: 'datetime' }) updatedAt!: Date;
 }

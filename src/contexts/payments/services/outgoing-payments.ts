@@ -142,7 +142,7 @@ function holdOf(quote: Quote, transactionId: string) {
   return { platformId: quote.platformId, transactionId, accountId: sourceAccountOf(quote), currency: quote.sendingCurrency, amount: quote.totalSendingAmount };
 }
 
-function finish(payment: Transaction, quote: Quote, status: 'COMPLETED' | 'FAILED', failureReason?: string) {
+function finish(payment: Transaction, quote: Quote, status: 'COMPLETED' | 'FAILED', failureReason?: string | null) {
   const now = new Date();
   payment.status = status;
   payment.failureReason = failureReason ?? null;
@@ -170,9 +170,11 @@ export async function completeOutgoingPayment(em: EntityManager, input: { transa
   });
 }
 
-export type FailureKind = 'EXECUTION_FAILED' | 'DELIVERY_FAILED' | 'USER_CANCELLED' | 'PAYOUT_AND_REFUND_FAILED' | 'CANCELLED_WHILE_PROCESSING';
+export type FailureKind = 'EXECUTION_FAILED' | 'DELIVERY_FAILED' | 'USER_CANCELLED' | 'PAYOUT_AND_REFUND_FAILED' | 'CANCELLED_WHILE_PROCESSING' | 'CANCELLED_BY_PLATFORM';
 
-const FAILURES: Record<FailureKind, { failureReason: string; refund: 'COMPLETED' | 'FAILED'; refundReason: RefundState['reason'] }> = {
+const FAILURES: Record<FailureKind, { failureReason: string | null; refund: 'COMPLETED' | 'FAILED'; refundReason: RefundState['reason'] }> = {
+  // The platform cancelled it (POST …/cancel) before the bank settled it: no failure of the rail.
+  CANCELLED_BY_PLATFORM: { failureReason: null, refund: 'COMPLETED', refundReason: 'USER_CANCELLATION' },
   EXECUTION_FAILED: { failureReason: 'QUOTE_EXECUTION_FAILED', refund: 'COMPLETED', refundReason: 'TRANSACTION_FAILED' },
   DELIVERY_FAILED: { failureReason: 'COUNTERPARTY_POST_TX_FAILED', refund: 'COMPLETED', refundReason: 'TRANSACTION_FAILED' },
   USER_CANCELLED: { failureReason: 'COUNTERPARTY_POST_TX_FAILED', refund: 'COMPLETED', refundReason: 'USER_CANCELLATION' },
@@ -230,4 +232,14 @@ export async function expireQuote(em: EntityManager, input: { quoteId: string })
     await tx.flush();
     return { events: await recordEvents(tx, payment, ['OUTGOING_PAYMENT.EXPIRED']) };
   });
+}
+
+/** The receipt was delivered to the customer (POST …/confirm); repeating it moves the time. */
+export async function confirmReceiptDelivery(em: EntityManager, input: { platformId: string; transactionId: string; at?: Date }): Promise<Transaction> {
+  const payment = await em.findOne(Transaction, { id: input.transactionId, platformId: input.platformId });
+  if (!payment) throw DomainError.notFound('Transaction');
+  payment.receiptDeliveryConfirmedAt = input.at ?? new Date();
+  payment.updatedAt = new Date();
+  await em.flush();
+  return payment;
 }

@@ -122,6 +122,7 @@ export function transactionView(t: Transaction, ctx: TransactionViewContext) {
     ...(t.description ? { description: t.description } : {}),
     ...(t.settledAt ? { settledAt: t.settledAt.toISOString() } : {}),
     ...(t.type === 'OUTGOING' ? outgoingFields(t) : {}),
+    ...(t.receiptDeliveryConfirmedAt ? { receiptDeliveryConfirmedAt: t.receiptDeliveryConfirmedAt.toISOString() } : {}),
     createdAt: t.createdAt.toISOString(),
     updatedAt: t.updatedAt.toISOString(),
   };
