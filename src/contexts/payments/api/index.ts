@@ -1,7 +1,8 @@
 import { exchangeRateRoutes } from './exchange-rate-routes';
+import { lookupRoutes } from './lookup-routes';
 import { quoteRoutes } from './quote-routes';
 import { sandboxRoutes } from './sandbox-routes';
 import { transactionRoutes } from './transaction-routes';
 
 /** Quotes, exchange rates, transactions and sandbox funding. */
-export const routes = [...transactionRoutes, ...sandboxRoutes, ...quoteRoutes, ...exchangeRateRoutes];
+export const routes = [...transactionRoutes, ...sandboxRoutes, ...quoteRoutes, ...exchangeRateRoutes, ...lookupRoutes];
