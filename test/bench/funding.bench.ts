@@ -199,6 +199,53 @@ async function main(): Promise<void> {
     row('template transfer', tw);
     row('sandbox funding', fw);
     console.log(`ratio funding/template (completions per second): ${(funding.rate / template.rate).toFixed(2)}`);
+
+    // Payouts: quote → execute → COMPLETED (ledger settled, webhook delivered), against the same
+    // template; and quote creation (one workflow start behind HTTP) against a bare StartWorkflow.
+    const banks: string[] = [];
+    for (let i = 0; i < ACCOUNTS; i++) {
+      await call('POST', `/sandbox/internal-accounts/${accounts[i]}/fund`, { amount: 100_000_000 });
+      const owner = (await call('GET', `/customers/internal-accounts?limit=100&currency=USD`)) as { data: { id: string; customerId: string }[] };
+      const customerId = owner.data.find((a) => a.id === accounts[i])!.customerId;
+      const bank = await call('POST', '/customers/external-accounts', { customerId, currency: 'EUR', accountInfo: { accountType: 'EUR_ACCOUNT', iban: 'DE89370400440532013000', beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Bench Customer', countryOfResidence: 'DE' } } });
+      banks.push(String(bank.id));
+    }
+    const quoteFor = (i: number) => call('POST', '/quotes', { source: { sourceType: 'ACCOUNT', accountId: accounts[i % ACCOUNTS] }, destination: { destinationType: 'ACCOUNT', accountId: banks[i % ACCOUNTS] }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 1_000 });
+    const completed = new Set<string>();
+    const waiters = new Map<string, () => void>();
+    const seen = setInterval(() => {
+      for (const hook of receiver.received.splice(0)) {
+        if (hook.body.type !== 'OUTGOING_PAYMENT.COMPLETED') continue;
+        const id = String(hook.body.data.id);
+        completed.add(id);
+        waiters.get(id)?.();
+      }
+    }, 5);
+    const payout = async (i: number) => {
+      const quote = await quoteFor(i);
+      const transactionId = String(quote.transactionId);
+      const done = new Promise<void>((resolve) => (completed.has(transactionId) ? resolve() : waiters.set(transactionId, resolve)));
+      await call('POST', `/quotes/${String(quote.id)}/execute`);
+      await done;
+      waiters.delete(transactionId);
+      return String(quote.id);
+    };
+    const quoteOnly = async (i: number) => String((await quoteFor(i)).id);
+    const bareStart = async () => {
+      const referenceId = randomUUID();
+      await client.workflow.start<typeof moneyTransfer>('moneyTransfer', { taskQueue: `idle-${templateQueue}`, workflowId: `start-${referenceId}`, args: [{ amount: 1, sourceAccount: 'a', targetAccount: 'b', referenceId }] });
+      return `start-${referenceId}`;
+    };
+    await load('warm-up (payout)', 40, payout);
+    const template2 = await load('template transfer (again)', OPS, transfer);
+    const payouts = await load('payout to COMPLETED (HTTP)', OPS, payout);
+    const bare = await load('bare StartWorkflow', OPS, bareStart);
+    const quotes = await load('quote creation (HTTP)', OPS, quoteOnly);
+    clearInterval(seen);
+    const pw = await averageWork(client, payouts.ids);
+    row('payout (quote + payment)', pw);
+    console.log(`ratio payout/template (completions per second): ${(payouts.rate / template2.rate).toFixed(2)}   (target ≥ 1.0)`);
+    console.log(`ratio quote creation/bare StartWorkflow: ${(quotes.rate / bare.rate).toFixed(2)}   (target ≥ 0.8)`);
   } finally {
     for (const step of cleanup) await step().catch(none);
     server.kill('SIGKILL');

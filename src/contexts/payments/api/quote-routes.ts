@@ -1,3 +1,4 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { Platform } from '../../platforms/entities';
 import { Quote, Transaction } from '../entities';
 import { transactionViews } from '../services/transaction-views';
@@ -13,6 +14,18 @@ import { QuoteRequestSchema, QuoteSchema } from './quote-schemas';
 import { TransactionSchema } from './schemas';
 
 const TAGS = ['Cross-Currency Transfers'];
+
+/** A quote of the caller's platform, or 404 QUOTE_NOT_FOUND. */
+export async function findQuote(em: EntityManager, platformId: string, quoteId: string): Promise<Quote> {
+  const q = await em.findOne(Quote, { id: quoteId, platformId });
+  if (!q) throw DomainError.notFound('Quote');
+  return q;
+}
+
+/** The transaction as it is now, read afresh (the payment's workflow may have moved it on). */
+export async function currentTransactionView(em: EntityManager, transactionId: string) {
+  return (await transactionViews(em, [await em.fork().findOneOrFail(Transaction, { id: transactionId })]))[0];
+}
 
 export function workflowInput(q: Quote): QuoteInput {
   return {
@@ -43,7 +56,7 @@ export const quoteRoutes = [
       400: { description: 'INVALID_INPUT, QUOTE_RATE_UNAVAILABLE, AMOUNT_OUT_OF_RANGE, TRANSACTION_SIZE_LIMIT_EXCEEDED, INVALID_CURRENCY, SELF_PAYMENT, INSUFFICIENT_FUNDS (immediatelyExecute), …', schema: errorResponses[400].schema },
       401: errorResponses[401],
       409: { description: 'BANK_ACCOUNT_VALIDATION_PENDING: the destination is still being validated', schema: errorResponses[400].schema },
-      501: { description: 'NOT_IMPLEMENTED: real-time funding sources and UMA destinations', schema: errorResponses[400].schema },
+      501: { description: 'NOT_IMPLEMENTED: UMA address destinations', schema: errorResponses[400].schema },
     },
     handler: async ({ em, caller, body, deps }) => {
       const platform = await em.findOneOrFail(Platform, { id: caller.platformId });
@@ -71,9 +84,7 @@ export const quoteRoutes = [
     params: IdParam('quoteId'),
     responses: { 200: { description: 'The quote', schema: QuoteSchema }, 401: errorResponses[401], 404: errorResponses[404] },
     handler: async ({ em, caller, params }) => {
-      const q = await em.findOne(Quote, { id: params.quoteId, platformId: caller.platformId });
-      if (!q) throw DomainError.notFound('Quote');
-      return { status: 200, body: quoteView(q) };
+      return { status: 200, body: quoteView(await findQuote(em, caller.platformId, params.quoteId)) };
     },
   }),
   defineRoute({
@@ -92,11 +103,8 @@ export const quoteRoutes = [
       409: { description: 'BANK_ACCOUNT_VALIDATION_PENDING, or CONFLICT when the quote can no longer be executed', schema: errorResponses[400].schema },
     },
     handler: async ({ em, caller, params, deps }) => {
-      const q = await em.findOne(Quote, { id: params.quoteId, platformId: caller.platformId });
-      if (!q) throw DomainError.notFound('Quote');
-      const { transactionId } = await execute(deps, q);
-      const transaction = await em.fork().findOneOrFail(Transaction, { id: transactionId });
-      return { status: 200, body: (await transactionViews(em, [transaction]))[0] };
+      const { transactionId } = await execute(deps, await findQuote(em, caller.platformId, params.quoteId));
+      return { status: 200, body: await currentTransactionView(em, transactionId) };
     },
   }),
 ];

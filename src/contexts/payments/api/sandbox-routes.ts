@@ -8,10 +8,8 @@ import { internalAccountView } from '../../ledger/services/internal-account-view
 import { defineRoute } from '../../../api/route';
 import { InternalAccountSchema, SandboxFundRequestSchema } from '../../ledger/api/schemas';
 import { errorResponses, IdParam } from '../../../api/schemas/common';
-import { Quote, Transaction } from '../entities';
 import { fundQuote } from '../../../temporal/starters/quote';
-import { transactionViews } from '../services/transaction-views';
-import { workflowInput } from './quote-routes';
+import { currentTransactionView, findQuote, workflowInput } from './quote-routes';
 import { SandboxSendRequestSchema } from './quote-schemas';
 import { TransactionSchema } from './schemas';
 
@@ -78,14 +76,12 @@ export const sandboxRoutes = [
       409: { description: 'CONFLICT: not a REALTIME_FUNDING quote, or no longer payable', schema: errorResponses[400].schema },
     },
     handler: async ({ em, caller, body, deps }) => {
-      const q = await em.findOne(Quote, { id: body.quoteId, platformId: caller.platformId });
-      if (!q) throw DomainError.notFound('Quote');
+      const q = await findQuote(em, caller.platformId, body.quoteId);
       if (body.currencyCode !== q.sendingCurrency) {
         throw DomainError.invalidInput([{ field: 'currencyCode', constraint: 'fundingCurrency', message: `must be the quote's funding currency, ${q.sendingCurrency}` }]);
       }
       const { transactionId } = await fundQuote(deps.temporal, workflowInput(q), body.currencyAmount !== undefined ? BigInt(body.currencyAmount) : q.totalSendingAmount, { taskQueue: deps.taskQueue });
-      const transaction = await em.fork().findOneOrFail(Transaction, { id: transactionId });
-      return { status: 200, body: (await transactionViews(em, [transaction]))[0] };
+      return { status: 200, body: await currentTransactionView(em, transactionId) };
     },
   }),
 ];

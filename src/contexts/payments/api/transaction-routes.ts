@@ -8,6 +8,7 @@ import { TransactionListQuerySchema, TransactionListSchema, TransactionSchema } 
 import { z } from '../../../api/openapi-registry';
 import { cancelPayout } from '../../../temporal/starters/quote';
 import { confirmReceiptDelivery } from '../services/outgoing-payments';
+import { currentTransactionView } from './quote-routes';
 
 export const transactionRoutes = [
   defineRoute({
@@ -55,7 +56,7 @@ export const transactionRoutes = [
         throw new DomainError('TRANSACTION_NOT_CANCELLABLE', `Only a PROCESSING outgoing transfer on ${[...CANCELLABLE_RAILS].join(', ')} can be cancelled`);
       }
       await cancelPayout(deps.temporal, tx.id, body.reason);
-      return { status: 200, body: (await transactionViews(em, [await em.fork().findOneOrFail(Transaction, { id: tx.id })]))[0] };
+      return { status: 200, body: await currentTransactionView(em, tx.id) };
     },
   }),
   defineRoute({
