@@ -8,6 +8,7 @@ import { pruneIdempotencyRecords } from '../src/services/idempotency-retention';
 import { ensureSearchAttributes } from '../src/temporal/register-search-attributes';
 import { startStrandedWebhookDeliveries } from '../src/contexts/webhooks/services/webhook-sweeper';
 import { startStrandedAccountVerifications } from '../src/contexts/external-accounts/services/verification-sweeper';
+import { expireStrandedQuotes } from '../src/contexts/payments/services/quote-sweeper';
 import { createWorker } from './worker';
 
 /** SDK, workflow and activity logs as pino JSON lines; activity entries carry workflowId and runId. */
@@ -45,6 +46,9 @@ async function main(): Promise<void> {
     startStrandedAccountVerifications(orm, client, { taskQueue: worker.options.taskQueue })
       .then((ids) => ids.length > 0 && logger.info({ externalAccountIds: ids }, 'started stranded account verifications'))
       .catch((err: unknown) => logger.warn({ err }, 'account verification sweep failed'));
+    expireStrandedQuotes(orm, client, { taskQueue: worker.options.taskQueue })
+      .then((ids) => ids.length > 0 && logger.info({ quoteIds: ids }, 'expired stranded quotes'))
+      .catch((err: unknown) => logger.warn({ err }, 'quote sweep failed'));
     pruneIdempotencyRecords(orm)
       .then((n) => n > 0 && logger.info({ pruned: n }, 'pruned idempotency records'))
       .catch((err: unknown) => logger.warn({ err }, 'idempotency pruning failed'));

@@ -15,6 +15,7 @@ export const ID_TYPES = [
   'Document',
   'BeneficialOwner',
   'JournalEntry',
+  'Lookup',
 ] as const;
 export type IdType = (typeof ID_TYPES)[number];
 

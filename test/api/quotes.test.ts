@@ -1,5 +1,6 @@
 import { Quote } from '../../src/contexts/payments/entities';
 import { runLedgerAudit } from '../../src/contexts/ledger/services/audit';
+import { expireStrandedQuotes } from '../../src/contexts/payments/services/quote-sweeper';
 import { eventually } from '../support/eventually';
 import { eurAccount, ibanOf } from '../support/external-account-fixtures';
 import { Harness } from '../support/harness';
@@ -221,4 +222,18 @@ describe('quotes and their execution', () => {
     expect((await other.api.post(`/transactions/${q.transactionId}/cancel`)).status).toBe(404);
     expect((await runLedgerAudit(h.orm.em.fork())).findings).toEqual([]);
   }, 60_000);
+
+  test('a quote whose workflow never started is expired by the sweep once overdue', async () => {
+    const { api } = await h.platform();
+    const p = await payer(api);
+    const q = (await api.post('/quotes', quoteBody(p.usd, p.bank))).body;
+    // As if the workflow had never started: terminate it and push the expiry into the past.
+    await h.temporal.workflow.getHandle(q.id).terminate('test: stranded');
+    await h.orm.em.fork().nativeUpdate(Quote, { id: q.id }, { expiresAt: new Date(Date.now() - 120_000) });
+    expect(await expireStrandedQuotes(h.orm, h.temporal, { taskQueue: h.taskQueue })).toContain(q.id);
+    const expired = await eventually(() => api.get(`/quotes/${q.id}`).then((r) => r.body), (b) => b.status === 'EXPIRED');
+    expect(expired.status).toBe('EXPIRED');
+    expect(await transactionOf(api, q.transactionId)).toMatchObject({ status: 'EXPIRED', failureReason: 'QUOTE_EXPIRED' });
+    await h.receiver.waitFor((hooks) => hooks.some((w) => w.body.type === 'OUTGOING_PAYMENT.EXPIRED' && w.body.data.id === q.transactionId));
+  });
 });

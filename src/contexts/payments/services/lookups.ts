@@ -1,6 +1,6 @@
 import { raw } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { randomUUID } from 'node:crypto';
+import { newId } from '../../../domain/ids';
 import { Customer } from '../../customers/entities';
 import { isUmaAddress } from '../../customers/domain/customer-rules';
 import { ExternalAccount } from '../../external-accounts/entities';
@@ -28,7 +28,7 @@ interface LookupContext {
   rateBook?: RateBook;
 }
 
-const newLookupId = () => `Lookup:${randomUUID()}`;
+const newLookupId = () => newId('Lookup');
 
 async function customerByUmaAddress(em: EntityManager, platformId: string, address: string): Promise<Customer | null> {
   return em.findOne(Customer, { platformId, isDeleted: false, [raw('lower(uma_address)')]: normalizeUmaAddress(address) } as never);
