@@ -236,4 +236,33 @@ describe('quotes and their execution', () => {
     expect(await transactionOf(api, q.transactionId)).toMatchObject({ status: 'EXPIRED', failureReason: 'QUOTE_EXPIRED' });
     await h.receiver.waitFor((hooks) => hooks.some((w) => w.body.type === 'OUTGOING_PAYMENT.EXPIRED' && w.body.data.id === q.transactionId));
   });
+
+  test('to a UMA address: the lookup is required and must match; mandatory payer fields; the receiver is credited', async () => {
+    const { api } = await h.platform();
+    const p = await payer(api);
+    const receiver = await api.post('/customers', { customerType: 'INDIVIDUAL', platformCustomerId: `r-${Math.random()}`, fullName: 'Bob Receiver', umaAddress: `$bob.${Date.now()}@uma.example.com` });
+    const uma = receiver.body.umaAddress as string;
+    const destination = { destinationType: 'UMA_ADDRESS', umaAddress: uma, currency: 'EUR' };
+    const base = { ...quoteBody(p.usd, p.bank), destination };
+    const noLookup = await api.post('/quotes', { ...base, lookupId: 'Lookup:00000000-0000-4000-8000-000000000000' });
+    expect(noLookup.status).toBe(400);
+    expect(noLookup.body.details.errors[0]).toMatchObject({ field: 'lookupId', constraint: { rule: 'exists' } });
+    const lookup = await api.get(`/receiver/uma/${encodeURIComponent(uma)}?customerId=${encodeURIComponent(p.customerId)}`);
+    expect(lookup.status).toBe(200);
+    const mandatory = (lookup.body.requiredPayerDataFields as { name: string; mandatory: boolean }[]).filter((f) => f.mandatory).map((f) => f.name);
+    expect(mandatory).toContain('FULL_NAME');
+    const missing = await api.post('/quotes', { ...base, lookupId: lookup.body.lookupId });
+    expect(missing.status).toBe(400);
+    expect(missing.body.details.errors.map((e: { field: string }) => e.field)).toContain('senderCustomerInfo.FULL_NAME');
+    const created = await api.post('/quotes', { ...base, lookupId: lookup.body.lookupId, senderCustomerInfo: Object.fromEntries(mandatory.map((f) => [f, 'Jane Doe'])) });
+    expect(created.status).toBe(201);
+    expect(created.body.destination).toEqual(destination);
+    await api.post(`/quotes/${created.body.id}/execute`);
+    const done = await eventually(() => transactionOf(api, created.body.transactionId), (t) => t.status === 'COMPLETED');
+    expect(done.destination).toMatchObject({ destinationType: 'UMA_ADDRESS', umaAddress: uma, currency: 'EUR' });
+    expect(done.destination.accountId).toBeUndefined();
+    const receiverAccounts = await api.get(`/customers/internal-accounts?customerId=${encodeURIComponent(receiver.body.id)}&currency=EUR`);
+    expect(receiverAccounts.body.data[0].balance.amount).toBe(created.body.totalReceivingAmount);
+    expect((await runLedgerAudit(h.orm.em.fork())).findings).toEqual([]);
+  });
 });

@@ -30,7 +30,7 @@ interface LookupContext {
 
 const newLookupId = () => newId('Lookup');
 
-async function customerByUmaAddress(em: EntityManager, platformId: string, address: string): Promise<Customer | null> {
+export async function customerByUmaAddress(em: EntityManager, platformId: string, address: string): Promise<Customer | null> {
   return em.findOne(Customer, { platformId, isDeleted: false, [raw('lower(uma_address)')]: normalizeUmaAddress(address) } as never);
 }
 

@@ -18,6 +18,10 @@ import { assertWithinCorridorLimits, corridorTerms, purposeOfPaymentRequired, qu
 import { priceQuote } from '../domain/pricing/quote-math';
 import { platformFeeFor } from '../domain/pricing/platform-fees';
 import { rateBook } from './rate-book';
+import { customerByUmaAddress } from './lookups';
+import { shownDestination } from './transaction-views';
+import { Lookup } from '../entities';
+import { assertLookupUsable } from '../domain/lookups';
 import { euroCentsOf } from './euro-value';
 
 export interface QuoteRequest {
@@ -42,11 +46,31 @@ interface Destination {
   currency: string;
   rails: string[];
   external?: ExternalAccount;
+  /** A UMA receiver: one of the platform's customers, paid into its internal account. */
+  umaAddress?: string;
+}
+
+/**
+ * A UMA address: the quote names the lookup made of it (lookupId, still valid, of this address),
+ * carries every mandatory payer field the lookup asked for, and pays the receiving customer's
+ * internal account in the chosen currency (the lookup's first when none is chosen).
+ */
+async function resolveUmaDestination(em: EntityManager, platform: Platform, request: QuoteRequest, d: { umaAddress: string; currency?: string }): Promise<Destination> {
+  const lookup = request.lookupId ? await em.findOne(Lookup, { id: request.lookupId }) : null;
+  assertLookupUsable(lookup, { platformId: platform.id, destination: { destinationType: 'UMA_ADDRESS', umaAddress: d.umaAddress, ...(d.currency ? { currency: d.currency } : {}) }, now: new Date() });
+  const missing = lookup.requiredPayerDataFields.filter((f) => f.mandatory && request.senderCustomerInfo?.[f.name] === undefined);
+  if (missing.length > 0) throw invalid(missing.map((f) => field(`senderCustomerInfo.${f.name}`, 'required', `the receiver requires ${f.name}`)));
+  const receiver = await customerByUmaAddress(em, platform.id, d.umaAddress);
+  if (!receiver) throw new DomainError('UMA_NOT_FOUND', 'No receiver has this UMA address');
+  const currency = d.currency ?? lookup.receivingCurrencies[0]!;
+  const account = await em.findOne(InternalAccount, { platformId: platform.id, customerId: receiver.id, currency, status: 'ACTIVE' });
+  if (!account) throw invalid([field('destination.currency', 'enum', `the receiver holds no ${currency} account`)]);
+  return { accountId: account.id, currency, rails: ['UMA'], umaAddress: receiver.umaAddress };
 }
 
 async function resolveDestination(em: EntityManager, platform: Platform, request: QuoteRequest): Promise<Destination> {
   const d = request.destination;
-  if (d.destinationType !== 'ACCOUNT') throw new DomainError('NOT_IMPLEMENTED', 'UMA address destinations arrive with receiver lookups; quote to an ACCOUNT destination');
+  if (d.destinationType === 'UMA_ADDRESS') return resolveUmaDestination(em, platform, request, d);
   if (d.accountId.startsWith('ExternalAccount:')) {
     const external = await em.findOne(ExternalAccount, { id: d.accountId, platformId: platform.id, deletedAt: null });
     if (!external) throw invalid([field('destination.accountId', 'exists', 'no such external account')]);
@@ -144,7 +168,10 @@ export async function createQuote(em: EntityManager, input: { platform: Platform
     customerId,
     status: 'PENDING',
     source: source.stored,
-    destination: { destinationType: 'ACCOUNT', accountId: destination.accountId, paymentRail: rail },
+    // A UMA destination keeps the receiving account too (not shown: the views drop it).
+    destination: destination.umaAddress
+      ? { destinationType: 'UMA_ADDRESS', umaAddress: destination.umaAddress, currency: receivingCurrency, accountId: destination.accountId }
+      : { destinationType: 'ACCOUNT', accountId: destination.accountId, paymentRail: rail },
     lockedSide: request.lockedCurrencySide,
     lockedAmount: BigInt(request.lockedCurrencyAmount),
     sendingCurrency,
@@ -173,7 +200,9 @@ export async function createQuote(em: EntityManager, input: { platform: Platform
     direction: 'DEBIT',
     status: 'PENDING',
     source: source.accountId ? { sourceType: 'ACCOUNT', accountId: source.accountId, currency: sendingCurrency } : { sourceType: 'REALTIME_FUNDING', currency: sendingCurrency },
-    destination: { destinationType: 'ACCOUNT', accountId: destination.accountId, currency: receivingCurrency },
+    destination: destination.umaAddress
+      ? { destinationType: 'UMA_ADDRESS', umaAddress: destination.umaAddress, currency: receivingCurrency, accountId: destination.accountId }
+      : { destinationType: 'ACCOUNT', accountId: destination.accountId, currency: receivingCurrency },
     receivedAmount: priced.totalReceivingAmount,
     receivedCurrency: receivingCurrency,
     description: request.description ?? null,
@@ -206,7 +235,7 @@ export function quoteView(q: Quote) {
     createdAt: q.createdAt.toISOString(),
     expiresAt: q.expiresAt.toISOString(),
     source: q.source,
-    destination: q.destination,
+    destination: shownDestination(q.destination),
     sendingCurrency: currencyView(q.sendingCurrency),
     receivingCurrency: currencyView(q.receivingCurrency),
     totalSendingAmount: q.totalSendingAmount,

@@ -113,7 +113,7 @@ export function transactionView(t: Transaction, ctx: TransactionViewContext) {
     type: t.type,
     direction: t.direction,
     ...(source ? { source } : {}),
-    destination: { ...t.destination, currency: (t.destination.currency as string | undefined) ?? t.receivedCurrency },
+    destination: { ...shownDestination(t.destination), currency: (t.destination.currency as string | undefined) ?? t.receivedCurrency },
     customerId: t.customerId ?? t.platformId,
     platformCustomerId: t.customerId ? (ctx.platformCustomerId ?? '') : t.platformId,
     receivedAmount: { amount: t.receivedAmount, currency: currencyView(t.receivedCurrency) },
@@ -126,6 +126,13 @@ export function transactionView(t: Transaction, ctx: TransactionViewContext) {
     createdAt: t.createdAt.toISOString(),
     updatedAt: t.updatedAt.toISOString(),
   };
+}
+
+/** A UMA destination is shown by its address; the account it resolved to stays internal. */
+export function shownDestination(destination: Record<string, unknown>): Record<string, unknown> {
+  if (destination.destinationType !== 'UMA_ADDRESS') return destination;
+  const { accountId: _accountId, ...shown } = destination;
+  return shown;
 }
 
 /** What an OutgoingTransaction adds: what was sent, the quote, its price, and any refund. */
