@@ -265,4 +265,22 @@ describe('quotes and their execution', () => {
     expect(receiverAccounts.body.data[0].balance.amount).toBe(created.body.totalReceivingAmount);
     expect((await runLedgerAudit(h.orm.em.fork())).findings).toEqual([]);
   });
+
+  test('Idempotency-Key: a repeated create answers the same quote; immediatelyExecute creates and executes in one call', async () => {
+    const { api } = await h.platform();
+    const p = await payer(api);
+    const first = await api.post('/quotes', quoteBody(p.usd, p.bank), { 'Idempotency-Key': 'quote-1' });
+    const again = await api.post('/quotes', quoteBody(p.usd, p.bank), { 'Idempotency-Key': 'quote-1' });
+    expect(again.status).toBe(201);
+    expect(again.body.id).toBe(first.body.id);
+    const executedTwice = await Promise.all([0, 1].map(() => api.post(`/quotes/${first.body.id}/execute`, undefined, { 'Idempotency-Key': 'exec-1' })));
+    expect(executedTwice.map((r) => r.status)).toEqual([200, 200]);
+    expect(executedTwice[0]!.body.id).toBe(executedTwice[1]!.body.id);
+    const immediate = await api.post('/quotes', { ...quoteBody(p.usd, p.bank), immediatelyExecute: true });
+    expect(immediate.status).toBe(201);
+    expect(['PROCESSING', 'COMPLETED']).toContain(immediate.body.status);
+    await eventually(() => transactionOf(api, immediate.body.transactionId), (t) => t.status === 'COMPLETED');
+    await eventually(() => transactionOf(api, first.body.transactionId), (t) => t.status === 'COMPLETED');
+    expect(await balances(api, p.usd)).toEqual({ available: 80_000, total: 80_000 });
+  });
 });
