@@ -45,6 +45,8 @@ export interface RouteSpec<P extends z.ZodType, Q extends z.ZodType, B extends z
   idempotent?: boolean;
   /** Refuses production tokens. */
   sandboxOnly?: boolean;
+  /** Kept for older clients (spec §9): answered with a `Deprecation` header, marked in the OpenAPI document. */
+  deprecated?: { successor: string };
   /**
    * Field checks that need stored data (the platform's currencies, the resource being changed).
    * They get the raw input and run even when the schemas fail, so that one response lists every
@@ -84,6 +86,10 @@ export function mountRoute<P extends z.ZodType, Q extends z.ZodType, B extends z
       return;
     }
     const caller = res.locals.caller as Caller;
+    if (spec.deprecated) {
+      res.setHeader('Deprecation', 'true');
+      res.setHeader('Link', `<${spec.deprecated.successor}>; rel="successor-version"`);
+    }
     if (spec.sandboxOnly && caller.environment !== 'SANDBOX') {
       throw new DomainError('FORBIDDEN', 'Sandbox endpoints require a sandbox API token');
     }
@@ -153,6 +159,7 @@ function document<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType>
     operationId: spec.operationId,
     summary: spec.summary,
     tags: spec.tags,
+    ...(spec.deprecated ? { deprecated: true } : {}),
     request: {
       ...(spec.params ? { params: spec.params as never } : {}),
       ...(spec.query ? { query: spec.query as never } : {}),

@@ -283,4 +283,25 @@ describe('quotes and their execution', () => {
     await eventually(() => transactionOf(api, first.body.transactionId), (t) => t.status === 'COMPLETED');
     expect(await balances(api, p.usd)).toEqual({ available: 80_000, total: 80_000 });
   });
+
+  test('deprecated POST /transfer-out: same currency only, served by a quote executed at once, with a Deprecation header', async () => {
+    const { api } = await h.platform();
+    const p = await payer(api);
+    const crossCurrency = await api.post('/transfer-out', { source: { accountId: p.usd }, destination: { accountId: p.bank }, amount: 1_000 });
+    expect(crossCurrency.status).toBe(400);
+    expect(crossCurrency.headers.deprecation).toBe('true');
+    expect(crossCurrency.body.details.errors[0]).toMatchObject({ field: 'destination.accountId', constraint: { rule: 'sameCurrency' } });
+    const usdBank = await api.post('/customers/external-accounts', { customerId: p.customerId, currency: 'USD', accountInfo: { accountType: 'USD_ACCOUNT', routingNumber: '021000021', accountNumber: '55501234', beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Jane Doe' } } });
+    const pending = await api.post('/transfer-out', { source: { accountId: p.usd }, destination: { accountId: usdBank.body.id }, amount: 1_000 });
+    expect(pending.status).toBe(409);
+    expect(pending.body.code).toBe('BANK_ACCOUNT_VALIDATION_PENDING');
+    await eventually(() => api.get(`/customers/external-accounts/${usdBank.body.id}`).then((r) => r.body.status), (s) => s === 'ACTIVE', 30_000);
+    const sent = await api.post('/transfer-out', { source: { accountId: p.usd }, destination: { accountId: usdBank.body.id, paymentRail: 'ACH' }, amount: 1_000, remittanceInformation: 'INV-1' });
+    expect(sent.status).toBe(201);
+    expect(sent.headers.link).toContain('rel="successor-version"');
+    expect(sent.body).toMatchObject({ type: 'OUTGOING', sentAmount: { amount: sent.body.sentAmount.amount, currency: { code: 'USD' } }, receivedAmount: { currency: { code: 'USD' } }, paymentRail: 'ACH' });
+    const done = await eventually(() => transactionOf(api, sent.body.id), (t) => t.status === 'COMPLETED');
+    expect(done.sentAmount.amount).toBe(1_000);
+    expect(done.receivedAmount.amount).toBe(1_000 - done.fees);
+  }, 60_000);
 });

@@ -3,6 +3,7 @@ import { lookupRoutes } from './lookup-routes';
 import { quoteRoutes } from './quote-routes';
 import { sandboxRoutes } from './sandbox-routes';
 import { transactionRoutes } from './transaction-routes';
+import { transferRoutes } from './transfer-routes';
 
 /** Quotes, exchange rates, transactions and sandbox funding. */
-export const routes = [...transactionRoutes, ...sandboxRoutes, ...quoteRoutes, ...exchangeRateRoutes, ...lookupRoutes];
+export const routes = [...transactionRoutes, ...sandboxRoutes, ...quoteRoutes, ...exchangeRateRoutes, ...transferRoutes, ...lookupRoutes];
