@@ -15,7 +15,7 @@ export interface IncomingPaymentInput {
   currency: string;
   /** Integer in the smallest unit, as a decimal string (Temporal payloads are JSON). */
   amount: string;
-  source: { sourceType: 'SANDBOX_FUNDING' } | { sourceType: 'ACCOUNT'; accountId: string };
+  source: { sourceType: 'SANDBOX_FUNDING' } | { sourceType: 'ACCOUNT'; accountId: string } | { sourceType: 'UMA_ADDRESS'; umaAddress: string };
 }
 
 export interface IncomingPaymentResult {

@@ -91,3 +91,14 @@ export const SandboxSendRequestSchema = z
   })
   .strict()
   .openapi('SandboxSendRequest');
+
+export const SandboxUmaReceiveRequestSchema = z
+  .object({
+    senderUmaAddress: z.string().regex(/^\$[a-zA-Z0-9._+-]+@[a-zA-Z0-9.-]+\.[a-zA-Z]{2,}$/, 'must be a UMA address such as $sender@sandbox.example.com').max(255),
+    receiverUmaAddress: z.string().min(3).max(255).optional(),
+    customerId: z.string().min(1).max(200).optional(),
+    receivingCurrencyCode: z.string().min(3).max(5),
+    receivingCurrencyAmount: z.number().int().positive().max(Number(MAX_AMOUNT)).openapi({ format: 'int64' }),
+  })
+  .strict()
+  .openapi('SandboxUmaReceiveRequest');

@@ -10,7 +10,11 @@ import { InternalAccountSchema, SandboxFundRequestSchema } from '../../ledger/ap
 import { errorResponses, IdParam } from '../../../api/schemas/common';
 import { fundQuote } from '../../../temporal/starters/quote';
 import { currentTransactionView, findQuote, workflowInput } from './quote-routes';
-import { SandboxSendRequestSchema } from './quote-schemas';
+import { SandboxSendRequestSchema, SandboxUmaReceiveRequestSchema } from './quote-schemas';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { InternalAccount } from '../../ledger/entities';
+import { Customer } from '../../customers/entities';
+import { customerByUmaAddress } from '../services/lookups';
 import { TransactionSchema } from './schemas';
 
 export const sandboxRoutes = [
@@ -84,4 +88,57 @@ export const sandboxRoutes = [
       return { status: 200, body: await currentTransactionView(em, transactionId) };
     },
   }),
+  defineRoute({
+    method: 'post',
+    path: '/sandbox/uma/receive',
+    operationId: 'sandboxReceive',
+    summary: "Sandbox: a UMA payment from a sandbox sender arrives for one of the platform's customers",
+    tags: ['Sandbox'],
+    body: SandboxUmaReceiveRequestSchema,
+    idempotent: true,
+    sandboxOnly: true,
+    responses: {
+      200: { description: 'The incoming transaction, COMPLETED', schema: TransactionSchema },
+      400: { description: 'INVALID_INPUT: no receiver named, the receiver holds no account in the currency, …', schema: errorResponses[400].schema },
+      401: errorResponses[401],
+      404: { description: 'USER_NOT_FOUND or UMA_NOT_FOUND: no such receiver on this platform', schema: errorResponses[404].schema },
+    },
+    handler: async ({ em, caller, body, deps, idempotencyKey }) => {
+      const receiver = await receivingCustomer(em, caller.platformId, body);
+      const account = await em.findOne(InternalAccount, { platformId: caller.platformId, customerId: receiver.id, currency: body.receivingCurrencyCode, status: 'ACTIVE' });
+      if (!account) throw DomainError.invalidInput([{ field: 'receivingCurrencyCode', constraint: 'receiverAccount', message: `the receiver holds no active ${body.receivingCurrencyCode} account` }]);
+      await assertCustomerMayMoveMoney(em, caller.platformId, receiver.id);
+      const transactionId = idempotencyKey ? derivedId('Transaction', caller.platformId, 'sandbox-uma-receive', idempotencyKey) : newId('Transaction');
+      await runIncomingPayment(
+        deps.temporal,
+        {
+          transactionId,
+          platformId: caller.platformId,
+          environment: caller.environment,
+          customerId: receiver.id,
+          internalAccountId: account.id,
+          currency: account.currency,
+          amount: toMinor(body.receivingCurrencyAmount).toString(),
+          source: { sourceType: 'UMA_ADDRESS', umaAddress: body.senderUmaAddress },
+        },
+        { taskQueue: deps.taskQueue },
+      );
+      return { status: 200, body: await currentTransactionView(em, transactionId) };
+    },
+  }),
 ];
+
+/** The receiver of a simulated UMA payment: by address, by id, or both (then the same customer). */
+async function receivingCustomer(em: EntityManager, platformId: string, body: { receiverUmaAddress?: string; customerId?: string }) {
+  if (!body.receiverUmaAddress && !body.customerId) {
+    throw DomainError.invalidInput([{ field: 'receiverUmaAddress', constraint: 'required', message: 'name the receiver by receiverUmaAddress or customerId' }]);
+  }
+  const byAddress = body.receiverUmaAddress ? await customerByUmaAddress(em, platformId, body.receiverUmaAddress) : null;
+  if (body.receiverUmaAddress && !byAddress) throw new DomainError('UMA_NOT_FOUND', 'No receiver has this UMA address');
+  const byId = body.customerId ? await em.findOne(Customer, { id: body.customerId, platformId, isDeleted: false }) : null;
+  if (body.customerId && !byId) throw DomainError.notFound('Customer');
+  if (byAddress && byId && byAddress.id !== byId.id) {
+    throw DomainError.invalidInput([{ field: 'customerId', constraint: 'sameReceiver', message: 'customerId and receiverUmaAddress name different customers' }]);
+  }
+  return (byAddress ?? byId)!;
+}
