@@ -299,9 +299,53 @@ describe('quotes and their execution', () => {
     const sent = await api.post('/transfer-out', { source: { accountId: p.usd }, destination: { accountId: usdBank.body.id, paymentRail: 'ACH' }, amount: 1_000, remittanceInformation: 'INV-1' });
     expect(sent.status).toBe(201);
     expect(sent.headers.link).toContain('rel="successor-version"');
-    expect(sent.body).toMatchObject({ type: 'OUTGOING', sentAmount: { amount: sent.body.sentAmount.amount, currency: { code: 'USD' } }, receivedAmount: { currency: { code: 'USD' } }, paymentRail: 'ACH' });
+    expect(sent.body).toMatchObject({ type: 'OUTGOING', sentAmount: { amount: 1_000, currency: { code: 'USD' } }, receivedAmount: { currency: { code: 'USD' } }, paymentRail: 'ACH' });
     const done = await eventually(() => transactionOf(api, sent.body.id), (t) => t.status === 'COMPLETED');
     expect(done.sentAmount.amount).toBe(1_000);
     expect(done.receivedAmount.amount).toBe(1_000 - done.fees);
   }, 60_000);
+
+  test('corridor rules: limits, currencies the service cannot send, purpose of payment, platform fee overrides', async () => {
+    const { api } = await h.platform();
+    const p = await payer(api);
+    const codeOf = async (body: Record<string, unknown>) => {
+      const res = await api.post('/quotes', body);
+      expect(res.status).toBe(400);
+      return res.body.code as string;
+    };
+    // USD corridors: at least 5.00 and at most 100,000.00 sent.
+    expect(await codeOf(quoteBody(p.usd, p.bank, 100))).toBe('AMOUNT_OUT_OF_RANGE');
+    expect(await codeOf(quoteBody(p.usd, p.bank, 10_000_001))).toBe('TRANSACTION_SIZE_LIMIT_EXCEEDED');
+    expect(await codeOf({ ...quoteBody(p.usd, p.bank), source: { sourceType: 'REALTIME_FUNDING', currency: 'MXN' } })).toBe('INVALID_CURRENCY');
+    const inr = await api.post('/customers/external-accounts', { customerId: p.customerId, currency: 'INR', accountInfo: { accountType: 'INR_ACCOUNT', vpa: 'jane.doe@okbank', beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Jane Doe' } } });
+    expect(inr.status).toBe(201);
+    const noPurpose = await api.post('/quotes', quoteBody(p.usd, inr.body.id));
+    expect(noPurpose.status).toBe(400);
+    expect(noPurpose.body.details.errors[0]).toMatchObject({ field: 'purposeOfPayment', constraint: { rule: 'required' } });
+    expect((await api.post('/quotes', { ...quoteBody(p.usd, inr.body.id), purposeOfPayment: 'GIFT' })).status).toBe(201);
+    // An override applies to USD sources only, and is what the quote charges.
+    const override = { platformFixedFee: { amount: 50, currency: 'USD' }, platformVariableFeeBps: 100 };
+    const withOverride = await api.post('/quotes', { ...quoteBody(p.usd, p.bank), platformFeeOverride: override });
+    expect(withOverride.status).toBe(201);
+    expect(withOverride.body.platformFeesIncluded).toBe(50 + 100);
+    const eurSource = await api.post('/quotes', { ...quoteBody(p.eur, p.bank), platformFeeOverride: { ...override, platformFixedFee: { amount: 50, currency: 'EUR' } } });
+    expect(eurSource.status).toBe(400);
+    expect(eurSource.body.details.errors[0].field).toBe('platformFeeOverride');
+  });
+
+  test('EU platforms: a wallet whose ownership is unproven takes transfers below EUR 1,000 only', async () => {
+    const { api } = await h.platform({ region: 'EU', counterpartyInformationRequired: true });
+    const customer = await api.post('/customers', { customerType: 'INDIVIDUAL', platformCustomerId: `eu-${Math.random()}`, fullName: 'Jane Doe' });
+    const accounts = await api.get(`/customers/internal-accounts?customerId=${encodeURIComponent(customer.body.id)}&currency=EUR`);
+    const eur = accounts.body.data[0].id as string;
+    await api.post(`/sandbox/internal-accounts/${eur}/fund`, { amount: 500_000 });
+    const wallet = await api.post('/customers/external-accounts', { customerId: customer.body.id, currency: 'USDC', ownershipType: 'FIRST_PARTY', accountInfo: { accountType: 'BASE_WALLET', address: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed' } });
+    expect(wallet.body.status).toBe('PENDING_OWNERSHIP_VERIFICATION');
+    const small = await api.post('/quotes', quoteBody(eur, wallet.body.id, 50_000));
+    expect(small.status).toBe(201);
+    expect((await api.post(`/quotes/${small.body.id}/execute`)).status).toBe(200);
+    const large = await api.post('/quotes', quoteBody(eur, wallet.body.id, 150_000));
+    expect(large.status).toBe(400);
+    expect(large.body.code).toBe('EXTERNAL_ACCOUNT_VERIFICATION_REQUIRED');
+  });
 });

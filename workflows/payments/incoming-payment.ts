@@ -1,5 +1,4 @@
 import {
-  ActivityFailure,
   allHandlersFinished,
   ApplicationFailure,
   condition,
@@ -16,6 +15,7 @@ import { ERROR } from '../../src/domain/errors';
 import { BusinessStatusKey, CustomerIdKey, TransactionIdKey } from '../../src/temporal/search-attributes';
 import { announceEvents, deliverEvents } from '../webhooks/announce';
 import { incomingPaymentPosted, incomingPaymentStatusQuery, type IncomingPaymentInput, type IncomingPaymentResult } from '../definitions';
+import { asApplicationFailure } from '../update-failures';
 
 const retry: RetryPolicy = { initialInterval: '1 second', maximumInterval: '30 seconds', nonRetryableErrorTypes: [ERROR.ACCOUNT_NOT_FOUND, ERROR.INSUFFICIENT_FUNDS] };
 
@@ -91,11 +91,4 @@ async function incomingPaymentV1(input: IncomingPaymentInput): Promise<IncomingP
 
 function paymentAttributes(input: IncomingPaymentInput) {
   return [{ key: TransactionIdKey, value: input.transactionId }, ...(input.customerId ? [{ key: CustomerIdKey, value: input.customerId }] : [])];
-}
-
-/** An update can only be failed with an ApplicationFailure: unwrap the activity's. */
-function asApplicationFailure(err: unknown): ApplicationFailure {
-  if (err instanceof ActivityFailure && err.cause instanceof ApplicationFailure) return err.cause;
-  if (err instanceof ApplicationFailure) return err;
-  return ApplicationFailure.create({ message: err instanceof Error ? err.message : String(err), nonRetryable: true });
 }

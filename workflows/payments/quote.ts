@@ -1,4 +1,4 @@
-import { ActivityFailure, allHandlersFinished, ApplicationFailure, condition, ParentClosePolicy, proxyLocalActivities, setHandler, startChild, upsertSearchAttributes, WorkflowIdReusePolicy } from '@temporalio/workflow';
+import { allHandlersFinished, condition, ParentClosePolicy, proxyLocalActivities, setHandler, startChild, upsertSearchAttributes, WorkflowIdReusePolicy } from '@temporalio/workflow';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { PaymentActivities } from '../../activities/payments';
 import { ERROR } from '../../src/domain/errors';
@@ -6,6 +6,7 @@ import { BusinessStatusKey, CustomerIdKey, PlatformIdKey, QuoteIdKey, Transactio
 import { deliverEvents } from '../webhooks/announce';
 import { executeQuoteUpdate, fundQuoteUpdate, type QuoteExecution, type QuoteInput } from '../definitions';
 import { outgoingPayment } from './outgoing-payment';
+import { asApplicationFailure } from '../update-failures';
 
 // Refusals are answers, not faults: never retried.
 const refusals = [ERROR.QUOTE_EXPIRED, ERROR.INSUFFICIENT_FUNDS, ERROR.CONFLICT, ERROR.BANK_ACCOUNT_VALIDATION_PENDING, ERROR.INVALID_BANK_ACCOUNT, ERROR.EXTERNAL_ACCOUNT_VERIFICATION_REQUIRED, ERROR.USER_NOT_READY, ERROR.CUSTOMER_DELETED, ERROR.END_USER_TERMS_NOT_ACCEPTED, ERROR.INVALID_INPUT];
@@ -73,11 +74,4 @@ function attributes(input: QuoteInput) {
     { key: TransactionIdKey, value: input.transactionId },
     ...(input.customerId ? [{ key: CustomerIdKey, value: input.customerId }] : []),
   ];
-}
-
-/** An update can only be failed with an ApplicationFailure: unwrap the activity's. */
-function asApplicationFailure(err: unknown): ApplicationFailure {
-  if (err instanceof ActivityFailure && err.cause instanceof ApplicationFailure) return err.cause;
-  if (err instanceof ApplicationFailure) return err;
-  return ApplicationFailure.create({ message: err instanceof Error ? err.message : String(err), nonRetryable: true });
 }

@@ -40,6 +40,15 @@ export const errorResponses = {
   500: { description: 'Internal error', schema: ErrorSchema },
 } as const;
 
+/**
+ * What the money-movement policy answers when a customer may not move money now (customers
+ * context, assertCustomerMayMoveMoney), declared on every route that moves a customer's money.
+ */
+export const moneyMovementRefusals = {
+  403: { description: 'USER_NOT_READY (customer not APPROVED) or END_USER_TERMS_NOT_ACCEPTED; FORBIDDEN when a sandbox route gets a production token', schema: ErrorSchema },
+  410: { description: 'CUSTOMER_DELETED: the customer was deleted', schema: ErrorSchema },
+} as const;
+
 export const PageQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE).openapi({ description: `1 to ${MAX_PAGE_SIZE}, default ${DEFAULT_PAGE_SIZE}` }),
   cursor: z.string().max(512).optional().openapi({ description: 'nextCursor from the previous page' }),

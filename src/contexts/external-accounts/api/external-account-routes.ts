@@ -121,6 +121,7 @@ function accountRoutes(owner: Owner) {
         401: errorResponses[401],
         404: errorResponses[404],
         409: conflict('CONFLICT: ownership verification does not apply (not a FIRST_PARTY self-custody wallet, or already verified)'),
+        501: { description: 'NOT_IMPLEMENTED: LIVENESS outside the sandbox (no hosted liveness provider is connected)', schema: errorResponses[400].schema },
       },
       handler: async ({ em, caller, params, body, deps }) => {
         const account = await findExternalAccount(em, caller.platformId, params.externalAccountId, owner);

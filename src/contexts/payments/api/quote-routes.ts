@@ -4,7 +4,7 @@ import { Quote, Transaction } from '../entities';
 import { transactionViews } from '../services/transaction-views';
 import type { ApiDeps } from '../../../api/context';
 import { defineRoute } from '../../../api/route';
-import { errorResponses, IdParam } from '../../../api/schemas/common';
+import { errorResponses, IdParam, moneyMovementRefusals } from '../../../api/schemas/common';
 import { DomainError } from '../../../domain/errors';
 import { logger } from '../../../logger';
 import { executeQuote, startQuote } from '../../../temporal/starters/quote';
@@ -101,6 +101,7 @@ export const quoteRoutes = [
       401: errorResponses[401],
       404: errorResponses[404],
       409: { description: 'BANK_ACCOUNT_VALIDATION_PENDING, or CONFLICT when the quote can no longer be executed', schema: errorResponses[400].schema },
+      ...moneyMovementRefusals,
     },
     handler: async ({ em, caller, params, deps }) => {
       const { transactionId } = await execute(deps, await findQuote(em, caller.platformId, params.quoteId));

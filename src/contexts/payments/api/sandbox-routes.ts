@@ -7,7 +7,7 @@ import { findInternalAccount } from '../../ledger/services/internal-accounts';
 import { internalAccountView } from '../../ledger/services/internal-account-views';
 import { defineRoute } from '../../../api/route';
 import { InternalAccountSchema, SandboxFundRequestSchema } from '../../ledger/api/schemas';
-import { errorResponses, IdParam } from '../../../api/schemas/common';
+import { errorResponses, IdParam, moneyMovementRefusals } from '../../../api/schemas/common';
 import { fundQuote } from '../../../temporal/starters/quote';
 import { currentTransactionView, findQuote, workflowInput } from './quote-routes';
 import { SandboxSendRequestSchema, SandboxUmaReceiveRequestSchema } from './quote-schemas';
@@ -32,8 +32,7 @@ export const sandboxRoutes = [
       200: { description: 'The account with its new balance', schema: InternalAccountSchema },
       400: errorResponses[400],
       401: errorResponses[401],
-      403: { description: 'FORBIDDEN (a production token was used), USER_NOT_READY (customer not APPROVED) or END_USER_TERMS_NOT_ACCEPTED', schema: errorResponses[400].schema },
-      410: { description: 'CUSTOMER_DELETED: the account belongs to a deleted customer', schema: errorResponses[400].schema },
+      ...moneyMovementRefusals,
       404: errorResponses[404],
     },
     handler: async ({ em, caller, params, body, deps, idempotencyKey }) => {
@@ -78,6 +77,7 @@ export const sandboxRoutes = [
       401: errorResponses[401],
       404: { description: 'QUOTE_NOT_FOUND', schema: errorResponses[404].schema },
       409: { description: 'CONFLICT: not a REALTIME_FUNDING quote, or no longer payable', schema: errorResponses[400].schema },
+      ...moneyMovementRefusals,
     },
     handler: async ({ em, caller, body, deps }) => {
       const q = await findQuote(em, caller.platformId, body.quoteId);
@@ -102,6 +102,7 @@ export const sandboxRoutes = [
       400: { description: 'INVALID_INPUT: no receiver named, the receiver holds no account in the currency, …', schema: errorResponses[400].schema },
       401: errorResponses[401],
       404: { description: 'USER_NOT_FOUND or UMA_NOT_FOUND: no such receiver on this platform', schema: errorResponses[404].schema },
+      ...moneyMovementRefusals,
     },
     handler: async ({ em, caller, body, deps, idempotencyKey }) => {
       const receiver = await receivingCustomer(em, caller.platformId, body);

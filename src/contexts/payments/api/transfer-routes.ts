@@ -1,6 +1,6 @@
 import { z } from '../../../api/openapi-registry';
 import { defineRoute } from '../../../api/route';
-import { errorResponses } from '../../../api/schemas/common';
+import { errorResponses, moneyMovementRefusals } from '../../../api/schemas/common';
 import { DomainError } from '../../../domain/errors';
 import { MAX_AMOUNT } from '../../../domain/money';
 import { InternalAccount } from '../../ledger/entities';
@@ -41,7 +41,9 @@ export const transferRoutes = [
       201: { description: 'The transaction, PROCESSING (or already further)', schema: TransactionSchema },
       400: { description: 'INVALID_INPUT (the accounts hold different currencies), INSUFFICIENT_FUNDS, INVALID_BANK_ACCOUNT, …', schema: errorResponses[400].schema },
       401: errorResponses[401],
+      404: { description: "USER_NOT_FOUND: the source account's customer is gone", schema: errorResponses[404].schema },
       409: { description: 'BANK_ACCOUNT_VALIDATION_PENDING', schema: errorResponses[400].schema },
+      ...moneyMovementRefusals,
     },
     handler: async ({ em, caller, body, deps }) => {
       const [source, destination] = await Promise.all([

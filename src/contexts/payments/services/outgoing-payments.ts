@@ -14,7 +14,7 @@ import { DomainError } from '../../../domain/errors';
 import { derivedId } from '../../../domain/ids';
 import { payoutPlan, type PayoutPlan } from '../domain/payout-scenarios';
 import { transactionViews } from './transaction-views';
-import { euroCentsOf } from './euro-value';
+import { valueIn } from '../domain/pricing/value-in';
 
 export type RecordedEvent = { eventId: string; type: string };
 
@@ -82,7 +82,7 @@ export async function executeQuote(em: EntityManager, input: { quoteId: string }
     if (quote.customerId) await assertCustomerMayMoveMoney(tx, quote.platformId, quote.customerId, { lock: true });
     if (destination) {
       const platform = await tx.findOneOrFail(Platform, { id: quote.platformId });
-      assertExternalAccountUsable(destination, { platformRegion: platform.region, amountEurCents: euroCentsOf(quote.sendingCurrency, quote.totalSendingAmount) });
+      assertExternalAccountUsable(destination, { platformRegion: platform.region, amountEurCents: valueIn('EUR', quote.sendingCurrency, quote.totalSendingAmount) });
     }
     await holdFunds(tx, { platformId: quote.platformId, transactionId: payment.id, accountId: payer, currency: quote.sendingCurrency, amount: quote.totalSendingAmount });
     return startProcessing(tx, quote, payment, plan);

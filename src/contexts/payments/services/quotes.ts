@@ -22,7 +22,7 @@ import { customerByUmaAddress } from './lookups';
 import { shownDestination } from './transaction-views';
 import { Lookup } from '../entities';
 import { assertLookupUsable } from '../domain/lookups';
-import { euroCentsOf } from './euro-value';
+import { valueIn } from '../domain/pricing/value-in';
 
 export interface QuoteRequest {
   source: { sourceType: 'ACCOUNT'; accountId: string; customerId?: string } | { sourceType: 'REALTIME_FUNDING'; currency: string; customerId?: string; cryptoNetwork?: string };
@@ -130,7 +130,6 @@ export async function createQuote(em: EntityManager, input: { platform: Platform
 
   const destination = await resolveDestination(em, platform, request);
   if (destination.accountId === source.accountId) throw new DomainError('SELF_PAYMENT', 'The source and the destination are the same account');
-  if (destination.external) assertExternalAccountUsable(destination.external, { platformRegion: platform.region, amountEurCents: undefined });
   const receivingCurrency = destination.currency;
   if (!findCurrency(receivingCurrency)) throw new DomainError('INVALID_CURRENCY', `${receivingCurrency} is not a currency this service moves`);
   // Corridors the service does not offer are INVALID_CURRENCY, a missing rate QUOTE_RATE_UNAVAILABLE.
@@ -154,7 +153,7 @@ export async function createQuote(em: EntityManager, input: { platform: Platform
     platformFee: platformFee(platform, sendingCurrency, receivingCurrency, request),
   });
   assertWithinCorridorLimits(terms, priced.totalSendingAmount, sendingCurrency);
-  if (destination.external) assertExternalAccountUsable(destination.external, { platformRegion: platform.region, amountEurCents: euroCentsOf(sendingCurrency, priced.totalSendingAmount) });
+  if (destination.external) assertExternalAccountUsable(destination.external, { platformRegion: platform.region, amountEurCents: valueIn('EUR', sendingCurrency, priced.totalSendingAmount) });
 
   // Stored as JSON: the minor-unit fields are exact integers well inside the safe range (≤ 9e15).
   const rateDetails: Record<string, unknown> = Object.fromEntries(Object.entries(priced.rateDetails).map(([k, v]) => [k, typeof v === 'bigint' ? Number(v) : v]));
