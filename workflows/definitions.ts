@@ -3,6 +3,7 @@ import { ERROR } from '../src/domain/errors';
 import type { DeliveryOutcome, WebhookRetryPolicy } from '../src/contexts/webhooks/domain/webhook-retry';
 import type { TransactionStatus } from '../src/contexts/payments/domain/transaction-state';
 import type { PayoutPlan } from '../src/contexts/payments/domain/payout-scenarios';
+import type { PullPlan } from '../src/contexts/payments/domain/pull-scenarios';
 
 /** Inputs, results and queries shared by workflows and the API that starts them. */
 
@@ -169,6 +170,8 @@ export interface OutgoingPaymentInput {
   platformId: string;
   customerId: string | null;
   plan: PayoutPlan;
+  /** Present when the money is pulled from the customer's external account: the bank's answer to the pull. */
+  pull?: PullPlan;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { completeOutgoingPayment, executeQuote, expireQuote, fundQuote, failOutgoingPayment, returnOutgoingPayment, type FailureKind } from '../../src/contexts/payments/services/outgoing-payments';
+import { completeOutgoingPayment, executeQuote, expireQuote, fundQuote, failOutgoingPayment, returnOutgoingPayment, returnPulledPayment, type FailureKind } from '../../src/contexts/payments/services/outgoing-payments';
 import type { ActivityDeps } from '../deps';
 
 /** The quote's and the outgoing payment's steps: each one database transaction with its webhook events. */
@@ -21,6 +21,9 @@ export function outgoingPaymentActivities({ orm }: ActivityDeps) {
     },
     async returnOutgoingPayment(input: { transactionId: string }) {
       return returnOutgoingPayment(orm.em.fork(), input);
+    },
+    async returnPulledPayment(input: { transactionId: string }) {
+      return returnPulledPayment(orm.em.fork(), input);
     },
   };
 }

@@ -4,16 +4,18 @@ import { BusinessStatusKey, CustomerIdKey, QuoteIdKey, TransactionIdKey } from '
 import { deliverEvents } from '../webhooks/announce';
 import { cancelPayoutUpdate, TRANSACTION_NOT_CANCELLABLE, type OutgoingPaymentInput } from '../definitions';
 
-const { completeOutgoingPayment, failOutgoingPayment, returnOutgoingPayment } = proxyLocalActivities<PaymentActivities>({
+const { completeOutgoingPayment, failOutgoingPayment, returnOutgoingPayment, returnPulledPayment } = proxyLocalActivities<PaymentActivities>({
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '1 second', maximumInterval: '30 seconds' },
 });
 
 /**
- * An outgoing payment after its funds are held (workflow id = transaction id): the simulated
- * rail's answer for the destination — delays are durable timers — then settlement (the hold
- * leaves, fees to their accounts) or the refund of the hold, and for a returned payout the
- * refund of the settled amount. Each step is one database transaction with its webhook events.
+ * A payment after its quote was executed (workflow id = transaction id): for a pull-funded quote
+ * first the bank's answer to the pull, then the simulated rail's answer for the destination —
+ * delays are durable timers — then settlement (the hold leaves, fees to their accounts) or the
+ * refund of the hold, and for a returned payout the refund of the settled amount, for a returned
+ * pull the credit taken back. Each step is one database transaction with its webhook events.
+ * (A pull into an internal account is an INCOMING transaction; it runs here all the same.)
  */
 export async function outgoingPayment(input: OutgoingPaymentInput): Promise<string> {
   const { plan, transactionId } = input;
@@ -57,10 +59,22 @@ export async function outgoingPayment(input: OutgoingPaymentInput): Promise<stri
     return true;
   };
 
+  // The pull's answer comes first; runs without `pull` (every one before pulls existed) skip it.
+  if (input.pull?.outcome === 'FAILS') {
+    if (await after(input.pull.afterSeconds)) return 'FAILED';
+    await fail('PULL_FAILED');
+    return 'FAILED';
+  }
+
   switch (plan.outcome) {
     case 'COMPLETES':
       if (await after(plan.afterSeconds)) return 'FAILED';
       await step(() => completeOutgoingPayment({ transactionId }), 'COMPLETED');
+      if (input.pull?.returnedAfterSeconds) {
+        await sleep(input.pull.returnedAfterSeconds * 1000);
+        await step(() => returnPulledPayment({ transactionId }), 'FAILED');
+        return 'FAILED';
+      }
       return 'COMPLETED';
     case 'EXECUTION_FAILS':
       cancellable = false;

@@ -36,7 +36,7 @@ export async function quote(input: QuoteInput): Promise<string> {
       try {
         await startChild(outgoingPayment, {
           workflowId: executed.transactionId,
-          args: [{ transactionId: executed.transactionId, quoteId: input.quoteId, platformId: input.platformId, customerId: input.customerId, plan: executed.plan }],
+          args: [{ transactionId: executed.transactionId, quoteId: input.quoteId, platformId: input.platformId, customerId: input.customerId, plan: executed.plan, ...(executed.pull ? { pull: executed.pull } : {}) }],
           parentClosePolicy: ParentClosePolicy.ABANDON,
           workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
           typedSearchAttributes: attributes(input),

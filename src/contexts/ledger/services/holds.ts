@@ -138,6 +138,34 @@ export async function refundSettled(em: EntityManager, input: Omit<SettleInput, 
   await postEntry(em, { platformId, idempotencyKey: `return:${input.transactionId}`, transactionId: input.transactionId, description: 'Outgoing payment returned (refund)', lines: mergeLines(lines) });
 }
 
+/** What returned collections took back beyond the credited account's balance: owed to the platform by its customer. */
+export const returnShortfallAccountId = (platformId: string, currency: string) => `Ledger:${platformId}:RETURN_SHORTFALL:${currency}`;
+
+/**
+ * A collected payment that had been credited to an internal account is returned by the bank that
+ * sent it: the credit is taken back, the fees go back, and the whole amount leaves to the bank
+ * (the exact reverse of funding + settlement). The account gives back what it holds; the rest is
+ * charged to the platform's RETURN_SHORTFALL account, so no customer balance goes negative.
+ */
+export async function reverseCollectedCredit(em: EntityManager, input: SettleInput & { delivery: { toAccountId: string } }): Promise<void> {
+  const { platformId, currency } = input;
+  const recv = input.delivery.receivingCurrency;
+  const received = input.delivery.receivedAmount;
+  // The credited account is the entry's lowest id (internal accounts sort before `Ledger:` ones), so locking it first keeps the lock order.
+  const credited = await em.findOneOrFail(LedgerAccount, { id: input.delivery.toAccountId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+  const takenBack = credited.balance >= received ? received : credited.balance > 0n ? credited.balance : 0n;
+  await ensureSystemAccount(em, platformId, returnShortfallAccountId(platformId, recv), 'RETURN_SHORTFALL', recv);
+  const lines: PostingLine[] = [
+    { accountId: credited.id, currency: recv, amount: -takenBack },
+    { accountId: returnShortfallAccountId(platformId, recv), currency: recv, amount: -(received - takenBack) },
+    { accountId: railClearingAccountId(platformId, recv), currency: recv, amount: received },
+    { accountId: railClearingAccountId(platformId, currency), currency, amount: input.serviceFees + input.platformFees },
+  ];
+  if (input.serviceFees > 0n) lines.push({ accountId: serviceRevenueAccountId(platformId, currency), currency, amount: -input.serviceFees });
+  if (input.platformFees > 0n) lines.push({ accountId: platformFeesAccountId(platformId, currency), currency, amount: -input.platformFees });
+  await postEntry(em, { platformId, idempotencyKey: `return-in:${input.transactionId}`, transactionId: input.transactionId, description: 'Collected payment returned by the sending bank', lines: mergeLines(lines) });
+}
+
 /** One line per account and currency (an entry may name an account twice when currencies meet). */
 function mergeLines(lines: PostingLine[]): PostingLine[] {
   const merged = new Map<string, PostingLine>();

@@ -9,7 +9,7 @@ import { DomainError } from '../../../domain/errors';
 import { logger } from '../../../logger';
 import { executeQuote, startQuote } from '../../../temporal/starters/quote';
 import type { QuoteInput } from '../../../../workflows/definitions';
-import { createQuote, quoteView, type QuoteRequest } from '../services/quotes';
+import { assertExecutableWithoutWalletSignature, createQuote, quoteView, type QuoteRequest } from '../services/quotes';
 import { QuoteRequestSchema, QuoteSchema } from './quote-schemas';
 import { TransactionSchema } from './schemas';
 
@@ -98,13 +98,16 @@ export const quoteRoutes = [
     responses: {
       200: { description: 'The transaction, PROCESSING', schema: TransactionSchema },
       400: { description: 'QUOTE_EXPIRED, INSUFFICIENT_FUNDS, INVALID_BANK_ACCOUNT, EXTERNAL_ACCOUNT_VERIFICATION_REQUIRED', schema: errorResponses[400].schema },
-      401: errorResponses[401],
+      401: { description: 'UNAUTHORIZED, or WALLET_SIGNATURE_MISSING for an EMBEDDED_WALLET source without Svc-Wallet-Signature', schema: errorResponses[401].schema },
       404: errorResponses[404],
       409: { description: 'BANK_ACCOUNT_VALIDATION_PENDING, or CONFLICT when the quote can no longer be executed', schema: errorResponses[400].schema },
       ...moneyMovementRefusals,
+      501: { description: 'NOT_IMPLEMENTED: wallet signatures of EMBEDDED_WALLET sources cannot be verified yet', schema: errorResponses[400].schema },
     },
-    handler: async ({ em, caller, params, deps }) => {
-      const { transactionId } = await execute(deps, await findQuote(em, caller.platformId, params.quoteId));
+    handler: async ({ em, caller, params, deps, req }) => {
+      const q = await findQuote(em, caller.platformId, params.quoteId);
+      await assertExecutableWithoutWalletSignature(em, q, req.get('svc-wallet-signature') ?? req.get('grid-wallet-signature'));
+      const { transactionId } = await execute(deps, q);
       return { status: 200, body: await currentTransactionView(em, transactionId) };
     },
   }),

@@ -43,6 +43,10 @@ export const QuoteRequestSchema = z
   .strict()
   .superRefine((q, ctx) => {
     if (q.destination.destinationType === 'UMA_ADDRESS' && !q.lookupId) ctx.addIssue({ code: 'custom', path: ['lookupId'], message: 'lookupId is required for UMA address destinations', params: { constraint: 'required' } });
+    // Real-time funding is executed by the arrival of the money, never at creation (spec §4.2).
+    if (q.immediatelyExecute && q.source.sourceType === 'REALTIME_FUNDING') {
+      ctx.addIssue({ code: 'custom', path: ['immediatelyExecute'], message: 'immediatelyExecute is allowed only for an internal-account or pullable external-account source', params: { constraint: 'accountSource' } });
+    }
   })
   .openapi('QuoteRequest');
 

@@ -1,55 +1,69 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Quote, Transaction, type RefundState } from '../entities';
-import { InternalAccount, LedgerAccount } from '../../ledger/entities';
+import { InternalAccount, JournalEntry, LedgerAccount } from '../../ledger/entities';
 import { ExternalAccount } from '../../external-accounts/entities';
 import { Platform } from '../../platforms/entities';
 import { assertCustomerMayMoveMoney } from '../../customers/services/money-movement-policy';
 import { assertExternalAccountUsable } from '../../external-accounts/domain/account-usage';
 import { primaryIdentifier } from '../../external-accounts/domain/account-identity';
-import { holdFunds, receiveFunding, refundSettled, releaseHold, settleHold } from '../../ledger/services/holds';
+import { holdFunds, receiveFunding, refundSettled, releaseHold, reverseCollectedCredit, settleHold } from '../../ledger/services/holds';
 import { internalAccountView } from '../../ledger/services/internal-account-views';
 import { recordWebhookEvent } from '../../webhooks/services/webhooks';
 import { DomainError } from '../../../domain/errors';
 import { derivedId } from '../../../domain/ids';
 import { payoutPlan, type PayoutPlan } from '../domain/payout-scenarios';
+import { pullPlan, type PullPlan } from '../domain/pull-scenarios';
 import { transactionViews } from './transaction-views';
 import { valueIn } from '../domain/pricing/value-in';
 
 export type RecordedEvent = { eventId: string; type: string };
 
 /**
- * Records the webhook events of a transaction's current state: OUTGOING_PAYMENT.<status> (or the
- * refund's event) with the transaction as data, and the payer's balance update when money moved.
- * Ids derive from the transaction and the event type, so a retried activity records each once.
+ * The webhook type announcing a payment's status: OUTGOING_PAYMENT.* for money leaving, and
+ * INCOMING_PAYMENT.* for money pulled into an internal account (which has no PROCESSING event).
  */
-async function recordEvents(em: EntityManager, tx: Transaction, types: string[], options: { balanceOf?: string } = {}): Promise<RecordedEvent[]> {
+function paymentEventType(tx: Transaction, status: string): string | null {
+  if (tx.type === 'OUTGOING') return `OUTGOING_PAYMENT.${status}`;
+  return status === 'PROCESSING' || status === 'EXPIRED' ? null : `INCOMING_PAYMENT.${status}`;
+}
+
+/**
+ * Records the webhook events of a transaction's current state: the payment's status (or its
+ * refund's) with the transaction as data, and a balance update for each internal account whose
+ * balance moved. Ids derive from the transaction and the event type, so a retried step records
+ * each once.
+ */
+async function recordEvents(em: EntityManager, tx: Transaction, statuses: string[], options: { balanceOf?: (string | undefined)[] } = {}): Promise<RecordedEvent[]> {
   const quote = await em.findOneOrFail(Quote, { transactionId: tx.id });
   const data = (await transactionViews(em, [tx]))[0];
+  const types = statuses.map((status) => paymentEventType(tx, status)).filter((type): type is string => type !== null);
   const events: RecordedEvent[] = [];
   for (const type of types) {
     const event = await recordWebhookEvent(em, { id: derivedId('Webhook', tx.id, type), platformId: tx.platformId, environment: quote.environment, type, data });
     events.push({ eventId: event.id, type });
   }
-  if (options.balanceOf) {
-    const account = await em.findOne(InternalAccount, { id: options.balanceOf });
-    const ledger = await em.findOne(LedgerAccount, { id: options.balanceOf });
-    if (account && ledger) {
-      const event = await recordWebhookEvent(em, {
-        id: derivedId('Webhook', tx.id, types.join('+'), 'INTERNAL_ACCOUNT.BALANCE_UPDATED'),
-        platformId: tx.platformId,
-        environment: quote.environment,
-        type: 'INTERNAL_ACCOUNT.BALANCE_UPDATED',
-        data: internalAccountView(account, ledger),
-      });
-      events.push({ eventId: event.id, type: event.type });
-    }
+  const [payer, ...others] = options.balanceOf ?? [];
+  for (const accountId of new Set([payer, ...others])) {
+    if (!accountId) continue;
+    const account = await em.findOne(InternalAccount, { id: accountId });
+    const ledger = await em.findOne(LedgerAccount, { id: accountId });
+    if (!account || !ledger) continue;
+    // The payer's id keeps the derivation it always had; other accounts add their own id.
+    const key = types.join('+') || statuses.join('+');
+    const id = accountId === payer ? derivedId('Webhook', tx.id, key, 'INTERNAL_ACCOUNT.BALANCE_UPDATED') : derivedId('Webhook', tx.id, key, 'INTERNAL_ACCOUNT.BALANCE_UPDATED', accountId);
+    const event = await recordWebhookEvent(em, { id, platformId: tx.platformId, environment: quote.environment, type: 'INTERNAL_ACCOUNT.BALANCE_UPDATED', data: internalAccountView(account, ledger) });
+    events.push({ eventId: event.id, type: event.type });
   }
   return events;
 }
 
-/** The payer's internal account; none when the money comes from outside (real-time funding). */
-const sourceAccountOf = (quote: Quote): string | undefined => (quote.source.sourceType === 'ACCOUNT' ? String(quote.source.accountId) : undefined);
+/** The payer's internal account; none when the money comes from outside (real-time funding, a pull). */
+const sourceAccountOf = (quote: Quote): string | undefined => (quote.source.sourceType === 'ACCOUNT' && String(quote.source.accountId).startsWith('InternalAccount:') ? String(quote.source.accountId) : undefined);
+/** The external account the service pulls from, for a pull-funded quote. */
+const pullSourceIdOf = (quote: Quote): string | undefined => (quote.source.sourceType === 'ACCOUNT' && String(quote.source.accountId).startsWith('ExternalAccount:') ? String(quote.source.accountId) : undefined);
+/** The internal account a payment credits, when it pays into one (an internal or UMA destination). */
+const creditedAccountOf = (quote: Quote): string | undefined => (typeof quote.destination.accountId === 'string' && quote.destination.accountId.startsWith('InternalAccount:') ? quote.destination.accountId : undefined);
 
 /** What the quote's workflow needs to run the payment (JSON-safe: it is an activity result). */
 export interface Execution {
@@ -57,6 +71,8 @@ export interface Execution {
   alreadyExecuted: boolean;
   transactionId: string;
   plan: PayoutPlan;
+  /** For a pull-funded quote: what the bank does with the pull. */
+  pull?: PullPlan;
   events: RecordedEvent[];
 }
 
@@ -72,24 +88,32 @@ export async function executeQuote(em: EntityManager, input: { quoteId: string }
     const payment = await tx.findOneOrFail(Transaction, { id: quote.transactionId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     const destination = await destinationAccount(tx, quote);
     const plan = payoutPlan(quote.environment, destination ? primaryIdentifier(destination.accountInfo) : '');
+    const pullFrom = await pullSourceAccount(tx, quote);
+    const pull = pullFrom ? await pullPlanOf(tx, quote, pullFrom) : undefined;
+    const executed = (events: RecordedEvent[], alreadyExecuted: boolean): Execution => ({ alreadyExecuted, transactionId: payment.id, plan, ...(pull ? { pull } : {}), events });
     // Executed before: the same answer, and the same (already recorded) events, so that a step
     // retried after its commit still starts the payment and delivers them.
-    if (quote.executedAt) return { alreadyExecuted: true, transactionId: payment.id, plan, events: await recordEvents(tx, payment, ['OUTGOING_PAYMENT.PROCESSING'], { balanceOf: sourceAccountOf(quote) }) };
+    if (quote.executedAt) return executed(await recordEvents(tx, payment, ['PROCESSING'], { balanceOf: [sourceAccountOf(quote)] }), true);
     if (quote.status === 'EXPIRED' || quote.expiresAt.getTime() <= Date.now()) throw new DomainError('QUOTE_EXPIRED', 'The quote has expired; request a new quote');
     if (quote.status !== 'PENDING') throw new DomainError('CONFLICT', `The quote is ${quote.status} and cannot be executed`);
     const payer = sourceAccountOf(quote);
-    if (!payer) throw new DomainError('CONFLICT', 'A real-time-funded quote is executed by the arrival of its funds, not by this call');
+    if (!payer && !pullFrom) throw new DomainError('CONFLICT', 'A real-time-funded quote is executed by the arrival of its funds, not by this call');
     if (quote.customerId) await assertCustomerMayMoveMoney(tx, quote.platformId, quote.customerId, { lock: true });
-    if (destination) {
-      const platform = await tx.findOneOrFail(Platform, { id: quote.platformId });
-      assertExternalAccountUsable(destination, { platformRegion: platform.region, amountEurCents: valueIn('EUR', quote.sendingCurrency, quote.totalSendingAmount) });
+    const platform = await tx.findOneOrFail(Platform, { id: quote.platformId });
+    if (destination) assertExternalAccountUsable(destination, { platformRegion: platform.region, amountEurCents: valueIn('EUR', quote.sendingCurrency, quote.totalSendingAmount) });
+    if (payer) {
+      await holdFunds(tx, { platformId: quote.platformId, transactionId: payment.id, accountId: payer, currency: quote.sendingCurrency, amount: quote.totalSendingAmount });
+    } else {
+      assertExternalAccountUsable(pullFrom!, { platformRegion: platform.region, field: 'source.accountId' });
+      // A pull the bank honours at once is booked now, where a hold would have put the money;
+      // one that fails (or stays pending) leaves the ledger untouched until the bank answers.
+      if (pull!.outcome === 'COLLECTED') await receiveFunding(tx, { platformId: quote.platformId, transactionId: payment.id, currency: quote.sendingCurrency, amount: quote.totalSendingAmount });
     }
-    await holdFunds(tx, { platformId: quote.platformId, transactionId: payment.id, accountId: payer, currency: quote.sendingCurrency, amount: quote.totalSendingAmount });
-    return startProcessing(tx, quote, payment, plan);
+    return executed((await startProcessing(tx, quote, payment)).events, false);
   });
 }
 
-async function startProcessing(em: EntityManager, quote: Quote, payment: Transaction, plan: PayoutPlan): Promise<Execution> {
+async function startProcessing(em: EntityManager, quote: Quote, payment: Transaction): Promise<{ events: RecordedEvent[] }> {
   const now = new Date();
   quote.status = 'PROCESSING';
   quote.executedAt = now;
@@ -97,8 +121,19 @@ async function startProcessing(em: EntityManager, quote: Quote, payment: Transac
   payment.status = 'PROCESSING';
   payment.updatedAt = now;
   await em.flush();
-  const events = await recordEvents(em, payment, ['OUTGOING_PAYMENT.PROCESSING'], { balanceOf: sourceAccountOf(quote) });
-  return { alreadyExecuted: false, transactionId: payment.id, plan, events };
+  return { events: await recordEvents(em, payment, ['PROCESSING'], { balanceOf: [sourceAccountOf(quote)] }) };
+}
+
+async function pullSourceAccount(em: EntityManager, quote: Quote): Promise<ExternalAccount | null> {
+  const id = pullSourceIdOf(quote);
+  return id ? em.findOne(ExternalAccount, { id, platformId: quote.platformId }) : null;
+}
+
+/** The simulated bank's answer to a pull; a 009 return is not simulated for credits to an embedded wallet. */
+async function pullPlanOf(em: EntityManager, quote: Quote, pullFrom: ExternalAccount): Promise<PullPlan> {
+  const credited = creditedAccountOf(quote);
+  const wallet = credited ? (await em.findOne(InternalAccount, { id: credited }))?.type === 'EMBEDDED_WALLET' : false;
+  return pullPlan(quote.environment, primaryIdentifier(pullFrom.accountInfo), { returnable: !!credited && !wallet });
 }
 
 /**
@@ -112,7 +147,7 @@ export async function fundQuote(em: EntityManager, input: { quoteId: string; amo
     const payment = await tx.findOneOrFail(Transaction, { id: quote.transactionId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     const destination = await destinationAccount(tx, quote);
     const plan = payoutPlan(quote.environment, destination ? primaryIdentifier(destination.accountInfo) : '');
-    if (quote.executedAt) return { alreadyExecuted: true, transactionId: payment.id, plan, events: await recordEvents(tx, payment, ['OUTGOING_PAYMENT.PROCESSING']) };
+    if (quote.executedAt) return { alreadyExecuted: true, transactionId: payment.id, plan, events: await recordEvents(tx, payment, ['PROCESSING']) };
     if (quote.source.sourceType !== 'REALTIME_FUNDING') throw new DomainError('CONFLICT', 'Only a REALTIME_FUNDING quote is paid by sending funds; execute this one');
     if (quote.status === 'EXPIRED' || quote.expiresAt.getTime() <= Date.now()) throw new DomainError('QUOTE_EXPIRED', 'The quote has expired; request a new quote');
     if (quote.status !== 'PENDING') throw new DomainError('CONFLICT', `The quote is ${quote.status}`);
@@ -121,7 +156,7 @@ export async function fundQuote(em: EntityManager, input: { quoteId: string; amo
     }
     if (quote.customerId) await assertCustomerMayMoveMoney(tx, quote.platformId, quote.customerId, { lock: true });
     await receiveFunding(tx, { platformId: quote.platformId, transactionId: payment.id, currency: quote.sendingCurrency, amount: quote.totalSendingAmount });
-    return startProcessing(tx, quote, payment, plan);
+    return { alreadyExecuted: false, transactionId: payment.id, plan, events: (await startProcessing(tx, quote, payment)).events };
   });
 }
 
@@ -157,20 +192,20 @@ export async function completeOutgoingPayment(em: EntityManager, input: { transa
   return em.transactional(async (tx) => {
     const { payment, quote } = await locked(tx, input.transactionId);
     if (payment.status !== 'PROCESSING') return { events: [] };
-    const internalDestination = typeof quote.destination.accountId === 'string' && quote.destination.accountId.startsWith('InternalAccount:') ? quote.destination.accountId : undefined;
+    const credited = creditedAccountOf(quote);
     await settleHold(tx, {
       ...holdOf(quote, payment.id),
       serviceFees: quote.feesIncluded - quote.platformFeesIncluded,
       platformFees: quote.platformFeesIncluded,
-      delivery: { receivingCurrency: quote.receivingCurrency, receivedAmount: quote.totalReceivingAmount, ...(internalDestination ? { toAccountId: internalDestination } : {}) },
+      delivery: { receivingCurrency: quote.receivingCurrency, receivedAmount: quote.totalReceivingAmount, ...(credited ? { toAccountId: credited } : {}) },
     });
     finish(payment, quote, 'COMPLETED');
     await tx.flush();
-    return { events: await recordEvents(tx, payment, ['OUTGOING_PAYMENT.COMPLETED'], { balanceOf: sourceAccountOf(quote) }) };
+    return { events: await recordEvents(tx, payment, ['COMPLETED'], { balanceOf: [sourceAccountOf(quote), credited] }) };
   });
 }
 
-export type FailureKind = 'EXECUTION_FAILED' | 'DELIVERY_FAILED' | 'USER_CANCELLED' | 'PAYOUT_AND_REFUND_FAILED' | 'CANCELLED_WHILE_PROCESSING' | 'CANCELLED_BY_PLATFORM';
+export type FailureKind = 'EXECUTION_FAILED' | 'DELIVERY_FAILED' | 'USER_CANCELLED' | 'PAYOUT_AND_REFUND_FAILED' | 'CANCELLED_WHILE_PROCESSING' | 'CANCELLED_BY_PLATFORM' | 'PULL_FAILED';
 
 const FAILURES: Record<FailureKind, { failureReason: string | null; refund: 'COMPLETED' | 'FAILED'; refundReason: RefundState['reason'] }> = {
   // The platform cancelled it (POST …/cancel) before the bank settled it: no failure of the rail.
@@ -180,26 +215,46 @@ const FAILURES: Record<FailureKind, { failureReason: string | null; refund: 'COM
   USER_CANCELLED: { failureReason: 'COUNTERPARTY_POST_TX_FAILED', refund: 'COMPLETED', refundReason: 'USER_CANCELLATION' },
   PAYOUT_AND_REFUND_FAILED: { failureReason: 'COUNTERPARTY_POST_TX_FAILED', refund: 'FAILED', refundReason: 'TRANSACTION_FAILED' },
   CANCELLED_WHILE_PROCESSING: { failureReason: 'COUNTERPARTY_POST_TX_FAILED', refund: 'COMPLETED', refundReason: 'USER_CANCELLATION' },
+  // The bank refused the pull: no money arrived, so nothing is refunded (see failOutgoingPayment).
+  PULL_FAILED: { failureReason: 'QUOTE_EXECUTION_FAILED', refund: 'COMPLETED', refundReason: 'TRANSACTION_FAILED' },
 };
+
+/** Why a payment failed as its type's reference enum says it: a pull into an account is an incoming collection. */
+function failureReasonOf(payment: Transaction, kind: FailureKind): string | null {
+  if (payment.type === 'INCOMING') return kind === 'CANCELLED_BY_PLATFORM' ? null : 'COLLECTION_FAILED';
+  return FAILURES[kind].failureReason;
+}
+
+/** Whether the payment's money is in PENDING_OUTGOING: always after a hold or a funding, only once collected for a pull. */
+async function isFunded(em: EntityManager, quote: Quote, transactionId: string): Promise<boolean> {
+  if (!pullSourceIdOf(quote)) return true;
+  return (await em.count(JournalEntry, { idempotencyKey: `funding:${transactionId}` })) > 0;
+}
 
 /**
  * The payout failed before it left: the payment is FAILED and the hold goes back to the payer
  * (refund COMPLETED), or — when the refund itself fails (sandbox 007) — the money has left and
- * stays with the rail, the refund FAILED (an operator case).
+ * stays with the rail, the refund FAILED (an operator case). A pull the bank refused, or one
+ * cancelled while pending, moved no money: FAILED, with nothing to refund.
  */
 export async function failOutgoingPayment(em: EntityManager, input: { transactionId: string; kind: FailureKind }): Promise<{ events: RecordedEvent[] }> {
   return em.transactional(async (tx) => {
     const { payment, quote } = await locked(tx, input.transactionId);
     if (payment.status !== 'PROCESSING') return { events: [] };
     const failure = FAILURES[input.kind];
+    if (!(await isFunded(tx, quote, payment.id))) {
+      finish(payment, quote, 'FAILED', failureReasonOf(payment, input.kind));
+      await tx.flush();
+      return { events: await recordEvents(tx, payment, ['FAILED']) };
+    }
     const hold = holdOf(quote, payment.id);
     if (failure.refund === 'COMPLETED') await releaseHold(tx, hold);
     else await settleHold(tx, { ...hold, serviceFees: 0n, platformFees: 0n, delivery: { receivingCurrency: quote.receivingCurrency, receivedAmount: quote.totalReceivingAmount } });
     const now = new Date().toISOString();
     payment.refund = { reference: derivedId('Transaction', payment.id, 'refund').split(':')[1]!, initiatedAt: now, status: failure.refund, reason: failure.refundReason, ...(failure.refund === 'COMPLETED' ? { settledAt: now } : {}) };
-    finish(payment, quote, 'FAILED', failure.failureReason);
+    finish(payment, quote, 'FAILED', failureReasonOf(payment, input.kind));
     await tx.flush();
-    return { events: await recordEvents(tx, payment, ['OUTGOING_PAYMENT.FAILED', `OUTGOING_PAYMENT.REFUND_${failure.refund}`], { balanceOf: sourceAccountOf(quote) }) };
+    return { events: await recordEvents(tx, payment, ['FAILED', `REFUND_${failure.refund}`], { balanceOf: [sourceAccountOf(quote)] }) };
   });
 }
 
@@ -213,7 +268,30 @@ export async function returnOutgoingPayment(em: EntityManager, input: { transact
     payment.refund = { reference: derivedId('Transaction', payment.id, 'refund').split(':')[1]!, initiatedAt: now, settledAt: now, status: 'COMPLETED', reason: 'TRANSACTION_FAILED' };
     finish(payment, quote, 'FAILED', 'PAYOUT_RETURNED');
     await tx.flush();
-    return { events: await recordEvents(tx, payment, ['OUTGOING_PAYMENT.FAILED', 'OUTGOING_PAYMENT.REFUND_COMPLETED'], { balanceOf: sourceAccountOf(quote) }) };
+    return { events: await recordEvents(tx, payment, ['FAILED', 'REFUND_COMPLETED'], { balanceOf: [sourceAccountOf(quote)] }) };
+  });
+}
+
+/**
+ * The originating bank returned a completed pull (sandbox source 009): the credit is taken back
+ * from the account it went to and the whole amount goes back to the bank, fees included; the
+ * payment is FAILED. What the account no longer holds is charged to the platform's return
+ * shortfall (the customer's balance never goes below zero).
+ */
+export async function returnPulledPayment(em: EntityManager, input: { transactionId: string }): Promise<{ events: RecordedEvent[] }> {
+  return em.transactional(async (tx) => {
+    const { payment, quote } = await locked(tx, input.transactionId);
+    const credited = creditedAccountOf(quote);
+    if (payment.status !== 'COMPLETED' || !credited) return { events: [] };
+    await reverseCollectedCredit(tx, {
+      ...holdOf(quote, payment.id),
+      serviceFees: quote.feesIncluded - quote.platformFeesIncluded,
+      platformFees: quote.platformFeesIncluded,
+      delivery: { receivingCurrency: quote.receivingCurrency, receivedAmount: quote.totalReceivingAmount, toAccountId: credited },
+    });
+    finish(payment, quote, 'FAILED', payment.type === 'INCOMING' ? 'COLLECTION_FAILED' : 'QUOTE_EXECUTION_FAILED');
+    await tx.flush();
+    return { events: await recordEvents(tx, payment, ['FAILED'], { balanceOf: [credited] }) };
   });
 }
 
@@ -230,7 +308,7 @@ export async function expireQuote(em: EntityManager, input: { quoteId: string })
     payment.failureReason = 'QUOTE_EXPIRED';
     payment.updatedAt = now;
     await tx.flush();
-    return { events: await recordEvents(tx, payment, ['OUTGOING_PAYMENT.EXPIRED']) };
+    return { events: await recordEvents(tx, payment, ['EXPIRED']) };
   });
 }
 

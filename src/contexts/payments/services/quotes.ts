@@ -23,6 +23,7 @@ import { shownDestination } from './transaction-views';
 import { Lookup } from '../entities';
 import { assertLookupUsable } from '../domain/lookups';
 import { valueIn } from '../domain/pricing/value-in';
+import { isPullable, PULL_RAILS } from '../domain/pull-scenarios';
 
 export interface QuoteRequest {
   source: { sourceType: 'ACCOUNT'; accountId: string; customerId?: string } | { sourceType: 'REALTIME_FUNDING'; currency: string; customerId?: string; cryptoNetwork?: string };
@@ -46,6 +47,7 @@ interface Destination {
   currency: string;
   rails: string[];
   external?: ExternalAccount;
+  internal?: InternalAccount;
   /** A UMA receiver: one of the platform's customers, paid into its internal account. */
   umaAddress?: string;
 }
@@ -79,20 +81,24 @@ async function resolveDestination(em: EntityManager, platform: Platform, request
   }
   const internal = await em.findOne(InternalAccount, { id: d.accountId, platformId: platform.id });
   if (!internal) throw invalid([field('destination.accountId', 'exists', 'no such internal or external account')]);
-  return { accountId: internal.id, currency: internal.currency, rails: ['INTERNAL_TRANSFER'] };
+  return { accountId: internal.id, currency: internal.currency, rails: ['INTERNAL_TRANSFER'], internal };
 }
 
 interface Source {
-  /** The payer's internal account; none for real-time funding (money from outside). */
+  /** The payer's internal account; none when the money comes from outside (real-time funding, a pull). */
   accountId?: string;
+  /** A pull source: the customer's external bank account the service debits (ACH pull). */
+  pullFrom?: ExternalAccount;
   /** As the quote shows it. */
   stored: Record<string, unknown>;
 }
 
 /**
  * Where the money comes from: an internal account of the platform (its currency is the sending
- * currency, its owner the customer), or real-time funding in a currency the service accepts,
- * for a customer of the platform or (without customerId) the platform itself.
+ * currency, its owner the customer), an external bank account the service can pull from (a
+ * direct-debit rail, still usable: validated and not deleted), or real-time funding in a
+ * currency the service accepts, for a customer of the platform or (without customerId) the
+ * platform itself.
  */
 async function resolveSource(em: EntityManager, platform: Platform, request: QuoteRequest): Promise<{ source: Source; sendingCurrency: string; customerId: string | null }> {
   const s = request.source;
@@ -101,12 +107,32 @@ async function resolveSource(em: EntityManager, platform: Platform, request: Quo
     if (!findCurrency(s.currency)) throw invalid([field('source.currency', 'enum', 'not a currency this service moves')]);
     return { source: { stored: { sourceType: 'REALTIME_FUNDING', currency: s.currency, ...(s.customerId ? { customerId: s.customerId } : {}) } }, sendingCurrency: s.currency, customerId: s.customerId ?? null };
   }
+  if (s.accountId.startsWith('ExternalAccount:')) return resolvePullSource(em, platform, s);
   const account = await em.findOne(InternalAccount, { id: s.accountId, platformId: platform.id });
   if (!account) throw invalid([field('source.accountId', 'exists', 'no such internal account')]);
   if (account.status !== 'ACTIVE') throw invalid([field('source.accountId', 'active', `the account is ${account.status}`)]);
   const customerId = account.customerId ?? null;
   if (s.customerId && s.customerId !== customerId) throw invalid([field('source.customerId', 'accountOwner', 'the account belongs to another customer')]);
+  if (request.immediatelyExecute && account.type === 'EMBEDDED_WALLET') {
+    throw invalid([field('immediatelyExecute', 'embeddedWallet', 'an EMBEDDED_WALLET source is executed with a wallet signature: create the quote without immediatelyExecute, then execute it')]);
+  }
   return { source: { accountId: account.id, stored: { sourceType: 'ACCOUNT', accountId: account.id, ...(customerId ? { customerId } : {}) } }, sendingCurrency: account.currency, customerId };
+}
+
+/** An external account as a source: the service pulls from it, so it must be reachable by a pull rail and usable now. */
+async function resolvePullSource(em: EntityManager, platform: Platform, s: { accountId: string; customerId?: string }): Promise<{ source: Source; sendingCurrency: string; customerId: string | null }> {
+  const external = await em.findOne(ExternalAccount, { id: s.accountId, platformId: platform.id, deletedAt: null });
+  if (!external) throw invalid([field('source.accountId', 'exists', 'no such internal or external account')]);
+  const rails = (externalAccountView(external).accountInfo as { paymentRails?: string[] }).paymentRails ?? [];
+  if (!isPullable(rails)) throw invalid([field('source.accountId', 'pullable', `the service cannot pull from a ${external.accountType} (pull rails: ${PULL_RAILS.join(', ')}); fund an internal account instead`)]);
+  const customerId = external.customerId ?? null;
+  if (s.customerId && s.customerId !== customerId) throw invalid([field('source.customerId', 'accountOwner', 'the account belongs to another customer')]);
+  assertExternalAccountUsable(external, { platformRegion: platform.region, field: 'source.accountId' });
+  return {
+    source: { pullFrom: external, stored: { sourceType: 'ACCOUNT', accountId: external.id, ...(customerId ? { customerId } : {}) } },
+    sendingCurrency: external.currency,
+    customerId,
+  };
 }
 
 function platformFee(platform: Platform, sendingCurrency: string, receivingCurrency: string, request: QuoteRequest): { fixedMinor: bigint; variableBps: number } {
@@ -129,7 +155,13 @@ export async function createQuote(em: EntityManager, input: { platform: Platform
   if (customerId) await assertCustomerMayMoveMoney(em, platform.id, customerId);
 
   const destination = await resolveDestination(em, platform, request);
-  if (destination.accountId === source.accountId) throw new DomainError('SELF_PAYMENT', 'The source and the destination are the same account');
+  if (destination.accountId === (source.accountId ?? source.pullFrom?.id)) throw new DomainError('SELF_PAYMENT', 'The source and the destination are the same account');
+  // A pull credits its owner: money taken from a customer's bank lands in that customer's own account.
+  if (source.pullFrom && destination.internal && (destination.internal.customerId ?? null) !== customerId) {
+    throw invalid([field('destination.accountId', 'sameOwner', "a pull from an external account pays into an internal account of the same owner")]);
+  }
+  // Money pulled into an internal account arrives (INCOMING, debiting the external account); everything else leaves.
+  const incomingPull = !!source.pullFrom && !!destination.internal;
   const receivingCurrency = destination.currency;
   if (!findCurrency(receivingCurrency)) throw new DomainError('INVALID_CURRENCY', `${receivingCurrency} is not a currency this service moves`);
   // Corridors the service does not offer are INVALID_CURRENCY, a missing rate QUOTE_RATE_UNAVAILABLE.
@@ -195,10 +227,10 @@ export async function createQuote(em: EntityManager, input: { platform: Platform
     id: transactionId,
     platformId: platform.id,
     customerId,
-    type: 'OUTGOING',
+    type: incomingPull ? 'INCOMING' : 'OUTGOING',
     direction: 'DEBIT',
     status: 'PENDING',
-    source: source.accountId ? { sourceType: 'ACCOUNT', accountId: source.accountId, currency: sendingCurrency } : { sourceType: 'REALTIME_FUNDING', currency: sendingCurrency },
+    source: source.accountId || source.pullFrom ? { sourceType: 'ACCOUNT', accountId: source.accountId ?? source.pullFrom!.id, currency: sendingCurrency } : { sourceType: 'REALTIME_FUNDING', currency: sendingCurrency },
     destination: destination.umaAddress
       ? { destinationType: 'UMA_ADDRESS', umaAddress: destination.umaAddress, currency: receivingCurrency, accountId: destination.accountId }
       : { destinationType: 'ACCOUNT', accountId: destination.accountId, currency: receivingCurrency },
@@ -218,6 +250,20 @@ export async function createQuote(em: EntityManager, input: { platform: Platform
   });
   await em.flush();
   return quote;
+}
+
+/**
+ * An EMBEDDED_WALLET source is executed with the customer's wallet signature over the quote
+ * (header Svc-Wallet-Signature, spec §4.3). Embedded-wallet authentication arrives with its own
+ * issue: until then a missing signature is 401 WALLET_SIGNATURE_MISSING and a given one cannot be
+ * checked yet (501), so no wallet pays without its owner's signature.
+ */
+export async function assertExecutableWithoutWalletSignature(em: EntityManager, q: Quote, walletSignature: string | undefined): Promise<void> {
+  if (q.source.sourceType !== 'ACCOUNT' || !String(q.source.accountId).startsWith('InternalAccount:')) return;
+  const account = await em.findOne(InternalAccount, { id: String(q.source.accountId) });
+  if (account?.type !== 'EMBEDDED_WALLET') return;
+  if (!walletSignature) throw new DomainError('WALLET_SIGNATURE_MISSING', 'An EMBEDDED_WALLET source needs the Svc-Wallet-Signature header: a stamp over the quote by the wallet');
+  throw new DomainError('NOT_IMPLEMENTED', 'Wallet signatures cannot be verified yet: embedded-wallet sources cannot be executed in this version');
 }
 
 /** How to pay a real-time-funded quote: the service's receiving coordinates with a reference unique to the quote. */
