@@ -3,6 +3,7 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { Worker } from '@temporalio/worker';
 import { randomUUID } from 'node:crypto';
 import { payoutPlan, type PayoutPlan } from '../../src/contexts/payments/domain/payout-scenarios';
+import { pullPlan, type PullPlan } from '../../src/contexts/payments/domain/pull-scenarios';
 import type { outgoingPayment } from '../../workflows/payments/outgoing-payment';
 import type { quote } from '../../workflows/payments/quote';
 import { cancelPayoutUpdate, executeQuoteUpdate, type QuoteInput } from '../../workflows/definitions';
@@ -44,6 +45,10 @@ const activities = {
     calls.push('return');
     return { events: [event('OUTGOING_PAYMENT.FAILED')] };
   },
+  async returnPulledPayment() {
+    calls.push('return-pull');
+    return { events: [event('INCOMING_PAYMENT.FAILED')] };
+  },
   async deliverWebhooks(input: { eventIds: string[] }) {
     return input.eventIds.map((eventId) => ({ eventId, outcome: { kind: 'DELIVERED' as const, status: 200 } }));
   },
@@ -69,9 +74,9 @@ async function timers(handle: WorkflowHandle): Promise<number[]> {
   return (history.events ?? []).filter((e) => e.timerStartedEventAttributes).map((e) => Number(e.timerStartedEventAttributes!.startToFireTimeout!.seconds));
 }
 
-function runPayout(plan: PayoutPlan) {
+function runPayout(plan: PayoutPlan, pull?: PullPlan) {
   const transactionId = `Transaction:${randomUUID()}`;
-  return env.client.workflow.start<typeof outgoingPayment>('outgoingPayment', { workflowId: transactionId, taskQueue, args: [{ transactionId, quoteId: 'Quote:1', platformId: 'Platform:1', customerId: null, plan }] });
+  return env.client.workflow.start<typeof outgoingPayment>('outgoingPayment', { workflowId: transactionId, taskQueue, args: [{ transactionId, quoteId: 'Quote:1', platformId: 'Platform:1', customerId: null, plan, ...(pull ? { pull } : {}) }] });
 }
 
 test.each([
@@ -131,4 +136,36 @@ test('a payout waiting for the rail can be cancelled: failed and refunded; once 
   await expect(quick.executeUpdate(cancelPayoutUpdate, { args: [{}] })).rejects.toMatchObject({ cause: { type: 'TRANSACTION_NOT_CANCELLABLE' } });
   expect(await quick.result()).toBe('FAILED');
   expect(calls).toEqual(['complete', 'return']);
+});
+
+// Pull sources (spec §8, "account that funds an incoming transfer" and source 009): the bank's
+// answer to the pull comes before the payout's; an internal destination completes at once.
+test.each([
+  ['123456999', ['complete'], [], 'COMPLETED'],
+  ['123456002', ['fail:PULL_FAILED'], [], 'FAILED'],
+  ['123456003', ['fail:PULL_FAILED'], [], 'FAILED'],
+  ['123456004', ['fail:PULL_FAILED'], [], 'FAILED'],
+  ['123456005', ['fail:PULL_FAILED'], [30], 'FAILED'],
+  ['123456009', ['complete', 'return-pull'], [30], 'FAILED'],
+])('pull from an account ending %s into an internal account: %j after timers %j', async (accountNumber, steps, timerSeconds, result) => {
+  const handle = await runPayout(payoutPlan('SANDBOX', ''), pullPlan('SANDBOX', accountNumber, { returnable: true }));
+  expect(await handle.result()).toBe(result);
+  expect(calls).toEqual(steps);
+  expect(await timers(handle)).toEqual(timerSeconds);
+});
+
+test('a 009 pull into an embedded wallet is not returned; a pull then pays out by the destination row', async () => {
+  expect(await (await runPayout(payoutPlan('SANDBOX', ''), pullPlan('SANDBOX', '123456009', { returnable: false }))).result()).toBe('COMPLETED');
+  expect(calls).toEqual(['complete']);
+  calls = [];
+  const handle = await runPayout(payoutPlan('SANDBOX', 'DE89370400440532013004'), pullPlan('SANDBOX', '123456999', { returnable: false }));
+  expect(await handle.result()).toBe('FAILED');
+  expect(calls).toEqual(['fail:DELIVERY_FAILED']);
+});
+
+test('a pull still pending at the bank (005) can be cancelled: FAILED with nothing to refund', async () => {
+  const handle = await runPayout(payoutPlan('SANDBOX', ''), pullPlan('SANDBOX', '123456005', { returnable: true }));
+  await handle.executeUpdate(cancelPayoutUpdate, { args: [{}] });
+  expect(await handle.result()).toBe('FAILED');
+  expect(calls).toEqual(['fail:CANCELLED_BY_PLATFORM']);
 });

@@ -39,7 +39,7 @@ export const transactionRoutes = [
     method: 'post',
     path: '/transactions/:transactionId/cancel',
     operationId: 'cancelTransaction',
-    summary: 'Cancel an outgoing bank transfer (ACH, wire, SWIFT) the bank has not settled yet; its funds are refunded',
+    summary: 'Cancel a bank transfer (ACH push or pull, wire, SWIFT) the bank has not settled yet; funds already taken are refunded',
     tags: ['Transactions'],
     params: IdParam('transactionId'),
     body: z.object({ reason: z.string().min(1).max(255).optional() }).strict().openapi('CancelTransactionRequest'),
@@ -47,13 +47,15 @@ export const transactionRoutes = [
       200: { description: 'Cancelled: the transaction is FAILED with its refund COMPLETED', schema: TransactionSchema },
       401: errorResponses[401],
       404: errorResponses[404],
-      409: { description: 'TRANSACTION_NOT_CANCELLABLE: settled already, not a bank-rail transfer, or not outgoing', schema: errorResponses[400].schema },
+      409: { description: 'TRANSACTION_NOT_CANCELLABLE: settled already, or not a bank-rail transfer or pull', schema: errorResponses[400].schema },
     },
     handler: async ({ em, caller, params, body, deps }) => {
       const tx = await em.findOne(Transaction, { id: params.transactionId, platformId: caller.platformId });
       if (!tx) throw DomainError.notFound('Transaction');
-      if (tx.type !== 'OUTGOING' || tx.status !== 'PROCESSING' || !CANCELLABLE_RAILS.has(tx.paymentRail ?? '')) {
-        throw new DomainError('TRANSACTION_NOT_CANCELLABLE', `Only a PROCESSING outgoing transfer on ${[...CANCELLABLE_RAILS].join(', ')} can be cancelled`);
+      // A bank transfer out, or a pull from the customer's bank (ACH pull), while the bank has not answered.
+      const pull = String(tx.source.accountId ?? '').startsWith('ExternalAccount:');
+      if (tx.status !== 'PROCESSING' || !(pull || (tx.type === 'OUTGOING' && CANCELLABLE_RAILS.has(tx.paymentRail ?? '')))) {
+        throw new DomainError('TRANSACTION_NOT_CANCELLABLE', `Only a PROCESSING pull, or outgoing transfer on ${[...CANCELLABLE_RAILS].join(', ')}, can be cancelled`);
       }
       await cancelPayout(deps.temporal, tx.id, body.reason);
       return { status: 200, body: await currentTransactionView(em, tx.id) };

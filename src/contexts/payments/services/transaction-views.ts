@@ -121,7 +121,8 @@ export function transactionView(t: Transaction, ctx: TransactionViewContext) {
     ...(t.failureReason ? { failureReason: t.failureReason } : {}),
     ...(t.description ? { description: t.description } : {}),
     ...(t.settledAt ? { settledAt: t.settledAt.toISOString() } : {}),
-    ...(t.type === 'OUTGOING' ? outgoingFields(t) : {}),
+    ...quotedFields(t),
+    ...(t.type === 'OUTGOING' ? outgoingFields(t) : t.fees != null ? { fees: t.fees } : {}),
     ...(t.receiptDeliveryConfirmedAt ? { receiptDeliveryConfirmedAt: t.receiptDeliveryConfirmedAt.toISOString() } : {}),
     createdAt: t.createdAt.toISOString(),
     updatedAt: t.updatedAt.toISOString(),
@@ -135,17 +136,23 @@ export function shownDestination(destination: Record<string, unknown>): Record<s
   return shown;
 }
 
-/** What an OutgoingTransaction adds: what was sent, the quote, its price, and any refund. */
-function outgoingFields(t: Transaction) {
+/** What every transaction made from a quote shows (the reference's base Transaction): what was sent, the quote, its rate, any refund. */
+function quotedFields(t: Transaction) {
   return {
     ...(t.sentAmount != null && t.sentCurrency ? { sentAmount: { amount: t.sentAmount, currency: currencyView(t.sentCurrency) } } : {}),
     ...(t.quoteId ? { quoteId: t.quoteId } : {}),
     ...(t.exchangeRate != null ? { exchangeRate: t.exchangeRate } : {}),
+    ...(t.refund ? { refund: t.refund } : {}),
+  };
+}
+
+/** What an OutgoingTransaction adds: its price and rail. */
+function outgoingFields(t: Transaction) {
+  return {
     ...(t.fees != null ? { fees: t.fees } : {}),
     ...(t.platformFees != null ? { platformFees: t.platformFees } : {}),
     ...(t.rateDetails ? { rateDetails: t.rateDetails } : {}),
     ...(t.paymentRail ? { paymentRail: t.paymentRail } : {}),
-    ...(t.refund ? { refund: t.refund } : {}),
   };
 }
 
