@@ -14,6 +14,7 @@ import { verificationIdFor } from '../../src/contexts/customers/services/verific
 import { FILES, individualFields, insertCustomer } from '../support/onboarding-fixtures';
 import { Customer } from '../../src/contexts/customers/entities';
 import { InternalAccount } from '../../src/contexts/ledger/entities';
+import { ExternalAccount } from '../../src/contexts/external-accounts/entities';
 import { newId } from '../../src/domain/ids';
 import { runIncomingPayment } from '../../src/temporal/starters/incoming-payment';
 import { bundledWorker } from '../support/bundled-worker';
@@ -191,6 +192,29 @@ record('record workflow histories', () => {
       await save('outgoingPayment', 'completed', completed.payment);
       const failed = await payout(ibanOf('DE', '370400440532013004'));
       await save('outgoingPayment', 'delivery-failed-refunded', failed.payment);
+    } finally {
+      await h.stop();
+    }
+  }, 120_000);
+  test('outgoingPayment of pulls: collected into an internal account; refused by the bank; returned 30 s after completion; on the dev server', async () => {
+    const h = await Harness.start();
+    try {
+      const { api } = await h.platform();
+      const customer = await api.post('/customers', { customerType: 'INDIVIDUAL', platformCustomerId: 'history-pulls', fullName: 'Jane Doe' });
+      const accounts = await api.get(`/customers/internal-accounts?customerId=${encodeURIComponent(customer.body.id)}&currency=USD`);
+      const usd = accounts.body.data[0].id as string;
+      const pull = async (accountNumber: string) => {
+        const bank = await api.post('/customers/external-accounts', { customerId: customer.body.id, ...usdAccount(accountNumber) }).expect(201);
+        await h.orm.em.fork().nativeUpdate(ExternalAccount, { id: bank.body.id }, { bankValidation: 'PASSED' });
+        const q = await api.post('/quotes', { source: { sourceType: 'ACCOUNT', accountId: bank.body.id }, destination: { destinationType: 'ACCOUNT', accountId: usd }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 10_000 }).expect(201);
+        await api.post(`/quotes/${q.body.id}/execute`).expect(200);
+        const paymentRun = h.temporal.workflow.getHandle(q.body.transactionId);
+        await paymentRun.result();
+        return paymentRun.fetchHistory();
+      };
+      await save('outgoingPayment', 'pull-collected', await pull('123456999'));
+      await save('outgoingPayment', 'pull-refused', await pull('123456004'));
+      await save('outgoingPayment', 'pull-returned', await pull('123456009'));
     } finally {
       await h.stop();
     }
