@@ -2,7 +2,7 @@ import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { LedgerAccount } from '../entities';
 import type { PostingLine } from '../domain/ledger';
-import { ensureSystemAccount, postEntry } from './ledger';
+import { ensureSystemAccountSet, postEntry } from './ledger';
 
 /**
  * Money on its way out. An outgoing payment first moves the amount from the payer's available
@@ -20,17 +20,12 @@ export const platformFeesAccountId = (platformId: string, currency: string) => `
 export const serviceRevenueAccountId = (platformId: string, currency: string) => `Ledger:${platformId}:SERVICE_REVENUE:${currency}`;
 
 async function ensureSystemAccounts(em: EntityManager, platformId: string, currency: string): Promise<void> {
-  await ensureSystemAccount(em, platformId, pendingOutgoingAccountId(platformId, currency), 'PENDING_OUTGOING', currency);
-  await ensureSystemAccount(em, platformId, railClearingAccountId(platformId, currency), 'RAIL_CLEARING', currency);
-  await ensureSystemAccount(em, platformId, platformFeesAccountId(platformId, currency), 'PLATFORM_FEES', currency);
-  await ensureSystemAccount(em, platformId, serviceRevenueAccountId(platformId, currency), 'SERVICE_REVENUE', currency);
-}
-
-async function changeHeld(em: EntityManager, accountId: string, delta: bigint): Promise<void> {
-  const account = await em.findOneOrFail(LedgerAccount, { id: accountId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-  account.held += delta;
-  account.updatedAt = new Date();
-  await em.flush();
+  await ensureSystemAccountSet(em, platformId, currency, [
+    [pendingOutgoingAccountId(platformId, currency), 'PENDING_OUTGOING'],
+    [railClearingAccountId(platformId, currency), 'RAIL_CLEARING'],
+    [platformFeesAccountId(platformId, currency), 'PLATFORM_FEES'],
+    [serviceRevenueAccountId(platformId, currency), 'SERVICE_REVENUE'],
+  ]);
 }
 
 export interface HoldInput {
@@ -45,7 +40,7 @@ export interface HoldInput {
 /** Takes the amount out of the available balance (INSUFFICIENT_FUNDS if it is not there). */
 export async function holdFunds(em: EntityManager, input: HoldInput & { accountId: string }): Promise<void> {
   await ensureSystemAccounts(em, input.platformId, input.currency);
-  const posted = await postEntry(em, {
+  await postEntry(em, {
     platformId: input.platformId,
     idempotencyKey: `hold:${input.transactionId}`,
     transactionId: input.transactionId,
@@ -54,8 +49,8 @@ export async function holdFunds(em: EntityManager, input: HoldInput & { accountI
       { accountId: input.accountId, currency: input.currency, amount: -input.amount },
       { accountId: pendingOutgoingAccountId(input.platformId, input.currency), currency: input.currency, amount: input.amount },
     ],
+    heldChanges: [{ accountId: input.accountId, delta: input.amount }],
   });
-  if (!posted.alreadyPosted) await changeHeld(em, input.accountId, input.amount);
 }
 
 export interface SettleInput extends HoldInput {
@@ -85,8 +80,14 @@ export async function settleHold(em: EntityManager, input: SettleInput): Promise
     lines.push({ accountId: railClearingAccountId(platformId, recv), currency: recv, amount: -input.delivery.receivedAmount });
     lines.push({ accountId: input.delivery.toAccountId, currency: recv, amount: input.delivery.receivedAmount });
   }
-  const posted = await postEntry(em, { platformId, idempotencyKey: `settle-out:${input.transactionId}`, transactionId: input.transactionId, description: 'Outgoing payment settled', lines: mergeLines(lines) });
-  if (!posted.alreadyPosted && input.accountId) await changeHeld(em, input.accountId, -input.amount);
+  await postEntry(em, {
+    platformId,
+    idempotencyKey: `settle-out:${input.transactionId}`,
+    transactionId: input.transactionId,
+    description: 'Outgoing payment settled',
+    lines: mergeLines(lines),
+    ...(input.accountId ? { heldChanges: [{ accountId: input.accountId, delta: -input.amount }] } : {}),
+  });
 }
 
 /**
@@ -110,7 +111,7 @@ export async function receiveFunding(em: EntityManager, input: HoldInput): Promi
 /** The hold goes back to the payer's available balance, or to the outside sender (a payment that failed before it left). */
 export async function releaseHold(em: EntityManager, input: HoldInput): Promise<void> {
   const back = input.accountId ?? railClearingAccountId(input.platformId, input.currency);
-  const posted = await postEntry(em, {
+  await postEntry(em, {
     platformId: input.platformId,
     idempotencyKey: `release:${input.transactionId}`,
     transactionId: input.transactionId,
@@ -119,8 +120,8 @@ export async function releaseHold(em: EntityManager, input: HoldInput): Promise<
       { accountId: pendingOutgoingAccountId(input.platformId, input.currency), currency: input.currency, amount: -input.amount },
       { accountId: back, currency: input.currency, amount: input.amount },
     ],
+    ...(input.accountId ? { heldChanges: [{ accountId: input.accountId, delta: -input.amount }] } : {}),
   });
-  if (!posted.alreadyPosted && input.accountId) await changeHeld(em, input.accountId, -input.amount);
 }
 
 /**
@@ -154,7 +155,7 @@ export async function reverseCollectedCredit(em: EntityManager, input: SettleInp
   // The credited account is the entry's lowest id (internal accounts sort before `Ledger:` ones), so locking it first keeps the lock order.
   const credited = await em.findOneOrFail(LedgerAccount, { id: input.delivery.toAccountId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
   const takenBack = credited.balance >= received ? received : credited.balance > 0n ? credited.balance : 0n;
-  await ensureSystemAccount(em, platformId, returnShortfallAccountId(platformId, recv), 'RETURN_SHORTFALL', recv);
+  await ensureSystemAccountSet(em, platformId, recv, [[returnShortfallAccountId(platformId, recv), 'RETURN_SHORTFALL']]);
   const lines: PostingLine[] = [
     { accountId: credited.id, currency: recv, amount: -takenBack },
     { accountId: returnShortfallAccountId(platformId, recv), currency: recv, amount: -(received - takenBack) },

@@ -1,9 +1,8 @@
-import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { JournalEntry, LedgerAccount, Posting } from '../entities';
+import { LedgerAccount } from '../entities';
 import { DomainError } from '../../../domain/errors';
 import { newId } from '../../../domain/ids';
-import { applyEntry, type PostingLine } from '../domain/ledger';
+import { applyEntry, checkEntry, type PostingLine } from '../domain/ledger';
 
 export interface PostEntryInput {
   platformId: string;
@@ -12,6 +11,12 @@ export interface PostEntryInput {
   transactionId?: string;
   description: string;
   lines: PostingLine[];
+  /**
+   * Money reserved on accounts by this movement (positive) or no longer reserved (negative),
+   * written with the balances: a hold moves funds out of the available balance and marks them
+   * `held`, so the total balance still shows them until they leave.
+   */
+  heldChanges?: { accountId: string; delta: bigint }[];
 }
 
 export interface PostEntryResult {
@@ -19,51 +24,89 @@ export interface PostEntryResult {
   alreadyPosted: boolean;
 }
 
+type Row = Record<string, unknown>;
+
+// The raw statements below interpolate their parameters as escaped literals (as every MikroORM
+// raw query does), and a list parameter as a comma-separated list: hence `array[?]`.
+
 /**
  * Posts one balanced entry and updates the balances it touches, all in the caller's database
- * transaction. Accounts are locked in id order, so concurrent entries never deadlock and a
- * protected account is never overdrawn.
+ * transaction, in two statements. The first locks the accounts in id order (concurrent entries
+ * never deadlock) and finds an entry already posted under the idempotency key; the rules of
+ * domain/ledger are then checked before anything is written (a protected account is never
+ * overdrawn, and the database's CHECK constraint stands behind that). The second writes the
+ * entry, its postings and every balance together — or nothing, when a concurrent twin with the
+ * same key got there first.
  */
 export async function postEntry(em: EntityManager, input: PostEntryInput): Promise<PostEntryResult> {
   if (!em.isInTransaction()) throw new Error('postEntry must run inside a database transaction');
-  const existing = await em.findOne(JournalEntry, { idempotencyKey: input.idempotencyKey });
-  if (existing) return { entryId: existing.id, alreadyPosted: true };
+  const shape = checkEntry(input.lines);
+  if (shape.length > 0) throw new Error(`ledger entry rejected: ${describe(shape)}`);
+  const ctx = em.getTransactionContext();
+  const sql = <T extends Row>(query: string, params: unknown[]) => em.getConnection().execute<T[]>(query, params, 'all', ctx);
 
-  const ids = [...new Set(input.lines.map((l) => l.accountId))].sort();
-  const accounts = await em.find(
-    LedgerAccount,
-    { id: { $in: ids }, platformId: input.platformId },
-    { lockMode: LockMode.PESSIMISTIC_WRITE, orderBy: { id: 'asc' } },
+  const ids = [...new Set([...input.lines.map((l) => l.accountId), ...(input.heldChanges ?? []).map((h) => h.accountId)])].sort();
+  const locked = await sql<{ id: string; currency: string; balance: string; held: string; allow_negative: boolean; posted: string | null }>(
+    `select id, currency, balance::text as balance, held::text as held, allow_negative,
+       (select id from journal_entries where idempotency_key = ?) as posted
+     from ledger_accounts where id = any(array[?]::text[]) and platform_id = ? order by id for update`,
+    [input.idempotencyKey, ids, input.platformId],
   );
+  if (locked[0]?.posted) return { entryId: locked[0].posted, alreadyPosted: true };
+  const accounts = locked.map((a) => ({ id: a.id, currency: a.currency, balance: BigInt(a.balance), held: BigInt(a.held), allowNegative: a.allow_negative }));
   const result = applyEntry(accounts, input.lines);
   if (!result.ok) {
-    const insufficient = result.violations.find((v) => v.kind === 'INSUFFICIENT_FUNDS');
-    if (insufficient) throw new DomainError('INSUFFICIENT_FUNDS', 'The account balance is too low for this movement');
-    throw new Error(`ledger entry rejected: ${JSON.stringify(result.violations, (_k, v) => (typeof v === 'bigint' ? v.toString() : v))}`);
+    if (result.violations.some((v) => v.kind === 'INSUFFICIENT_FUNDS')) throw new DomainError('INSUFFICIENT_FUNDS', 'The account balance is too low for this movement');
+    throw new Error(`ledger entry rejected: ${describe(result.violations)}`);
   }
+  const held = new Map(accounts.map((a) => [a.id, a.held]));
+  for (const change of input.heldChanges ?? []) {
+    if (!held.has(change.accountId)) throw new Error(`ledger entry rejected: unknown account ${change.accountId}`);
+    held.set(change.accountId, held.get(change.accountId)! + change.delta);
+  }
+  const changed = accounts.filter((a) => result.balances.get(a.id) !== a.balance || held.get(a.id) !== a.held);
 
   const now = new Date();
-  const entry = em.create(JournalEntry, {
-    id: newId('JournalEntry'),
-    platformId: input.platformId,
-    idempotencyKey: input.idempotencyKey,
-    transactionId: input.transactionId ?? null,
-    description: input.description,
-    createdAt: now,
-  });
-  for (const line of input.lines) {
-    em.create(Posting, { entryId: entry.id, accountId: line.accountId, currency: line.currency, amount: line.amount, createdAt: now });
+  const entryId = newId('JournalEntry');
+  const written = await sql<{ id: string }>(
+    `with entry as (
+       insert into journal_entries (id, platform_id, idempotency_key, transaction_id, description, created_at)
+       values (?, ?, ?, ?, ?, ?) on conflict (idempotency_key) do nothing returning id),
+     lines as (
+       insert into postings (entry_id, account_id, currency, amount, created_at)
+       select entry.id, line.account_id, line.currency, line.amount, ? from entry,
+         unnest(array[?]::text[], array[?]::text[], array[?]::bigint[]) as line(account_id, currency, amount)),
+     balances as (
+       update ledger_accounts set balance = next.balance, held = next.held, updated_at = ?
+       from unnest(array[?]::text[], array[?]::bigint[], array[?]::bigint[]) as next(id, balance, held)
+       where ledger_accounts.id = next.id and exists (select 1 from entry))
+     select id from entry`,
+    [
+      entryId, input.platformId, input.idempotencyKey, input.transactionId ?? null, input.description, now,
+      now, input.lines.map((l) => l.accountId), input.lines.map((l) => l.currency), input.lines.map((l) => l.amount.toString()),
+      now, changed.map((a) => a.id), changed.map((a) => result.balances.get(a.id)!.toString()), changed.map((a) => held.get(a.id)!.toString()),
+    ],
+  );
+  if (written.length === 0) {
+    // A concurrent entry with the same key committed between the two statements.
+    const [first] = await sql<{ id: string }>('select id from journal_entries where idempotency_key = ?', [input.idempotencyKey]);
+    return { entryId: first!.id, alreadyPosted: true };
   }
-  for (const account of accounts) {
-    const next = result.balances.get(account.id)!;
-    if (next !== account.balance) {
-      account.balance = next;
-      account.updatedAt = now;
-    }
+  // Accounts this unit of work already holds are brought up to date, so later reads in the same
+  // transaction (balance webhooks) see the new balances.
+  const uow = em.getUnitOfWork();
+  for (const a of changed) {
+    const managed = uow.getById<LedgerAccount>(LedgerAccount, a.id);
+    if (!managed) continue;
+    managed.balance = result.balances.get(a.id)!;
+    managed.held = held.get(a.id)!;
+    managed.updatedAt = now;
+    uow.merge(managed);
   }
-  await em.flush();
-  return { entryId: entry.id, alreadyPosted: false };
+  return { entryId, alreadyPosted: false };
 }
+
+const describe = (violations: unknown) => JSON.stringify(violations, (_k, v) => (typeof v === 'bigint' ? v.toString() : v));
 
 /** The platform's sandbox money source for a currency: may go negative, it models the outside world. */
 export function sandboxFundingAccountId(platformId: string, currency: string): string {
@@ -71,10 +114,15 @@ export function sandboxFundingAccountId(platformId: string, currency: string): s
 }
 
 export async function ensureSystemAccount(em: EntityManager, platformId: string, id: string, kind: LedgerAccount['kind'], currency: string): Promise<void> {
+  await ensureSystemAccountSet(em, platformId, currency, [[id, kind]]);
+}
+
+/** Creates the platform's system accounts of one currency that do not exist yet, in one statement. System accounts may go negative. */
+export async function ensureSystemAccountSet(em: EntityManager, platformId: string, currency: string, accounts: [id: string, kind: LedgerAccount['kind']][]): Promise<void> {
   const now = new Date();
   await em
     .createQueryBuilder(LedgerAccount)
-    .insert({ id, platformId, kind, currency, allowNegative: true, balance: 0n, held: 0n, createdAt: now, updatedAt: now })
+    .insert(accounts.map(([id, kind]) => ({ id, platformId, kind, currency, allowNegative: true, balance: 0n, held: 0n, createdAt: now, updatedAt: now })))
     .onConflict('id')
     .ignore()
     .execute();
