@@ -172,6 +172,12 @@ export interface OutgoingPaymentInput {
   plan: PayoutPlan;
   /** Present when the money is pulled from the customer's external account: the bank's answer to the pull. */
   pull?: PullPlan;
+  /**
+   * The execution's webhook events (PROCESSING, the payer's balance), recorded by the quote's
+   * workflow for this one to deliver, with its first step's. Runs started without it deliver
+   * their own step's events through an activity, as before.
+   */
+  announce?: { eventId: string; type: string }[];
 }
 
 /**

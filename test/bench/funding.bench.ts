@@ -128,7 +128,10 @@ async function main(): Promise<void> {
     const apiPort = await freePort();
     const env = { ...process.env, DATABASE_URL: dbUrl.toString(), TEMPORAL_ADDRESS: address, MASTER_KEY: masterKeyText, PORT: String(apiPort), TEMPORAL_TASK_QUEUE: paymentsQueue, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' };
     const tsx = require.resolve('tsx/cli');
-    const services = [spawn(process.execPath, [tsx, 'worker/main.ts'], { env, stdio: ['ignore', 'ignore', 'inherit'] }), spawn(process.execPath, [tsx, 'src/api/main.ts'], { env, stdio: ['ignore', 'ignore', 'inherit'] })];
+    // BENCH_PROFILE_DIR=<dir> writes a CPU profile of the API and of the worker there (open in Chrome DevTools).
+    // (The tsx CLI would run the service in a child process of its own; the loader keeps it in the profiled one.)
+    const runner = process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`, '--import', 'tsx'] : [tsx];
+    const services = [spawn(process.execPath, [...runner, 'worker/main.ts'], { env, stdio: ['ignore', 'ignore', 'inherit'] }), spawn(process.execPath, [...runner, 'src/api/main.ts'], { env, stdio: ['ignore', 'ignore', 'inherit'] })];
     cleanup.unshift(async () => {
       for (const child of services) child.kill('SIGINT');
       await Promise.all(services.map((child) => (child.exitCode !== null ? undefined : new Promise((r) => child.once('exit', r)))));

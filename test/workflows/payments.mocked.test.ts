@@ -50,10 +50,12 @@ const activities = {
     return { events: [event('INCOMING_PAYMENT.FAILED')] };
   },
   async deliverWebhooks(input: { eventIds: string[] }) {
+    deliveries.push(input.eventIds);
     return input.eventIds.map((eventId) => ({ eventId, outcome: { kind: 'DELIVERED' as const, status: 200 } }));
   },
 };
 const executedQuotes = new Set<string>();
+let deliveries: string[][] = [];
 let nextPlan: PayoutPlan = { outcome: 'COMPLETES', afterSeconds: 0 };
 
 beforeAll(() => quietTemporalRuntime());
@@ -62,6 +64,7 @@ beforeEach(async () => {
   ({ worker, taskQueue } = await bundledWorker(env.nativeConnection, activities));
   running = worker.run();
   calls = [];
+  deliveries = [];
 }, 120_000);
 afterEach(async () => {
   worker?.shutdown();
@@ -168,4 +171,25 @@ test('a pull still pending at the bank (005) can be cancelled: FAILED with nothi
   await handle.executeUpdate(cancelPayoutUpdate, { args: [{}] });
   expect(await handle.result()).toBe('FAILED');
   expect(calls).toEqual(['fail:CANCELLED_BY_PLATFORM']);
+});
+
+test('the payment announces the execution: its events go out with the completion’s, in one local activity; a waiting payment announces at once', async () => {
+  const announce = [event('OUTGOING_PAYMENT.PROCESSING'), event('INTERNAL_ACCOUNT.BALANCE_UPDATED')];
+  const start = (plan: PayoutPlan) => {
+    const transactionId = `Transaction:${randomUUID()}`;
+    return env.client.workflow.start<typeof outgoingPayment>('outgoingPayment', { workflowId: transactionId, taskQueue, args: [{ transactionId, quoteId: 'Quote:1', platformId: 'Platform:1', customerId: null, plan, announce }] });
+  };
+  const quick = await start({ outcome: 'COMPLETES', afterSeconds: 0 });
+  expect(await quick.result()).toBe('COMPLETED');
+  expect(deliveries).toHaveLength(1);
+  expect(deliveries[0]!.slice(0, 2)).toEqual(announce.map((e) => e.eventId));
+  expect(deliveries[0]).toHaveLength(3);
+  const events = (await quick.fetchHistory()).events ?? [];
+  expect(events.filter((e) => e.activityTaskScheduledEventAttributes)).toHaveLength(0);
+  expect(events.filter((e) => e.workflowTaskCompletedEventAttributes)).toHaveLength(1);
+
+  deliveries = [];
+  const slow = await start({ outcome: 'COMPLETES', afterSeconds: 360 });
+  expect(await slow.result()).toBe('COMPLETED');
+  expect(deliveries.map((d) => d.length)).toEqual([2, 1]);
 });

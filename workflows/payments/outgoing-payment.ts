@@ -19,14 +19,23 @@ const { completeOutgoingPayment, failOutgoingPayment, returnOutgoingPayment, ret
  */
 export async function outgoingPayment(input: OutgoingPaymentInput): Promise<string> {
   const { plan, transactionId } = input;
+  const attributes = [
+    { key: TransactionIdKey, value: transactionId },
+    { key: QuoteIdKey, value: input.quoteId },
+    ...(input.customerId ? [{ key: CustomerIdKey, value: input.customerId }] : []),
+  ];
+  // Runs handed the execution's events deliver them with their first step's, in a local activity
+  // (nobody waits for this workflow's tasks); older runs deliver each step's through an activity.
+  let unannounced = input.announce ?? [];
+  const deliver = async (events: { eventId: string; type: string }[]) => {
+    const all = [...unannounced, ...events];
+    unannounced = [];
+    await deliverEvents(input.platformId, all, attributes, { local: input.announce !== undefined });
+  };
   const step = async (run: () => Promise<{ events: { eventId: string; type: string }[] }>, status: string) => {
     const { events } = await run();
     upsertSearchAttributes([{ key: BusinessStatusKey, value: status }]);
-    await deliverEvents(input.platformId, events, [
-      { key: TransactionIdKey, value: transactionId },
-      { key: QuoteIdKey, value: input.quoteId },
-      ...(input.customerId ? [{ key: CustomerIdKey, value: input.customerId }] : []),
-    ]);
+    await deliver(events);
   };
   const fail = (kind: Parameters<typeof failOutgoingPayment>[0]['kind']) => step(() => failOutgoingPayment({ transactionId, kind }), 'FAILED');
 
@@ -50,6 +59,8 @@ export async function outgoingPayment(input: OutgoingPaymentInput): Promise<stri
   );
   /** Waits for the rail; true when the platform cancelled meanwhile (the payout is then failed and refunded). */
   const after = async (seconds: number): Promise<boolean> => {
+    // Waiting for the bank: the execution is announced now rather than after the wait.
+    if (seconds > 0 && unannounced.length > 0) await deliver([]);
     if (seconds > 0) await condition(() => cancelRequested, seconds * 1000);
     cancellable = false;
     if (!cancelRequested) return false;
