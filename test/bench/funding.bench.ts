@@ -58,6 +58,28 @@ async function load(label: string, ops: number, one: (i: number) => Promise<stri
   return run;
 }
 
+/** Open-loop load: request i leaves at i / rate seconds whatever the answers so far, so latency is measured at that rate. */
+async function paced(label: string, ops: number, rate: number, one: (i: number) => Promise<string>): Promise<Run> {
+  const latencies: number[] = [];
+  const ids: string[] = [];
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: ops }, async (_, i) => {
+      const wait = started + (i * 1000) / rate - performance.now();
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      const t0 = performance.now();
+      ids.push(await one(i));
+      latencies.push(performance.now() - t0);
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))]!;
+  const run = { rate: ops / seconds, p50: pct(50), p99: pct(99), ids };
+  console.log(`${label.padEnd(34)} ${rate.toFixed(1).padStart(6)} requests/s offered   p50 ${run.p50.toFixed(0).padStart(5)} ms   p99 ${run.p99.toFixed(0).padStart(5)} ms   (${ops} in ${seconds.toFixed(1)} s)`);
+  return run;
+}
+
 /** Engine work of one execution, from its history (children included). */
 async function engineWork(client: Client, workflowId: string): Promise<{ workflows: number; workflowTasks: number; activityTasks: number; localActivities: number; events: number }> {
   const history = await client.workflow.getHandle(workflowId).fetchHistory();
@@ -249,6 +271,12 @@ async function main(): Promise<void> {
     row('payout (quote + payment)', pw);
     console.log(`ratio payout/template (completions per second): ${(payouts.rate / template2.rate).toFixed(2)}   (target ≥ 1.0)`);
     console.log(`ratio quote creation/bare StartWorkflow: ${(quotes.rate / bare.rate).toFixed(2)}   (target ≥ 0.8)`);
+    // Latency at half the quote rate just measured, for both, offered at the same pace.
+    const halfRate = quotes.rate / 2;
+    const pacedOps = Math.max(100, Math.round(halfRate * 10));
+    const bareAtHalf = await paced('bare StartWorkflow, paced', pacedOps, halfRate, bareStart);
+    const quotesAtHalf = await paced('quote creation (HTTP), paced', pacedOps, halfRate, quoteOnly);
+    console.log(`ratio quote creation p99/bare StartWorkflow p99 at ${halfRate.toFixed(1)}/s: ${(quotesAtHalf.p99 / bareAtHalf.p99).toFixed(2)}   (target ≤ 2.0)`);
   } finally {
     for (const step of cleanup) await step().catch(none);
     server.kill('SIGKILL');
