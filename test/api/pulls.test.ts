@@ -200,6 +200,33 @@ describe('pull-funded quotes', () => {
   });
 });
 
+describe('tenant isolation and quote fields', () => {
+  test('another platform’s bank account or internal account cannot be pulled from or into', async () => {
+    const mine = await h.platform();
+    const theirs = await h.platform();
+    const c = await customerWithBank(theirs.api);
+    await validated(c.bank);
+    const own = await customerWithBank(mine.api);
+    const pullTheirs = await mine.api.post('/quotes', pullQuote(c.bank, own.usd));
+    expect(pullTheirs.status).toBe(400);
+    expect(pullTheirs.body.details.errors).toEqual([expect.objectContaining({ field: 'source.accountId', constraint: expect.objectContaining({ rule: 'exists' }) })]);
+    const transferTheirs = await mine.api.post('/transfer-in', { source: { accountId: c.bank }, destination: { accountId: c.usd }, amount: 100 });
+    expect(transferTheirs.status).toBe(400);
+    expect(await available(theirs.api, c.usd)).toBe(0);
+    expect((await mine.api.get('/transactions')).body.data).toEqual([]);
+  });
+
+  test('scaFactor: SMS_OTP and PASSKEY are accepted, TOTP refused (no dynamic linking)', async () => {
+    const { api } = await h.platform();
+    const c = await customerWithBank(api);
+    await validated(c.bank);
+    expect((await api.post('/quotes', pullQuote(c.bank, c.usd, 10_000, { scaFactor: 'PASSKEY' }))).status).toBe(201);
+    const totp = await api.post('/quotes', pullQuote(c.bank, c.usd, 10_000, { scaFactor: 'TOTP' }));
+    expect(totp.status).toBe(400);
+    expect(totp.body.details.errors).toEqual([expect.objectContaining({ field: 'scaFactor', constraint: expect.objectContaining({ rule: 'dynamicLinking' }) })]);
+  });
+});
+
 describe('POST /transfer-in (deprecated)', () => {
   test('pulls the amount into the internal account: 201 with the INCOMING transaction, Deprecation header', async () => {
     const { api } = await h.platform();

@@ -39,9 +39,14 @@ export const QuoteRequestSchema = z
       .optional()
       .openapi('PlatformFeeOverride'),
     senderCustomerInfo: z.record(z.string(), z.unknown()).optional(),
+    scaFactor: z
+      .enum(['SMS_OTP', 'TOTP', 'PASSKEY'])
+      .optional()
+      .openapi({ description: 'The factor of the strong customer authentication of a real-time-funding quote in an SCA region (default SMS_OTP); TOTP is refused: it cannot carry dynamic linking' }),
   })
   .strict()
   .superRefine((q, ctx) => {
+    if (q.scaFactor === 'TOTP') ctx.addIssue({ code: 'custom', path: ['scaFactor'], message: 'TOTP cannot carry dynamic linking to the amount and payee; use SMS_OTP or PASSKEY', params: { constraint: 'dynamicLinking' } });
     if (q.destination.destinationType === 'UMA_ADDRESS' && !q.lookupId) ctx.addIssue({ code: 'custom', path: ['lookupId'], message: 'lookupId is required for UMA address destinations', params: { constraint: 'required' } });
     // Real-time funding is executed by the arrival of the money, never at creation (spec §4.2).
     if (q.immediatelyExecute && q.source.sourceType === 'REALTIME_FUNDING') {

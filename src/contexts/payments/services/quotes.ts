@@ -37,6 +37,8 @@ export interface QuoteRequest {
   purposeOfPayment?: string;
   platformFeeOverride?: { platformFixedFee: { amount: number; currency: string }; platformVariableFeeBps: number };
   senderCustomerInfo?: Record<string, unknown>;
+  /** For the SCA of real-time funding in SCA regions; the challenge itself arrives with the SCA issue (until then no quote waits in PENDING_AUTHORIZATION). */
+  scaFactor?: 'SMS_OTP' | 'TOTP' | 'PASSKEY';
 }
 
 const field = (path: string, constraint: string, message: string): FieldError => ({ field: path, constraint, message });
