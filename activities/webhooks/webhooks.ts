@@ -21,10 +21,8 @@ export function webhookActivities({ orm, masterKey, webhookSender, webhookTimeou
     return key;
   }
 
-  async function attempt(eventId: string): Promise<AttemptOutcome> {
-    const em = orm.em.fork();
-    const event = await em.findOneOrFail(WebhookEvent, { id: eventId });
-    const platform = await em.findOneOrFail(Platform, { id: event.platformId });
+  /** Posts one recorded event to its platform's endpoint and records the attempt on it (flushed by the caller). */
+  async function post(em: EntityManager, event: WebhookEvent, platform: Platform): Promise<AttemptOutcome> {
     const url = platform.webhookEndpoint;
     let outcome: AttemptOutcome;
     let status: number | null = null;
@@ -41,8 +39,26 @@ export function webhookActivities({ orm, masterKey, webhookSender, webhookTimeou
     event.lastAttemptAt = new Date();
     event.lastResponseStatus = status;
     if (outcome.kind === 'DELIVERED' || outcome.kind === 'DUPLICATE') event.state = 'DELIVERED';
-    await em.flush();
     return outcome;
+  }
+
+  /**
+   * One attempt for each of the events, in the order given (a receiver sees a payment's events in
+   * the order they happened): the events and their platforms read in two queries, the attempts
+   * recorded in one flush.
+   */
+  async function attempts(eventIds: string[]): Promise<{ eventId: string; outcome: AttemptOutcome }[]> {
+    const em = orm.em.fork();
+    const events = new Map((await em.find(WebhookEvent, { id: { $in: eventIds } })).map((e) => [e.id, e]));
+    const platforms = new Map((await em.find(Platform, { id: { $in: [...new Set([...events.values()].map((e) => e.platformId))] } })).map((p) => [p.id, p]));
+    const outcomes: { eventId: string; outcome: AttemptOutcome }[] = [];
+    for (const eventId of eventIds) {
+      const event = events.get(eventId);
+      if (!event) throw new Error(`webhook event ${eventId} is not recorded`);
+      outcomes.push({ eventId, outcome: await post(em, event, platforms.get(event.platformId)!) });
+    }
+    await em.flush();
+    return outcomes;
   }
 
   return {
@@ -52,7 +68,7 @@ export function webhookActivities({ orm, masterKey, webhookSender, webhookTimeou
      * retrying and every attempt shows up in its history.
      */
     async deliverWebhook(input: { eventId: string }): Promise<AttemptOutcome> {
-      return attempt(input.eventId);
+      return (await attempts([input.eventId]))[0]!.outcome;
     },
 
     /**
@@ -61,9 +77,7 @@ export function webhookActivities({ orm, masterKey, webhookSender, webhookTimeou
      * each event that was not accepted to a webhookDelivery workflow, which retries it.
      */
     async deliverWebhooks(input: { eventIds: string[] }): Promise<{ eventId: string; outcome: AttemptOutcome }[]> {
-      const outcomes: { eventId: string; outcome: AttemptOutcome }[] = [];
-      for (const eventId of input.eventIds) outcomes.push({ eventId, outcome: await attempt(eventId) });
-      return outcomes;
+      return attempts(input.eventIds);
     },
 
     /** Marks an event that ran out of retries, so it can be found and replayed by an operator. */

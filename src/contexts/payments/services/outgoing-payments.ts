@@ -34,8 +34,7 @@ function paymentEventType(tx: Transaction, status: string): string | null {
  * balance moved. Ids derive from the transaction and the event type, so a retried step records
  * each once.
  */
-async function recordEvents(em: EntityManager, tx: Transaction, statuses: string[], options: { balanceOf?: (string | undefined)[] } = {}): Promise<RecordedEvent[]> {
-  const quote = await em.findOneOrFail(Quote, { transactionId: tx.id });
+async function recordEvents(em: EntityManager, quote: Quote, tx: Transaction, statuses: string[], options: { balanceOf?: (string | undefined)[] } = {}): Promise<RecordedEvent[]> {
   const data = (await transactionViews(em, [tx]))[0];
   const types = statuses.map((status) => paymentEventType(tx, status)).filter((type): type is string => type !== null);
   const events: RecordedEvent[] = [];
@@ -93,7 +92,7 @@ export async function executeQuote(em: EntityManager, input: { quoteId: string }
     const executed = (events: RecordedEvent[], alreadyExecuted: boolean): Execution => ({ alreadyExecuted, transactionId: payment.id, plan, ...(pull ? { pull } : {}), events });
     // Executed before: the same answer, and the same (already recorded) events, so that a step
     // retried after its commit still starts the payment and delivers them.
-    if (quote.executedAt) return executed(await recordEvents(tx, payment, ['PROCESSING'], { balanceOf: [sourceAccountOf(quote)] }), true);
+    if (quote.executedAt) return executed(await recordEvents(tx, quote, payment, ['PROCESSING'], { balanceOf: [sourceAccountOf(quote)] }), true);
     if (quote.status === 'EXPIRED' || quote.expiresAt.getTime() <= Date.now()) throw new DomainError('QUOTE_EXPIRED', 'The quote has expired; request a new quote');
     if (quote.status !== 'PENDING') throw new DomainError('CONFLICT', `The quote is ${quote.status} and cannot be executed`);
     const payer = sourceAccountOf(quote);
@@ -121,7 +120,7 @@ async function startProcessing(em: EntityManager, quote: Quote, payment: Transac
   payment.status = 'PROCESSING';
   payment.updatedAt = now;
   await em.flush();
-  return { events: await recordEvents(em, payment, ['PROCESSING'], { balanceOf: [sourceAccountOf(quote)] }) };
+  return { events: await recordEvents(em, quote, payment, ['PROCESSING'], { balanceOf: [sourceAccountOf(quote)] }) };
 }
 
 async function pullSourceAccount(em: EntityManager, quote: Quote): Promise<ExternalAccount | null> {
@@ -147,7 +146,7 @@ export async function fundQuote(em: EntityManager, input: { quoteId: string; amo
     const payment = await tx.findOneOrFail(Transaction, { id: quote.transactionId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     const destination = await destinationAccount(tx, quote);
     const plan = payoutPlan(quote.environment, destination ? primaryIdentifier(destination.accountInfo) : '');
-    if (quote.executedAt) return { alreadyExecuted: true, transactionId: payment.id, plan, events: await recordEvents(tx, payment, ['PROCESSING']) };
+    if (quote.executedAt) return { alreadyExecuted: true, transactionId: payment.id, plan, events: await recordEvents(tx, quote, payment, ['PROCESSING']) };
     if (quote.source.sourceType !== 'REALTIME_FUNDING') throw new DomainError('CONFLICT', 'Only a REALTIME_FUNDING quote is paid by sending funds; execute this one');
     if (quote.status === 'EXPIRED' || quote.expiresAt.getTime() <= Date.now()) throw new DomainError('QUOTE_EXPIRED', 'The quote has expired; request a new quote');
     if (quote.status !== 'PENDING') throw new DomainError('CONFLICT', `The quote is ${quote.status}`);
@@ -201,7 +200,7 @@ export async function completeOutgoingPayment(em: EntityManager, input: { transa
     });
     finish(payment, quote, 'COMPLETED');
     await tx.flush();
-    return { events: await recordEvents(tx, payment, ['COMPLETED'], { balanceOf: [sourceAccountOf(quote), credited] }) };
+    return { events: await recordEvents(tx, quote, payment, ['COMPLETED'], { balanceOf: [sourceAccountOf(quote), credited] }) };
   });
 }
 
@@ -245,7 +244,7 @@ export async function failOutgoingPayment(em: EntityManager, input: { transactio
     if (!(await isFunded(tx, quote, payment.id))) {
       finish(payment, quote, 'FAILED', failureReasonOf(payment, input.kind));
       await tx.flush();
-      return { events: await recordEvents(tx, payment, ['FAILED']) };
+      return { events: await recordEvents(tx, quote, payment, ['FAILED']) };
     }
     const hold = holdOf(quote, payment.id);
     if (failure.refund === 'COMPLETED') await releaseHold(tx, hold);
@@ -254,7 +253,7 @@ export async function failOutgoingPayment(em: EntityManager, input: { transactio
     payment.refund = { reference: derivedId('Transaction', payment.id, 'refund').split(':')[1]!, initiatedAt: now, status: failure.refund, reason: failure.refundReason, ...(failure.refund === 'COMPLETED' ? { settledAt: now } : {}) };
     finish(payment, quote, 'FAILED', failureReasonOf(payment, input.kind));
     await tx.flush();
-    return { events: await recordEvents(tx, payment, ['FAILED', `REFUND_${failure.refund}`], { balanceOf: [sourceAccountOf(quote)] }) };
+    return { events: await recordEvents(tx, quote, payment, ['FAILED', `REFUND_${failure.refund}`], { balanceOf: [sourceAccountOf(quote)] }) };
   });
 }
 
@@ -268,7 +267,7 @@ export async function returnOutgoingPayment(em: EntityManager, input: { transact
     payment.refund = { reference: derivedId('Transaction', payment.id, 'refund').split(':')[1]!, initiatedAt: now, settledAt: now, status: 'COMPLETED', reason: 'TRANSACTION_FAILED' };
     finish(payment, quote, 'FAILED', 'PAYOUT_RETURNED');
     await tx.flush();
-    return { events: await recordEvents(tx, payment, ['FAILED', 'REFUND_COMPLETED'], { balanceOf: [sourceAccountOf(quote)] }) };
+    return { events: await recordEvents(tx, quote, payment, ['FAILED', 'REFUND_COMPLETED'], { balanceOf: [sourceAccountOf(quote)] }) };
   });
 }
 
@@ -291,7 +290,7 @@ export async function returnPulledPayment(em: EntityManager, input: { transactio
     });
     finish(payment, quote, 'FAILED', payment.type === 'INCOMING' ? 'COLLECTION_FAILED' : 'QUOTE_EXECUTION_FAILED');
     await tx.flush();
-    return { events: await recordEvents(tx, payment, ['FAILED'], { balanceOf: [credited] }) };
+    return { events: await recordEvents(tx, quote, payment, ['FAILED'], { balanceOf: [credited] }) };
   });
 }
 
@@ -308,7 +307,7 @@ export async function expireQuote(em: EntityManager, input: { quoteId: string })
     payment.failureReason = 'QUOTE_EXPIRED';
     payment.updatedAt = now;
     await tx.flush();
-    return { events: await recordEvents(tx, payment, ['EXPIRED']) };
+    return { events: await recordEvents(tx, quote, payment, ['EXPIRED']) };
   });
 }
 

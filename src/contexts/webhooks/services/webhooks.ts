@@ -16,15 +16,11 @@ export interface NewWebhookEvent {
 /** Records an event with its final envelope bytes; returns the stored row (existing one on repeat). */
 export async function recordWebhookEvent(em: EntityManager, input: NewWebhookEvent): Promise<WebhookEvent> {
   const id = input.id ?? newId('Webhook');
-  const existing = await em.findOne(WebhookEvent, { id });
-  if (existing) return existing;
   const now = new Date();
   const payload = stringifyWithBigInt({ id, type: input.type, timestamp: now.toISOString(), data: input.data });
-  await em
-    .createQueryBuilder(WebhookEvent)
-    .insert({ id, platformId: input.platformId, environment: input.environment, type: input.type, payload, state: 'PENDING', attempts: 0, createdAt: now })
-    .onConflict('id')
-    .ignore()
-    .execute();
-  return em.findOneOrFail(WebhookEvent, { id }, { refresh: true });
+  const row = { id, platformId: input.platformId, environment: input.environment, type: input.type, payload, state: 'PENDING' as const, attempts: 0, lastResponseStatus: null, lastAttemptAt: null, createdAt: now };
+  // One statement: recorded now, or found recorded by an earlier try (ids derive from what they announce).
+  const inserted = await em.createQueryBuilder(WebhookEvent).insert(row).onConflict('id').ignore().execute('run');
+  if (inserted.affectedRows === 0) return em.findOneOrFail(WebhookEvent, { id });
+  return em.create(WebhookEvent, row, { managed: true });
 }
