@@ -36,6 +36,14 @@ interface Run {
   ids: string[];
 }
 
+/** Completions per second and latency percentiles of a finished run. */
+function summarize(ops: number, started: number, latencies: number[], ids: string[]): Run & { seconds: number } {
+  const seconds = (performance.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))]!;
+  return { rate: ops / seconds, p50: pct(50), p99: pct(99), ids, seconds };
+}
+
 async function load(label: string, ops: number, one: (i: number) => Promise<string>): Promise<Run> {
   const latencies: number[] = [];
   const ids: string[] = [];
@@ -50,11 +58,8 @@ async function load(label: string, ops: number, one: (i: number) => Promise<stri
       }
     }),
   );
-  const seconds = (performance.now() - started) / 1000;
-  latencies.sort((a, b) => a - b);
-  const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))]!;
-  const run = { rate: ops / seconds, p50: pct(50), p99: pct(99), ids };
-  console.log(`${label.padEnd(34)} ${run.rate.toFixed(1).padStart(6)} completions/s   p50 ${run.p50.toFixed(0).padStart(5)} ms   p99 ${run.p99.toFixed(0).padStart(5)} ms   (${ops} in ${seconds.toFixed(1)} s, ${CONCURRENCY} in flight)`);
+  const run = summarize(ops, started, latencies, ids);
+  console.log(`${label.padEnd(34)} ${run.rate.toFixed(1).padStart(6)} completions/s   p50 ${run.p50.toFixed(0).padStart(5)} ms   p99 ${run.p99.toFixed(0).padStart(5)} ms   (${ops} in ${run.seconds.toFixed(1)} s, ${CONCURRENCY} in flight)`);
   return run;
 }
 
@@ -72,11 +77,8 @@ async function paced(label: string, ops: number, rate: number, one: (i: number) 
       latencies.push(performance.now() - t0);
     }),
   );
-  const seconds = (performance.now() - started) / 1000;
-  latencies.sort((a, b) => a - b);
-  const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))]!;
-  const run = { rate: ops / seconds, p50: pct(50), p99: pct(99), ids };
-  console.log(`${label.padEnd(34)} ${rate.toFixed(1).padStart(6)} requests/s offered   p50 ${run.p50.toFixed(0).padStart(5)} ms   p99 ${run.p99.toFixed(0).padStart(5)} ms   (${ops} in ${seconds.toFixed(1)} s)`);
+  const run = summarize(ops, started, latencies, ids);
+  console.log(`${label.padEnd(34)} ${rate.toFixed(1).padStart(6)} requests/s offered   p50 ${run.p50.toFixed(0).padStart(5)} ms   p99 ${run.p99.toFixed(0).padStart(5)} ms   (${ops} in ${run.seconds.toFixed(1)} s)`);
   return run;
 }
 
