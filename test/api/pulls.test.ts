@@ -2,7 +2,7 @@ import { ExternalAccount } from '../../src/contexts/external-accounts/entities';
 import { runLedgerAudit } from '../../src/contexts/ledger/services/audit';
 import { returnShortfallAccountId } from '../../src/contexts/ledger/services/holds';
 import { LedgerAccount } from '../../src/contexts/ledger/entities';
-import { returnPulledPayment } from '../../src/contexts/payments/services/outgoing-payments';
+import { executeQuote as executeQuoteStep, returnPulledPayment } from '../../src/contexts/payments/services/outgoing-payments';
 import { eventually } from '../support/eventually';
 import { eurAccount, ibanOf, usdAccount } from '../support/external-account-fixtures';
 import { Harness } from '../support/harness';
@@ -197,6 +197,9 @@ describe('pull-funded quotes', () => {
     const signed = await api.post(`/quotes/${q.body.id}/execute`, undefined, { 'Svc-Wallet-Signature': 'stamp' });
     expect(signed.status).toBe(501);
     expect((await api.get(`/quotes/${q.body.id}`)).body.status).toBe('PENDING');
+    // No other path (e.g. the deprecated /transfer-out) can go around it: the execution step itself refuses wallets.
+    await expect(executeQuoteStep(h.orm.em.fork(), { quoteId: q.body.id })).rejects.toMatchObject({ code: 'NOT_IMPLEMENTED' });
+    expect((await api.get(`/customers/internal-accounts?customerId=${encodeURIComponent(c.customerId)}&type=EMBEDDED_WALLET`)).body.data[0].balance.amount).toBe(50_000_000);
   });
 });
 

@@ -101,6 +101,10 @@ export async function executeQuote(em: EntityManager, input: { quoteId: string }
     const platform = await tx.findOneOrFail(Platform, { id: quote.platformId });
     if (destination) assertExternalAccountUsable(destination, { platformRegion: platform.region, amountEurCents: valueIn('EUR', quote.sendingCurrency, quote.totalSendingAmount) });
     if (payer) {
+      // Every execution path (quotes, /transfer-out) meets this: no wallet pays without its owner's signature.
+      if ((await tx.findOne(InternalAccount, { id: payer }))?.type === 'EMBEDDED_WALLET') {
+        throw new DomainError('NOT_IMPLEMENTED', 'Wallet signatures cannot be verified yet: embedded-wallet sources cannot be executed in this version');
+      }
       await holdFunds(tx, { platformId: quote.platformId, transactionId: payment.id, accountId: payer, currency: quote.sendingCurrency, amount: quote.totalSendingAmount });
     } else {
       assertExternalAccountUsable(pullFrom!, { platformRegion: platform.region, field: 'source.accountId' });
