@@ -14,10 +14,9 @@ const refusals = [ERROR.QUOTE_EXPIRED, ERROR.INSUFFICIENT_FUNDS, ERROR.CONFLICT,
 const { executeQuote, fundQuote, expireQuote } = proxyLocalActivities<PaymentActivities>({ startToCloseTimeout: '30 seconds', retry: { initialInterval: '1 second', maximumInterval: '30 seconds', nonRetryableErrorTypes: refusals } });
 
 /**
- * Marks runs that answer the execution as soon as the payment's start is commanded and leave the
- * execution's webhooks to the payment (which delivers them with its first step's): one workflow
- * task and one activity task fewer per payment than before, and no webhook receiver between the
- * caller and its answer.
+ * Marks runs that leave the execution's webhooks to the payment (which delivers them with its
+ * first step's) and answer once the payment has started: one workflow task and one activity task
+ * fewer per payment than before, and no webhook receiver between the caller and its answer.
  */
 export const PAYMENT_ANNOUNCES_EXECUTION = 'payment-announces-execution';
 
@@ -30,8 +29,6 @@ export const PAYMENT_ANNOUNCES_EXECUTION = 'payment-announces-execution';
 export async function quote(input: QuoteInput): Promise<string> {
   let execution: QuoteExecution | null = null;
   let busy = false;
-  // The payment's start, awaited before this run ends (a parent must see its child started).
-  let paymentStarting: Promise<void> | undefined;
   // Execution (a held source) and funding (money from outside) start the payment the same way.
   const start = async (step: () => Promise<Awaited<ReturnType<typeof executeQuote>>>): Promise<QuoteExecution> => {
     await condition(() => !busy);
@@ -67,13 +64,9 @@ export async function quote(input: QuoteInput): Promise<string> {
           if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
         },
       );
-      if (announcedByPayment) {
-        // The start command is recorded with this answer: the payment will run.
-        paymentStarting = payment;
-        return execution;
-      }
+      // Answered once the payment's workflow exists, so that it can be cancelled or queried at once.
       await payment;
-      await deliverEvents(input.platformId, executed.events, attributes(input));
+      if (!announcedByPayment) await deliverEvents(input.platformId, executed.events, attributes(input));
       return execution;
     } finally {
       busy = false;
@@ -92,7 +85,6 @@ export async function quote(input: QuoteInput): Promise<string> {
     }
   }
   await condition(allHandlersFinished);
-  if (paymentStarting) await paymentStarting;
   return execution ? 'EXECUTED' : 'EXPIRED';
 }
 

@@ -156,10 +156,11 @@ function outgoingFields(t: Transaction) {
   };
 }
 
-/** Views of several transactions, with their customers and receiving accounts read in two queries. */
+/** Views of several transactions, with their customers and receiving internal accounts read in at most two queries. */
 export async function transactionViews(em: EntityManager, rows: Transaction[]) {
   const customerIds = [...new Set(rows.map((r) => r.customerId).filter((id): id is string => !!id))];
-  const accountIds = [...new Set(rows.map((r) => r.destination.accountId).filter((id): id is string => typeof id === 'string'))];
+  // Only internal accounts have a funding reference to show.
+  const accountIds = [...new Set(rows.map((r) => r.destination.accountId).filter((id): id is string => typeof id === 'string' && id.startsWith('InternalAccount:')))];
   const [customers, accounts] = await Promise.all([
     customerIds.length ? em.find(Customer, { id: { $in: customerIds } }) : [],
     accountIds.length ? em.find(InternalAccount, { id: { $in: accountIds } }) : [],
