@@ -138,6 +138,28 @@ describe('pull-funded quotes', () => {
     expect((await runLedgerAudit(h.orm.em.fork())).findings).toEqual([]);
   });
 
+  test.each([
+    ['999', 'COMPLETED', undefined],
+    ['004', 'FAILED', 'COMPLETED'],
+  ])('a pull that funds a payout to a EUR account ending %s: OUTGOING, %s; a failed payout is refunded to the pulled bank', async (suffix, status, refund) => {
+    const { api, platform } = await h.platform();
+    const c = await customerWithBank(api);
+    await validated(c.bank);
+    const iban = await api.post('/customers/external-accounts', { customerId: c.customerId, ...eurAccount(ibanOf('DE', `370400440532013${suffix}`)) });
+    const q = (await api.post('/quotes', pullQuote(c.bank, iban.body.id))).body;
+    expect(q).toMatchObject({ sendingCurrency: { code: 'USD' }, receivingCurrency: { code: 'EUR' } });
+    expect((await api.post(`/quotes/${q.id}/execute`)).status).toBe(200);
+    const done = await eventually(() => transactionOf(api, q.transactionId), (t) => t.status === status);
+    expect(done).toMatchObject({ type: 'OUTGOING', source: { accountId: c.bank } });
+    if (refund) expect(done.refund).toMatchObject({ status: refund });
+    await h.receiver.waitFor((hooks) => hooks.some((w) => w.body.type === `OUTGOING_PAYMENT.${status}` && w.body.data.id === q.transactionId));
+    // The customer's own account is never touched: the money comes from the bank and goes out (or back).
+    expect(await available(api, c.usd)).toBe(0);
+    const pending = await h.orm.em.fork().findOne(LedgerAccount, { id: `Ledger:${platform.id}:PENDING_OUTGOING:USD` });
+    expect(pending?.balance ?? 0n).toBe(0n);
+    expect((await runLedgerAudit(h.orm.em.fork())).findings).toEqual([]);
+  });
+
   test('immediatelyExecute on a pull source: created and executed in one call', async () => {
     const { api } = await h.platform();
     const c = await customerWithBank(api);

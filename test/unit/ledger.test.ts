@@ -1,4 +1,4 @@
-import { applyEntry, auditLedger, checkEntry, totalBalance, transfer, type AccountState, type AuditInput, type PostingLine } from '../../src/contexts/ledger/domain/ledger';
+import { applyEntry, auditLedger, checkEntry, takeBack, totalBalance, transfer, type AccountState, type AuditInput, type PostingLine } from '../../src/contexts/ledger/domain/ledger';
 
 /** 2^53 + 1: the first integer a JS number cannot hold. */
 const BIG = 9_007_199_254_740_993n;
@@ -215,5 +215,29 @@ describe('totalBalance', () => {
   test('is available plus held, exactly, beyond 2^53', () => {
     expect(totalBalance({ balance: 9_007_199_254_740_993n, held: 7n })).toBe(9_007_199_254_741_000n);
     expect(totalBalance({ balance: 0n, held: 0n })).toBe(0n);
+  });
+});
+
+describe('takeBack', () => {
+  test('all of it while the account holds enough, no shortfall', () => {
+    expect(takeBack(10_000n, 9_975n)).toEqual({ fromAccount: 9_975n, shortfall: 0n });
+    expect(takeBack(9_975n, 9_975n)).toEqual({ fromAccount: 9_975n, shortfall: 0n });
+  });
+  test('what is left once part was spent; the rest is the shortfall, never below zero', () => {
+    expect(takeBack(4_975n, 9_975n)).toEqual({ fromAccount: 4_975n, shortfall: 5_000n });
+    expect(takeBack(0n, 9_975n)).toEqual({ fromAccount: 0n, shortfall: 9_975n });
+    expect(takeBack(-5n, 100n)).toEqual({ fromAccount: 0n, shortfall: 100n });
+  });
+  test('the two parts always add up to the amount', () => {
+    // A seeded linear congruential generator: the same cases on every run.
+    let seed = 20261123n;
+    const next = (bound: bigint) => ((seed = (seed * 6364136223846793005n + 1442695040888963407n) % 2n ** 64n), seed % bound);
+    for (let i = 0; i < 1000; i++) {
+      const available = next(2_000_000n) - 100_000n;
+      const amount = next(1_000_000n);
+      const { fromAccount, shortfall } = takeBack(available, amount);
+      expect(fromAccount + shortfall).toBe(amount);
+      expect(fromAccount >= 0n && fromAccount <= (available > 0n ? available : 0n)).toBe(true);
+    }
   });
 });

@@ -77,6 +77,15 @@ export function totalBalance(account: { balance: Minor; held: Minor }): Minor {
   return account.balance + account.held;
 }
 
+/**
+ * How a credit that must be given back is taken: from the account it went to as far as its
+ * available balance reaches (never below zero), the rest as a shortfall someone else carries.
+ */
+export function takeBack(available: Minor, amount: Minor): { fromAccount: Minor; shortfall: Minor } {
+  const fromAccount = available <= 0n ? 0n : available < amount ? available : amount;
+  return { fromAccount, shortfall: amount - fromAccount };
+}
+
 /** A movement of `amount` from one account to another in the same currency. */
 export function transfer(fromAccountId: string, toAccountId: string, currency: string, amount: Minor): PostingLine[] {
   if (amount <= 0n) throw new RangeError('a transfer moves a positive amount');

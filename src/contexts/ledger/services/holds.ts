@@ -1,7 +1,7 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { LedgerAccount } from '../entities';
-import type { PostingLine } from '../domain/ledger';
+import { takeBack, type PostingLine } from '../domain/ledger';
 import { ensureSystemAccountSet, postEntry } from './ledger';
 
 /**
@@ -154,11 +154,11 @@ export async function reverseCollectedCredit(em: EntityManager, input: SettleInp
   const received = input.delivery.receivedAmount;
   // The credited account is the entry's lowest id (internal accounts sort before `Ledger:` ones), so locking it first keeps the lock order.
   const credited = await em.findOneOrFail(LedgerAccount, { id: input.delivery.toAccountId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-  const takenBack = credited.balance >= received ? received : credited.balance > 0n ? credited.balance : 0n;
+  const { fromAccount, shortfall } = takeBack(credited.balance, received);
   await ensureSystemAccountSet(em, platformId, recv, [[returnShortfallAccountId(platformId, recv), 'RETURN_SHORTFALL']]);
   const lines: PostingLine[] = [
-    { accountId: credited.id, currency: recv, amount: -takenBack },
-    { accountId: returnShortfallAccountId(platformId, recv), currency: recv, amount: -(received - takenBack) },
+    { accountId: credited.id, currency: recv, amount: -fromAccount },
+    { accountId: returnShortfallAccountId(platformId, recv), currency: recv, amount: -shortfall },
     { accountId: railClearingAccountId(platformId, recv), currency: recv, amount: received },
     { accountId: railClearingAccountId(platformId, currency), currency, amount: input.serviceFees + input.platformFees },
   ];

@@ -41,7 +41,7 @@ type Row = Record<string, unknown>;
 export async function postEntry(em: EntityManager, input: PostEntryInput): Promise<PostEntryResult> {
   if (!em.isInTransaction()) throw new Error('postEntry must run inside a database transaction');
   const shape = checkEntry(input.lines);
-  if (shape.length > 0) throw new Error(`ledger entry rejected: ${describe(shape)}`);
+  if (shape.length > 0) throw new Error(`ledger entry rejected: ${describeViolations(shape)}`);
   const ctx = em.getTransactionContext();
   const sql = <T extends Row>(query: string, params: unknown[]) => em.getConnection().execute<T[]>(query, params, 'all', ctx);
 
@@ -57,7 +57,7 @@ export async function postEntry(em: EntityManager, input: PostEntryInput): Promi
   const result = applyEntry(accounts, input.lines);
   if (!result.ok) {
     if (result.violations.some((v) => v.kind === 'INSUFFICIENT_FUNDS')) throw new DomainError('INSUFFICIENT_FUNDS', 'The account balance is too low for this movement');
-    throw new Error(`ledger entry rejected: ${describe(result.violations)}`);
+    throw new Error(`ledger entry rejected: ${describeViolations(result.violations)}`);
   }
   const held = new Map(accounts.map((a) => [a.id, a.held]));
   for (const change of input.heldChanges ?? []) {
@@ -106,7 +106,7 @@ export async function postEntry(em: EntityManager, input: PostEntryInput): Promi
   return { entryId, alreadyPosted: false };
 }
 
-const describe = (violations: unknown) => JSON.stringify(violations, (_k, v) => (typeof v === 'bigint' ? v.toString() : v));
+const describeViolations = (violations: unknown) => JSON.stringify(violations, (_k, v) => (typeof v === 'bigint' ? v.toString() : v));
 
 /** The platform's sandbox money source for a currency: may go negative, it models the outside world. */
 export function sandboxFundingAccountId(platformId: string, currency: string): string {

@@ -80,6 +80,7 @@ export const transferRoutes = [
       404: { description: "USER_NOT_FOUND: the source account's customer is gone", schema: errorResponses[404].schema },
       409: { description: 'BANK_ACCOUNT_VALIDATION_PENDING', schema: errorResponses[400].schema },
       ...moneyMovementRefusals,
+      501: { description: 'NOT_IMPLEMENTED: an EMBEDDED_WALLET source needs a wallet signature, which cannot be verified yet', schema: errorResponses[400].schema },
     },
     handler: async (ctx) => {
       const { body } = ctx;
