@@ -65,7 +65,7 @@ export async function withIdempotency(deps: ApiDeps, req: Request, res: Response
     reply = await work();
   } catch (err) {
     if (err instanceof DomainError && httpStatusOf(err) < 500) {
-      await complete(httpStatusOf(err), JSON.stringify(errorBody(err)));
+      await complete(httpStatusOf(err), stringifyWithBigInt(errorBody(err)));
     } else {
       await release();
     }

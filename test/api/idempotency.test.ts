@@ -8,6 +8,7 @@ import { LedgerAccount } from '../../src/contexts/ledger/entities';
 import { Transaction } from '../../src/contexts/payments/entities';
 import { pruneIdempotencyRecords } from '../../src/services/idempotency-retention';
 import { openOrm } from '../../src/db/orm';
+import { eurAccount } from '../support/external-account-fixtures';
 import { BASE, Harness } from '../support/harness';
 
 let h: Harness;
@@ -22,7 +23,7 @@ async function fundable() {
   const p = await h.platform();
   const c = await p.api.post('/customers', { customerType: 'INDIVIDUAL', platformCustomerId: `idem-${Math.random()}` });
   const accounts = await p.api.get(`/customers/internal-accounts?customerId=${encodeURIComponent(c.body.id)}&currency=USD`);
-  return { ...p, accountId: accounts.body.data[0].id as string };
+  return { ...p, accountId: accounts.body.data[0].id as string, customerId: c.body.id as string };
 }
 
 const balance = async (id: string) => (await h.orm.em.fork().findOneOrFail(LedgerAccount, { id })).balance;
@@ -97,6 +98,18 @@ describe('Idempotency-Key', () => {
     expect(first.status).toBe(400);
     expect(second.status).toBe(400);
     expect(second.headers['idempotent-replayed']).toBe('true');
+  });
+
+  test('a refusal whose details carry amounts is stored and replayed (found by the crash campaign)', async () => {
+    const { api, accountId, customerId } = await fundable();
+    const bank = await api.post('/customers/external-accounts', { customerId, ...eurAccount() });
+    const body = { source: { sourceType: 'ACCOUNT', accountId }, destination: { destinationType: 'ACCOUNT', accountId: bank.body.id }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 1 };
+    const first = await api.post('/quotes', body, { 'Idempotency-Key': 'too-small' });
+    expect(first.status).toBe(400);
+    expect(first.body).toMatchObject({ code: 'AMOUNT_OUT_OF_RANGE', details: { lockedAmount: 1, feesIncluded: expect.any(Number) } });
+    const second = await api.post('/quotes', body, { 'Idempotency-Key': 'too-small' });
+    expect(second.headers['idempotent-replayed']).toBe('true');
+    expect(second.text).toBe(first.text);
   });
 
   test('keys longer than 255 characters are rejected', async () => {

@@ -1,0 +1,140 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { createPlatform, createToken } from '../../../src/contexts/platforms/services/platforms';
+import { openOrm } from '../../../src/db/orm';
+import { WebhookReceiver } from '../../support/receiver';
+import { Random } from '../random';
+import { COMPONENTS, Stack } from '../stack';
+import { basicAuth, PartnerClient } from './client';
+import { killThroughout, type Kill } from './killer';
+import { judge, type Check } from './verdict';
+import { nextOperation, perform, setUp, type Outcome } from './workload';
+
+/**
+ * `npm run chaos [-- --minutes N --seed S --kills-each K --concurrency C]`: the crash campaign.
+ * Starts the stack from the project's own scripts, drives a seeded mix of partner work over
+ * REST and meanwhile SIGKILLs PostgreSQL, Temporal, the worker and the API one at a time,
+ * restarting each; then lets the work settle and checks it. The operations and the kill plan
+ * follow from the seed; their interleaving with real time does not, so a replay reproduces the
+ * campaign's shape rather than its exact timing.
+ */
+
+const { values: args } = parseArgs({
+  options: {
+    minutes: { type: 'string', default: '3' },
+    seed: { type: 'string' },
+    'kills-each': { type: 'string', default: '2' },
+    concurrency: { type: 'string', default: '6' },
+    customers: { type: 'string', default: '6' },
+  },
+});
+
+const minutes = Number(args.minutes);
+const seed = args.seed !== undefined ? Number(args.seed) : Math.floor(Math.random() * 2 ** 31);
+const killsEach = Number(args['kills-each']);
+const concurrency = Number(args.concurrency);
+const INITIAL_FUNDING = 5_000_000;
+/** Failed deliveries back off 30 s, 60 s, 120 s…: long enough to see every repeat through. */
+const DRAIN_SECONDS = 8 * 60;
+const RECEIVER_FAILURE_RATE = 0.1;
+
+const started = Date.now();
+const say = (m: string) => process.stderr.write(`[chaos +${Math.round((Date.now() - started) / 1000)}s] ${m}\n`);
+
+async function main(): Promise<number> {
+  say(`seed ${seed}, ${minutes} min, each process killed ${killsEach}×, ${concurrency} partners in parallel`);
+  const receiverRandom = new Random(seed ^ 0x5eed);
+  let receiverFails = true;
+  const receiver = await new WebhookReceiver().start();
+  // The partner's receiver sometimes fails (until the campaign ends), so deliveries are retried.
+  const delivered = new Set<string>();
+  receiver.respond = (hook) => {
+    if (receiverFails && receiverRandom.next() < RECEIVER_FAILURE_RATE) return 503;
+    delivered.add(hook.body.id);
+    return 200;
+  };
+
+  say('starting the stack (PostgreSQL, Temporal, worker, API)');
+  const stack = await Stack.start({ name: 'chaos', say });
+  try {
+    const orm = await openOrm(stack.databaseUrl, { poolMax: 2 });
+    const em = orm.em.fork();
+    const platform = await createPlatform(em, { name: 'chaos', currencies: ['USD', 'EUR'], webhookEndpoint: receiver.url, isRegulatedFinancialInstitution: true });
+    const token = await createToken(em, platform.id, 'SANDBOX');
+    await orm.close();
+    const client = new PartnerClient(stack.baseUrl, basicAuth(token.tokenId, token.clientSecret));
+    const customers = await setUp(client, Number(args.customers), INITIAL_FUNDING);
+    const publicKey = await client.call('GET', '/webhooks/public-key');
+    say(`set up ${customers.length} customers; campaign begins`);
+
+    const outcomes: Outcome[] = [];
+    const campaignEnds = Date.now() + minutes * 60_000;
+    let sequence = 0;
+    const partners = Array.from({ length: concurrency }, async () => {
+      while (Date.now() < campaignEnds) {
+        const i = sequence++;
+        // Operation i follows from the seed alone, whichever partner happens to take it.
+        const operation = nextOperation(new Random(seed * 1_000_003 + i), customers, i, minutes >= 10);
+        outcomes.push(await perform(client, operation));
+      }
+    });
+    const kills: Kill[] = await killThroughout(stack, new Random(seed), COMPONENTS, killsEach, minutes * 60 * 0.9, say);
+    await Promise.all(partners);
+    receiverFails = false;
+    say(`campaign over: ${outcomes.length} operations, ${kills.length} kills`);
+
+    const checks = await judge({
+      databaseUrl: stack.databaseUrl,
+      temporalAddress: stack.temporalAddress,
+      platformId: platform.id,
+      publicKeyPem: String(publicKey.body.publicKeyPem),
+      customers,
+      initialFunding: INITIAL_FUNDING,
+      outcomes,
+      received: receiver.received,
+      delivered,
+      apiBalances: async () => {
+        const list = await client.call('GET', '/customers/internal-accounts?limit=100');
+        return new Map((list.body.data as { id: string; balance: { amount: number } }[]).map((a) => [a.id, BigInt(a.balance.amount)]));
+      },
+      kills,
+      killsEach,
+      unplannedExits: stack.unplannedExits,
+      drainSeconds: DRAIN_SECONDS,
+      say,
+    });
+    report(checks, kills, outcomes.length);
+    writeFileSync(join(stack.dir, 'result.json'), JSON.stringify({ seed, minutes, operations: outcomes.length, kills, checks }, null, 2));
+    const failed = checks.filter((c) => !c.ok).length;
+    if (failed > 0) {
+      console.log(`\nCHAOS FAILED: ${failed} check(s). Replay with: npm run chaos -- --seed ${seed} --minutes ${minutes} --kills-each ${killsEach}`);
+      say(`logs of every process: ${stack.dir}`);
+      return 1;
+    }
+    console.log(`\nchaos passed (seed ${seed}, ${minutes} min, ${outcomes.length} operations, ${kills.length} kills)`);
+    return 0;
+  } finally {
+    await stack.stop();
+    await receiver.stop();
+  }
+}
+
+function report(checks: Check[], kills: Kill[], operations: number): void {
+  const rows = checks.map((c) => [c.ok ? 'ok' : 'FAIL', c.name, c.detail]);
+  const width = Math.max(...rows.map((r) => r[1]!.length));
+  console.log(`\nCrash campaign: seed ${seed}, ${minutes} min, ${operations} operations`);
+  console.log('\n  kill  at(s)  component  down(ms)  component back(ms)  service ready(ms)');
+  kills.forEach((k, i) => console.log(`  ${String(i + 1).padStart(4)}  ${String(k.at).padStart(5)}  ${k.component.padEnd(9)}  ${String(k.downMs).padStart(8)}  ${String(k.componentBackMs).padStart(18)}  ${String(k.serviceReadyMs).padStart(17)}`));
+  console.log('');
+  for (const [status, name, detail] of rows) console.log(`  ${status!.padEnd(4)}  ${name!.padEnd(width)}  ${detail}`);
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    console.error(err);
+    console.log(`\nCHAOS FAILED: the campaign itself broke. Replay with: npm run chaos -- --seed ${seed} --minutes ${minutes}`);
+    process.exit(1);
+  },
+);
