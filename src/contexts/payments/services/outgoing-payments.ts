@@ -9,6 +9,7 @@ import { assertExternalAccountUsable } from '../../external-accounts/domain/acco
 import { primaryIdentifier } from '../../external-accounts/domain/account-identity';
 import { holdFunds, receiveFunding, refundSettled, releaseHold, reverseCollectedCredit, settleHold } from '../../ledger/services/holds';
 import { internalAccountView } from '../../ledger/services/internal-account-views';
+import { WebhookEvent } from '../../webhooks/entities';
 import { recordWebhookEvent } from '../../webhooks/services/webhooks';
 import { DomainError } from '../../../domain/errors';
 import { derivedId } from '../../../domain/ids';
@@ -36,25 +37,48 @@ function paymentEventType(tx: Transaction, status: string): string | null {
  */
 async function recordEvents(em: EntityManager, quote: Quote, tx: Transaction, statuses: string[], options: { balanceOf?: (string | undefined)[] } = {}): Promise<RecordedEvent[]> {
   const data = (await transactionViews(em, [tx]))[0];
-  const types = statuses.map((status) => paymentEventType(tx, status)).filter((type): type is string => type !== null);
+  const { payment, balances } = eventIdsOf(tx, statuses, options.balanceOf);
   const events: RecordedEvent[] = [];
-  for (const type of types) {
-    const event = await recordWebhookEvent(em, { id: derivedId('Webhook', tx.id, type), platformId: tx.platformId, environment: quote.environment, type, data });
-    events.push({ eventId: event.id, type });
+  for (const { eventId, type } of payment) {
+    await recordWebhookEvent(em, { id: eventId, platformId: tx.platformId, environment: quote.environment, type, data });
+    events.push({ eventId, type });
   }
-  const [payer, ...others] = options.balanceOf ?? [];
-  for (const accountId of new Set([payer, ...others])) {
-    if (!accountId) continue;
+  for (const { eventId, accountId } of balances) {
     const account = await em.findOne(InternalAccount, { id: accountId });
     const ledger = await em.findOne(LedgerAccount, { id: accountId });
     if (!account || !ledger) continue;
-    // The payer's id keeps the derivation it always had; other accounts add their own id.
-    const key = types.join('+') || statuses.join('+');
-    const id = accountId === payer ? derivedId('Webhook', tx.id, key, 'INTERNAL_ACCOUNT.BALANCE_UPDATED') : derivedId('Webhook', tx.id, key, 'INTERNAL_ACCOUNT.BALANCE_UPDATED', accountId);
-    const event = await recordWebhookEvent(em, { id, platformId: tx.platformId, environment: quote.environment, type: 'INTERNAL_ACCOUNT.BALANCE_UPDATED', data: internalAccountView(account, ledger) });
+    const event = await recordWebhookEvent(em, { id: eventId, platformId: tx.platformId, environment: quote.environment, type: 'INTERNAL_ACCOUNT.BALANCE_UPDATED', data: internalAccountView(account, ledger) });
     events.push({ eventId: event.id, type: event.type });
   }
   return events;
+}
+
+/** The ids the events of a step get: derived from the transaction, the step's event types and the accounts. */
+function eventIdsOf(tx: Transaction, statuses: string[], balanceOf: (string | undefined)[] = []) {
+  const types = statuses.map((status) => paymentEventType(tx, status)).filter((type): type is string => type !== null);
+  const [payer, ...others] = balanceOf;
+  // The payer's id keeps the derivation it always had; other accounts add their own id.
+  const key = types.join('+') || statuses.join('+');
+  const accounts = [...new Set([payer, ...others])].filter((id): id is string => !!id);
+  return {
+    payment: types.map((type) => ({ eventId: derivedId('Webhook', tx.id, type), type })),
+    balances: accounts.map((accountId) => ({ accountId, eventId: accountId === payer ? derivedId('Webhook', tx.id, key, 'INTERNAL_ACCOUNT.BALANCE_UPDATED') : derivedId('Webhook', tx.id, key, 'INTERNAL_ACCOUNT.BALANCE_UPDATED', accountId) })),
+  };
+}
+
+/**
+ * The events a step recorded when it ran before: a step repeated after its commit (its worker
+ * died before reporting, or the workflow task that ran it was lost) answers with them again,
+ * so that the workflow still delivers them. Nothing is recorded here.
+ */
+async function eventsRecordedBefore(em: EntityManager, tx: Transaction, ...steps: { statuses: string[]; balanceOf?: (string | undefined)[] }[]): Promise<RecordedEvent[]> {
+  const candidates = steps.flatMap(({ statuses, balanceOf }) => {
+    const ids = eventIdsOf(tx, statuses, balanceOf);
+    return [...ids.payment.map((e) => e.eventId), ...ids.balances.map((e) => e.eventId)];
+  });
+  const found = await em.find(WebhookEvent, { id: { $in: [...new Set(candidates)] } }, { fields: ['id', 'type'] });
+  const byId = new Map(found.map((e) => [e.id, e.type]));
+  return [...new Set(candidates)].filter((id) => byId.has(id)).map((eventId) => ({ eventId, type: byId.get(eventId)! }));
 }
 
 /** The payer's internal account; none when the money comes from outside (real-time funding, a pull). */
@@ -194,8 +218,8 @@ function finish(payment: Transaction, quote: Quote, status: 'COMPLETED' | 'FAILE
 export async function completeOutgoingPayment(em: EntityManager, input: { transactionId: string }): Promise<{ events: RecordedEvent[] }> {
   return em.transactional(async (tx) => {
     const { payment, quote } = await locked(tx, input.transactionId);
-    if (payment.status !== 'PROCESSING') return { events: [] };
     const credited = creditedAccountOf(quote);
+    if (payment.status !== 'PROCESSING') return { events: await eventsRecordedBefore(tx, payment, { statuses: ['COMPLETED'], balanceOf: [sourceAccountOf(quote), credited] }) };
     await settleHold(tx, {
       ...holdOf(quote, payment.id),
       serviceFees: quote.feesIncluded - quote.platformFeesIncluded,
@@ -243,8 +267,10 @@ async function isFunded(em: EntityManager, quote: Quote, transactionId: string):
 export async function failOutgoingPayment(em: EntityManager, input: { transactionId: string; kind: FailureKind }): Promise<{ events: RecordedEvent[] }> {
   return em.transactional(async (tx) => {
     const { payment, quote } = await locked(tx, input.transactionId);
-    if (payment.status !== 'PROCESSING') return { events: [] };
     const failure = FAILURES[input.kind];
+    if (payment.status !== 'PROCESSING') {
+      return { events: await eventsRecordedBefore(tx, payment, { statuses: ['FAILED'] }, { statuses: ['FAILED', `REFUND_${failure.refund}`], balanceOf: [sourceAccountOf(quote)] }) };
+    }
     if (!(await isFunded(tx, quote, payment.id))) {
       finish(payment, quote, 'FAILED', failureReasonOf(payment, input.kind));
       await tx.flush();
@@ -265,7 +291,7 @@ export async function failOutgoingPayment(em: EntityManager, input: { transactio
 export async function returnOutgoingPayment(em: EntityManager, input: { transactionId: string }): Promise<{ events: RecordedEvent[] }> {
   return em.transactional(async (tx) => {
     const { payment, quote } = await locked(tx, input.transactionId);
-    if (payment.status !== 'COMPLETED') return { events: [] };
+    if (payment.status !== 'COMPLETED') return { events: await eventsRecordedBefore(tx, payment, { statuses: ['FAILED', 'REFUND_COMPLETED'], balanceOf: [sourceAccountOf(quote)] }) };
     await refundSettled(tx, { ...holdOf(quote, payment.id), serviceFees: quote.feesIncluded - quote.platformFeesIncluded, platformFees: quote.platformFeesIncluded });
     const now = new Date().toISOString();
     payment.refund = { reference: derivedId('Transaction', payment.id, 'refund').split(':')[1]!, initiatedAt: now, settledAt: now, status: 'COMPLETED', reason: 'TRANSACTION_FAILED' };
@@ -285,7 +311,8 @@ export async function returnPulledPayment(em: EntityManager, input: { transactio
   return em.transactional(async (tx) => {
     const { payment, quote } = await locked(tx, input.transactionId);
     const credited = creditedAccountOf(quote);
-    if (payment.status !== 'COMPLETED' || !credited) return { events: [] };
+    if (!credited) return { events: [] };
+    if (payment.status !== 'COMPLETED') return { events: await eventsRecordedBefore(tx, payment, { statuses: ['FAILED'], balanceOf: [credited] }) };
     await reverseCollectedCredit(tx, {
       ...holdOf(quote, payment.id),
       serviceFees: quote.feesIncluded - quote.platformFeesIncluded,
@@ -302,8 +329,8 @@ export async function returnPulledPayment(em: EntityManager, input: { transactio
 export async function expireQuote(em: EntityManager, input: { quoteId: string }): Promise<{ events: RecordedEvent[] }> {
   return em.transactional(async (tx) => {
     const quote = await tx.findOneOrFail(Quote, { id: input.quoteId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-    if (quote.status !== 'PENDING' || quote.executedAt) return { events: [] };
     const payment = await tx.findOneOrFail(Transaction, { id: quote.transactionId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    if (quote.status !== 'PENDING' || quote.executedAt) return { events: quote.status === 'EXPIRED' ? await eventsRecordedBefore(tx, payment, { statuses: ['EXPIRED'] }) : [] };
     const now = new Date();
     quote.status = 'EXPIRED';
     quote.updatedAt = now;
