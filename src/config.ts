@@ -12,6 +12,49 @@ export interface Config {
   publicBaseUrl: string;
   masterKey: Buffer;
   logLevel: string;
+  limits: AbuseLimits;
+}
+
+/** Per API process (in memory): several API processes each allow this much (README: limits). */
+export interface AbuseLimits {
+  /** Sustained requests per second per API token (the token bucket's refill rate). */
+  requestsPerSecond: number;
+  /** Requests a token may send at once above the sustained rate (the bucket's size). */
+  requestBurst: number;
+  /** Failed authentications of one token id (or, for unknown ids, one address) before a lockout. */
+  authFailuresBeforeLockout: number;
+  /** The first lockout; each further failure doubles it, up to the maximum. */
+  authLockoutSeconds: number;
+  authLockoutMaxSeconds: number;
+}
+
+/** Generous enough that neither the test suite nor `npm run bench` comes near them. */
+export const DEFAULT_ABUSE_LIMITS: AbuseLimits = {
+  requestsPerSecond: 200,
+  requestBurst: 400,
+  authFailuresBeforeLockout: 10,
+  authLockoutSeconds: 1,
+  authLockoutMaxSeconds: 900,
+};
+
+const LIMIT_VARIABLES: Record<keyof AbuseLimits, string> = {
+  requestsPerSecond: 'RATE_LIMIT_PER_SECOND',
+  requestBurst: 'RATE_LIMIT_BURST',
+  authFailuresBeforeLockout: 'AUTH_FAILURES_BEFORE_LOCKOUT',
+  authLockoutSeconds: 'AUTH_LOCKOUT_SECONDS',
+  authLockoutMaxSeconds: 'AUTH_LOCKOUT_MAX_SECONDS',
+};
+
+export function loadAbuseLimits(env: NodeJS.ProcessEnv): AbuseLimits {
+  const limits = { ...DEFAULT_ABUSE_LIMITS };
+  for (const [key, name] of Object.entries(LIMIT_VARIABLES) as [keyof AbuseLimits, string][]) {
+    const text = env[name];
+    if (text === undefined || text === '') continue;
+    const value = Number(text);
+    if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number, got ${JSON.stringify(text)}`);
+    limits[key] = value;
+  }
+  return limits;
 }
 
 function required(env: NodeJS.ProcessEnv, name: string, hint: string): string {
@@ -36,5 +79,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicBaseUrl: (env.PUBLIC_BASE_URL ?? `http://127.0.0.1:${port}`).replace(/\/+$/, '') + basePath(apiPrefix),
     masterKey: parseMasterKey(required(env, 'MASTER_KEY', 'a base64 32-byte key (openssl rand -base64 32); `npm start` creates one in .data/')),
     logLevel: env.LOG_LEVEL ?? 'info',
+    limits: loadAbuseLimits(env),
   };
 }

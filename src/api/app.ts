@@ -1,13 +1,13 @@
 import express, { type Request, type Response } from 'express';
 import { randomUUID } from 'node:crypto';
 import { pinoHttp } from 'pino-http';
-import { basePath } from '../config';
+import { basePath, DEFAULT_ABUSE_LIMITS } from '../config';
 import { logger } from '../logger';
 import type { ApiDeps } from './context';
 import { authenticate } from './middleware/auth';
 import { errorHandler } from './middleware/errors';
 import { notFoundHandler } from './middleware/not-found';
-import { isMultipart } from './multipart';
+import { rateLimitPerToken } from './middleware/rate-limit';
 import { openApiDocument } from './openapi-registry';
 import { referenceRoutes } from './reference-page';
 import { mountRoute, registeredRoutes } from './route';
@@ -49,9 +49,11 @@ export function createApp(deps: ApiDeps) {
   app.use(base, docs);
 
   const api = express.Router();
-  // Multipart bodies (document uploads) are left to the routes that take them (multer).
-  api.use(express.json({ limit: '1mb', strict: false, type: (req) => !isMultipart(req) }));
-  api.use(authenticate(deps));
+  // Credentials and the rate limit first: bodies are read by each route, within its own limit.
+  const limits = deps.config.limits ?? DEFAULT_ABUSE_LIMITS;
+  const now = deps.now ?? Date.now;
+  api.use(authenticate(deps, limits, now));
+  api.use(rateLimitPerToken(limits, now));
   const routes = discover<{ routes: RouteSpec<never, never, never>[] }>(CONTEXTS_DIR, 'api/index').flatMap(({ module }) => module.routes);
   for (const route of [...routes].sort(byPathSpecificity)) mountRoute(api, deps, route);
   app.use(base, api);

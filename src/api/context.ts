@@ -1,13 +1,16 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Client } from '@temporalio/client';
-import type { Config } from '../config';
+import type { AbuseLimits, Config } from '../config';
 import type { Environment } from '../contexts/platforms/entities/ApiToken';
 import type { ContactCodeSender } from '../contexts/customers/services/contact-verification';
 
 export interface ApiDeps {
   orm: MikroORM;
   temporal: Client;
-  config: Pick<Config, 'masterKey' | 'apiPrefix' | 'publicBaseUrl'>;
+  /** `limits` defaults to DEFAULT_ABUSE_LIMITS; a test may give one app instance its own. */
+  config: Pick<Config, 'masterKey' | 'apiPrefix' | 'publicBaseUrl'> & { limits?: AbuseLimits };
+  /** The clock of the rate limit and the authentication lockouts (ms); tests move it by hand. */
+  now?: () => number;
   taskQueue?: string;
   /** Delivers contact verification codes outside the sandbox (email / SMS provider). */
   contactCodeSender?: ContactCodeSender;

@@ -107,6 +107,16 @@ export interface MultipartOptions {
   maxFileBytes: number;
 }
 
+/** What the text side of a form may hold. */
+const FORM_LIMITS = { fields: 20, fieldSize: 64 * 1024, fieldNameSize: 100, parts: 25 } as const;
+/** Room for the boundaries and the part headers of a form within FORM_LIMITS. */
+const FORM_FRAMING_BYTES = 64 * 1024;
+
+/** The largest multipart body a route with these options accepts: the file and every text field multer accepts. */
+export function multipartBodyLimit(options: MultipartOptions): number {
+  return options.maxFileBytes + FORM_LIMITS.fields * FORM_LIMITS.fieldSize + FORM_FRAMING_BYTES;
+}
+
 const uploaders = new Map<string, ReturnType<ReturnType<typeof multer>['single']>>();
 
 function uploader(options: MultipartOptions) {
@@ -117,7 +127,7 @@ function uploader(options: MultipartOptions) {
       storage: multer.memoryStorage(),
       // busboy flags a file as truncated once it reaches the limit, so one byte more lets
       // a file of exactly maxFileBytes through; anything larger is LIMIT_FILE_SIZE.
-      limits: { fileSize: options.maxFileBytes + 1, files: 1, fields: 20, fieldSize: 64 * 1024, fieldNameSize: 100, parts: 25 },
+      limits: { fileSize: options.maxFileBytes + 1, files: 1, ...FORM_LIMITS },
     }).single(options.fileField);
     uploaders.set(key, handler);
   }
@@ -157,8 +167,7 @@ export async function receiveMultipart(req: Request, res: Response, options: Mul
   if (!req.is('multipart/form-data')) {
     throw DomainError.invalidInput([{ field: 'body', constraint: 'contentType', message: 'send the request as multipart/form-data' }], 'Expected a multipart/form-data body');
   }
-  // Room for the largest file multer accepts plus every text field it accepts (20 x 64 KB).
-  const copy = copyBody(req, options.maxFileBytes + 2 * 1024 * 1024);
+  const copy = copyBody(req, multipartBodyLimit(options));
   try {
     await new Promise<void>((resolve, reject) => {
       uploader(options)(req, res, (err?: unknown) => (err ? reject(multipartError(err, options)) : resolve()));

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { NextFunction, Request, Response, Router } from 'express';
 import { DomainError, type FieldError } from '../domain/errors';
+import { bodyLimitOf, receiveBody } from './body-limits';
 import type { ApiDeps, Caller } from './context';
 import { sendJson } from './http';
 import { withIdempotency } from './idempotency';
@@ -43,8 +44,13 @@ export interface RouteSpec<P extends z.ZodType, Q extends z.ZodType, B extends z
   responses: Record<number, { description: string; schema?: z.ZodType }>;
   /** Accepts an Idempotency-Key header (spec §4.2). */
   idempotent?: boolean;
-  /** Refuses production tokens. */
+  /** Refuses production tokens (marked `x-sandbox-only` in the OpenAPI document). */
   sandboxOnly?: boolean;
+  /**
+   * The largest request body accepted, in bytes; larger ones are 413 PAYLOAD_TOO_LARGE before
+   * they are read. Default: JSON_BODY_LIMIT_BYTES, or for a multipart route its file plus form.
+   */
+  bodyLimitBytes?: number;
   /** Kept for older clients (spec §9): answered with a `Deprecation` header, marked in the OpenAPI document. */
   deprecated?: { successor: string };
   /**
@@ -77,14 +83,13 @@ export function mountRoute<P extends z.ZodType, Q extends z.ZodType, B extends z
   document(spec);
   const declaredQuery = declaredKeys(spec.query);
   const idParams = !!spec.params && ID_PARAMS.has(spec.params);
-  router[spec.method](spec.path, async (req: Request, res: Response, next: NextFunction) => {
+  const pathGuard = (req: Request, _res: Response, next: NextFunction) => {
     const nulInPath = nulCharacterErrors(req.params, '');
     if (nulInPath.length > 0) throw DomainError.invalidInput(nulInPath);
-    // An id parameter never captures a literal segment: leave the request to a literal route or the 404.
-    if (idParams && Object.values(req.params).some((value) => typeof value === 'string' && !looksLikeId(value))) {
-      next('route');
-      return;
-    }
+    // An id parameter never captures a literal segment: leave the request (body unread) to a literal route or the 404.
+    next(idParams && Object.values(req.params).some((value) => typeof value === 'string' && !looksLikeId(value)) ? 'route' : undefined);
+  };
+  router[spec.method](spec.path, pathGuard, receiveBody(bodyLimitOf(spec)), async (req: Request, res: Response) => {
     const caller = res.locals.caller as Caller;
     if (spec.deprecated) {
       res.setHeader('Deprecation', 'true');
@@ -160,6 +165,7 @@ function document<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType>
     summary: spec.summary,
     tags: spec.tags,
     ...(spec.deprecated ? { deprecated: true } : {}),
+    ...(spec.sandboxOnly ? { 'x-sandbox-only': true } : {}),
     request: {
       ...(spec.params ? { params: spec.params as never } : {}),
       ...(spec.query ? { query: spec.query as never } : {}),
@@ -175,19 +181,41 @@ function document<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType>
     responses: Object.fromEntries(
       Object.entries(withStandardResponses(spec)).map(([status, r]) => [
         status,
-        { description: r.description, ...(r.schema ? { content: { 'application/json': { schema: r.schema } } } : {}) },
+        { description: r.description, ...(r.headers ? { headers: r.headers } : {}), ...(r.schema ? { content: { 'application/json': { schema: r.schema } } } : {}) },
       ]),
     ),
   });
 }
 
+const retryAfterHeader = z.object({ 'Retry-After': z.string().openapi({ description: 'Whole seconds to wait before trying again', example: '1' }) });
+
+type DocumentedResponse = { description: string; schema?: z.ZodType; headers?: z.ZodObject };
+
 /**
  * The statuses every operation of a kind can answer, declared even when the route does not list
  * them: validation (and unknown query parameters, NUL characters) 400, credentials 401, sandbox
- * endpoints with production tokens 403, unknown ids 404, a reused Idempotency-Key 409, 500.
+ * endpoints with production tokens 403, unknown ids 404, a reused Idempotency-Key 409, a body
+ * over the route's limit 413, the per-token rate limit and authentication lockouts 429, 500.
  */
-function withStandardResponses(spec: { path: string; idempotent?: boolean; sandboxOnly?: boolean; responses: Record<number, { description: string; schema?: z.ZodType }> }) {
-  const standard: Record<number, { description: string; schema?: z.ZodType }> = { 400: errorResponses[400], 401: errorResponses[401], 500: errorResponses[500] };
+function withStandardResponses(spec: {
+  path: string;
+  idempotent?: boolean;
+  sandboxOnly?: boolean;
+  bodyLimitBytes?: number;
+  multipart?: MultipartOptions;
+  responses: Record<number, DocumentedResponse>;
+}): Record<number, DocumentedResponse> {
+  const standard: Record<number, DocumentedResponse> = {
+    400: errorResponses[400],
+    401: errorResponses[401],
+    413: { description: `PAYLOAD_TOO_LARGE: the request body is over ${bodyLimitOf(spec)} bytes`, schema: errorResponses[400].schema },
+    429: {
+      description: 'RATE_LIMITED: too many requests for this API token, or too many failed authentications; retry after Retry-After seconds',
+      schema: errorResponses[400].schema,
+      headers: retryAfterHeader,
+    },
+    500: errorResponses[500],
+  };
   if (spec.sandboxOnly) standard[403] = { description: 'FORBIDDEN: sandbox endpoints refuse production tokens', schema: errorResponses[400].schema };
   if (spec.path.includes(':')) standard[404] = errorResponses[404];
   if (spec.idempotent) standard[409] = { description: 'IDEMPOTENCY_KEY_REUSED: the key was used with a different request', schema: errorResponses[400].schema };

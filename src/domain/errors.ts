@@ -54,6 +54,10 @@ export const ERROR_CODES = [
   'BANK_ACCOUNT_VALIDATION_PENDING',
   // 410
   'CUSTOMER_DELETED',
+  // 413: the reference has no code for it (README: deviations)
+  'PAYLOAD_TOO_LARGE',
+  // 429: the reference's Error429 code
+  'RATE_LIMITED',
   // 500, 501
   'INTERNAL_ERROR',
   'NOT_IMPLEMENTED',

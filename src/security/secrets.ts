@@ -29,6 +29,20 @@ export async function verifySecret(secret: string, stored: string): Promise<bool
   }
 }
 
+let decoyHash: Promise<string> | undefined;
+
+/**
+ * verifySecret against the stored hash, or, when there is none (an unknown token id), against a
+ * decoy hash of the same cost that nothing matches: an unknown id then takes as long to refuse
+ * as a wrong secret, so response times do not tell which token ids exist.
+ */
+export async function verifySecretOrDecoy(secret: string, stored: string | undefined): Promise<boolean> {
+  if (stored !== undefined) return verifySecret(secret, stored);
+  decoyHash ??= hashSecret(randomBytes(32).toString('base64url'));
+  await verifySecret(secret, await decoyHash);
+  return false;
+}
+
 /** A fresh client secret: 32 random bytes, URL-safe. */
 export function newClientSecret(): string {
   return `sk_${randomBytes(32).toString('base64url')}`;

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { decrypt, encrypt, hashSecret, newClientSecret, parseMasterKey, verifySecret } from '../../src/security/secrets';
+import { decrypt, encrypt, hashSecret, newClientSecret, parseMasterKey, verifySecret, verifySecretOrDecoy } from '../../src/security/secrets';
 
 describe('hashSecret / verifySecret', () => {
   const secret = 'sk_correct-horse-battery-staple';
@@ -133,5 +133,15 @@ describe('parseMasterKey', () => {
     ['empty', ''],
   ])('rejects %s', (_label, text) => {
     expect(() => parseMasterKey(text)).toThrow('MASTER_KEY must be 32 bytes');
+  });
+});
+
+describe('verifySecretOrDecoy', () => {
+  test('checks against the stored hash when there is one, and refuses every secret when there is none', async () => {
+    const stored = await hashSecret('sk_right');
+    await expect(verifySecretOrDecoy('sk_right', stored)).resolves.toBe(true);
+    await expect(verifySecretOrDecoy('sk_wrong', stored)).resolves.toBe(false);
+    await expect(verifySecretOrDecoy('sk_right', undefined)).resolves.toBe(false);
+    await expect(verifySecretOrDecoy('', undefined)).resolves.toBe(false);
   });
 });

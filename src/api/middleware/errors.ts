@@ -1,11 +1,14 @@
 import type { NextFunction, Request, Response } from 'express';
 import { DomainError } from '../../domain/errors';
 import { logger } from '../../logger';
+import { payloadTooLarge } from '../body-limits';
 import { sendError } from '../http';
 
 interface BodyParserError extends Error {
   type?: string;
   status?: number;
+  limit?: number;
+  expose?: boolean;
 }
 
 /** Turns anything thrown into the §7 error body; unknown failures are logged and become 500. */
@@ -20,12 +23,18 @@ export function errorHandler(err: unknown, req: Request, res: Response, _next: N
     sendError(res, DomainError.invalidInput([{ field: 'body', constraint: 'json', message: 'The request body is not valid JSON' }], 'Malformed JSON body'));
     return;
   }
-  if (parserError?.type === 'entity.too.large') {
-    sendError(res, DomainError.invalidInput([{ field: 'body', constraint: 'maxSize', message: 'The request body is too large' }]));
+  if (parserError?.type === 'entity.too.large' && typeof parserError.limit === 'number') {
+    sendError(res, payloadTooLarge(parserError.limit));
     return;
   }
   if (parserError?.type === 'charset.unsupported' || parserError?.type === 'encoding.unsupported') {
     sendError(res, DomainError.invalidInput([{ field: 'body', constraint: 'encoding', message: parserError.message }]));
+    return;
+  }
+  // Any other fault of the body reader is the client's (a corrupt gzip stream, a body shorter
+  // than its Content-Length): http-errors marks those 4xx and safe to expose.
+  if (parserError?.expose && parserError.status === 400) {
+    sendError(res, DomainError.invalidInput([{ field: 'body', constraint: 'encoding', message: 'The request body could not be read: it is truncated, or not in its declared Content-Encoding' }], 'Unreadable request body'));
     return;
   }
   const log = (req as Request & { log?: typeof logger }).log ?? logger;

@@ -61,3 +61,12 @@ export async function createToken(em: EntityManager, platformId: string, environ
   await em.flush();
   return { tokenId: token.id, clientSecret };
 }
+
+/**
+ * Revokes an API token of the platform by deleting it, as the reference's DELETE /tokens/{tokenId}
+ * does; authentication reads the token on every request, so it stops working at once. False when
+ * the platform has no such token.
+ */
+export async function revokeToken(em: EntityManager, platformId: string, tokenId: string): Promise<boolean> {
+  return (await em.nativeDelete(ApiToken, { id: tokenId, platformId })) > 0;
+}
