@@ -5,7 +5,7 @@ import { errorHandler } from '../../src/api/middleware/errors';
 import { defineRoute, mountRoute } from '../../src/api/route';
 import { IdempotencyRecord } from '../../src/db/IdempotencyRecord';
 import { LedgerAccount } from '../../src/contexts/ledger/entities';
-import { Transaction } from '../../src/contexts/payments/entities';
+import { Quote, Transaction } from '../../src/contexts/payments/entities';
 import { pruneIdempotencyRecords } from '../../src/services/idempotency-retention';
 import { openOrm } from '../../src/db/orm';
 import { eurAccount } from '../support/external-account-fixtures';
@@ -110,6 +110,23 @@ describe('Idempotency-Key', () => {
     const second = await api.post('/quotes', body, { 'Idempotency-Key': 'too-small' });
     expect(second.headers['idempotent-replayed']).toBe('true');
     expect(second.text).toBe(first.text);
+  });
+
+  test('a quote whose first attempt committed and died before answering is found again, not created twice (found by the crash campaign)', async () => {
+    const { api, accountId, customerId, platform } = await fundable();
+    const platformId = platform.id;
+    const bank = await api.post('/customers/external-accounts', { customerId, ...eurAccount() });
+    const body = { source: { sourceType: 'ACCOUNT', accountId }, destination: { destinationType: 'ACCOUNT', accountId: bank.body.id }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 5_000 };
+    const first = await api.post('/quotes', body, { 'Idempotency-Key': 'died-after-commit' });
+    expect(first.status).toBe(201);
+    // As if the API had died after the quote's commit: the key is still claimed, and the claim is stale.
+    await h.orm.em.fork().nativeUpdate(IdempotencyRecord, { platformId, key: 'died-after-commit' }, { state: 'IN_PROGRESS', statusCode: null, responseBody: null, createdAt: new Date(Date.now() - 10 * 60_000) });
+    const retried = await api.post('/quotes', body, { 'Idempotency-Key': 'died-after-commit' });
+    expect(retried.status).toBe(201);
+    expect(retried.body.id).toBe(first.body.id);
+    expect(retried.body.transactionId).toBe(first.body.transactionId);
+    expect(await h.orm.em.fork().count(Quote, { platformId })).toBe(1);
+    expect(await h.orm.em.fork().count(Transaction, { platformId })).toBe(1);
   });
 
   test('keys longer than 255 characters are rejected', async () => {

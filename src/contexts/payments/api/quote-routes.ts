@@ -58,9 +58,9 @@ export const quoteRoutes = [
       404: { description: 'USER_NOT_FOUND (source.customerId), UMA_NOT_FOUND (the UMA receiver is gone)', schema: errorResponses[404].schema },
       409: { description: 'BANK_ACCOUNT_VALIDATION_PENDING: the destination is still being validated', schema: errorResponses[400].schema },
           },
-    handler: async ({ em, caller, body, deps }) => {
+    handler: async ({ em, caller, body, deps, idempotencyKey }) => {
       const platform = await em.findOneOrFail(Platform, { id: caller.platformId });
-      const q = await createQuote(em, { platform, environment: caller.environment, request: body as QuoteRequest });
+      const q = await createQuote(em, { platform, environment: caller.environment, request: body as QuoteRequest, ...(idempotencyKey ? { idempotencyKey } : {}) });
       if (body.immediatelyExecute) {
         await execute(deps, q);
       } else {

@@ -45,7 +45,7 @@ interface SameCurrencyTransfer {
  * path, sandbox rows and webhooks as any quote: a transfer-out is a payout, a transfer-in a pull
  * from the customer's external account into its internal account.
  */
-async function sameCurrencyTransfer({ em, caller, deps }: Pick<HandlerContext<unknown, unknown, unknown>, 'em' | 'caller' | 'deps'>, transfer: SameCurrencyTransfer) {
+async function sameCurrencyTransfer({ em, caller, deps, idempotencyKey }: Pick<HandlerContext<unknown, unknown, unknown>, 'em' | 'caller' | 'deps' | 'idempotencyKey'>, transfer: SameCurrencyTransfer) {
   const errors: FieldError[] = [];
   if (!transfer.internal.accountId.startsWith('InternalAccount:')) errors.push({ field: transfer.internal.field, constraint: 'internalAccount', message: 'must be an internal account id' });
   if (!transfer.external.accountId.startsWith('ExternalAccount:')) errors.push({ field: transfer.external.field, constraint: 'externalAccount', message: 'must be an external account id' });
@@ -58,7 +58,7 @@ async function sameCurrencyTransfer({ em, caller, deps }: Pick<HandlerContext<un
     throw DomainError.invalidInput([{ field: transfer.external.field, constraint: 'sameCurrency', message: `the external account holds ${external.currency}, the internal one ${internal.currency}; use POST /quotes to convert` }]);
   }
   const platform = await em.findOneOrFail(Platform, { id: caller.platformId });
-  const quote = await createQuote(em, { platform, environment: caller.environment, request: { ...transfer.request, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: transfer.amount } });
+  const quote = await createQuote(em, { platform, environment: caller.environment, request: { ...transfer.request, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: transfer.amount }, ...(idempotencyKey ? { idempotencyKey } : {}) });
   const { transactionId } = await executeQuote(deps.temporal, workflowInput(quote), { taskQueue: deps.taskQueue });
   return { status: 201, body: await currentTransactionView(em, transactionId) };
 }

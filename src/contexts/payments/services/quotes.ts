@@ -13,7 +13,7 @@ import { assertCustomerMayMoveMoney } from '../../customers/services/money-movem
 import { externalAccountView } from '../../external-accounts/services/external-account-views';
 import { currency as currencyOf, currencyView, findCurrency } from '../../../domain/currencies';
 import { DomainError, type FieldError } from '../../../domain/errors';
-import { newId } from '../../../domain/ids';
+import { derivedId, newId } from '../../../domain/ids';
 import { assertWithinCorridorLimits, corridorTerms, purposeOfPaymentRequired, quoteLifetimeSeconds } from '../domain/pricing/corridors';
 import { priceQuote } from '../domain/pricing/quote-math';
 import { platformFeeFor } from '../domain/pricing/platform-fees';
@@ -151,7 +151,16 @@ function platformFee(platform: Platform, sendingCurrency: string, receivingCurre
  * transaction. Sources: internal accounts and real-time funding; destinations: external or
  * internal accounts (UMA addresses arrive with receiver lookups: 501 until then).
  */
-export async function createQuote(em: EntityManager, input: { platform: Platform; environment: Environment; request: QuoteRequest }): Promise<Quote> {
+export async function createQuote(em: EntityManager, input: { platform: Platform; environment: Environment; request: QuoteRequest; idempotencyKey?: string }): Promise<Quote> {
+  // With an Idempotency-Key the ids derive from it: a request repeated after its first attempt
+  // committed and died before answering (its claim taken over) finds that quote, not a second one.
+  const ids = input.idempotencyKey
+    ? { quoteId: derivedId('Quote', input.platform.id, 'quote', input.idempotencyKey), transactionId: derivedId('Transaction', input.platform.id, 'quote', input.idempotencyKey) }
+    : { quoteId: newId('Quote'), transactionId: newId('Transaction') };
+  if (input.idempotencyKey) {
+    const earlier = await em.findOne(Quote, { id: ids.quoteId, platformId: input.platform.id });
+    if (earlier) return earlier;
+  }
   const { platform, request } = input;
   const { source, sendingCurrency, customerId } = await resolveSource(em, platform, request);
   if (customerId) await assertCustomerMayMoveMoney(em, platform.id, customerId);
@@ -192,8 +201,7 @@ export async function createQuote(em: EntityManager, input: { platform: Platform
   // Stored as JSON: the minor-unit fields are exact integers well inside the safe range (≤ 9e15).
   const rateDetails: Record<string, unknown> = Object.fromEntries(Object.entries(priced.rateDetails).map(([k, v]) => [k, typeof v === 'bigint' ? Number(v) : v]));
   const now = new Date();
-  const quoteId = newId('Quote');
-  const transactionId = newId('Transaction');
+  const { quoteId, transactionId } = ids;
   const quote = em.create(Quote, {
     id: quoteId,
     platformId: platform.id,
