@@ -45,6 +45,9 @@ async function runSchemathesis(stack: Stack, authorization: string, examples: nu
     '-w', args.workers!,
     '--seed', String(seed),
     '--max-time', String(maxSeconds),
+    // The coverage phase enumerates boundary cases without bound on a document this size; examples,
+    // fuzzing and the stateful phase over the links spend the budget.
+    '--phases', 'examples,fuzzing,stateful',
     '--continue-on-failure',
     '--no-color',
     '--suppress-health-check', 'all',
@@ -89,7 +92,7 @@ async function main(): Promise<number> {
     }
     if (!summary || !existsSync(reportFile)) throw new Error('schemathesis wrote no report');
     console.log(`\nFuzz: seed ${seed}, ${summary.requests} requests over ${operations} operations`);
-    console.log(`  responses ≥ 500: ${summary.serverErrors}`);
+    console.log(`  responses ≥ 500: ${summary.serverErrors} (and ${summary.notImplemented} declared 501 NOT_IMPLEMENTED answers)`);
     console.log(`  findings: ${summary.findings.length}`);
     for (const f of summary.findings.slice(0, 40)) console.log(`    ${f}`);
     const ok = summary.findings.length === 0 && summary.serverErrors === 0 && summary.requests >= budget;
@@ -106,7 +109,7 @@ async function main(): Promise<number> {
 }
 
 function merge(a: FuzzSummary, b: FuzzSummary): FuzzSummary {
-  return { requests: a.requests + b.requests, serverErrors: a.serverErrors + b.serverErrors, findings: [...new Set([...a.findings, ...b.findings])] };
+  return { requests: a.requests + b.requests, serverErrors: a.serverErrors + b.serverErrors, notImplemented: a.notImplemented + b.notImplemented, findings: [...new Set([...a.findings, ...b.findings])] };
 }
 
 main().then(
