@@ -13,7 +13,7 @@ export interface Difference {
   /** Where in the body (JSON pointer; empty for the whole body). */
   instancePath: string;
   message: string;
-  /** The offending value, when it is short enough to be useful (enum and type differences). */
+  /** The offending scalar value (enum, type, pattern … differences), or the missing field's name (`required`). */
   value?: unknown;
 }
 
@@ -120,18 +120,18 @@ export class ReferenceConformance {
   private difference(operation: string, status: number, e: ErrorObject): Difference {
     const location = e.parentSchema && this.doc.locations.get(e.parentSchema);
     const schemaPath = location ? `${location}/${e.keyword}` : e.schemaPath.replace(/^reference#/, '#');
-    const short = e.data === null || ['string', 'number', 'boolean'].includes(typeof e.data);
-    return {
-      operation,
-      status,
-      kind: 'schema',
-      schemaPath,
-      instancePath: e.instancePath,
-      message: describe(e),
-      ...(short && ['enum', 'const', 'type', 'format', 'pattern', 'maxLength', 'minLength', 'minimum', 'maximum', 'exclusiveMinimum'].includes(e.keyword) ? { value: e.data } : {}),
-    };
+    return { operation, status, kind: 'schema', schemaPath, instancePath: e.instancePath, message: describe(e), ...offending(e) };
   }
 }
+
+/** What a deviation can name: the missing field of `required`, the value of a scalar rule. */
+function offending(e: ErrorObject): { value?: unknown } {
+  if (e.keyword === 'required') return { value: (e.params as { missingProperty: string }).missingProperty };
+  const scalar = e.data === null || ['string', 'number', 'boolean'].includes(typeof e.data);
+  return scalar && SCALAR_RULES.has(e.keyword) ? { value: e.data } : {};
+}
+
+const SCALAR_RULES = new Set(['enum', 'const', 'type', 'format', 'pattern', 'maxLength', 'minLength', 'minimum', 'maximum', 'exclusiveMinimum']);
 
 /** `if` errors only say "must match then": the failing branch's own errors say what is wrong. */
 function isReported(e: ErrorObject): boolean {
