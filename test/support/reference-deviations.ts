@@ -107,6 +107,12 @@ export const REFERENCE_DEVIATIONS: Deviation[] = [
     reason: 'A platform-owned account has customerId null, as spec §2.4 and the reference’s own description say (its type omits null)',
   },
   {
+    operation: ['* /customers/external-accounts*', '* /platform/external-accounts*'],
+    schemaPath: '#/components/schemas/ExternalAccountInfoOneOf/discriminator/enum',
+    values: ['ILS_ACCOUNT', 'TRY_ACCOUNT', 'ARBITRUM_WALLET'],
+    reason: 'Account types in the spec’s list that the reference lacks, shaped like their neighbours',
+  },
+  {
     operation: 'GET /exchange-rates',
     schemaPath: '#/components/schemas/PaymentRail/enum',
     values: ['LIGHTNING', 'SOLANA', 'TRON', 'SPARK'],

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 
@@ -42,7 +42,10 @@ function parsedReference(yamlPath: string): JsonObject {
   if (existsSync(cached)) return JSON.parse(readFileSync(cached, 'utf8')) as JsonObject;
   const parsed = parseYaml(text) as JsonObject;
   mkdirSync(cacheDir, { recursive: true });
-  writeFileSync(cached, JSON.stringify(parsed));
+  // Test files load it in parallel: write aside and rename, so no one reads half a file.
+  const partial = `${cached}.${process.pid}`;
+  writeFileSync(partial, JSON.stringify(parsed));
+  renameSync(partial, cached);
   return parsed;
 }
 
