@@ -22,7 +22,8 @@ describe('authentication (spec §5.1)', () => {
     const req = request(h.app).get(`${BASE}/config`);
     const res = await (header ? req.set('Authorization', header) : req);
     expect(res.status).toBe(401);
-    expect(res.body).toMatchObject({ code: 'UNAUTHORIZED', reason: expect.any(String), status: 401 });
+    // Both: spec §7 names the text `reason`, the reference's Error401 requires `message`.
+    expect(res.body).toMatchObject({ code: 'UNAUTHORIZED', reason: expect.any(String), message: expect.any(String), status: 401 });
   });
 
   test('a wrong secret for a real token is 401', async () => {

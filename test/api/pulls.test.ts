@@ -66,7 +66,7 @@ describe('pull-funded quotes', () => {
 
     const executed = await api.post(`/quotes/${q.id}/execute`);
     expect(executed.status).toBe(200);
-    expect(executed.body).toMatchObject({ id: q.transactionId, type: 'INCOMING' });
+    expect(executed.body).toMatchObject({ id: q.id, transactionId: q.transactionId });
     const done = await eventually(() => transactionOf(api, q.transactionId), (t) => t.status === 'COMPLETED');
     expect(done).toMatchObject({ receivedAmount: { amount: q.totalReceivingAmount, currency: { code: 'USD' } }, sentAmount: { amount: 10_000 }, quoteId: q.id, fees: q.feesIncluded, settledAt: expect.any(String) });
     expect(q.totalReceivingAmount).toBe(10_000 - q.feesIncluded);

@@ -61,7 +61,8 @@ describe('quotes and their execution', () => {
     const executed = await api.post(`/quotes/${q.id}/execute`);
     expect(executed.status).toBe(200);
     // Answered once the funds are held; the payout may already have completed by the time it is read.
-    expect(executed.body).toMatchObject({ id: q.transactionId, type: 'OUTGOING', quoteId: q.id });
+    // The reference's execute answers with the quote; its transactionId is the payment.
+    expect(executed.body).toMatchObject({ id: q.id, transactionId: q.transactionId, expiresAt: q.expiresAt });
     expect(['PROCESSING', 'COMPLETED']).toContain(executed.body.status);
     const done = await eventually(() => transactionOf(api, q.transactionId), (t) => t.status === 'COMPLETED');
     expect(done).toMatchObject({ status: 'COMPLETED', receivedAmount: { amount: q.totalReceivingAmount }, fees: q.feesIncluded, settledAt: expect.any(String) });
@@ -72,10 +73,10 @@ describe('quotes and their execution', () => {
     await h.receiver.waitFor((hooks) => hooks.some((w) => w.body.type === 'OUTGOING_PAYMENT.PROCESSING' && w.body.data.id === q.transactionId));
     const types = h.receiver.received.filter((w) => w.body.data.id === q.transactionId).map((w) => w.body.type);
     expect(types.sort()).toEqual(['OUTGOING_PAYMENT.COMPLETED', 'OUTGOING_PAYMENT.PROCESSING']);
-    // Executing again changes nothing and answers with the same transaction.
+    // Executing again changes nothing and answers with the same quote and transaction.
     const again = await api.post(`/quotes/${q.id}/execute`);
     expect(again.status).toBe(200);
-    expect(again.body.id).toBe(q.transactionId);
+    expect(again.body).toMatchObject({ id: q.id, transactionId: q.transactionId, status: 'COMPLETED' });
     expect(await balances(api, p.usd)).toEqual({ available: 90_000, total: 90_000 });
     expect((await runLedgerAudit(h.orm.em.fork())).findings).toEqual([]);
   });

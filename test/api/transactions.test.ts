@@ -84,6 +84,7 @@ async function seeded() {
   const em = h.orm.em.fork();
   let n = 0;
   const tx = (at: string, o: { customerId: string | null; status?: TransactionStatus; type?: TransactionType; source: Record<string, unknown>; destination: Record<string, unknown> }) => {
+    const outgoing = o.type === 'OUTGOING';
     n += 1;
     const id = `Transaction:00000000-0000-4000-8000-${String(n).padStart(12, '0')}-${p.platform.id.slice(-8)}`;
     em.create(Transaction, {
@@ -91,12 +92,14 @@ async function seeded() {
       platformId: p.platform.id,
       customerId: o.customerId,
       type: o.type ?? 'INCOMING',
-      direction: o.type === 'OUTGOING' ? 'DEBIT' : 'CREDIT',
+      direction: outgoing ? 'DEBIT' : 'CREDIT',
       status: o.status ?? 'COMPLETED',
       source: o.source,
       destination: o.destination,
       receivedAmount: 100n * BigInt(n),
       receivedCurrency: 'USD',
+      // An outgoing payment always records what was sent (the quote writes it).
+      ...(outgoing ? { sentAmount: 100n * BigInt(n), sentCurrency: 'USD' } : {}),
       createdAt: new Date(at),
       updatedAt: new Date(at),
     });

@@ -8,6 +8,7 @@ import { migrate, openOrm } from '../../src/db/orm';
 import { freePort, waitForPort } from '../../src/dev/ports';
 import { Connection } from '@temporalio/client';
 import { ensureSearchAttributes } from '../../src/temporal/register-search-attributes';
+import { clearFindings } from './conformance-record';
 
 /**
  * Once per test run: a fresh database on the test PostgreSQL, a headless Temporal dev server
@@ -16,6 +17,7 @@ import { ensureSearchAttributes } from '../../src/temporal/register-search-attri
 export default async function globalSetup(): Promise<void> {
   process.env.LOG_LEVEL ??= 'warn';
   const root = resolve(__dirname, '../..');
+  clearFindings();
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) throw new Error('TEST_DATABASE_URL is not set: run the tests with `npm test`');
   const dbName = `payments_test_${Date.now()}_${process.pid}`;

@@ -3,15 +3,18 @@ import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Runtime, type Worker } from '@temporalio/worker';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import request from 'supertest';
+import { relative, resolve } from 'node:path';
+import request, { type Response, type Test } from 'supertest';
 import { httpWebhookSender } from '../../activities/webhooks/webhook-sender';
 import { createApp } from '../../src/api/app';
 import type { ApiDeps } from '../../src/api/context';
+import { basePath } from '../../src/config';
 import type { Environment } from '../../src/contexts/platforms/entities/ApiToken';
 import { openOrm } from '../../src/db/orm';
 import { parseMasterKey } from '../../src/security/secrets';
 import { createPlatform, createToken, type NewPlatform } from '../../src/contexts/platforms/services/platforms';
 import { createWorker } from '../../worker/worker';
+import { conformanceRecord } from './conformance-record';
 import { WebhookReceiver } from './receiver';
 
 let runtimeQuiet = false;
@@ -80,28 +83,43 @@ export class Harness {
     await this.connection?.close();
     await this.receiver.stop();
     await this.orm.close();
+    conformanceRecord(BASE).flush(relative(resolve(__dirname, '../..'), expect.getState().testPath ?? 'unknown'));
   }
 }
 
-export const BASE = '/2025-10-13';
+export const BASE = basePath('');
 
-/** supertest with the base path and credentials filled in. */
+/**
+ * supertest with the base path and credentials filled in. Every response it receives is checked
+ * against the public reference (conformance-record.ts): a difference the allow-list does not
+ * declare fails the request, after the test's own expectations.
+ */
 export class Api {
   constructor(
     readonly app: ReturnType<typeof createApp>,
     readonly auth: string,
   ) {}
   get(path: string) {
-    return request(this.app).get(`${BASE}${path}`).set('Authorization', this.auth);
+    return checked(request(this.app).get(`${BASE}${path}`).set('Authorization', this.auth), 'GET', path);
   }
   post(path: string, body?: unknown, headers: Record<string, string> = {}) {
     const r = request(this.app).post(`${BASE}${path}`).set('Authorization', this.auth).set(headers);
-    return body === undefined ? r : r.send(body as object);
+    return checked(body === undefined ? r : r.send(body as object), 'POST', path);
   }
   patch(path: string, body: unknown) {
-    return request(this.app).patch(`${BASE}${path}`).set('Authorization', this.auth).send(body as object);
+    return checked(request(this.app).patch(`${BASE}${path}`).set('Authorization', this.auth).send(body as object), 'PATCH', path);
   }
   delete(path: string) {
-    return request(this.app).delete(`${BASE}${path}`).set('Authorization', this.auth);
+    return checked(request(this.app).delete(`${BASE}${path}`).set('Authorization', this.auth), 'DELETE', path);
   }
+}
+
+/** Adds the reference check as the last expectation, when the request is sent (end is what then() calls). */
+function checked(test: Test, method: string, path: string): Test {
+  const end = test.end.bind(test);
+  test.end = (callback) => {
+    test.expect((res: Response) => conformanceRecord(BASE).observe({ method, path: `${BASE}${path}`, status: res.status, contentType: res.headers['content-type'] as string | undefined, body: res.body }));
+    return end(callback);
+  };
+  return test;
 }

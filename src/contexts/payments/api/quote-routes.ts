@@ -11,7 +11,6 @@ import { executeQuote, startQuote } from '../../../temporal/starters/quote';
 import type { QuoteInput } from '../../../../workflows/definitions';
 import { assertExecutableWithoutWalletSignature, createQuote, quoteView, type QuoteRequest } from '../services/quotes';
 import { QuoteRequestSchema, QuoteSchema } from './quote-schemas';
-import { TransactionSchema } from './schemas';
 
 const TAGS = ['Cross-Currency Transfers'];
 
@@ -96,7 +95,7 @@ export const quoteRoutes = [
     params: IdParam('quoteId'),
     idempotent: true,
     responses: {
-      200: { description: 'The transaction, PROCESSING', schema: TransactionSchema },
+      200: { description: 'The quote, PROCESSING once the funds are held (its transaction is transactionId)', schema: QuoteSchema },
       400: { description: 'QUOTE_EXPIRED, INSUFFICIENT_FUNDS, INVALID_BANK_ACCOUNT, EXTERNAL_ACCOUNT_VERIFICATION_REQUIRED', schema: errorResponses[400].schema },
       401: { description: 'UNAUTHORIZED, or WALLET_SIGNATURE_MISSING for an EMBEDDED_WALLET source without Svc-Wallet-Signature', schema: errorResponses[401].schema },
       404: errorResponses[404],
@@ -107,8 +106,9 @@ export const quoteRoutes = [
     handler: async ({ em, caller, params, deps, req }) => {
       const q = await findQuote(em, caller.platformId, params.quoteId);
       await assertExecutableWithoutWalletSignature(em, q, req.get('svc-wallet-signature') ?? req.get('grid-wallet-signature'));
-      const { transactionId } = await execute(deps, q);
-      return { status: 200, body: await currentTransactionView(em, transactionId) };
+      await execute(deps, q);
+      // Read again: the execution has moved it on.
+      return { status: 200, body: quoteView(await em.fork().findOneOrFail(Quote, { id: q.id })) };
     },
   }),
 ];

@@ -57,6 +57,18 @@ export const QuoteRequestSchema = z
 
 const amount = z.number().int().openapi({ format: 'int64' });
 
+/** The reference's OutgoingRateDetails, with the spec's `svc…` names for its `grid…` fields. */
+export const RateDetailsSchema = z
+  .object({
+    counterpartyMultiplier: z.number(),
+    counterpartyFixedFee: amount,
+    svcApiMultiplier: z.number(),
+    svcApiFixedFee: amount,
+    svcApiVariableFeeRate: z.number(),
+    svcApiVariableFeeAmount: amount,
+  })
+  .openapi('OutgoingRateDetails');
+
 export const QuoteSchema = z
   .object({
     id: z.string(),
@@ -78,17 +90,7 @@ export const QuoteSchema = z
       .array(z.object({ instructionsNotes: z.string().optional(), isPlatformAccount: z.boolean().optional(), accountOrWalletInfo: z.record(z.string(), z.unknown()) }))
       .optional()
       .openapi({ description: 'REALTIME_FUNDING quotes: where to send the funds, with the reference that matches them to this quote' }),
-    rateDetails: z
-      .object({
-        counterpartyMultiplier: z.number(),
-        counterpartyFixedFee: amount,
-        gridApiMultiplier: z.number(),
-        gridApiFixedFee: amount,
-        gridApiVariableFeeRate: z.number(),
-        gridApiVariableFeeAmount: amount,
-      })
-      .optional()
-      .openapi('OutgoingRateDetails'),
+    rateDetails: RateDetailsSchema.optional(),
   })
   .openapi('Quote');
 

@@ -1,5 +1,7 @@
 import { z } from '../../../api/openapi-registry';
 import { CurrencyAmountSchema, PageQuerySchema, pageOf } from '../../../api/schemas/common';
+import { PAYMENT_RAILS } from '../domain/payment-rails';
+import { RateDetailsSchema } from './quote-schemas';
 
 const statuses = ['CREATED', 'PENDING', 'PENDING_AUTHORIZATION', 'PROCESSING', 'COMPLETED', 'REJECTED', 'FAILED', 'REFUNDED', 'EXPIRED'] as const;
 const types = ['INCOMING', 'OUTGOING'] as const;
@@ -67,8 +69,8 @@ export const TransactionSchema = z
     exchangeRate: z.number().optional(),
     fees: z.number().int().optional().openapi({ format: 'int64' }),
     platformFees: z.number().int().optional().openapi({ format: 'int64' }),
-    rateDetails: z.record(z.string(), z.unknown()).optional(),
-    paymentRail: z.string().optional(),
+    rateDetails: RateDetailsSchema.optional(),
+    paymentRail: z.enum(PAYMENT_RAILS).nullable().optional().openapi({ description: 'Outgoing payments: the external rail, null when none is used (intra-service, UMA and on-chain transfers)' }),
     refund: z
       .object({
         reference: z.string(),

@@ -19,7 +19,7 @@ import { priceQuote } from '../domain/pricing/quote-math';
 import { platformFeeFor } from '../domain/pricing/platform-fees';
 import { rateBook } from './rate-book';
 import { customerByUmaAddress } from './lookups';
-import { shownDestination } from './transaction-views';
+import { rateDetailsView, shownDestination } from './transaction-views';
 import { Lookup } from '../entities';
 import { assertLookupUsable } from '../domain/lookups';
 import { valueIn } from '../domain/pricing/value-in';
@@ -299,7 +299,7 @@ export function quoteView(q: Quote) {
     feesIncluded: q.feesIncluded,
     platformFeesIncluded: q.platformFeesIncluded,
     transactionId: q.transactionId,
-    rateDetails: q.rateDetails,
+    rateDetails: rateDetailsView(q.rateDetails),
     ...(q.source.sourceType === 'REALTIME_FUNDING' ? { paymentInstructions: quotePaymentInstructions(q) } : {}),
     ...(q.description ? { description: q.description } : {}),
   };

@@ -7,6 +7,7 @@ import type { Transaction } from '../entities/index';
 import { isActiveFeeConfig } from '../../platforms/domain/fee-configs';
 import { endUserTermsConsentOf } from '../../customers/domain/agreements';
 import { currencyView } from '../../../domain/currencies';
+import { publicRail } from '../domain/payment-rails';
 import { INDIVIDUAL_PROFILE_KEYS } from '../../customers/domain/customer-rules';
 
 /** Public representations of stored rows. Amounts stay bigint here; the JSON writer emits them exactly. */
@@ -129,11 +130,22 @@ export function transactionView(t: Transaction, ctx: TransactionViewContext) {
   };
 }
 
-/** A UMA destination is shown by its address; the account it resolved to stays internal. */
+/**
+ * A UMA destination is shown by its address; the account it resolved to stays internal. A rail
+ * is shown only when it is an external one (the reference's PaymentRail).
+ */
 export function shownDestination(destination: Record<string, unknown>): Record<string, unknown> {
-  if (destination.destinationType !== 'UMA_ADDRESS') return destination;
-  const { accountId: _accountId, ...shown } = destination;
-  return shown;
+  const { accountId, paymentRail, ...shown } = destination;
+  const rail = publicRail(paymentRail as string | undefined);
+  return { ...shown, ...(destination.destinationType === 'UMA_ADDRESS' ? {} : { accountId }), ...(rail ? { paymentRail: rail } : {}) };
+}
+
+/**
+ * A quote's rate details with the spec's names: the pricing stores the reference's `gridApi…`
+ * fields (in quotes and transactions alike); the wire says `svcApi…` (spec: Svc for Grid).
+ */
+export function rateDetailsView(stored: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(stored).map(([key, value]) => [key.replace(/^gridApi/, 'svcApi'), value]));
 }
 
 /** What every transaction made from a quote shows (the reference's base Transaction): what was sent, the quote, its rate, any refund. */
@@ -151,8 +163,8 @@ function outgoingFields(t: Transaction) {
   return {
     ...(t.fees != null ? { fees: t.fees } : {}),
     ...(t.platformFees != null ? { platformFees: t.platformFees } : {}),
-    ...(t.rateDetails ? { rateDetails: t.rateDetails } : {}),
-    ...(t.paymentRail ? { paymentRail: t.paymentRail } : {}),
+    ...(t.rateDetails ? { rateDetails: rateDetailsView(t.rateDetails) } : {}),
+    paymentRail: publicRail(t.paymentRail),
   };
 }
 

@@ -1,0 +1,136 @@
+import type { Difference } from './reference-conformance';
+
+/**
+ * A difference from the public reference that this service makes on purpose (README:
+ * "Deviations from the public reference" says the same, for readers). Every other difference
+ * an API test meets fails that test.
+ */
+export interface Deviation {
+  /** Reference operations, e.g. `GET /customers/{customerId}`; `*` matches any run of characters. */
+  operation: string | string[];
+  /** Only responses of this status; every status when absent. */
+  status?: number;
+  /** The reference rule that is not followed (Difference.schemaPath); `*` as in operation. */
+  schemaPath: string;
+  /** Only these offending values (an error code, a missing field's name …), when the deviation is about values. */
+  values?: unknown[];
+  reason: string;
+}
+
+const ERROR_CODE = (status: number) => `#/components/schemas/Error${status}/properties/code/enum`;
+const UNDECLARED = (status: number) => `#/paths/*/responses/${status}`;
+
+export const REFERENCE_DEVIATIONS: Deviation[] = [
+  {
+    operation: '*',
+    status: 400,
+    schemaPath: UNDECLARED(400),
+    reason: 'Every operation validates its input and answers 400 INVALID_INPUT (unknown query parameters, NUL characters, invalid values) or MISSING_MANDATORY_USER_INFO, also where the reference declares no 400',
+  },
+  {
+    operation: [
+      '* /beneficial-owners/{beneficialOwnerId}',
+      '* /documents/{documentId}',
+      'GET /verifications/{verificationId}',
+      '* /customers/external-accounts/{externalAccountId}*',
+      '* /platform/external-accounts/{externalAccountId}*',
+      'POST /sandbox/internal-accounts/{accountId}/fund',
+      'GET /receiver/external-account/{accountId}',
+      'POST /crypto/estimate-withdrawal-fee',
+    ],
+    status: 404,
+    schemaPath: ERROR_CODE(404),
+    values: ['NOT_FOUND'],
+    reason: "Error404 has no code for beneficial owners, documents, verifications, external or internal accounts: they answer NOT_FOUND",
+  },
+  {
+    operation: '* /customers/{customerId}',
+    status: 404,
+    schemaPath: ERROR_CODE(404),
+    values: ['NOT_FOUND'],
+    reason: 'A path segment that is not an id (`<Type>:<uuid>`) is an unknown route, never read as an id',
+  },
+  {
+    operation: '*',
+    status: 400,
+    schemaPath: ERROR_CODE(400),
+    values: ['INSUFFICIENT_FUNDS', 'QUOTE_EXPIRED', 'QUOTE_RATE_UNAVAILABLE'],
+    reason: 'Spec §7 lists these 400 codes; the reference’s Error400 lacks them',
+  },
+  {
+    operation: '*',
+    status: 409,
+    schemaPath: ERROR_CODE(409),
+    values: ['DUPLICATE_EXTERNAL_ACCOUNT', 'BANK_ACCOUNT_VALIDATION_PENDING', 'DOCUMENT_ALREADY_EXISTS', 'OPERATION_IN_PROGRESS'],
+    reason: 'Spec §7 lists these 409 codes; the reference’s Error409 lacks them',
+  },
+  {
+    operation: ['POST /quotes', 'POST /transfer-out'],
+    status: 409,
+    schemaPath: UNDECLARED(409),
+    reason: 'Spec §4.1: using a US account still being validated is 409 BANK_ACCOUNT_VALIDATION_PENDING',
+  },
+  {
+    operation: 'POST /sandbox/internal-accounts/{accountId}/fund',
+    status: 409,
+    schemaPath: UNDECLARED(409),
+    reason: 'Every idempotent operation answers 409 IDEMPOTENCY_KEY_REUSED to a different request with a used Idempotency-Key',
+  },
+  {
+    operation: 'POST /sandbox/internal-accounts/{accountId}/fund',
+    status: 410,
+    schemaPath: UNDECLARED(410),
+    reason: "Funding a deleted customer's account is the reference's own 410 CUSTOMER_DELETED, as on every money-moving route",
+  },
+  {
+    operation: 'POST /customers/external-accounts',
+    status: 404,
+    schemaPath: UNDECLARED(404),
+    reason: 'An unknown customerId is 404 USER_NOT_FOUND, the reference’s code for an unknown customer, as on every customer route',
+  },
+  {
+    operation: 'POST /quotes/{quoteId}/execute',
+    status: 501,
+    schemaPath: UNDECLARED(501),
+    reason: 'EMBEDDED_WALLET sources: a wallet signature cannot be verified until embedded-wallet authentication exists, so none pays meanwhile',
+  },
+  {
+    operation: ['POST /beneficial-owners', 'GET /beneficial-owners', '* /beneficial-owners/{beneficialOwnerId}'],
+    schemaPath: '#/components/schemas/BeneficialOwnerPersonalInfo/required',
+    values: ['identifier'],
+    reason: 'Spec §2.7: identification numbers are write-only, stored sealed and never returned',
+  },
+  {
+    operation: '* /platform/external-accounts*',
+    schemaPath: '#/components/schemas/ExternalAccount/allOf/0/properties/customerId/type',
+    values: [null],
+    reason: 'A platform-owned account has customerId null, as spec §2.4 and the reference’s own description say (its type omits null)',
+  },
+  {
+    operation: ['* /customers/external-accounts*', '* /platform/external-accounts*'],
+    schemaPath: '#/components/schemas/ExternalAccountInfoOneOf/discriminator/enum',
+    values: ['ILS_ACCOUNT', 'TRY_ACCOUNT', 'ARBITRUM_WALLET'],
+    reason: 'Account types in the spec’s list that the reference lacks, shaped like their neighbours',
+  },
+  {
+    operation: 'GET /exchange-rates',
+    schemaPath: '#/components/schemas/PaymentRail/enum',
+    values: ['LIGHTNING', 'SOLANA', 'TRON', 'SPARK'],
+    reason: 'Crypto destinations name their network: the reference’s PaymentRail has no crypto rails and the field is required',
+  },
+];
+
+export function deviationFor(difference: Difference, deviations: readonly Deviation[] = REFERENCE_DEVIATIONS): Deviation | undefined {
+  return deviations.find(
+    (d) =>
+      [d.operation].flat().some((operation) => matches(operation, difference.operation)) &&
+      (d.status === undefined || d.status === difference.status) &&
+      matches(d.schemaPath, difference.schemaPath) &&
+      (d.values === undefined || d.values.includes(difference.value)),
+  );
+}
+
+function matches(pattern: string, value: string): boolean {
+  if (!pattern.includes('*')) return pattern === value;
+  return new RegExp(`^${pattern.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`).test(value);
+}
