@@ -23,6 +23,18 @@ const UNDECLARED = (status: number) => `#/paths/*/responses/${status}`;
 export const REFERENCE_DEVIATIONS: Deviation[] = [
   {
     operation: '*',
+    status: 413,
+    schemaPath: UNDECLARED(413),
+    reason: "Request-size limits per route (README \"Limits and abuse protection\"): a body over the route's limit is refused with 413 PAYLOAD_TOO_LARGE before it is read; the reference declares no 413",
+  },
+  {
+    operation: '*',
+    status: 429,
+    schemaPath: UNDECLARED(429),
+    reason: 'The per-token rate limit and the lock-out after repeated authentication failures answer 429 RATE_LIMITED with Retry-After on every operation; the reference declares 429 on some only',
+  },
+  {
+    operation: '*',
     status: 400,
     schemaPath: UNDECLARED(400),
     reason: 'Every operation validates its input and answers 400 INVALID_INPUT (unknown query parameters, NUL characters, invalid values) or MISSING_MANDATORY_USER_INFO, also where the reference declares no 400',
