@@ -100,9 +100,10 @@ export class Stack {
       const children = spawnSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' }).stdout.split('\n').filter(Boolean).map(Number);
       for (const p of [pid, ...children]) spawnSync('kill', ['-9', String(p)]);
       // Where nobody reaps orphans (a container's init), the dead postmaster stays a zombie that
-      // pg_ctl takes for a running server: wait for the processes to die, then drop its pid file.
+      // pg_ctl and the next postmaster take for a running server: wait for the processes to die,
+      // then drop the lock files it left (the data directory's and the Unix socket's).
       while ([pid, ...children].some(isAlive)) spawnSync('sleep', ['0.05']);
-      rmSync(join(root, '.data', this.clusterName, 'postmaster.pid'), { force: true });
+      for (const lockFile of this.postgresLockFiles()) rmSync(lockFile, { force: true });
       return;
     }
     const supervised = this.processes.get(component);
@@ -142,6 +143,15 @@ export class Stack {
     if (!existsSync(pidFile)) return undefined;
     const pid = Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
     return Number.isInteger(pid) && pid > 0 ? pid : undefined;
+  }
+
+  /** postmaster.pid names the port (line 4) and the socket folder (line 5) of its socket lock. */
+  private postgresLockFiles(): string[] {
+    const pidFile = join(root, '.data', this.clusterName, 'postmaster.pid');
+    if (!existsSync(pidFile)) return [];
+    const [, , , port, socketDir] = readFileSync(pidFile, 'utf8').split('\n');
+    const socketLock = port && socketDir ? [join(socketDir, `.s.PGSQL.${port}.lock`)] : [];
+    return [pidFile, ...socketLock];
   }
 
   private exited(component: 'temporal' | 'worker' | 'api'): Promise<void> {
