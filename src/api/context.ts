@@ -3,6 +3,7 @@ import type { Client } from '@temporalio/client';
 import type { Config } from '../config';
 import type { Environment } from '../contexts/platforms/entities/ApiToken';
 import type { ContactCodeSender } from '../contexts/customers/services/contact-verification';
+import type { ApiMetrics } from './metrics';
 
 export interface ApiDeps {
   orm: MikroORM;
@@ -11,6 +12,8 @@ export interface ApiDeps {
   taskQueue?: string;
   /** Delivers contact verification codes outside the sandbox (email / SMS provider). */
   contactCodeSender?: ContactCodeSender;
+  /** Prometheus metrics of requests and idempotency replays; none recorded without it. */
+  metrics?: ApiMetrics;
 }
 
 /** Who is calling: resolved from the Basic credentials on every authenticated request. */

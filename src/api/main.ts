@@ -2,8 +2,10 @@ import { Client, Connection } from '@temporalio/client';
 import { loadConfig } from '../config';
 import { migrate, openOrm } from '../db/orm';
 import { logger } from '../logger';
+import { serveMetrics } from '../observability/metrics-server';
 import { ensureSearchAttributes } from '../temporal/register-search-attributes';
 import { createApp } from './app';
+import { createApiMetrics } from './metrics';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -12,13 +14,16 @@ async function main(): Promise<void> {
   const connection = await Connection.connect({ address: config.temporalAddress });
   await ensureSearchAttributes(connection, config.temporalNamespace);
   const temporal = new Client({ connection, namespace: config.temporalNamespace });
-  const app = createApp({ orm, temporal, config });
+  const metrics = config.apiMetrics ? createApiMetrics() : undefined;
+  const metricsServer = config.apiMetrics && metrics ? serveMetrics(metrics.registry, config.apiMetrics) : undefined;
+  const app = createApp({ orm, temporal, config, metrics });
   const server = app.listen(config.port, '0.0.0.0', () => {
     logger.info({ baseUrl: config.publicBaseUrl, reference: `${config.publicBaseUrl}/reference` }, 'API listening');
   });
 
   const shutdown = (signal: string) => {
     logger.info({ signal }, 'API stopping');
+    metricsServer?.close();
     server.close(() => {
       void (async () => {
         await connection.close();

@@ -12,13 +12,16 @@ import { openOrm } from '../../src/db/orm';
 import { parseMasterKey } from '../../src/security/secrets';
 import { createPlatform, createToken, type NewPlatform } from '../../src/contexts/platforms/services/platforms';
 import { createWorker } from '../../worker/worker';
+import { createWorkerMetrics, type WorkerMetrics } from '../../activities/metrics';
+import { createApiMetrics, type ApiMetrics } from '../../src/api/metrics';
 import { WebhookReceiver } from './receiver';
 
 let runtimeQuiet = false;
 
 /**
  * Everything an API test needs, all real: the test database, the run's Temporal dev server, a
- * worker on a task queue of this file's own, the Express app and a webhook receiver.
+ * worker on a task queue of this file's own, the Express app and a webhook receiver. The API and
+ * the worker count into metrics of their own (`apiMetrics`, `workerMetrics`).
  */
 export class Harness {
   orm!: MikroORM;
@@ -28,6 +31,8 @@ export class Harness {
   deps!: ApiDeps;
   receiver!: WebhookReceiver;
   masterKey!: Buffer;
+  readonly apiMetrics: ApiMetrics = createApiMetrics();
+  readonly workerMetrics: WorkerMetrics = createWorkerMetrics();
   readonly taskQueue = `test-${randomUUID()}`;
   private connection?: Connection;
   private nativeConnection?: NativeConnection;
@@ -55,11 +60,17 @@ export class Harness {
       connection: this.nativeConnection,
       namespace: 'default',
       taskQueue: this.taskQueue,
-      deps: { orm: this.orm, masterKey: this.masterKey, webhookSender: httpWebhookSender, webhookTimeoutMs: 3_000 },
+      deps: { orm: this.orm, masterKey: this.masterKey, webhookSender: httpWebhookSender, webhookTimeoutMs: 3_000, metrics: this.workerMetrics },
       workflowBundle: { code: readFileSync(process.env.TEST_WORKFLOW_BUNDLE!, 'utf8') },
     });
     this.running = this.worker.run();
-    this.deps = { orm: this.orm, temporal: this.temporal, config: { masterKey: this.masterKey, apiPrefix: '', publicBaseUrl: 'http://127.0.0.1/2025-10-13' }, taskQueue: this.taskQueue };
+    this.deps = {
+      orm: this.orm,
+      temporal: this.temporal,
+      config: { masterKey: this.masterKey, apiPrefix: '', publicBaseUrl: 'http://127.0.0.1/2025-10-13' },
+      taskQueue: this.taskQueue,
+      metrics: this.apiMetrics,
+    };
     this.app = createApp(this.deps);
   }
 
