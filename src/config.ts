@@ -18,6 +18,8 @@ export interface Config {
   workerMetrics: MetricsListen | null;
   /** `host:port` of the Temporal SDK's own Prometheus exporter in the worker (null: off). */
   temporalMetricsAddress: string | null;
+  /** Traces are exported over OTLP/HTTP only when an endpoint is configured (the standard OTEL_* variables). */
+  tracing: boolean;
 }
 
 export interface MetricsListen {
@@ -60,5 +62,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     apiMetrics: metricsListen(env, 'METRICS_PORT', 9464),
     workerMetrics: metricsListen(env, 'WORKER_METRICS_PORT', 9465),
     temporalMetricsAddress: env.TEMPORAL_METRICS_ADDRESS === 'off' ? null : (env.TEMPORAL_METRICS_ADDRESS ?? '127.0.0.1:9466'),
+    tracing: !!(env.OTEL_EXPORTER_OTLP_ENDPOINT || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT),
   };
 }

@@ -39,6 +39,8 @@ function installRuntime(temporalMetricsAddress: string | null): void {
 async function main(): Promise<void> {
   const config = loadConfig();
   installRuntime(config.temporalMetricsAddress);
+  // Imported only when configured: without an OTLP endpoint no OpenTelemetry code is loaded.
+  const tracing = config.tracing ? (await import('./tracing.js')).startWorkerTracing() : undefined;
   const metrics = config.workerMetrics ? createWorkerMetrics() : undefined;
   const metricsServer = config.workerMetrics && metrics ? serveMetrics(metrics.registry, config.workerMetrics) : undefined;
   const orm = await openOrm(config.databaseUrl);
@@ -48,6 +50,7 @@ async function main(): Promise<void> {
     connection,
     namespace: config.temporalNamespace,
     deps: { orm, masterKey: config.masterKey, webhookSender: httpWebhookSender, metrics },
+    ...(tracing ? { tracing: tracing.workerOptions } : {}),
   });
   logger.info({ temporalAddress: config.temporalAddress, taskQueue: worker.options.taskQueue }, 'worker started');
 
@@ -55,7 +58,7 @@ async function main(): Promise<void> {
   // forget idempotency records past their retention.
   const clientConnection = await Connection.connect({ address: config.temporalAddress });
   await ensureSearchAttributes(clientConnection, config.temporalNamespace);
-  const client = new Client({ connection: clientConnection, namespace: config.temporalNamespace });
+  const client = new Client({ connection: clientConnection, namespace: config.temporalNamespace, ...(tracing ? { interceptors: tracing.clientInterceptors } : {}) });
   const sweep = setInterval(() => {
     startStrandedWebhookDeliveries(orm, client, { taskQueue: worker.options.taskQueue })
       .then((ids) => ids.length > 0 && logger.info({ eventIds: ids }, 'started stranded webhook deliveries'))
@@ -78,6 +81,7 @@ async function main(): Promise<void> {
   await connection.close();
   await orm.close();
   metricsServer?.close();
+  await tracing?.shutdown();
   logger.info('worker stopped');
 }
 

@@ -22,7 +22,8 @@ export function createApp(deps: ApiDeps) {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', false);
-  // First, so the timing covers everything after it (authentication included).
+  // First, so the span and the timing cover everything after them (authentication included).
+  if (deps.requestSpans) app.use(deps.requestSpans);
   if (deps.metrics) app.use(requestMetrics(deps.metrics));
 
   app.use((req: Request, res: Response, next) => {

@@ -1,5 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Client } from '@temporalio/client';
+import type { RequestHandler } from 'express';
 import type { Config } from '../config';
 import type { Environment } from '../contexts/platforms/entities/ApiToken';
 import type { ContactCodeSender } from '../contexts/customers/services/contact-verification';
@@ -14,6 +15,8 @@ export interface ApiDeps {
   contactCodeSender?: ContactCodeSender;
   /** Prometheus metrics of requests and idempotency replays; none recorded without it. */
   metrics?: ApiMetrics;
+  /** Starts a trace span per request (only when tracing is configured; see src/api/tracing.ts). */
+  requestSpans?: RequestHandler;
 }
 
 /** Who is calling: resolved from the Basic credentials on every authenticated request. */
