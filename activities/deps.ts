@@ -1,4 +1,5 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
+import type { WorkerMetrics } from './metrics';
 
 /** What a webhook POST came back with; `null` status means no HTTP answer (network error, time-out). */
 export interface WebhookHttpResult {
@@ -16,4 +17,6 @@ export interface ActivityDeps {
   masterKey: Buffer;
   webhookSender: WebhookSender;
   webhookTimeoutMs?: number;
+  /** Outcome counters for Prometheus; nothing is counted without them. */
+  metrics?: WorkerMetrics;
 }

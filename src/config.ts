@@ -13,6 +13,14 @@ export interface Config {
   masterKey: Buffer;
   logLevel: string;
   limits: AbuseLimits;
+  /** Where the API serves Prometheus metrics (null: not served). */
+  apiMetrics: MetricsListen | null;
+  /** Where the worker serves its own Prometheus counters (null: not served). */
+  workerMetrics: MetricsListen | null;
+  /** `host:port` of the Temporal SDK's own Prometheus exporter in the worker (null: off). */
+  temporalMetricsAddress: string | null;
+  /** Traces are exported over OTLP/HTTP only when an endpoint is configured (the standard OTEL_* variables). */
+  tracing: boolean;
 }
 
 /** Per API process (in memory): several API processes each allow this much (README: limits). */
@@ -57,6 +65,21 @@ export function loadAbuseLimits(env: NodeJS.ProcessEnv): AbuseLimits {
   return limits;
 }
 
+export interface MetricsListen {
+  host: string;
+  port: number;
+}
+
+/** `off` switches a listener off; anything else must be a TCP port. */
+function metricsListen(env: NodeJS.ProcessEnv, name: string, defaultPort: number): MetricsListen | null {
+  const value = env[name] ?? String(defaultPort);
+  if (value === 'off') return null;
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 1 || port > 65_535) throw new Error(`${name} must be a TCP port or "off", not ${JSON.stringify(value)}`);
+  // Localhost by default: metrics name routes and volumes, which are nobody else's business.
+  return { host: env.METRICS_HOST ?? '127.0.0.1', port };
+}
+
 function required(env: NodeJS.ProcessEnv, name: string, hint: string): string {
   const value = env[name];
   if (!value) throw new Error(`${name} is not set: ${hint}`);
@@ -80,5 +103,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     masterKey: parseMasterKey(required(env, 'MASTER_KEY', 'a base64 32-byte key (openssl rand -base64 32); `npm start` creates one in .data/')),
     logLevel: env.LOG_LEVEL ?? 'info',
     limits: loadAbuseLimits(env),
+    apiMetrics: metricsListen(env, 'METRICS_PORT', 9464),
+    workerMetrics: metricsListen(env, 'WORKER_METRICS_PORT', 9465),
+    temporalMetricsAddress: env.TEMPORAL_METRICS_ADDRESS === 'off' ? null : (env.TEMPORAL_METRICS_ADDRESS ?? '127.0.0.1:9466'),
+    tracing: !!(env.OTEL_EXPORTER_OTLP_ENDPOINT || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT),
   };
 }

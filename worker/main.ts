@@ -1,9 +1,11 @@
 import { Client, Connection } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime, type LogEntry } from '@temporalio/worker';
+import { createWorkerMetrics } from '../activities/metrics';
 import { httpWebhookSender } from '../activities/webhooks/webhook-sender';
 import { loadConfig } from '../src/config';
 import { migrate, openOrm } from '../src/db/orm';
 import { logger } from '../src/logger';
+import { serveMetrics } from '../src/observability/metrics-server';
 import { pruneIdempotencyRecords } from '../src/services/idempotency-retention';
 import { ensureSearchAttributes } from '../src/temporal/register-search-attributes';
 import { startStrandedWebhookDeliveries } from '../src/contexts/webhooks/services/webhook-sweeper';
@@ -11,26 +13,44 @@ import { startStrandedAccountVerifications } from '../src/contexts/external-acco
 import { expireStrandedQuotes } from '../src/contexts/payments/services/quote-sweeper';
 import { createWorker } from './worker';
 
-/** SDK, workflow and activity logs as pino JSON lines; activity entries carry workflowId and runId. */
-function installJsonLogging(): void {
+/**
+ * SDK, workflow and activity logs as pino JSON lines (activity entries carry workflowId and runId),
+ * and the SDK's own metrics (task slots, poll and schedule-to-start latencies…) for Prometheus.
+ */
+function installRuntime(temporalMetricsAddress: string | null): void {
   const level = { TRACE: 'trace', DEBUG: 'debug', INFO: 'info', WARN: 'warn', ERROR: 'error' } as const;
-  Runtime.install({
+  const options = {
     logger: new DefaultLogger('INFO', (entry: LogEntry) => {
       logger[level[entry.level]]({ ...entry.meta, source: 'temporal' }, entry.message);
     }),
-  });
+  };
+  if (temporalMetricsAddress) {
+    try {
+      Runtime.install({ ...options, telemetryOptions: { metrics: { prometheus: { bindAddress: temporalMetricsAddress } } } });
+      return;
+    } catch (err) {
+      // As for the service's own listener: payments go on without the metrics.
+      logger.error({ err, address: temporalMetricsAddress }, 'Temporal SDK metrics exporter failed; running without it');
+    }
+  }
+  Runtime.install(options);
 }
 
 async function main(): Promise<void> {
-  installJsonLogging();
   const config = loadConfig();
+  installRuntime(config.temporalMetricsAddress);
+  // Imported only when configured: without an OTLP endpoint no OpenTelemetry code is loaded.
+  const tracing = config.tracing ? (await import('./tracing.js')).startWorkerTracing() : undefined;
+  const metrics = config.workerMetrics ? createWorkerMetrics() : undefined;
+  const metricsServer = config.workerMetrics && metrics ? serveMetrics(metrics.registry, config.workerMetrics) : undefined;
   const orm = await openOrm(config.databaseUrl);
   await migrate(orm, config.databaseUrl);
   const connection = await NativeConnection.connect({ address: config.temporalAddress });
   const worker = await createWorker({
     connection,
     namespace: config.temporalNamespace,
-    deps: { orm, masterKey: config.masterKey, webhookSender: httpWebhookSender },
+    deps: { orm, masterKey: config.masterKey, webhookSender: httpWebhookSender, metrics },
+    ...(tracing ? { tracing: tracing.workerOptions } : {}),
   });
   logger.info({ temporalAddress: config.temporalAddress, taskQueue: worker.options.taskQueue }, 'worker started');
 
@@ -38,7 +58,7 @@ async function main(): Promise<void> {
   // forget idempotency records past their retention.
   const clientConnection = await Connection.connect({ address: config.temporalAddress });
   await ensureSearchAttributes(clientConnection, config.temporalNamespace);
-  const client = new Client({ connection: clientConnection, namespace: config.temporalNamespace });
+  const client = new Client({ connection: clientConnection, namespace: config.temporalNamespace, ...(tracing ? { interceptors: tracing.clientInterceptors } : {}) });
   const sweep = setInterval(() => {
     startStrandedWebhookDeliveries(orm, client, { taskQueue: worker.options.taskQueue })
       .then((ids) => ids.length > 0 && logger.info({ eventIds: ids }, 'started stranded webhook deliveries'))
@@ -60,6 +80,8 @@ async function main(): Promise<void> {
   await clientConnection.close();
   await connection.close();
   await orm.close();
+  metricsServer?.close();
+  await tracing?.shutdown();
   logger.info('worker stopped');
 }
 

@@ -9,6 +9,11 @@ export interface WorkerSetup {
   deps: ActivityDeps;
   /** Pre-built workflow bundle (tests share one); otherwise bundled from ../workflows. */
   workflowBundle?: WorkerOptions['workflowBundle'];
+  /**
+   * Tracing interceptors and their span sink (src/temporal/tracing.ts), only when tracing is on.
+   * Their workflow module is bundled from ../workflows with them; a pre-built bundle must contain it.
+   */
+  tracing?: Pick<WorkerOptions, 'interceptors' | 'sinks'>;
 }
 
 export async function createWorker(setup: WorkerSetup): Promise<Worker> {
@@ -18,5 +23,6 @@ export async function createWorker(setup: WorkerSetup): Promise<Worker> {
     taskQueue: setup.taskQueue ?? TASK_QUEUE,
     activities: createActivities(setup.deps),
     ...(setup.workflowBundle ? { workflowBundle: setup.workflowBundle } : { workflowsPath: require.resolve('../workflows') }),
+    ...setup.tracing,
   });
 }

@@ -7,15 +7,17 @@ import { assertCustomerMayMoveMoney } from '../../src/contexts/customers/service
 import { derivedId } from '../../src/domain/ids';
 import { transfer } from '../../src/contexts/ledger/domain/ledger';
 import { parseMinor } from '../../src/domain/money';
-import { assertTransition, incomingPaymentEventType } from '../../src/contexts/payments/domain/transaction-state';
+import { assertTransition, incomingPaymentEventType, type TransactionStatus } from '../../src/contexts/payments/domain/transaction-state';
+import type { FinishedPayment } from '../../src/contexts/payments/domain/payment-outcome';
 import { ensureSystemAccount, postEntry, sandboxFundingAccountId } from '../../src/contexts/ledger/services/ledger';
 import { internalAccountView } from '../../src/contexts/ledger/services/internal-account-views';
 import { transactionViews } from '../../src/contexts/payments/services/transaction-views';
 import { recordWebhookEvent } from '../../src/contexts/webhooks/services/webhooks';
 import type { IncomingPaymentInput, PostedPayment } from '../../workflows/definitions';
 import type { ActivityDeps } from '../deps';
+import { countFinishedPayment } from '../metrics';
 
-export function incomingPaymentActivities({ orm }: ActivityDeps) {
+export function incomingPaymentActivities({ orm, metrics }: ActivityDeps) {
   return {
     /**
      * The whole posting of an incoming payment in ONE database transaction (a local activity of
@@ -24,17 +26,21 @@ export function incomingPaymentActivities({ orm }: ActivityDeps) {
      * it. Nothing can be half done, and a retry finds the finished work and repeats none of it.
      */
     async postIncomingPayment(input: IncomingPaymentInput): Promise<PostedPayment> {
-      return orm.em.fork().transactional(async (em) => {
+      const { posted, finished } = await orm.em.fork().transactional(async (em) => {
         const tx = (await em.findOne(Transaction, { id: input.transactionId }, { lockMode: LockMode.PESSIMISTIC_WRITE })) ?? (await insertPending(em, input));
+        const before = tx.status;
         const refusal = await settle(em, tx);
         const events = await recordPaymentEvents(em, tx, input.environment, { balanceUpdate: tx.status === 'COMPLETED' });
-        return {
+        const posted: PostedPayment = {
           transactionId: tx.id,
           status: tx.status,
           events,
           ...(refusal ? { refusal: { code: refusal.code, message: refusal.reason } } : {}),
         };
+        return { posted, finished: endingOf(tx, before) };
       });
+      countFinishedPayment(metrics, finished);
+      return posted;
     },
 
     // The three steps below are version 1 of the payment workflow, one activity each; runs
@@ -49,10 +55,12 @@ export function incomingPaymentActivities({ orm }: ActivityDeps) {
 
     /** Credits the account and completes the transaction in one database transaction. */
     async settleIncomingPayment(input: { transactionId: string }): Promise<void> {
-      const refusal = await orm.em.fork().transactional(async (em) => {
+      const { refusal, finished } = await orm.em.fork().transactional(async (em) => {
         const tx = await em.findOneOrFail(Transaction, { id: input.transactionId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-        return settle(em, tx);
+        const before = tx.status;
+        return { refusal: await settle(em, tx), finished: endingOf(tx, before) };
       });
+      countFinishedPayment(metrics, finished);
       if (refusal) throw refusal;
     },
 
@@ -124,6 +132,12 @@ async function settle(em: EntityManager, tx: Transaction): Promise<DomainError |
   tx.updatedAt = now;
   await em.flush();
   return null;
+}
+
+/** How the payment ended, when this settling ended it (a repeat finds it ended and reports nothing). */
+function endingOf(tx: Transaction, before: TransactionStatus): FinishedPayment | undefined {
+  if (tx.status === before || (tx.status !== 'COMPLETED' && tx.status !== 'FAILED')) return undefined;
+  return { type: tx.type, outcome: tx.status };
 }
 
 /**

@@ -1,8 +1,15 @@
-import { completeOutgoingPayment, executeQuote, expireQuote, fundQuote, failOutgoingPayment, returnOutgoingPayment, returnPulledPayment, type FailureKind } from '../../src/contexts/payments/services/outgoing-payments';
+import { completeOutgoingPayment, executeQuote, expireQuote, fundQuote, failOutgoingPayment, returnOutgoingPayment, returnPulledPayment, type FailureKind, type StepResult } from '../../src/contexts/payments/services/outgoing-payments';
 import type { ActivityDeps } from '../deps';
+import { countFinishedPayment } from '../metrics';
 
 /** The quote's and the outgoing payment's steps: each one database transaction with its webhook events. */
-export function outgoingPaymentActivities({ orm }: ActivityDeps) {
+export function outgoingPaymentActivities({ orm, metrics }: ActivityDeps) {
+  /** Counts the ending a step committed; the workflow gets the events only, as before. */
+  const ending = async (step: Promise<StepResult>) => {
+    const { events, finished } = await step;
+    countFinishedPayment(metrics, finished);
+    return { events };
+  };
   return {
     async executeQuote(input: { quoteId: string }) {
       return executeQuote(orm.em.fork(), input);
@@ -14,16 +21,16 @@ export function outgoingPaymentActivities({ orm }: ActivityDeps) {
       return expireQuote(orm.em.fork(), input);
     },
     async completeOutgoingPayment(input: { transactionId: string }) {
-      return completeOutgoingPayment(orm.em.fork(), input);
+      return ending(completeOutgoingPayment(orm.em.fork(), input));
     },
     async failOutgoingPayment(input: { transactionId: string; kind: FailureKind }) {
-      return failOutgoingPayment(orm.em.fork(), input);
+      return ending(failOutgoingPayment(orm.em.fork(), input));
     },
     async returnOutgoingPayment(input: { transactionId: string }) {
-      return returnOutgoingPayment(orm.em.fork(), input);
+      return ending(returnOutgoingPayment(orm.em.fork(), input));
     },
     async returnPulledPayment(input: { transactionId: string }) {
-      return returnPulledPayment(orm.em.fork(), input);
+      return ending(returnPulledPayment(orm.em.fork(), input));
     },
   };
 }

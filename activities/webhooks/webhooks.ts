@@ -7,10 +7,11 @@ import { classifyResponse, type DeliveryOutcome } from '../../src/contexts/webho
 import { SIGNATURE_HEADER, SIGNATURE_HEADER_ALIAS, signWebhookBody } from '../../src/contexts/webhooks/domain/webhook-signature';
 import { signingKey } from '../../src/contexts/platforms/services/signing-keys';
 import type { ActivityDeps } from '../deps';
+import { countWebhookAttempt } from '../metrics';
 
 export type AttemptOutcome = DeliveryOutcome & { url?: string; responseBody?: string };
 
-export function webhookActivities({ orm, masterKey, webhookSender, webhookTimeoutMs = 10_000 }: ActivityDeps) {
+export function webhookActivities({ orm, masterKey, webhookSender, webhookTimeoutMs = 10_000, metrics }: ActivityDeps) {
   // The signing key, unsealed and parsed once per environment for a minute, not per event.
   const keys = new Map<string, { key: KeyObject; until: number }>();
   async function privateKey(em: EntityManager, environment: Environment): Promise<KeyObject> {
@@ -52,12 +53,19 @@ export function webhookActivities({ orm, masterKey, webhookSender, webhookTimeou
     const events = new Map((await em.find(WebhookEvent, { id: { $in: eventIds } })).map((e) => [e.id, e]));
     const platforms = new Map((await em.find(Platform, { id: { $in: [...new Set([...events.values()].map((e) => e.platformId))] } })).map((p) => [p.id, p]));
     const outcomes: { eventId: string; outcome: AttemptOutcome }[] = [];
+    let deliveredNow = 0;
     for (const eventId of eventIds) {
       const event = events.get(eventId);
       if (!event) throw new Error(`webhook event ${eventId} is not recorded`);
-      outcomes.push({ eventId, outcome: await post(em, event, platforms.get(event.platformId)!) });
+      const wasDelivered = event.state === 'DELIVERED';
+      const outcome = await post(em, event, platforms.get(event.platformId)!);
+      countWebhookAttempt(metrics, outcome);
+      if (!wasDelivered && event.state === 'DELIVERED') deliveredNow++;
+      outcomes.push({ eventId, outcome });
     }
     await em.flush();
+    // Counted once recorded: a repeat of this step finds those events delivered already.
+    if (deliveredNow > 0) metrics?.webhookDeliveries.inc({ outcome: 'delivered' }, deliveredNow);
     return outcomes;
   }
 
@@ -83,7 +91,8 @@ export function webhookActivities({ orm, masterKey, webhookSender, webhookTimeou
     /** Marks an event that ran out of retries, so it can be found and replayed by an operator. */
     async markWebhookFailed(input: { eventId: string }): Promise<void> {
       const em = orm.em.fork();
-      await em.nativeUpdate(WebhookEvent, { id: input.eventId, state: 'PENDING' }, { state: 'FAILED' });
+      const marked = await em.nativeUpdate(WebhookEvent, { id: input.eventId, state: 'PENDING' }, { state: 'FAILED' });
+      if (marked > 0) metrics?.webhookDeliveries.inc({ outcome: 'failed' });
     },
   };
 }

@@ -8,7 +8,9 @@ import { authenticate } from './middleware/auth';
 import { errorHandler } from './middleware/errors';
 import { notFoundHandler } from './middleware/not-found';
 import { rateLimitPerToken } from './middleware/rate-limit';
+import { requestMetrics } from './middleware/request-metrics';
 import { openApiDocument } from './openapi-registry';
+import { dependencyChecks, readinessHandler } from './readiness';
 import { referenceRoutes } from './reference-page';
 import { mountRoute, registeredRoutes } from './route';
 import { CONTEXTS_DIR, discover } from '../contexts/discover';
@@ -20,6 +22,9 @@ export function createApp(deps: ApiDeps) {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', false);
+  // First, so the span and the timing cover everything after them (authentication included).
+  if (deps.requestSpans) app.use(deps.requestSpans);
+  if (deps.metrics) app.use(requestMetrics(deps.metrics));
 
   app.use((req: Request, res: Response, next) => {
     const id = req.get('x-request-id') ?? `req_${randomUUID()}`;
@@ -36,9 +41,11 @@ export function createApp(deps: ApiDeps) {
     }),
   );
 
+  // Liveness: the process answers. Readiness: its dependencies answer too.
   app.get('/health', (_req, res) => {
     res.json({ status: 'ok' });
   });
+  app.get('/ready', readinessHandler(dependencyChecks(deps)));
 
   const docs = express.Router();
   docs.get('/openapi.json', (_req, res) => {

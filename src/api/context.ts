@@ -1,8 +1,10 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Client } from '@temporalio/client';
+import type { RequestHandler } from 'express';
 import type { AbuseLimits, Config } from '../config';
 import type { Environment } from '../contexts/platforms/entities/ApiToken';
 import type { ContactCodeSender } from '../contexts/customers/services/contact-verification';
+import type { ApiMetrics } from './metrics';
 
 export interface ApiDeps {
   orm: MikroORM;
@@ -14,6 +16,10 @@ export interface ApiDeps {
   taskQueue?: string;
   /** Delivers contact verification codes outside the sandbox (email / SMS provider). */
   contactCodeSender?: ContactCodeSender;
+  /** Prometheus metrics of requests and idempotency replays; none recorded without it. */
+  metrics?: ApiMetrics;
+  /** Starts a trace span per request (only when tracing is configured; see src/api/tracing.ts). */
+  requestSpans?: RequestHandler;
 }
 
 /** Who is calling: resolved from the Basic credentials on every authenticated request. */

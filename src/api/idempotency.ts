@@ -7,6 +7,7 @@ import type { ApiDeps, Caller } from './context';
 import { stringifyWithBigInt } from '../domain/json';
 import { sendJson } from './http';
 import type { Reply } from './route';
+import { routeTemplateOf } from './route-template';
 
 const WAIT_FOR_FIRST_MS = 15_000;
 const POLL_MS = 100;
@@ -50,6 +51,7 @@ export async function withIdempotency(deps: ApiDeps, req: Request, res: Response
       throw new DomainError('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was already used with a different request');
     }
     if (existing.state === 'COMPLETED') {
+      deps.metrics?.idempotencyReplays.inc({ route: routeTemplateOf(req, res) });
       res.setHeader('Idempotent-Replayed', 'true');
       res.status(existing.statusCode!).type('application/json').send(existing.responseBody ?? '');
       return;

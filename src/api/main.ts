@@ -2,27 +2,35 @@ import { Client, Connection } from '@temporalio/client';
 import { loadConfig } from '../config';
 import { migrate, openOrm } from '../db/orm';
 import { logger } from '../logger';
+import { serveMetrics } from '../observability/metrics-server';
 import { ensureSearchAttributes } from '../temporal/register-search-attributes';
 import { createApp } from './app';
+import { createApiMetrics } from './metrics';
 
 async function main(): Promise<void> {
   const config = loadConfig();
+  // Imported only when configured: without an OTLP endpoint no OpenTelemetry code is loaded.
+  const tracing = config.tracing ? (await import('./tracing.js')).startApiTracing() : undefined;
   const orm = await openOrm(config.databaseUrl);
   await migrate(orm, config.databaseUrl);
   const connection = await Connection.connect({ address: config.temporalAddress });
   await ensureSearchAttributes(connection, config.temporalNamespace);
-  const temporal = new Client({ connection, namespace: config.temporalNamespace });
-  const app = createApp({ orm, temporal, config });
+  const temporal = new Client({ connection, namespace: config.temporalNamespace, ...(tracing ? { interceptors: tracing.clientInterceptors } : {}) });
+  const metrics = config.apiMetrics ? createApiMetrics() : undefined;
+  const metricsServer = config.apiMetrics && metrics ? serveMetrics(metrics.registry, config.apiMetrics) : undefined;
+  const app = createApp({ orm, temporal, config, metrics, ...(tracing ? { requestSpans: tracing.requestSpans } : {}) });
   const server = app.listen(config.port, '0.0.0.0', () => {
     logger.info({ baseUrl: config.publicBaseUrl, reference: `${config.publicBaseUrl}/reference` }, 'API listening');
   });
 
   const shutdown = (signal: string) => {
     logger.info({ signal }, 'API stopping');
+    metricsServer?.close();
     server.close(() => {
       void (async () => {
         await connection.close();
         await orm.close();
+        await tracing?.shutdown();
         process.exit(0);
       })();
     });

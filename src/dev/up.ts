@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { basePath } from '../config';
+import { basePath, loadConfig, type MetricsListen } from '../config';
 import { ApiToken } from '../contexts/platforms/entities';
 import { migrate, openOrm } from '../db/orm';
 import { createPlatform, createToken } from '../contexts/platforms/services/platforms';
@@ -120,6 +120,8 @@ async function main(): Promise<void> {
   start('worker', tsx, ['worker/main.ts'], env);
   start('api', tsx, ['src/api/main.ts'], env);
   await waitForPort(port, 60_000);
+  const { apiMetrics, workerMetrics, temporalMetricsAddress } = loadConfig(env);
+  const scrape = (listen: MetricsListen | null) => (listen ? `http://${listen.host}:${listen.port}/metrics` : 'off');
 
   process.stdout.write(
     [
@@ -128,6 +130,8 @@ async function main(): Promise<void> {
       `  API base URL:    ${baseUrl}`,
       `  API reference:   ${baseUrl}/reference   (OpenAPI: ${baseUrl}/openapi.json)`,
       `  Temporal UI:     ${temporalUi}`,
+      `  Readiness:       http://127.0.0.1:${port}/ready`,
+      `  Metrics:         API ${scrape(apiMetrics)}, worker ${scrape(workerMetrics)}, Temporal SDK ${temporalMetricsAddress ? `http://${temporalMetricsAddress}/metrics` : 'off'}`,
       '  Sandbox credentials (HTTP Basic: tokenId as user, clientSecret as password):',
       JSON.stringify(creds),
       'Press Ctrl-C to stop.',

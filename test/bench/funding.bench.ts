@@ -150,7 +150,9 @@ async function main(): Promise<void> {
 
     // The service as `npm start` runs it: the API and the worker, each a process of its own.
     const apiPort = await freePort();
-    const env = { ...process.env, DATABASE_URL: dbUrl.toString(), TEMPORAL_ADDRESS: address, MASTER_KEY: masterKeyText, PORT: String(apiPort), TEMPORAL_TASK_QUEUE: paymentsQueue, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' };
+    // Metrics listeners on ports of the run's own: a bench beside a running stack never collides with it.
+    const metricsPorts = { METRICS_PORT: String(await freePort()), WORKER_METRICS_PORT: String(await freePort()), TEMPORAL_METRICS_ADDRESS: `127.0.0.1:${await freePort()}` };
+    const env = { ...process.env, DATABASE_URL: dbUrl.toString(), TEMPORAL_ADDRESS: address, MASTER_KEY: masterKeyText, PORT: String(apiPort), TEMPORAL_TASK_QUEUE: paymentsQueue, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn', ...metricsPorts };
     const tsx = require.resolve('tsx/cli');
     // BENCH_PROFILE_DIR=<dir> writes a CPU profile of the API and of the worker there (open in Chrome DevTools).
     // (The tsx CLI would run the service in a child process of its own; the loader keeps it in the profiled one.)

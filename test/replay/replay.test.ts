@@ -1,7 +1,10 @@
+import { Resource } from '@opentelemetry/resources';
+import { NoopSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { historyFromJSON } from '@temporalio/common/lib/proto-utils';
 import { bundleWorkflowCode, Worker } from '@temporalio/worker';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { TRACING_WORKFLOW_MODULES, tracingWorkerOptions } from '../../src/temporal/tracing';
 
 // Every committed history must replay on the current workflow code: a change that breaks
 // determinism for running workflows fails here before it reaches production. Histories are kept
@@ -26,7 +29,8 @@ const quiet = { log: () => undefined, trace: () => undefined, debug: () => undef
 
 type Options = Parameters<typeof Worker.runReplayHistory>[0];
 // debugMode false: promise hooks in the main thread break WebCrypto later (stack guide T3).
-const replay = (code: string, history: (typeof histories)[number]['history']) => Worker.runReplayHistory({ workflowBundle: { code }, debugMode: false } as Options, history);
+const replay = (code: string, history: (typeof histories)[number]['history'], extra: Partial<Options> = {}) =>
+  Worker.runReplayHistory({ workflowBundle: { code }, debugMode: false, ...extra } as Options, history);
 
 function workflowTypeOf(history: (typeof histories)[number]['history']): string {
   return history.events?.[0]?.workflowExecutionStartedEventAttributes?.workflowType?.name ?? '';
@@ -43,6 +47,20 @@ describe('current workflow code', () => {
   const code = readFileSync(process.env.TEST_WORKFLOW_BUNDLE!, 'utf8');
   test.each(histories.map((h) => [h.file, h.history] as const))('replays %s', async (_file, history) => {
     await replay(code, history);
+  });
+});
+
+// Tracing adds headers to what workflows schedule, never commands: switching it on or off for a
+// running system leaves every run replayable.
+describe('the workflow code with tracing on', () => {
+  let code: string;
+  const { sinks } = tracingWorkerOptions({ resource: Resource.empty(), spanProcessor: new NoopSpanProcessor(), shutdown: async () => undefined });
+  beforeAll(async () => {
+    ({ code } = await bundleWorkflowCode({ workflowsPath: require.resolve('../../workflows'), workflowInterceptorModules: TRACING_WORKFLOW_MODULES, logger: quiet }));
+  });
+
+  test.each(histories.map((h) => [h.file, h.history] as const))('replays %s', async (_file, history) => {
+    await replay(code, history, { sinks });
   });
 });
 

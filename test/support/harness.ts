@@ -1,6 +1,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { Client, Connection } from '@temporalio/client';
-import { NativeConnection, Runtime, type Worker } from '@temporalio/worker';
+import { Client, Connection, type ClientInterceptors } from '@temporalio/client';
+import { bundleWorkflowCode, NativeConnection, Runtime, type Worker, type WorkerOptions } from '@temporalio/worker';
+import type { RequestHandler } from 'express';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
@@ -15,13 +16,25 @@ import { parseMasterKey } from '../../src/security/secrets';
 import { createPlatform, createToken, type NewPlatform } from '../../src/contexts/platforms/services/platforms';
 import { createWorker } from '../../worker/worker';
 import { conformanceRecord } from './conformance-record';
+import { createWorkerMetrics, type WorkerMetrics } from '../../activities/metrics';
+import { createApiMetrics, type ApiMetrics } from '../../src/api/metrics';
 import { WebhookReceiver } from './receiver';
 
 let runtimeQuiet = false;
 
+export interface HarnessOptions {
+  /**
+   * Traces the API, its workflow client and the worker; the workflow code is then bundled with
+   * the tracing workflow modules. The caller passes the parts, so that other tests never load
+   * OpenTelemetry.
+   */
+  tracing?: { requestSpans: RequestHandler; clientInterceptors: ClientInterceptors; worker: Pick<WorkerOptions, 'interceptors' | 'sinks'> };
+}
+
 /**
  * Everything an API test needs, all real: the test database, the run's Temporal dev server, a
- * worker on a task queue of this file's own, the Express app and a webhook receiver.
+ * worker on a task queue of this file's own, the Express app and a webhook receiver. The API and
+ * the worker count into metrics of their own (`apiMetrics`, `workerMetrics`).
  */
 export class Harness {
   orm!: MikroORM;
@@ -31,18 +44,20 @@ export class Harness {
   deps!: ApiDeps;
   receiver!: WebhookReceiver;
   masterKey!: Buffer;
+  readonly apiMetrics: ApiMetrics = createApiMetrics();
+  readonly workerMetrics: WorkerMetrics = createWorkerMetrics();
   readonly taskQueue = `test-${randomUUID()}`;
   private connection?: Connection;
   private nativeConnection?: NativeConnection;
   private running?: Promise<void>;
 
-  static async start(): Promise<Harness> {
+  static async start(options: HarnessOptions = {}): Promise<Harness> {
     const h = new Harness();
-    await h.init();
+    await h.init(options);
     return h;
   }
 
-  private async init(): Promise<void> {
+  private async init(options: HarnessOptions): Promise<void> {
     if (!runtimeQuiet) {
       Runtime.install({ logger: { log: () => undefined, trace: () => undefined, debug: () => undefined, info: () => undefined, warn: () => undefined, error: (m, meta) => console.error(m, meta) } });
       runtimeQuiet = true;
@@ -51,18 +66,29 @@ export class Harness {
     this.masterKey = parseMasterKey(process.env.MASTER_KEY!);
     this.orm = await openOrm(process.env.DATABASE_URL!, { poolMax: 10 });
     this.connection = await Connection.connect({ address });
-    this.temporal = new Client({ connection: this.connection, namespace: 'default' });
+    const { tracing } = options;
+    this.temporal = new Client({ connection: this.connection, namespace: 'default', ...(tracing ? { interceptors: tracing.clientInterceptors } : {}) });
     this.nativeConnection = await NativeConnection.connect({ address });
     this.receiver = await new WebhookReceiver().start();
     this.worker = await createWorker({
       connection: this.nativeConnection,
       namespace: 'default',
       taskQueue: this.taskQueue,
-      deps: { orm: this.orm, masterKey: this.masterKey, webhookSender: httpWebhookSender, webhookTimeoutMs: 3_000 },
-      workflowBundle: { code: readFileSync(process.env.TEST_WORKFLOW_BUNDLE!, 'utf8') },
+      deps: { orm: this.orm, masterKey: this.masterKey, webhookSender: httpWebhookSender, webhookTimeoutMs: 3_000, metrics: this.workerMetrics },
+      workflowBundle: tracing
+        ? await bundleWorkflowCode({ workflowsPath: require.resolve('../../workflows'), workflowInterceptorModules: tracing.worker.interceptors?.workflowModules ?? [], logger: silentLogger })
+        : { code: readFileSync(process.env.TEST_WORKFLOW_BUNDLE!, 'utf8') },
+      ...(tracing ? { tracing: tracing.worker } : {}),
     });
     this.running = this.worker.run();
-    this.deps = { orm: this.orm, temporal: this.temporal, config: { masterKey: this.masterKey, apiPrefix: '', publicBaseUrl: 'http://127.0.0.1/2025-10-13' }, taskQueue: this.taskQueue };
+    this.deps = {
+      orm: this.orm,
+      temporal: this.temporal,
+      config: { masterKey: this.masterKey, apiPrefix: '', publicBaseUrl: 'http://127.0.0.1/2025-10-13' },
+      taskQueue: this.taskQueue,
+      metrics: this.apiMetrics,
+      ...(tracing ? { requestSpans: tracing.requestSpans } : {}),
+    };
     this.app = createApp(this.deps);
   }
 
@@ -86,6 +112,9 @@ export class Harness {
     conformanceRecord(BASE).flush(relative(resolve(__dirname, '../..'), expect.getState().testPath ?? 'unknown'));
   }
 }
+
+const none = () => undefined;
+const silentLogger = { log: none, trace: none, debug: none, info: none, warn: none, error: none };
 
 export const BASE = basePath('');
 

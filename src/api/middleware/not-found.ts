@@ -1,6 +1,7 @@
 import type { Request, Response } from 'express';
 import { DomainError } from '../../domain/errors';
 import { sendError } from '../http';
+import { markUnmatched } from '../route-template';
 
 export interface KnownRoute {
   method: string;
@@ -21,6 +22,7 @@ function matcher({ path, idParams }: KnownRoute): RegExp {
 /** JSON 405 (with Allow) for a known path and the wrong method, JSON 404 for everything else. */
 export function notFoundHandler(routes: () => KnownRoute[], basePath: string) {
   return (req: Request, res: Response): void => {
+    markUnmatched(res);
     const raw = req.path.startsWith(basePath) ? req.path.slice(basePath.length) || '/' : null;
     // Match on decoded segments, as Express does for parameters (`Customer%3A…` is an id too).
     const path = raw === null ? null : raw.split('/').map(decodeSegment).join('/');

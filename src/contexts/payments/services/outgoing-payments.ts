@@ -13,12 +13,19 @@ import { WebhookEvent } from '../../webhooks/entities';
 import { recordWebhookEvent } from '../../webhooks/services/webhooks';
 import { DomainError } from '../../../domain/errors';
 import { derivedId } from '../../../domain/ids';
+import type { FinishedPayment } from '../domain/payment-outcome';
 import { payoutPlan, type PayoutPlan } from '../domain/payout-scenarios';
 import { pullPlan, type PullPlan } from '../domain/pull-scenarios';
 import { transactionViews } from './transaction-views';
 import { valueIn } from '../domain/pricing/value-in';
 
 export type RecordedEvent = { eventId: string; type: string };
+
+/** What a payment step did: the events to deliver and, when this very call ended the payment, how. */
+export interface StepResult {
+  events: RecordedEvent[];
+  finished?: FinishedPayment;
+}
 
 /**
  * The webhook type announcing a payment's status: OUTGOING_PAYMENT.* for money leaving, and
@@ -215,7 +222,7 @@ function finish(payment: Transaction, quote: Quote, status: 'COMPLETED' | 'FAILE
 }
 
 /** The rail delivered: the hold leaves (fees to their accounts), the payment is COMPLETED. */
-export async function completeOutgoingPayment(em: EntityManager, input: { transactionId: string }): Promise<{ events: RecordedEvent[] }> {
+export async function completeOutgoingPayment(em: EntityManager, input: { transactionId: string }): Promise<StepResult> {
   return em.transactional(async (tx) => {
     const { payment, quote } = await locked(tx, input.transactionId);
     const credited = creditedAccountOf(quote);
@@ -228,7 +235,7 @@ export async function completeOutgoingPayment(em: EntityManager, input: { transa
     });
     finish(payment, quote, 'COMPLETED');
     await tx.flush();
-    return { events: await recordEvents(tx, quote, payment, ['COMPLETED'], { balanceOf: [sourceAccountOf(quote), credited] }) };
+    return { events: await recordEvents(tx, quote, payment, ['COMPLETED'], { balanceOf: [sourceAccountOf(quote), credited] }), finished: { type: payment.type, outcome: 'COMPLETED' } };
   });
 }
 
@@ -264,17 +271,18 @@ async function isFunded(em: EntityManager, quote: Quote, transactionId: string):
  * stays with the rail, the refund FAILED (an operator case). A pull the bank refused, or one
  * cancelled while pending, moved no money: FAILED, with nothing to refund.
  */
-export async function failOutgoingPayment(em: EntityManager, input: { transactionId: string; kind: FailureKind }): Promise<{ events: RecordedEvent[] }> {
+export async function failOutgoingPayment(em: EntityManager, input: { transactionId: string; kind: FailureKind }): Promise<StepResult> {
   return em.transactional(async (tx) => {
     const { payment, quote } = await locked(tx, input.transactionId);
     const failure = FAILURES[input.kind];
     if (payment.status !== 'PROCESSING') {
       return { events: await eventsRecordedBefore(tx, payment, { statuses: ['FAILED'] }, { statuses: ['FAILED', `REFUND_${failure.refund}`], balanceOf: [sourceAccountOf(quote)] }) };
     }
+    const finished: FinishedPayment = { type: payment.type, outcome: 'FAILED' };
     if (!(await isFunded(tx, quote, payment.id))) {
       finish(payment, quote, 'FAILED', failureReasonOf(payment, input.kind));
       await tx.flush();
-      return { events: await recordEvents(tx, quote, payment, ['FAILED']) };
+      return { events: await recordEvents(tx, quote, payment, ['FAILED']), finished };
     }
     const hold = holdOf(quote, payment.id);
     if (failure.refund === 'COMPLETED') await releaseHold(tx, hold);
@@ -283,12 +291,12 @@ export async function failOutgoingPayment(em: EntityManager, input: { transactio
     payment.refund = { reference: derivedId('Transaction', payment.id, 'refund').split(':')[1]!, initiatedAt: now, status: failure.refund, reason: failure.refundReason, ...(failure.refund === 'COMPLETED' ? { settledAt: now } : {}) };
     finish(payment, quote, 'FAILED', failureReasonOf(payment, input.kind));
     await tx.flush();
-    return { events: await recordEvents(tx, quote, payment, ['FAILED', `REFUND_${failure.refund}`], { balanceOf: [sourceAccountOf(quote)] }) };
+    return { events: await recordEvents(tx, quote, payment, ['FAILED', `REFUND_${failure.refund}`], { balanceOf: [sourceAccountOf(quote)] }), finished };
   });
 }
 
 /** A settled payout came back (sandbox 005): the whole amount is refunded, FAILED with PAYOUT_RETURNED. */
-export async function returnOutgoingPayment(em: EntityManager, input: { transactionId: string }): Promise<{ events: RecordedEvent[] }> {
+export async function returnOutgoingPayment(em: EntityManager, input: { transactionId: string }): Promise<StepResult> {
   return em.transactional(async (tx) => {
     const { payment, quote } = await locked(tx, input.transactionId);
     if (payment.status !== 'COMPLETED') return { events: await eventsRecordedBefore(tx, payment, { statuses: ['FAILED', 'REFUND_COMPLETED'], balanceOf: [sourceAccountOf(quote)] }) };
@@ -297,7 +305,7 @@ export async function returnOutgoingPayment(em: EntityManager, input: { transact
     payment.refund = { reference: derivedId('Transaction', payment.id, 'refund').split(':')[1]!, initiatedAt: now, settledAt: now, status: 'COMPLETED', reason: 'TRANSACTION_FAILED' };
     finish(payment, quote, 'FAILED', 'PAYOUT_RETURNED');
     await tx.flush();
-    return { events: await recordEvents(tx, quote, payment, ['FAILED', 'REFUND_COMPLETED'], { balanceOf: [sourceAccountOf(quote)] }) };
+    return { events: await recordEvents(tx, quote, payment, ['FAILED', 'REFUND_COMPLETED'], { balanceOf: [sourceAccountOf(quote)] }), finished: { type: payment.type, outcome: 'RETURNED' } };
   });
 }
 
@@ -307,7 +315,7 @@ export async function returnOutgoingPayment(em: EntityManager, input: { transact
  * payment is FAILED. What the account no longer holds is charged to the platform's return
  * shortfall (the customer's balance never goes below zero).
  */
-export async function returnPulledPayment(em: EntityManager, input: { transactionId: string }): Promise<{ events: RecordedEvent[] }> {
+export async function returnPulledPayment(em: EntityManager, input: { transactionId: string }): Promise<StepResult> {
   return em.transactional(async (tx) => {
     const { payment, quote } = await locked(tx, input.transactionId);
     const credited = creditedAccountOf(quote);
@@ -321,7 +329,7 @@ export async function returnPulledPayment(em: EntityManager, input: { transactio
     });
     finish(payment, quote, 'FAILED', payment.type === 'INCOMING' ? 'COLLECTION_FAILED' : 'QUOTE_EXECUTION_FAILED');
     await tx.flush();
-    return { events: await recordEvents(tx, quote, payment, ['FAILED'], { balanceOf: [credited] }) };
+    return { events: await recordEvents(tx, quote, payment, ['FAILED'], { balanceOf: [credited] }), finished: { type: payment.type, outcome: 'RETURNED' } };
   });
 }
 

@@ -1,0 +1,50 @@
+import { Counter, Registry } from 'prom-client';
+import type { FinishedPayment } from '../src/contexts/payments/domain/payment-outcome';
+import type { DeliveryOutcome } from '../src/contexts/webhooks/domain/webhook-retry';
+
+/**
+ * The worker's own Prometheus counters, in a registry of their own (the Temporal SDK serves its
+ * runtime metrics separately). Activities count an outcome only once it is committed, and only
+ * in the call that made it, so activity retries never count twice.
+ */
+export interface WorkerMetrics {
+  registry: Registry;
+  /** Payments that reached an end state, by direction and outcome. */
+  paymentsFinished: Counter<'direction' | 'outcome'>;
+  /** Every POST to a receiver (first attempts and retries), by how it went. */
+  webhookAttempts: Counter<'outcome'>;
+  /** Events that reached a final state: delivered (accepted or already had) or failed (retries exhausted). */
+  webhookDeliveries: Counter<'outcome'>;
+}
+
+export function createWorkerMetrics(registry = new Registry()): WorkerMetrics {
+  return {
+    registry,
+    paymentsFinished: new Counter({
+      name: 'payments_finished_total',
+      help: 'Payments that reached an end state, by direction (incoming, outgoing) and outcome (completed, failed, returned)',
+      labelNames: ['direction', 'outcome'],
+      registers: [registry],
+    }),
+    webhookAttempts: new Counter({
+      name: 'payments_webhook_attempts_total',
+      help: 'Webhook delivery attempts, by outcome (delivered, duplicate, rejected, unreachable, no_endpoint)',
+      labelNames: ['outcome'],
+      registers: [registry],
+    }),
+    webhookDeliveries: new Counter({
+      name: 'payments_webhook_deliveries_total',
+      help: 'Webhook events that reached a final state, by outcome (delivered, failed)',
+      labelNames: ['outcome'],
+      registers: [registry],
+    }),
+  };
+}
+
+export function countFinishedPayment(metrics: WorkerMetrics | undefined, finished: FinishedPayment | undefined): void {
+  if (finished) metrics?.paymentsFinished.inc({ direction: finished.type.toLowerCase(), outcome: finished.outcome.toLowerCase() });
+}
+
+export function countWebhookAttempt(metrics: WorkerMetrics | undefined, outcome: DeliveryOutcome): void {
+  metrics?.webhookAttempts.inc({ outcome: outcome.kind.toLowerCase() });
+}
