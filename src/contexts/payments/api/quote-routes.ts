@@ -100,14 +100,16 @@ export const quoteRoutes = [
       400: { description: 'QUOTE_EXPIRED, INSUFFICIENT_FUNDS, INVALID_BANK_ACCOUNT, EXTERNAL_ACCOUNT_VERIFICATION_REQUIRED', schema: errorResponses[400].schema },
       401: { description: 'UNAUTHORIZED, or WALLET_SIGNATURE_MISSING for an EMBEDDED_WALLET source without Svc-Wallet-Signature', schema: errorResponses[401].schema },
       404: errorResponses[404],
-      409: { description: 'BANK_ACCOUNT_VALIDATION_PENDING, or CONFLICT when the quote can no longer be executed', schema: errorResponses[400].schema },
+      409: { description: 'BANK_ACCOUNT_VALIDATION_PENDING, or CONFLICT when the quote has been executed already (details.transactionId names its transaction) or can no longer be executed', schema: errorResponses[400].schema },
       ...moneyMovementRefusals,
       501: { description: 'NOT_IMPLEMENTED: wallet signatures of EMBEDDED_WALLET sources cannot be verified yet', schema: errorResponses[400].schema },
     },
     handler: async ({ em, caller, params, deps, req }) => {
       const q = await findQuote(em, caller.platformId, params.quoteId);
       await assertExecutableWithoutWalletSignature(em, q, req.get('svc-wallet-signature') ?? req.get('grid-wallet-signature'));
-      const { transactionId } = await execute(deps, q);
+      const { transactionId, repeat } = await execute(deps, q);
+      // Executed by an earlier request (another Idempotency-Key, or none): nothing more happens.
+      if (repeat) throw new DomainError('CONFLICT', 'The quote has already been executed', { transactionId });
       return { status: 200, body: await currentTransactionView(em, transactionId) };
     },
   }),
