@@ -267,6 +267,52 @@ describe(`${N} concurrent identical requests with one Idempotency-Key`, () => {
   }, 180_000);
 });
 
+describe('one quote executed concurrently under different keys', () => {
+  test(`${N} executes of one quote, each with its own Idempotency-Key: one execution, every other answer 409 CONFLICT`, async () => {
+    const p = await isolatedPlatform();
+    const c = await customer(p);
+    await fund(p, c.usd, 100_000);
+    const bank = await externalAccount(p, c.customerId, eurAccount(ibanOf('DE', '370400440532013999')));
+    const q = (await p.post('/quotes', payoutQuote(c.usd, bank, 10_000))).body;
+
+    const answers = await Promise.all(Array.from({ length: N }, (_, i) => p.post(`/quotes/${q.id}/execute`, undefined, { 'Idempotency-Key': `exec-${i}` })));
+
+    const executed = answers.filter((a) => a.status === 200);
+    expect(executed).toHaveLength(1);
+    expect(executed[0]!.body).toMatchObject({ id: q.transactionId, quoteId: q.id });
+    const refused = answers.filter((a) => a.status !== 200);
+    expect(refused.filter((a) => a.status !== 409 || a.body.code !== 'CONFLICT').map((a) => `${a.status} ${a.text.slice(0, 160)}`)).toEqual([]);
+    // Repeats are refused by their own keys' replays too: the same answer again, no new effect.
+    const replay = await p.post(`/quotes/${q.id}/execute`, undefined, { 'Idempotency-Key': 'exec-1' });
+    expect(replay.status).toBe(answers[1]!.status);
+
+    expect(await settled(p, q.transactionId)).toBe('COMPLETED');
+    expect(await balanceOf(c.usd)).toEqual({ balance: 90_000n, held: 0n });
+    await p.receiver.waitFor((hooks) => moneyHooks(hooks).length >= payoutWebhooks.length);
+    expect(webhookTypes(p.receiver.received)).toEqual(payoutWebhooks);
+    expect((await runLedgerAudit(h.orm.em.fork())).findings).toEqual([]);
+  }, 180_000);
+});
+
+describe('one real-time-funded quote paid concurrently under different keys', () => {
+  test(`${N} sandbox sends for one quote, each with its own Idempotency-Key: funded once, every answer its one payment`, async () => {
+    const p = await isolatedPlatform();
+    const c = await customer(p);
+    const bank = await externalAccount(p, c.customerId, eurAccount(ibanOf('DE', '370400440532013999')));
+    const q = (await p.post('/quotes', { ...payoutQuote('', bank, 10_000), source: { sourceType: 'REALTIME_FUNDING', currency: 'USD', customerId: c.customerId } })).body;
+
+    const answers = await Promise.all(Array.from({ length: N }, (_, i) => p.post('/sandbox/send', { quoteId: q.id, currencyCode: 'USD' }, { 'Idempotency-Key': `send-${i}` })));
+
+    expect(answers.filter((a) => a.status !== 200 || a.body.id !== q.transactionId).map((a) => `${a.status} ${a.text.slice(0, 160)}`)).toEqual([]);
+    expect(await settled(p, q.transactionId)).toBe('COMPLETED');
+    const entries = await h.orm.em.fork().find(JournalEntry, { transactionId: q.transactionId });
+    expect(new Set(entries.map((e) => e.idempotencyKey)).size).toBe(entries.length);
+    await p.receiver.waitFor((hooks) => moneyHooks(hooks).length >= 2);
+    expect(webhookTypes(p.receiver.received)).toEqual(['OUTGOING_PAYMENT.COMPLETED', 'OUTGOING_PAYMENT.PROCESSING']);
+    expect((await runLedgerAudit(h.orm.em.fork())).findings).toEqual([]);
+  }, 180_000);
+});
+
 describe('many different payments from one account', () => {
   test(`${N} concurrent payouts of 1,000 from 60,000: 60 paid, the rest INSUFFICIENT_FUNDS, never negative, balance exact, webhooks per outcome`, async () => {
     const p = await isolatedPlatform();

@@ -7,6 +7,7 @@ import { defineRoute } from '../../../api/route';
 import { errorResponses, IdParam, moneyMovementRefusals } from '../../../api/schemas/common';
 import { DomainError } from '../../../domain/errors';
 import { logger } from '../../../logger';
+import { withLease } from '../../../db/leases';
 import { executeQuote, startQuote } from '../../../temporal/starters/quote';
 import type { QuoteInput } from '../../../../workflows/definitions';
 import { assertExecutableWithoutWalletSignature, createQuote, quoteView, type QuoteRequest } from '../services/quotes';
@@ -40,6 +41,16 @@ export function workflowInput(q: Quote): QuoteInput {
 
 async function execute(deps: ApiDeps, q: Quote) {
   return executeQuote(deps.temporal, workflowInput(q), { taskQueue: deps.taskQueue });
+}
+
+/**
+ * Runs `work` as the only request updating the quote's workflow: execution and funding attempts
+ * of one quote take turns. A burst of concurrent updates to one workflow makes Temporal fail its
+ * workflow tasks and reject or stall the updates (100 concurrent executes of one quote answered
+ * 500s, or hung), so each attempt waits for the one before, then reads the quote afresh.
+ */
+export function oneAttemptAtATime<T>(deps: ApiDeps, quoteId: string, work: () => Promise<T>): Promise<T> {
+  return withLease(deps.orm, `workflow-updates:${quoteId}`, work);
 }
 
 export const quoteRoutes = [
@@ -105,12 +116,17 @@ export const quoteRoutes = [
       501: { description: 'NOT_IMPLEMENTED: wallet signatures of EMBEDDED_WALLET sources cannot be verified yet', schema: errorResponses[400].schema },
     },
     handler: async ({ em, caller, params, deps, req }) => {
-      const q = await findQuote(em, caller.platformId, params.quoteId);
-      await assertExecutableWithoutWalletSignature(em, q, req.get('svc-wallet-signature') ?? req.get('grid-wallet-signature'));
-      const { transactionId, repeat } = await execute(deps, q);
-      // Executed by an earlier request (another Idempotency-Key, or none): nothing more happens.
-      if (repeat) throw new DomainError('CONFLICT', 'The quote has already been executed', { transactionId });
-      return { status: 200, body: await currentTransactionView(em, transactionId) };
+      const found = await findQuote(em, caller.platformId, params.quoteId);
+      await assertExecutableWithoutWalletSignature(em, found, req.get('svc-wallet-signature') ?? req.get('grid-wallet-signature'));
+      return oneAttemptAtATime(deps, found.id, async () => {
+        const q = await em.fork().findOneOrFail(Quote, { id: found.id });
+        // Executed by an earlier request (another Idempotency-Key, or none): nothing more happens.
+        const executedAlready = (transactionId: string) => new DomainError('CONFLICT', 'The quote has already been executed', { transactionId });
+        if (q.executedAt) throw executedAlready(q.transactionId);
+        const { transactionId, repeat } = await execute(deps, q);
+        if (repeat) throw executedAlready(transactionId);
+        return { status: 200, body: await currentTransactionView(em, transactionId) };
+      });
     },
   }),
 ];
