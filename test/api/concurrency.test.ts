@@ -69,6 +69,13 @@ async function externalAccount(p: Platform, customerId: string, body: Record<str
   return res.body.id as string;
 }
 
+/** A customer whose USD account holds `amount`, with a EUR bank account that payouts reach. */
+async function payer(p: Platform, amount: number) {
+  const c = await customer(p);
+  if (amount > 0) await fund(p, c.usd, amount);
+  return { ...c, bank: await externalAccount(p, c.customerId, eurAccount(ibanOf('DE', '370400440532013999'))) };
+}
+
 const payoutQuote = (source: string, destination: string, amount: number, extra: Record<string, unknown> = {}) => ({
   source: { sourceType: 'ACCOUNT', accountId: source },
   destination: { destinationType: 'ACCOUNT', accountId: destination },
@@ -133,12 +140,10 @@ const scenarios: Record<string, Scenario> = {
   'POST /quotes': {
     // With immediatelyExecute: created and paid out in one call.
     prepare: async (p) => {
-      const c = await customer(p);
-      await fund(p, c.usd, 100_000);
-      const bank = await externalAccount(p, c.customerId, eurAccount(ibanOf('DE', '370400440532013999')));
+      const c = await payer(p, 100_000);
       return {
         path: '/quotes',
-        body: { ...payoutQuote(c.usd, bank, 10_000), immediatelyExecute: true },
+        body: { ...payoutQuote(c.usd, c.bank, 10_000), immediatelyExecute: true },
         effect: async () => {
           expect(await h.orm.em.fork().count(Quote, { platformId: p.platform.id })).toBe(1);
           expect(await balanceOf(c.usd)).toEqual({ balance: 90_000n, held: 0n });
@@ -149,10 +154,8 @@ const scenarios: Record<string, Scenario> = {
   },
   'POST /quotes/:quoteId/execute': {
     prepare: async (p) => {
-      const c = await customer(p);
-      await fund(p, c.usd, 100_000);
-      const bank = await externalAccount(p, c.customerId, eurAccount(ibanOf('DE', '370400440532013999')));
-      const q = await p.post('/quotes', payoutQuote(c.usd, bank, 10_000));
+      const c = await payer(p, 100_000);
+      const q = await p.post('/quotes', payoutQuote(c.usd, c.bank, 10_000));
       expect(q.status).toBe(201);
       return {
         path: `/quotes/${q.body.id}/execute`,
@@ -191,9 +194,8 @@ const scenarios: Record<string, Scenario> = {
   },
   'POST /sandbox/send': {
     prepare: async (p) => {
-      const c = await customer(p);
-      const bank = await externalAccount(p, c.customerId, eurAccount(ibanOf('DE', '370400440532013999')));
-      const q = await p.post('/quotes', { ...payoutQuote('', bank, 10_000), source: { sourceType: 'REALTIME_FUNDING', currency: 'USD', customerId: c.customerId } });
+      const c = await payer(p, 0);
+      const q = await p.post('/quotes', { ...payoutQuote('', c.bank, 10_000), source: { sourceType: 'REALTIME_FUNDING', currency: 'USD', customerId: c.customerId } });
       expect(q.status).toBe(201);
       return {
         path: '/sandbox/send',
@@ -270,10 +272,8 @@ describe(`${N} concurrent identical requests with one Idempotency-Key`, () => {
 describe('one quote executed concurrently under different keys', () => {
   test(`${N} executes of one quote, each with its own Idempotency-Key: one execution, every other answer 409 CONFLICT`, async () => {
     const p = await isolatedPlatform();
-    const c = await customer(p);
-    await fund(p, c.usd, 100_000);
-    const bank = await externalAccount(p, c.customerId, eurAccount(ibanOf('DE', '370400440532013999')));
-    const q = (await p.post('/quotes', payoutQuote(c.usd, bank, 10_000))).body;
+    const c = await payer(p, 100_000);
+    const q = (await p.post('/quotes', payoutQuote(c.usd, c.bank, 10_000))).body;
 
     const answers = await Promise.all(Array.from({ length: N }, (_, i) => p.post(`/quotes/${q.id}/execute`, undefined, { 'Idempotency-Key': `exec-${i}` })));
 
@@ -297,9 +297,8 @@ describe('one quote executed concurrently under different keys', () => {
 describe('one real-time-funded quote paid concurrently under different keys', () => {
   test(`${N} sandbox sends for one quote, each with its own Idempotency-Key: funded once, every answer its one payment`, async () => {
     const p = await isolatedPlatform();
-    const c = await customer(p);
-    const bank = await externalAccount(p, c.customerId, eurAccount(ibanOf('DE', '370400440532013999')));
-    const q = (await p.post('/quotes', { ...payoutQuote('', bank, 10_000), source: { sourceType: 'REALTIME_FUNDING', currency: 'USD', customerId: c.customerId } })).body;
+    const c = await payer(p, 0);
+    const q = (await p.post('/quotes', { ...payoutQuote('', c.bank, 10_000), source: { sourceType: 'REALTIME_FUNDING', currency: 'USD', customerId: c.customerId } })).body;
 
     const answers = await Promise.all(Array.from({ length: N }, (_, i) => p.post('/sandbox/send', { quoteId: q.id, currencyCode: 'USD' }, { 'Idempotency-Key': `send-${i}` })));
 
@@ -316,11 +315,9 @@ describe('one real-time-funded quote paid concurrently under different keys', ()
 describe('many different payments from one account', () => {
   test(`${N} concurrent payouts of 1,000 from 60,000: 60 paid, the rest INSUFFICIENT_FUNDS, never negative, balance exact, webhooks per outcome`, async () => {
     const p = await isolatedPlatform();
-    const c = await customer(p);
-    await fund(p, c.usd, 60_000);
-    const bank = await externalAccount(p, c.customerId, eurAccount(ibanOf('DE', '370400440532013999')));
+    const c = await payer(p, 60_000);
 
-    const answers = await Promise.all(Array.from({ length: N }, () => p.post('/quotes', { ...payoutQuote(c.usd, bank, 1_000), immediatelyExecute: true })));
+    const answers = await Promise.all(Array.from({ length: N }, () => p.post('/quotes', { ...payoutQuote(c.usd, c.bank, 1_000), immediatelyExecute: true })));
 
     const paid = answers.filter((a) => a.status === 201);
     const refused = answers.filter((a) => a.status !== 201);
