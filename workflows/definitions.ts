@@ -156,6 +156,11 @@ export interface QuoteInput {
 
 export interface QuoteExecution {
   transactionId: string;
+  /**
+   * True when an earlier request had executed (or funded) the quote already: this one changed
+   * nothing. The execute route answers it 409, as the reference does for an executed quote.
+   */
+  repeat?: boolean;
 }
 
 /** POST /quotes/{id}/execute: answered with the transaction once the funds are held. */

@@ -1,6 +1,16 @@
-import { completeOutgoingPayment, executeQuote, expireQuote, fundQuote, failOutgoingPayment, returnOutgoingPayment, returnPulledPayment, type FailureKind, type StepResult } from '../../src/contexts/payments/services/outgoing-payments';
+import { Context } from '@temporalio/activity';
+import { completeOutgoingPayment, executeQuote, expireQuote, fundQuote, failOutgoingPayment, returnOutgoingPayment, returnPulledPayment, type Execution, type FailureKind, type StepResult } from '../../src/contexts/payments/services/outgoing-payments';
 import type { ActivityDeps } from '../deps';
 import { countFinishedPayment } from '../metrics';
+
+/**
+ * Whether a quote found executed was executed by an earlier request (a repeat), and not by an
+ * earlier attempt of this very step whose commit outlived its timeout. Only a first attempt can
+ * tell; a retry that finds it done is counted as the step's own, never as a repeat.
+ */
+function withRepeat(execution: Execution): Execution & { repeat: boolean } {
+  return { ...execution, repeat: execution.alreadyExecuted && Context.current().info.attempt === 1 };
+}
 
 /** The quote's and the outgoing payment's steps: each one database transaction with its webhook events. */
 export function outgoingPaymentActivities({ orm, metrics }: ActivityDeps) {
@@ -12,10 +22,10 @@ export function outgoingPaymentActivities({ orm, metrics }: ActivityDeps) {
   };
   return {
     async executeQuote(input: { quoteId: string }) {
-      return executeQuote(orm.em.fork(), input);
+      return withRepeat(await executeQuote(orm.em.fork(), input));
     },
     async fundQuote(input: { quoteId: string; amount: string }) {
-      return fundQuote(orm.em.fork(), input);
+      return withRepeat(await fundQuote(orm.em.fork(), input));
     },
     async expireQuote(input: { quoteId: string }) {
       return expireQuote(orm.em.fork(), input);

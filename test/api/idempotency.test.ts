@@ -129,6 +129,30 @@ describe('Idempotency-Key', () => {
     expect(await h.orm.em.fork().count(Transaction, { platformId })).toBe(1);
   });
 
+  test('an execute whose answer was lost is answered as executed when retried with its key; any other request is a repeat (409)', async () => {
+    const { api, accountId, customerId, platform } = await fundable();
+    const platformId = platform.id;
+    const bank = await api.post('/customers/external-accounts', { customerId, ...eurAccount() });
+    const body = { source: { sourceType: 'ACCOUNT', accountId }, destination: { destinationType: 'ACCOUNT', accountId: bank.body.id }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 5_000 };
+    await api.post(`/sandbox/internal-accounts/${accountId}/fund`, { amount: 100_000 });
+    const q = await api.post('/quotes', body);
+    const first = await api.post(`/quotes/${q.body.id}/execute`, undefined, { 'Idempotency-Key': 'execute-died' });
+    expect(first.body).toMatchObject({ id: q.body.id, status: 'PROCESSING' });
+    const held = await balance(accountId);
+    // As if the API had died after the execution's commit, before it stored the answer.
+    await h.orm.em.fork().nativeUpdate(IdempotencyRecord, { platformId, key: 'execute-died' }, { state: 'IN_PROGRESS', statusCode: null, responseBody: null, createdAt: new Date(Date.now() - 10 * 60_000) });
+    const retried = await api.post(`/quotes/${q.body.id}/execute`, undefined, { 'Idempotency-Key': 'execute-died' });
+    expect(retried.status).toBe(200);
+    expect(retried.headers['idempotent-replayed']).toBeUndefined();
+    expect(retried.body).toMatchObject({ id: q.body.id, transactionId: q.body.transactionId });
+    const other = await api.post(`/quotes/${q.body.id}/execute`, undefined, { 'Idempotency-Key': 'another-key' });
+    expect(other.status).toBe(409);
+    expect(other.body).toMatchObject({ code: 'CONFLICT', details: { transactionId: q.body.transactionId } });
+    expect(await balance(accountId)).toBe(held);
+    // The funding and the one payment.
+    expect(await h.orm.em.fork().count(Transaction, { platformId })).toBe(2);
+  });
+
   test('keys longer than 255 characters are rejected', async () => {
     const { api, accountId } = await fundable();
     const res = await api.post(`/sandbox/internal-accounts/${accountId}/fund`, { amount: 1 }, { 'Idempotency-Key': 'x'.repeat(256) });

@@ -73,10 +73,10 @@ describe('quotes and their execution', () => {
     await h.receiver.waitFor((hooks) => hooks.some((w) => w.body.type === 'OUTGOING_PAYMENT.PROCESSING' && w.body.data.id === q.transactionId));
     const types = h.receiver.received.filter((w) => w.body.data.id === q.transactionId).map((w) => w.body.type);
     expect(types.sort()).toEqual(['OUTGOING_PAYMENT.COMPLETED', 'OUTGOING_PAYMENT.PROCESSING']);
-    // Executing again changes nothing and answers with the same quote and transaction.
+    // Executing again changes nothing: 409, naming the transaction the first execution started.
     const again = await api.post(`/quotes/${q.id}/execute`);
-    expect(again.status).toBe(200);
-    expect(again.body).toMatchObject({ id: q.id, transactionId: q.transactionId, status: 'COMPLETED' });
+    expect(again.status).toBe(409);
+    expect(again.body).toMatchObject({ code: 'CONFLICT', details: { transactionId: q.transactionId } });
     expect(await balances(api, p.usd)).toEqual({ available: 90_000, total: 90_000 });
     expect((await runLedgerAudit(h.orm.em.fork())).findings).toEqual([]);
   });

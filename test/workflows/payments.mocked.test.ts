@@ -27,7 +27,7 @@ const activities = {
     calls.push('execute');
     const alreadyExecuted = executedQuotes.has(input.quoteId);
     executedQuotes.add(input.quoteId);
-    return { alreadyExecuted, transactionId: `Transaction:${input.quoteId.slice(6)}`, plan: nextPlan, events: [event('OUTGOING_PAYMENT.PROCESSING')] };
+    return { alreadyExecuted, repeat: alreadyExecuted, transactionId: `Transaction:${input.quoteId.slice(6)}`, plan: nextPlan, events: [event('OUTGOING_PAYMENT.PROCESSING')] };
   },
   async expireQuote() {
     calls.push('expire');

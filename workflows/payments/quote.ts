@@ -32,7 +32,7 @@ export async function quote(input: QuoteInput): Promise<string> {
   // Execution (a held source) and funding (money from outside) start the payment the same way.
   const start = async (step: () => Promise<Awaited<ReturnType<typeof executeQuote>>>): Promise<QuoteExecution> => {
     await condition(() => !busy);
-    if (execution) return execution;
+    if (execution) return { ...execution, repeat: true };
     busy = true;
     try {
       const executed = await step().catch((err: unknown) => {
@@ -67,7 +67,8 @@ export async function quote(input: QuoteInput): Promise<string> {
       // Answered once the payment's workflow exists, so that it can be cancelled or queried at once.
       await payment;
       if (!announcedByPayment) await deliverEvents(input.platformId, executed.events, attributes(input));
-      return execution;
+      // A run started after an earlier one had executed the quote finds it executed: a repeat too.
+      return { ...execution, repeat: executed.repeat === true };
     } finally {
       busy = false;
     }

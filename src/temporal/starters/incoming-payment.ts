@@ -5,6 +5,7 @@ import { DomainError, isErrorCode } from '../../domain/errors';
 import { rethrowAsDomainError } from '../failures';
 import { AccountIdKey, BusinessStatusKey, CustomerIdKey, PlatformIdKey, TransactionIdKey } from '../search-attributes';
 import { TASK_QUEUE } from '../task-queue';
+import { retryingUnprocessedUpdate } from '../update-retry';
 
 /**
  * Runs the incoming payment of `input.transactionId` and returns as soon as the money is posted
@@ -14,7 +15,8 @@ import { TASK_QUEUE } from '../task-queue';
  * one. A refusal comes back as the DomainError it stands for.
  */
 export async function runIncomingPayment(client: Client, input: IncomingPaymentInput, options: { taskQueue?: string } = {}): Promise<IncomingPaymentResult> {
-  const startWorkflowOperation = new WithStartWorkflowOperation<typeof incomingPayment>('incomingPayment', {
+  // An operation serves one call: every attempt builds its own.
+  const startWorkflowOperation = () => new WithStartWorkflowOperation<typeof incomingPayment>('incomingPayment', {
     workflowId: input.transactionId,
     taskQueue: options.taskQueue ?? TASK_QUEUE,
     workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
@@ -29,7 +31,7 @@ export async function runIncomingPayment(client: Client, input: IncomingPaymentI
     ],
   });
   try {
-    return await client.workflow.executeUpdateWithStart(incomingPaymentPosted, { startWorkflowOperation });
+    return await retryingUnprocessedUpdate(() => client.workflow.executeUpdateWithStart(incomingPaymentPosted, { startWorkflowOperation: startWorkflowOperation() }));
   } catch (err) {
     if (!(err instanceof WorkflowExecutionAlreadyStartedError)) return rethrowAsDomainError(err);
   }

@@ -7,6 +7,7 @@ import { domainErrorFrom } from '../failures';
 import { rethrowAsDomainError } from '../failures';
 import { CustomerIdKey, PlatformIdKey, QuoteIdKey, TransactionIdKey, BusinessStatusKey } from '../search-attributes';
 import { TASK_QUEUE } from '../task-queue';
+import { retryingUnprocessedUpdate } from '../update-retry';
 
 function operation(input: QuoteInput, taskQueue?: string) {
   return {
@@ -25,6 +26,11 @@ function operation(input: QuoteInput, taskQueue?: string) {
   };
 }
 
+/** Starts the quote's workflow unless it runs; an operation serves one call, so every attempt builds its own. */
+function withStart(input: QuoteInput, taskQueue?: string) {
+  return new WithStartWorkflowOperation<typeof quote>('quote', operation(input, taskQueue));
+}
+
 /** Starts the quote's workflow (id = quote id): it waits for execution or expires on its timer. */
 export async function startQuote(client: Client, input: QuoteInput, options: { taskQueue?: string } = {}): Promise<void> {
   await client.workflow.start<typeof quote>('quote', operation(input, options.taskQueue));
@@ -33,12 +39,11 @@ export async function startQuote(client: Client, input: QuoteInput, options: { t
 /**
  * Executes a quote: the update joins the quote's running workflow, or starts one to answer when
  * the workflow has ended (an expired quote is then refused, an executed one answered with its
- * transaction), so a repeat never executes twice.
+ * transaction marked as a repeat), so a repeat never executes twice.
  */
 export async function executeQuote(client: Client, input: QuoteInput, options: { taskQueue?: string } = {}): Promise<QuoteExecution> {
-  const startWorkflowOperation = new WithStartWorkflowOperation<typeof quote>('quote', operation(input, options.taskQueue));
   try {
-    return await client.workflow.executeUpdateWithStart(executeQuoteUpdate, { startWorkflowOperation });
+    return await retryingUnprocessedUpdate(() => client.workflow.executeUpdateWithStart(executeQuoteUpdate, { startWorkflowOperation: withStart(input, options.taskQueue) }));
   } catch (err) {
     return rethrowAsDomainError(err);
   }
@@ -46,9 +51,8 @@ export async function executeQuote(client: Client, input: QuoteInput, options: {
 
 /** The funds of a real-time-funded quote arrived: the payment starts as if executed. */
 export async function fundQuote(client: Client, input: QuoteInput, amount: bigint, options: { taskQueue?: string } = {}): Promise<QuoteExecution> {
-  const startWorkflowOperation = new WithStartWorkflowOperation<typeof quote>('quote', operation(input, options.taskQueue));
   try {
-    return await client.workflow.executeUpdateWithStart(fundQuoteUpdate, { args: [{ amount: amount.toString() }], startWorkflowOperation });
+    return await retryingUnprocessedUpdate(() => client.workflow.executeUpdateWithStart(fundQuoteUpdate, { args: [{ amount: amount.toString() }], startWorkflowOperation: withStart(input, options.taskQueue) }));
   } catch (err) {
     return rethrowAsDomainError(err);
   }

@@ -7,6 +7,7 @@ import { defineRoute } from '../../../api/route';
 import { errorResponses, IdParam, moneyMovementRefusals } from '../../../api/schemas/common';
 import { DomainError } from '../../../domain/errors';
 import { logger } from '../../../logger';
+import { withLease } from '../../../db/leases';
 import { executeQuote, startQuote } from '../../../temporal/starters/quote';
 import type { QuoteInput } from '../../../../workflows/definitions';
 import { assertExecutableWithoutWalletSignature, createQuote, quoteView, type QuoteRequest } from '../services/quotes';
@@ -39,6 +40,17 @@ export function workflowInput(q: Quote): QuoteInput {
 
 async function execute(deps: ApiDeps, q: Quote) {
   return executeQuote(deps.temporal, workflowInput(q), { taskQueue: deps.taskQueue });
+}
+
+/**
+ * Runs `work` as the only request updating one workflow (a quote's or a payment's): execution,
+ * funding and cancel attempts take turns. A burst of concurrent updates to one workflow makes
+ * Temporal fail its workflow tasks and reject or stall the updates (100 concurrent executes of one
+ * quote answered 500s, or hung; 100 cancels re-ran its local activities and sent every webhook
+ * three times), so each attempt waits for the one before, then reads the state afresh.
+ */
+export function oneAttemptAtATime<T>(deps: ApiDeps, workflowId: string, work: () => Promise<T>): Promise<T> {
+  return withLease(deps.orm, `workflow-updates:${workflowId}`, work);
 }
 
 export const quoteRoutes = [
@@ -99,16 +111,29 @@ export const quoteRoutes = [
       400: { description: 'QUOTE_EXPIRED, INSUFFICIENT_FUNDS, INVALID_BANK_ACCOUNT, EXTERNAL_ACCOUNT_VERIFICATION_REQUIRED', schema: errorResponses[400].schema },
       401: { description: 'UNAUTHORIZED, or WALLET_SIGNATURE_MISSING for an EMBEDDED_WALLET source without Svc-Wallet-Signature', schema: errorResponses[401].schema },
       404: errorResponses[404],
-      409: { description: 'BANK_ACCOUNT_VALIDATION_PENDING, or CONFLICT when the quote can no longer be executed', schema: errorResponses[400].schema },
+      409: { description: 'BANK_ACCOUNT_VALIDATION_PENDING, or CONFLICT when the quote has been executed already (details.transactionId names its transaction) or can no longer be executed', schema: errorResponses[400].schema },
       ...moneyMovementRefusals,
       501: { description: 'NOT_IMPLEMENTED: wallet signatures of EMBEDDED_WALLET sources cannot be verified yet', schema: errorResponses[400].schema },
     },
-    handler: async ({ em, caller, params, deps, req }) => {
-      const q = await findQuote(em, caller.platformId, params.quoteId);
-      await assertExecutableWithoutWalletSignature(em, q, req.get('svc-wallet-signature') ?? req.get('grid-wallet-signature'));
-      await execute(deps, q);
-      // Read again: the execution has moved it on.
-      return { status: 200, body: quoteView(await em.fork().findOneOrFail(Quote, { id: q.id })) };
+    handler: async ({ em, caller, params, deps, req, idempotencyKey }) => {
+      const found = await findQuote(em, caller.platformId, params.quoteId);
+      await assertExecutableWithoutWalletSignature(em, found, req.get('svc-wallet-signature') ?? req.get('grid-wallet-signature'));
+      return oneAttemptAtATime(deps, found.id, async () => {
+        const fresh = () => em.fork().findOneOrFail(Quote, { id: found.id });
+        // Executed already: a retry of the request that executed it (its answer lost with a
+        // process) gets that answer; any other request (another key, or none) is a repeat.
+        const answerExecuted = (q: Quote) => {
+          if (idempotencyKey && q.executionKey === idempotencyKey) return { status: 200 as const, body: quoteView(q) };
+          throw new DomainError('CONFLICT', 'The quote has already been executed', { transactionId: q.transactionId });
+        };
+        const q = await fresh();
+        if (q.executedAt) return answerExecuted(q);
+        if (idempotencyKey) await em.fork().nativeUpdate(Quote, { id: q.id, executedAt: null }, { executionKey: idempotencyKey });
+        const { repeat } = await execute(deps, q);
+        // Read again: the execution has moved it on.
+        const executed = await fresh();
+        return repeat ? answerExecuted(executed) : { status: 200 as const, body: quoteView(executed) };
+      });
     },
   }),
 ];

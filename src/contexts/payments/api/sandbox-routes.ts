@@ -9,11 +9,12 @@ import { defineRoute } from '../../../api/route';
 import { InternalAccountSchema, SandboxFundRequestSchema } from '../../ledger/api/schemas';
 import { errorResponses, IdParam, moneyMovementRefusals } from '../../../api/schemas/common';
 import { fundQuote } from '../../../temporal/starters/quote';
-import { currentTransactionView, findQuote, workflowInput } from './quote-routes';
+import { currentTransactionView, findQuote, oneAttemptAtATime, workflowInput } from './quote-routes';
 import { SandboxSendRequestSchema, SandboxUmaReceiveRequestSchema } from './quote-schemas';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { InternalAccount } from '../../ledger/entities';
 import { Customer } from '../../customers/entities';
+import { Quote } from '../entities';
 import { customerByUmaAddress } from '../services/lookups';
 import { TransactionSchema } from './schemas';
 
@@ -80,12 +81,17 @@ export const sandboxRoutes = [
       ...moneyMovementRefusals,
     },
     handler: async ({ em, caller, body, deps }) => {
-      const q = await findQuote(em, caller.platformId, body.quoteId);
-      if (body.currencyCode !== q.sendingCurrency) {
-        throw DomainError.invalidInput([{ field: 'currencyCode', constraint: 'fundingCurrency', message: `must be the quote's funding currency, ${q.sendingCurrency}` }]);
+      const found = await findQuote(em, caller.platformId, body.quoteId);
+      if (body.currencyCode !== found.sendingCurrency) {
+        throw DomainError.invalidInput([{ field: 'currencyCode', constraint: 'fundingCurrency', message: `must be the quote's funding currency, ${found.sendingCurrency}` }]);
       }
-      const { transactionId } = await fundQuote(deps.temporal, workflowInput(q), body.currencyAmount !== undefined ? BigInt(body.currencyAmount) : q.totalSendingAmount, { taskQueue: deps.taskQueue });
-      return { status: 200, body: await currentTransactionView(em, transactionId) };
+      return oneAttemptAtATime(deps, found.id, async () => {
+        const q = await em.fork().findOneOrFail(Quote, { id: found.id });
+        // Paid already: the payment it started, as before.
+        if (q.executedAt) return { status: 200, body: await currentTransactionView(em, q.transactionId) };
+        const { transactionId } = await fundQuote(deps.temporal, workflowInput(q), body.currencyAmount !== undefined ? BigInt(body.currencyAmount) : q.totalSendingAmount, { taskQueue: deps.taskQueue });
+        return { status: 200, body: await currentTransactionView(em, transactionId) };
+      });
     },
   }),
   defineRoute({

@@ -8,7 +8,7 @@ import { TransactionListQuerySchema, TransactionListSchema, TransactionSchema } 
 import { z } from '../../../api/openapi-registry';
 import { cancelPayout } from '../../../temporal/starters/quote';
 import { confirmReceiptDelivery } from '../services/outgoing-payments';
-import { currentTransactionView } from './quote-routes';
+import { currentTransactionView, oneAttemptAtATime } from './quote-routes';
 
 export const transactionRoutes = [
   defineRoute({
@@ -50,15 +50,18 @@ export const transactionRoutes = [
       409: { description: 'TRANSACTION_NOT_CANCELLABLE: settled already, or not a bank-rail transfer or pull', schema: errorResponses[400].schema },
     },
     handler: async ({ em, caller, params, body, deps }) => {
-      const tx = await em.findOne(Transaction, { id: params.transactionId, platformId: caller.platformId });
-      if (!tx) throw DomainError.notFound('Transaction');
-      // A bank transfer out, or a pull from the customer's bank (ACH pull), while the bank has not answered.
-      const pull = String(tx.source.accountId ?? '').startsWith('ExternalAccount:');
-      if (tx.status !== 'PROCESSING' || !(pull || (tx.type === 'OUTGOING' && CANCELLABLE_RAILS.has(tx.paymentRail ?? '')))) {
-        throw new DomainError('TRANSACTION_NOT_CANCELLABLE', `Only a PROCESSING pull, or outgoing transfer on ${[...CANCELLABLE_RAILS].join(', ')}, can be cancelled`);
-      }
-      await cancelPayout(deps.temporal, tx.id, body.reason);
-      return { status: 200, body: await currentTransactionView(em, tx.id) };
+      const found = await em.findOne(Transaction, { id: params.transactionId, platformId: caller.platformId });
+      if (!found) throw DomainError.notFound('Transaction');
+      return oneAttemptAtATime(deps, found.id, async () => {
+        const tx = await em.fork().findOneOrFail(Transaction, { id: found.id });
+        // A bank transfer out, or a pull from the customer's bank (ACH pull), while the bank has not answered.
+        const pull = String(tx.source.accountId ?? '').startsWith('ExternalAccount:');
+        if (tx.status !== 'PROCESSING' || !(pull || (tx.type === 'OUTGOING' && CANCELLABLE_RAILS.has(tx.paymentRail ?? '')))) {
+          throw new DomainError('TRANSACTION_NOT_CANCELLABLE', `Only a PROCESSING pull, or outgoing transfer on ${[...CANCELLABLE_RAILS].join(', ')}, can be cancelled`);
+        }
+        await cancelPayout(deps.temporal, tx.id, body.reason);
+        return { status: 200 as const, body: await currentTransactionView(em, tx.id) };
+      });
     },
   }),
   defineRoute({
