@@ -78,6 +78,32 @@ describe('JSON everywhere', () => {
     expect(page.status).toBe(200);
     expect(page.text).toContain('openapi.json');
   });
+
+  test('creations link to the operations their answer feeds (for stateful clients and fuzzing)', async () => {
+    const doc = (await request(h.app).get(`${BASE}/openapi.json`)).body;
+    const linksOf = (path: string, status: string) => doc.paths[path].post.responses[status].links ?? {};
+    expect(linksOf('/customers', '201').getCustomerById).toEqual({ operationId: 'getCustomerById', parameters: { customerId: '$response.body#/id' } });
+    const quote = linksOf('/quotes', '201');
+    expect(quote.executeQuote).toEqual({ operationId: 'executeQuote', parameters: { quoteId: '$response.body#/id' } });
+    expect(quote.getTransactionById).toEqual({ operationId: 'getTransactionById', parameters: { transactionId: '$response.body#/transactionId' } });
+    // Every link names an operation of the document and a parameter of its path.
+    const operations = new Map<string, string>();
+    for (const [path, item] of Object.entries(doc.paths as Record<string, Record<string, { operationId?: string }>>)) for (const op of Object.values(item)) if (op.operationId) operations.set(op.operationId, path);
+    let links = 0;
+    for (const item of Object.values(doc.paths as Record<string, Record<string, { responses?: Record<string, { links?: Record<string, { operationId: string; parameters: Record<string, string> }> }> }>>)) {
+      for (const op of Object.values(item)) {
+        for (const response of Object.values(op.responses ?? {})) {
+          for (const link of Object.values(response.links ?? {})) {
+            links++;
+            const path = operations.get(link.operationId);
+            expect(path).toBeDefined();
+            for (const name of Object.keys(link.parameters)) expect(path).toContain(`{${name}}`);
+          }
+        }
+      }
+    }
+    expect(links).toBeGreaterThan(20);
+  });
 });
 
 describe('validation reports every invalid field at once', () => {

@@ -40,7 +40,7 @@ export class Stack {
   private readonly say: (message: string) => void;
   private readonly processes = new Map<'temporal' | 'worker' | 'api', Supervised>();
   private stopping = false;
-  private ports!: { postgres: number; temporal: number; api: number };
+  private ports!: { postgres: number; temporal: number; api: number; apiMetrics: number; workerMetrics: number; sdkMetrics: number };
   private database = '';
   private readonly masterKey = randomBytes(32).toString('base64');
 
@@ -80,7 +80,7 @@ export class Stack {
   private async boot(): Promise<void> {
     rmSync(this.dir, { recursive: true, force: true });
     mkdirSync(this.dir, { recursive: true });
-    this.ports = { postgres: await freePort(), temporal: await freePort(), api: await freePort() };
+    this.ports = { postgres: await freePort(), temporal: await freePort(), api: await freePort(), apiMetrics: await freePort(), workerMetrics: await freePort(), sdkMetrics: await freePort() };
     this.database = `proof_${Date.now()}`;
     // A cluster left running by an interrupted earlier run would hold another port.
     spawnSync('bash', [join(root, 'bin/lib/postgres.sh'), 'stop', this.clusterName], { stdio: 'ignore' });
@@ -181,6 +181,10 @@ export class Stack {
           TEMPORAL_ADDRESS: this.temporalAddress,
           MASTER_KEY: this.masterKey,
           PORT: String(this.ports.api),
+          // Metrics on ports of the stack's own: a running `npm start` keeps the default ones.
+          METRICS_PORT: String(this.ports.apiMetrics),
+          WORKER_METRICS_PORT: String(this.ports.workerMetrics),
+          TEMPORAL_METRICS_ADDRESS: `127.0.0.1:${this.ports.sdkMetrics}`,
           // The worker's "worker started" line (info) tells the stack it is back.
           LOG_LEVEL: component === 'worker' ? 'info' : (process.env.LOG_LEVEL ?? 'warn'),
           ...this.options.env,
@@ -232,6 +236,22 @@ export class Stack {
   }
 
   /**
+   * The sum of a Prometheus counter the API or the worker serves, over the series whose labels
+   * match `labels` (regular expressions); undefined while the process does not answer. Counters
+   * start again from 0 when their process restarts.
+   */
+  async counter(component: 'api' | 'worker', name: string, labels: Record<string, RegExp> = {}): Promise<number | undefined> {
+    const port = component === 'api' ? this.ports.apiMetrics : this.ports.workerMetrics;
+    try {
+      const res = await fetch(`http://127.0.0.1:${port}/metrics`, { signal: AbortSignal.timeout(2_000) });
+      if (!res.ok) return undefined;
+      return sumOfCounter(await res.text(), name, labels);
+    } catch {
+      return undefined;
+    }
+  }
+
+  /**
    * Until the API's readiness check (PostgreSQL and Temporal reachable) answers 200; an API
    * without one is taken as ready once it answers /health.
    */
@@ -263,6 +283,18 @@ export class Stack {
     }
     throw new Error(`the API did not answer /health within ${timeoutMs} ms (see ${join(this.dir, 'api.log')})`);
   }
+}
+
+/** Sums the samples of `name` in Prometheus text whose labels match every pattern given. */
+export function sumOfCounter(text: string, name: string, labels: Record<string, RegExp> = {}): number {
+  let sum = 0;
+  for (const line of text.split('\n')) {
+    const sample = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})? ([^ ]+)/.exec(line);
+    if (!sample || sample[1] !== name) continue;
+    const found = Object.fromEntries([...(sample[2] ?? '').matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)].map((m) => [m[1], m[2]]));
+    if (Object.entries(labels).every(([label, pattern]) => pattern.test(found[label] ?? ''))) sum += Number(sample[3]);
+  }
+  return sum;
 }
 
 /** Running, not dead and not a zombie. */

@@ -12,6 +12,31 @@ export interface Kill {
   componentBackMs: number;
   /** Kill → the API's readiness check answering 200 (PostgreSQL and Temporal reachable). */
   serviceReadyMs: number;
+  /** Kill → the API's metrics counting a 2xx answer to a partner again (null: none within a minute). */
+  answeringMs: number | null;
+  /** Kill → the worker's metrics counting a webhook delivered again (null: none within a minute). */
+  deliveringMs: number | null;
+}
+
+/** What the campaign reads from the services' metrics to see work flowing again after a kill. */
+const FLOW = {
+  api: { name: 'payments_http_request_duration_seconds_count', labels: { status_code: /^2/, route: /^\/(?!ready$|health$)/ } },
+  worker: { name: 'payments_webhook_attempts_total', labels: { outcome: /^delivered$/ } },
+} as const;
+
+/**
+ * Milliseconds from `since` until the process's counter has grown past `before` (or past 0 when
+ * the process was the one restarted, its counters having started again); null after a minute.
+ */
+async function flowingAgain(stack: Stack, component: 'api' | 'worker', before: number | undefined, restarted: boolean, since: number): Promise<number | null> {
+  const { name, labels } = FLOW[component];
+  const baseline = restarted ? 0 : (before ?? 0);
+  while (Date.now() - since < 60_000) {
+    const now = await stack.counter(component, name, labels);
+    if (now !== undefined && now > baseline) return Date.now() - since;
+    await sleep(250);
+  }
+  return null;
 }
 
 /**
@@ -29,6 +54,7 @@ export async function killThroughout(stack: Stack, random: Random, components: r
     const at = slotStart + random.next() * slotMs * 0.5;
     if (at > Date.now()) await sleep(at - Date.now());
     const downMs = random.int(0, 3_000);
+    const before = { api: await stack.counter('api', FLOW.api.name, FLOW.api.labels), worker: await stack.counter('worker', FLOW.worker.name, FLOW.worker.labels) };
     const killedAt = Date.now();
     say(`killing ${component} (SIGKILL), restarting it in ${downMs} ms`);
     stack.kill(component);
@@ -36,8 +62,13 @@ export async function killThroughout(stack: Stack, random: Random, components: r
     await stack.restart(component);
     const componentBackMs = Date.now() - killedAt;
     await stack.waitUntilReady();
-    kills.push({ component, at: Math.round((killedAt - started) / 1000), downMs, componentBackMs, serviceReadyMs: Date.now() - killedAt });
-    say(`${component} back after ${componentBackMs} ms, service ready after ${Date.now() - killedAt} ms`);
+    const serviceReadyMs = Date.now() - killedAt;
+    const [answeringMs, deliveringMs] = await Promise.all([
+      flowingAgain(stack, 'api', before.api, component === 'api', killedAt),
+      flowingAgain(stack, 'worker', before.worker, component === 'worker', killedAt),
+    ]);
+    kills.push({ component, at: Math.round((killedAt - started) / 1000), downMs, componentBackMs, serviceReadyMs, answeringMs, deliveringMs });
+    say(`${component} back after ${componentBackMs} ms, service ready after ${serviceReadyMs} ms, answering partners after ${answeringMs ?? '—'} ms, delivering webhooks after ${deliveringMs ?? '—'} ms`);
   }
   return kills;
 }

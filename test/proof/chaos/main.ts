@@ -124,8 +124,10 @@ function report(checks: Check[], kills: Kill[], operations: number): void {
   const rows = checks.map((c) => [c.ok ? 'ok' : 'FAIL', c.name, c.detail]);
   const width = Math.max(...rows.map((r) => r[1]!.length));
   console.log(`\nCrash campaign: seed ${seed}, ${minutes} min, ${operations} operations`);
-  console.log('\n  kill  at(s)  component  down(ms)  component back(ms)  service ready(ms)');
-  kills.forEach((k, i) => console.log(`  ${String(i + 1).padStart(4)}  ${String(k.at).padStart(5)}  ${k.component.padEnd(9)}  ${String(k.downMs).padStart(8)}  ${String(k.componentBackMs).padStart(18)}  ${String(k.serviceReadyMs).padStart(17)}`));
+  // Ready: /ready answers 200. Answering and delivering: read from the API's and the worker's metrics.
+  console.log('\n  kill  at(s)  component  down(ms)  component back(ms)  service ready(ms)  answering(ms)  delivering(ms)');
+  const ms = (value: number | null, width: number) => String(value ?? '—').padStart(width);
+  kills.forEach((k, i) => console.log(`  ${String(i + 1).padStart(4)}  ${String(k.at).padStart(5)}  ${k.component.padEnd(9)}  ${ms(k.downMs, 8)}  ${ms(k.componentBackMs, 18)}  ${ms(k.serviceReadyMs, 17)}  ${ms(k.answeringMs, 13)}  ${ms(k.deliveringMs, 14)}`));
   console.log('');
   for (const [status, name, detail] of rows) console.log(`  ${status!.padEnd(4)}  ${name!.padEnd(width)}  ${detail}`);
 }
