@@ -1,4 +1,4 @@
-import { connect, createServer } from 'node:net';
+import { connect, createServer, type Server } from 'node:net';
 
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -9,6 +9,23 @@ export function freePort(): Promise<number> {
       server.close(() => resolve(port));
     });
   });
+}
+
+/**
+ * `count` different free ports: each is held open until all are chosen (ports asked for one after
+ * another can come back the same, as the crash campaign's metrics listeners once did).
+ */
+export async function freePorts(count: number): Promise<number[]> {
+  const servers = await Promise.all(
+    Array.from({ length: count }, () => new Promise<Server>((resolve, reject) => {
+      const server = createServer();
+      server.once('error', reject);
+      server.listen(0, '127.0.0.1', () => resolve(server));
+    })),
+  );
+  const ports = servers.map((server) => (server.address() as { port: number }).port);
+  await Promise.all(servers.map((server) => new Promise((done) => server.close(done))));
+  return ports;
 }
 
 export function waitForPort(port: number, timeoutMs: number): Promise<void> {

@@ -4,7 +4,7 @@ import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync } from '
 import { join, resolve } from 'node:path';
 import { Client as PgClient } from 'pg';
 import { basePath } from '../../src/config';
-import { freePort, waitForPort } from '../../src/dev/ports';
+import { freePorts, waitForPort } from '../../src/dev/ports';
 
 /**
  * The whole service as separate processes, the way `npm start` runs it, on ports of its own:
@@ -80,7 +80,8 @@ export class Stack {
   private async boot(): Promise<void> {
     rmSync(this.dir, { recursive: true, force: true });
     mkdirSync(this.dir, { recursive: true });
-    this.ports = { postgres: await freePort(), temporal: await freePort(), api: await freePort(), apiMetrics: await freePort(), workerMetrics: await freePort(), sdkMetrics: await freePort() };
+    const [postgres, temporal, api, apiMetrics, workerMetrics, sdkMetrics] = await freePorts(6);
+    this.ports = { postgres: postgres!, temporal: temporal!, api: api!, apiMetrics: apiMetrics!, workerMetrics: workerMetrics!, sdkMetrics: sdkMetrics! };
     this.database = `proof_${Date.now()}`;
     // A cluster left running by an interrupted earlier run would hold another port.
     spawnSync('bash', [join(root, 'bin/lib/postgres.sh'), 'stop', this.clusterName], { stdio: 'ignore' });
