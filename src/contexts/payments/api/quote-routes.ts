@@ -7,7 +7,7 @@ import { defineRoute } from '../../../api/route';
 import { errorResponses, IdParam, moneyMovementRefusals } from '../../../api/schemas/common';
 import { DomainError } from '../../../domain/errors';
 import { logger } from '../../../logger';
-import { withLease } from '../../../db/leases';
+import { oneAttemptAtATime } from '../services/workflow-turns';
 import { executeQuote, startQuote } from '../../../temporal/starters/quote';
 import type { QuoteInput } from '../../../../workflows/definitions';
 import { assertExecutableWithoutWalletSignature, createQuote, quoteView, type QuoteRequest } from '../services/quotes';
@@ -40,17 +40,6 @@ export function workflowInput(q: Quote): QuoteInput {
 
 async function execute(deps: ApiDeps, q: Quote) {
   return executeQuote(deps.temporal, workflowInput(q), { taskQueue: deps.taskQueue });
-}
-
-/**
- * Runs `work` as the only request updating one workflow (a quote's or a payment's): execution,
- * funding and cancel attempts take turns. A burst of concurrent updates to one workflow makes
- * Temporal fail its workflow tasks and reject or stall the updates (100 concurrent executes of one
- * quote answered 500s, or hung; 100 cancels re-ran its local activities and sent every webhook
- * three times), so each attempt waits for the one before, then reads the state afresh.
- */
-export function oneAttemptAtATime<T>(deps: ApiDeps, workflowId: string, work: () => Promise<T>): Promise<T> {
-  return withLease(deps.orm, `workflow-updates:${workflowId}`, work);
 }
 
 export const quoteRoutes = [

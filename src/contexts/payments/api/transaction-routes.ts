@@ -8,7 +8,8 @@ import { TransactionListQuerySchema, TransactionListSchema, TransactionSchema } 
 import { z } from '../../../api/openapi-registry';
 import { cancelPayout } from '../../../temporal/starters/quote';
 import { confirmReceiptDelivery } from '../services/outgoing-payments';
-import { currentTransactionView, oneAttemptAtATime } from './quote-routes';
+import { currentTransactionView } from './quote-routes';
+import { oneAttemptAtATime } from '../services/workflow-turns';
 
 export const transactionRoutes = [
   defineRoute({
