@@ -11,8 +11,14 @@ import { routeTemplateOf } from './route-template';
 
 const WAIT_FOR_FIRST_MS = 15_000;
 const POLL_MS = 100;
-/** An IN_PROGRESS claim older than this belongs to a request that died; it may be taken over. */
-const STALE_CLAIM_MS = 60_000;
+/** How often the request holding a claim renews it while it works. */
+export const CLAIM_RENEWAL_MS = 2_000;
+/**
+ * An IN_PROGRESS claim not renewed for this long belongs to a request that died (its process was
+ * killed); a retry may take it over. Short, because a partner's retry waits for it: a quote whose
+ * creation waited a minute here had expired by the time its answer arrived.
+ */
+export const STALE_CLAIM_MS = 10_000;
 
 /**
  * Runs `work` at most once per (platform, Idempotency-Key). The first request claims the key
@@ -33,9 +39,9 @@ export async function withIdempotency(deps: ApiDeps, req: Request, res: Response
   const em = deps.orm.em.fork();
   const claim = async (): Promise<boolean> => {
     const inserted = await em.getConnection().execute<{ key: string }[]>(
-      `insert into idempotency_keys (platform_id, key, fingerprint, state, created_at) values (?, ?, ?, 'IN_PROGRESS', now())
-       on conflict (platform_id, key) do update set created_at = now(), fingerprint = excluded.fingerprint
-         where idempotency_keys.state = 'IN_PROGRESS' and idempotency_keys.created_at < now() - (? * interval '1 millisecond')
+      `insert into idempotency_keys (platform_id, key, fingerprint, state, created_at, renewed_at) values (?, ?, ?, 'IN_PROGRESS', now(), now())
+       on conflict (platform_id, key) do update set created_at = now(), renewed_at = now(), fingerprint = excluded.fingerprint
+         where idempotency_keys.state = 'IN_PROGRESS' and idempotency_keys.renewed_at < now() - (? * interval '1 millisecond')
            and idempotency_keys.fingerprint = excluded.fingerprint
        returning key`,
       [caller.platformId, key, fingerprint, STALE_CLAIM_MS],
@@ -63,9 +69,14 @@ export async function withIdempotency(deps: ApiDeps, req: Request, res: Response
   }
 
   let reply: Reply;
+  const renewal = setInterval(() => {
+    // A renewal that fails (PostgreSQL away) is not the request's failure: the work decides that.
+    void em.nativeUpdate(IdempotencyRecord, { platformId: caller.platformId, key, state: 'IN_PROGRESS' }, { renewedAt: new Date() }).catch(() => undefined);
+  }, CLAIM_RENEWAL_MS);
   try {
     reply = await work();
   } catch (err) {
+    clearInterval(renewal);
     if (err instanceof DomainError && httpStatusOf(err) < 500) {
       await complete(httpStatusOf(err), stringifyWithBigInt(errorBody(err)));
     } else {
@@ -73,6 +84,7 @@ export async function withIdempotency(deps: ApiDeps, req: Request, res: Response
     }
     throw err;
   }
+  clearInterval(renewal);
   // Stored before it is sent: a retry that follows the answer at once must find it.
   if (reply.status < 500) await complete(reply.status, reply.status === 204 || reply.body === undefined ? '' : stringifyWithBigInt(reply.body));
   else await release();

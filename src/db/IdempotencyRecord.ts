@@ -11,5 +11,7 @@ export class IdempotencyRecord {
   /** The response body exactly as sent, so a replay is byte-for-byte the same. */
   @Property({ type: 'text', nullable: true }) responseBody?: string | null;
   @Property({ type: 'datetime' }) createdAt!: Date;
+  /** Renewed by the request holding an IN_PROGRESS claim while it works; a silent claim is stale. */
+  @Property({ type: 'datetime' }) renewedAt!: Date;
   @Property({ type: 'datetime', nullable: true }) completedAt?: Date | null;
 }

@@ -4,6 +4,7 @@ import { createApp } from '../../src/api/app';
 import { errorHandler } from '../../src/api/middleware/errors';
 import { defineRoute, mountRoute } from '../../src/api/route';
 import { IdempotencyRecord } from '../../src/db/IdempotencyRecord';
+import { CLAIM_RENEWAL_MS, STALE_CLAIM_MS } from '../../src/api/idempotency';
 import { LedgerAccount } from '../../src/contexts/ledger/entities';
 import { Quote, Transaction } from '../../src/contexts/payments/entities';
 import { pruneIdempotencyRecords } from '../../src/services/idempotency-retention';
@@ -119,8 +120,9 @@ describe('Idempotency-Key', () => {
     const body = { source: { sourceType: 'ACCOUNT', accountId }, destination: { destinationType: 'ACCOUNT', accountId: bank.body.id }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 5_000 };
     const first = await api.post('/quotes', body, { 'Idempotency-Key': 'died-after-commit' });
     expect(first.status).toBe(201);
-    // As if the API had died after the quote's commit: the key is still claimed, and the claim is stale.
-    await h.orm.em.fork().nativeUpdate(IdempotencyRecord, { platformId, key: 'died-after-commit' }, { state: 'IN_PROGRESS', statusCode: null, responseBody: null, createdAt: new Date(Date.now() - 10 * 60_000) });
+    // As if the API had died after the quote's commit: the key is still claimed, and nothing has
+    // renewed the claim for a little longer than the stale period.
+    await h.orm.em.fork().nativeUpdate(IdempotencyRecord, { platformId, key: 'died-after-commit' }, { state: 'IN_PROGRESS', statusCode: null, responseBody: null, renewedAt: new Date(Date.now() - STALE_CLAIM_MS - 1_000) });
     const retried = await api.post('/quotes', body, { 'Idempotency-Key': 'died-after-commit' });
     expect(retried.status).toBe(201);
     expect(retried.body.id).toBe(first.body.id);
@@ -140,7 +142,7 @@ describe('Idempotency-Key', () => {
     expect(first.body).toMatchObject({ id: q.body.id, status: 'PROCESSING' });
     const held = await balance(accountId);
     // As if the API had died after the execution's commit, before it stored the answer.
-    await h.orm.em.fork().nativeUpdate(IdempotencyRecord, { platformId, key: 'execute-died' }, { state: 'IN_PROGRESS', statusCode: null, responseBody: null, createdAt: new Date(Date.now() - 10 * 60_000) });
+    await h.orm.em.fork().nativeUpdate(IdempotencyRecord, { platformId, key: 'execute-died' }, { state: 'IN_PROGRESS', statusCode: null, responseBody: null, renewedAt: new Date(Date.now() - STALE_CLAIM_MS - 1_000) });
     const retried = await api.post(`/quotes/${q.body.id}/execute`, undefined, { 'Idempotency-Key': 'execute-died' });
     expect(retried.status).toBe(200);
     expect(retried.headers['idempotent-replayed']).toBeUndefined();
@@ -198,6 +200,45 @@ describe('Idempotency-Key', () => {
     const third = await request(app).post('/flaky').set('Idempotency-Key', 'five-hundred').send({});
     expect(third.body).toEqual({ calls: 2 });
     expect(calls).toBe(2);
+  });
+
+  test('a request that works longer than the renewal period keeps its claim: a repeat waits for its answer instead of taking over', async () => {
+    const { platform } = await h.platform();
+    let calls = 0;
+    const slow = defineRoute({
+      method: 'post',
+      path: '/slow',
+      operationId: 'slowForTest',
+      summary: 'test only',
+      tags: ['Test'],
+      idempotent: true,
+      responses: { 200: { description: 'ok' } },
+      handler: async () => {
+        calls++;
+        await new Promise((r) => setTimeout(r, CLAIM_RENEWAL_MS * 1.5));
+        return { status: 200, body: { calls } };
+      },
+    });
+    const app = express();
+    const router = express.Router();
+    router.use(express.json());
+    router.use((_req, res, next) => {
+      res.locals.caller = { platformId: platform.id, tokenId: 'Token:test', environment: 'SANDBOX' };
+      next();
+    });
+    mountRoute(router, h.deps, slow);
+    app.use(router);
+    app.use(errorHandler);
+    const first = request(app).post('/slow').set('Idempotency-Key', 'slow-1').send({}).then((r) => r);
+    await new Promise((r) => setTimeout(r, CLAIM_RENEWAL_MS * 1.25));
+    const claim = await h.orm.em.fork().findOneOrFail(IdempotencyRecord, { platformId: platform.id, key: 'slow-1' });
+    expect(claim.state).toBe('IN_PROGRESS');
+    expect(claim.renewedAt.getTime() - claim.createdAt.getTime()).toBeGreaterThanOrEqual(CLAIM_RENEWAL_MS - 100);
+    const repeat = await request(app).post('/slow').set('Idempotency-Key', 'slow-1').send({});
+    expect((await first).body).toEqual({ calls: 1 });
+    expect(repeat.body).toEqual({ calls: 1 });
+    expect(repeat.headers['idempotent-replayed']).toBe('true');
+    expect(calls).toBe(1);
   });
 
   test('completed records expire after the retention period; money still moves once', async () => {

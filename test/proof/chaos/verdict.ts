@@ -119,13 +119,25 @@ export async function judge(input: VerdictInput): Promise<Check[]> {
   }
 }
 
+/**
+ * The refusals of an execute the workload can meet honestly: a payment larger than what is left,
+ * and an expired quote when the execute was sent after the quote's expiry, or rode through an
+ * outage that outlasted it (its attempts before the expiry never reached the quote).
+ */
+function truthfulRefusal(o: Outcome): boolean {
+  const code = o.execute?.body.code;
+  if (code === 'INSUFFICIENT_FUNDS') return true;
+  if (code !== 'QUOTE_EXPIRED') return false;
+  const expiresAt = Date.parse(String(o.first.body.expiresAt));
+  return o.executeSentAt! >= expiresAt || (o.execute!.failedAttempts > 0 && o.executeAnsweredAt! >= expiresAt);
+}
+
 function answers(outcomes: Outcome[]): Check {
   const all = outcomes.flatMap((o) => [o.first, ...(o.execute ? [o.execute] : [])]);
   const unanswered = all.filter((a) => a.status === 0).length;
   const byStatus = new Map<number, number>();
   for (const a of all) byStatus.set(a.status, (byStatus.get(a.status) ?? 0) + 1);
-  // The only refusal the workload can meet by design is a payment larger than what is left.
-  const unexpected = outcomes.filter((o) => (o.first.status >= 400 || (o.execute && o.execute.status >= 400 && o.execute.body.code !== 'INSUFFICIENT_FUNDS')) && o.first.status !== 0);
+  const unexpected = outcomes.filter((o) => (o.first.status >= 400 || (o.execute && o.execute.status >= 400 && !truthfulRefusal(o))) && o.first.status !== 0);
   const retried = all.filter((a) => a.failedAttempts > 0).length;
   const statuses = [...byStatus].sort(([a], [b]) => a - b).map(([s, n]) => `${s}×${n}`).join(' ');
   const sample = unexpected.slice(0, 3).map((o) => JSON.stringify(o.execute?.body ?? o.first.body)).join('; ');

@@ -36,6 +36,9 @@ export interface Outcome {
   first: Answer;
   /** The quote's execution, when the quote was created. */
   execute?: Answer;
+  /** When the execute was first sent and when it was finally answered (ms since the epoch). */
+  executeSentAt?: number;
+  executeAnsweredAt?: number;
   transactionId?: string;
 }
 
@@ -112,6 +115,7 @@ export async function perform(client: PartnerClient, operation: Operation): Prom
   const first = await client.call('POST', '/quotes', quoteRequest(operation.customer.usd, destination, operation.amount));
   if (first.status !== 201) return { operation, first };
   const transactionId = String(first.body.transactionId);
+  const executeSentAt = Date.now();
   const execute = await client.call('POST', `/quotes/${String(first.body.id)}/execute`);
-  return { operation, first, execute, transactionId };
+  return { operation, first, execute, executeSentAt, executeAnsweredAt: Date.now(), transactionId };
 }
