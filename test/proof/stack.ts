@@ -4,6 +4,8 @@ import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync } from '
 import { join, resolve } from 'node:path';
 import { Client as PgClient } from 'pg';
 import { basePath } from '../../src/config';
+import { createPlatform, createToken } from '../../src/contexts/platforms/services/platforms';
+import { openOrm } from '../../src/db/orm';
 import { freePorts, waitForPort } from '../../src/dev/ports';
 
 /**
@@ -234,6 +236,22 @@ export class Stack {
       await sleep(200);
     }
     throw new Error(`${component} did not log ${needle} within ${timeoutMs} ms (see ${file})`);
+  }
+
+  /**
+   * A platform of this stack's own (USD and EUR, a regulated institution, so that every route is
+   * open to it) with a sandbox token: the partner a driver acts as, and its Authorization header.
+   */
+  async sandboxPartner(name: string, webhookEndpoint: string): Promise<{ platformId: string; authorization: string }> {
+    const orm = await openOrm(this.databaseUrl, { poolMax: 2 });
+    try {
+      const em = orm.em.fork();
+      const platform = await createPlatform(em, { name, currencies: ['USD', 'EUR'], webhookEndpoint, isRegulatedFinancialInstitution: true });
+      const token = await createToken(em, platform.id, 'SANDBOX');
+      return { platformId: platform.id, authorization: `Basic ${Buffer.from(`${token.tokenId}:${token.clientSecret}`).toString('base64')}` };
+    } finally {
+      await orm.close();
+    }
   }
 
   /**

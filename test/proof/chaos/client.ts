@@ -55,5 +55,3 @@ export class PartnerClient {
 function isRetryable(status: number, body: Record<string, unknown>): boolean {
   return status >= 500 || status === 429 || (status === 409 && body.code === 'OPERATION_IN_PROGRESS');
 }
-
-export const basicAuth = (user: string, secret: string) => `Basic ${Buffer.from(`${user}:${secret}`).toString('base64')}`;

@@ -1,12 +1,10 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { createPlatform, createToken } from '../../../src/contexts/platforms/services/platforms';
-import { openOrm } from '../../../src/db/orm';
 import { WebhookReceiver } from '../../support/receiver';
 import { Random } from '../random';
 import { COMPONENTS, Stack } from '../stack';
-import { basicAuth, PartnerClient } from './client';
+import { PartnerClient } from './client';
 import { killThroughout, type Kill } from './killer';
 import { judge, type Check } from './verdict';
 import { nextOperation, perform, setUp, type Outcome } from './workload';
@@ -58,12 +56,8 @@ async function main(): Promise<number> {
   say('starting the stack (PostgreSQL, Temporal, worker, API)');
   const stack = await Stack.start({ name: 'chaos', say });
   try {
-    const orm = await openOrm(stack.databaseUrl, { poolMax: 2 });
-    const em = orm.em.fork();
-    const platform = await createPlatform(em, { name: 'chaos', currencies: ['USD', 'EUR'], webhookEndpoint: receiver.url, isRegulatedFinancialInstitution: true });
-    const token = await createToken(em, platform.id, 'SANDBOX');
-    await orm.close();
-    const client = new PartnerClient(stack.baseUrl, basicAuth(token.tokenId, token.clientSecret));
+    const partner = await stack.sandboxPartner('chaos', receiver.url);
+    const client = new PartnerClient(stack.baseUrl, partner.authorization);
     const customers = await setUp(client, Number(args.customers), INITIAL_FUNDING);
     const publicKey = await client.call('GET', '/webhooks/public-key');
     say(`set up ${customers.length} customers; campaign begins`);
@@ -87,7 +81,7 @@ async function main(): Promise<number> {
     const checks = await judge({
       databaseUrl: stack.databaseUrl,
       temporalAddress: stack.temporalAddress,
-      platformId: platform.id,
+      platformId: partner.platformId,
       publicKeyPem: String(publicKey.body.publicKeyPem),
       customers,
       initialFunding: INITIAL_FUNDING,

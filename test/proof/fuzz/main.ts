@@ -2,8 +2,6 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { createPlatform, createToken } from '../../../src/contexts/platforms/services/platforms';
-import { openOrm } from '../../../src/db/orm';
 import { WebhookReceiver } from '../../support/receiver';
 import { Stack } from '../stack';
 import { summarizeRun, type FuzzSummary } from './report';
@@ -69,12 +67,7 @@ async function main(): Promise<number> {
   say(`seed ${seed}, budget ${budget} requests; starting a stack of its own`);
   const stack = await Stack.start({ name: 'fuzz', say });
   try {
-    const orm = await openOrm(stack.databaseUrl, { poolMax: 2 });
-    const em = orm.em.fork();
-    const platform = await createPlatform(em, { name: 'fuzz', currencies: ['USD', 'EUR'], webhookEndpoint: receiver.url, isRegulatedFinancialInstitution: true });
-    const token = await createToken(em, platform.id, 'SANDBOX');
-    await orm.close();
-    const authorization = `Basic ${Buffer.from(`${token.tokenId}:${token.clientSecret}`).toString('base64')}`;
+    const { authorization } = await stack.sandboxPartner('fuzz', receiver.url);
 
     const operations = await operationCount(stack.baseUrl);
     const reportFile = join(stack.dir, 'schemathesis.ndjson');
