@@ -8,7 +8,7 @@ import type { Card } from '../entities';
 import { revealUrl } from '../services/card-reveal';
 import { CARD_AUTHORIZATION_WINDOW_SECONDS } from '../services/card-transactions';
 import { cardView } from '../services/card-views';
-import { createCard, createProblems, findCard, fundingSourceProblems, listCards, SANDBOX_ISSUER_SECONDS } from '../services/cards';
+import { cardFromPayload, createCard, createProblems, type CardPayload, findCard, fundingSourceProblems, listCards, SANDBOX_ISSUER_SECONDS } from '../services/cards';
 import { CardCreateSchema, CardListQuerySchema, CardListSchema, CardRevealSchema, CardSchema, CardUpdateSchema } from './schemas';
 
 const TAGS = ['Cards'];
@@ -30,7 +30,10 @@ export const cardRoutes = [
     tags: TAGS,
     body: CardCreateSchema,
     idempotent: true,
-    check: async ({ em, caller, body }) => createProblems(em, caller.platformId, body as Record<string, unknown>),
+    check: async ({ em, caller, body }) => {
+      if (caller.environment !== 'SANDBOX') throw new DomainError('NOT_IMPLEMENTED', 'No card issuer is connected to this installation; cards are available with sandbox tokens');
+      return createProblems(em, caller.platformId, body as Record<string, unknown>);
+    },
     responses: {
       201: { description: 'Issued: PROCESSING until the issuer answers (CARD.STATE_CHANGE webhook)', schema: CardSchema },
       400: { description: 'INVALID_INPUT (every invalid field listed; a funding source that is not the cardholder’s is fundingSourceIneligible) or CARDHOLDER_KYC_NOT_APPROVED', schema: errorResponses[400].schema },
@@ -39,7 +42,6 @@ export const cardRoutes = [
       501: { description: 'NOT_IMPLEMENTED: no card issuer is connected outside the sandbox', schema: errorResponses[400].schema },
     },
     handler: async ({ em, caller, body, deps }) => {
-      if (caller.environment !== 'SANDBOX') throw new DomainError('NOT_IMPLEMENTED', 'No card issuer is connected to this installation; cards are available with sandbox tokens');
       const card = await createCard(em, {
         platformId: caller.platformId,
         environment: caller.environment,
@@ -107,7 +109,8 @@ export const cardRoutes = [
         ...(body.fundingSources ? { fundingSources: body.fundingSources } : {}),
         ...(body.maxSpendPerTransaction !== undefined ? { maxSpendPerTransaction: body.maxSpendPerTransaction === null ? null : String(body.maxSpendPerTransaction) } : {}),
       };
-      return { status: 200, body: await changeCardOnWorkflow(deps.temporal, cardRef(card), CARD_TIMING, change, { taskQueue: deps.taskQueue }) };
+      const changed = await changeCardOnWorkflow(deps.temporal, cardRef(card), CARD_TIMING, change, { taskQueue: deps.taskQueue });
+      return { status: 200, body: cardFromPayload(changed as CardPayload) };
     },
   }),
   defineRoute({

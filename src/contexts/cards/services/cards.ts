@@ -57,11 +57,15 @@ export async function fundingSourceProblems(em: EntityManager, platformId: strin
   return errors;
 }
 
+const kycNotApproved = (status: string) => new DomainError('CARDHOLDER_KYC_NOT_APPROVED', `The cardholder's KYC status is ${status}; cards are issued only to APPROVED customers`);
+
 /** Field checks of POST /cards that need stored data. */
 export async function createProblems(em: EntityManager, platformId: string, body: Record<string, unknown>): Promise<FieldError[]> {
   if (typeof body.cardholderId !== 'string') return [];
   const cardholder = await em.findOne(Customer, { id: body.cardholderId, platformId, isDeleted: false });
   if (!cardholder) return [{ field: 'cardholderId', constraint: 'exists', message: 'No such customer' }];
+  // Decided before the funding sources: a customer who is not approved may hold no account yet.
+  if (cardholder.kycStatus !== 'APPROVED') throw kycNotApproved(cardholder.kycStatus);
   return fundingSourceProblems(em, platformId, body.cardholderId, body.fundingSources);
 }
 
@@ -73,7 +77,7 @@ export async function createCard(em: EntityManager, input: { platformId: string;
   return em.transactional(async (tx) => {
     const platform = await tx.findOneOrFail(Platform, { id: input.platformId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     const cardholder = await tx.findOneOrFail(Customer, { id: input.body.cardholderId, platformId: platform.id });
-    if (cardholder.kycStatus !== 'APPROVED') throw new DomainError('CARDHOLDER_KYC_NOT_APPROVED', `The cardholder's KYC status is ${cardholder.kycStatus}; cards are issued only to APPROVED customers`);
+    if (cardholder.kycStatus !== 'APPROVED') throw kycNotApproved(cardholder.kycStatus);
     const live = { state: { $ne: 'CLOSED' as CardState } };
     const [platformLive, cardholderLive] = await Promise.all([tx.count(Card, { platformId: platform.id, ...live }), tx.count(Card, { cardholderId: cardholder.id, ...live })]);
     const refusal = cardLimitRefusal({ maxLiveCards: platform.maxLiveCards ?? null, oneCardPerCardholder: platform.oneCardPerCardholder }, { platform: platformLive, cardholder: cardholderLive });
@@ -174,14 +178,14 @@ export interface CardChangeRequest {
  * One PATCH /cards/{id}, applied to the locked card: refused with the spec's code when the card
  * cannot make the change, else written with its webhooks in one transaction.
  */
-export async function changeCard(em: EntityManager, cardId: string, request: CardChangeRequest): Promise<{ card: CardView; events: RecordedEvent[] }> {
+export async function changeCard(em: EntityManager, cardId: string, request: CardChangeRequest): Promise<{ card: CardPayload; events: RecordedEvent[] }> {
   return em.transactional(async (tx) => {
     const card = await tx.findOneOrFail(Card, { id: cardId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     const stateStep = `change:${request.changeId}:state`;
     const fundingStep = `change:${request.changeId}:funding`;
     // Applied already by an earlier attempt of this activity: answer as it did.
     const done = await tx.getConnection().execute<{ id: string }[]>('select id from webhook_events where id in (?, ?)', [derivedId('Webhook', card.id, stateStep), derivedId('Webhook', card.id, fundingStep)], 'all', tx.getTransactionContext());
-    if (done.length > 0) return { card: cardView(card), events: [] };
+    if (done.length > 0) return { card: cardPayload(card), events: [] };
     const change: CardChange = {
       ...(request.state ? { state: request.state } : {}),
       ...(request.fundingSources ? { fundingSources: request.fundingSources } : {}),
@@ -198,8 +202,20 @@ export async function changeCard(em: EntityManager, cardId: string, request: Car
     const events: RecordedEvent[] = [];
     if (plan.stateChanged) events.push(await recordCardEvent(tx, card, CARD_STATE_CHANGE, stateStep));
     if (change.fundingSources) events.push(await recordCardEvent(tx, card, CARD_FUNDING_SOURCE_CHANGE, fundingStep));
-    return { card: cardView(card), events };
+    return { card: cardPayload(card), events };
   });
+}
+
+/** The card view as a workflow payload: Temporal's JSON cannot carry a bigint, so the limit travels as a decimal string. */
+export type CardPayload = Omit<CardView, 'maxSpendPerTransaction'> & { maxSpendPerTransaction: string | null };
+
+export function cardPayload(card: Card): CardPayload {
+  const view = cardView(card);
+  return { ...view, maxSpendPerTransaction: view.maxSpendPerTransaction === null ? null : view.maxSpendPerTransaction.toString() };
+}
+
+export function cardFromPayload(payload: CardPayload): CardView {
+  return { ...payload, maxSpendPerTransaction: payload.maxSpendPerTransaction === null ? null : BigInt(payload.maxSpendPerTransaction) };
 }
 
 export async function cardState(em: EntityManager, cardId: string): Promise<CardState> {
