@@ -395,6 +395,8 @@ describe('card transactions on the ledger', () => {
     expect(answers.filter((r) => r.body.declineReason).every((r) => r.body.declineReason === 'INSUFFICIENT_FUNDS')).toBe(true);
     expect(await account(holder.accountId)).toMatchObject({ balance: 200n, held: 1_800n });
     expect((await account(cardHoldsAccountId(platform.id, 'USD'))).balance).toBe(1_800n);
+    const audit = await runLedgerAudit(h.orm.em.fork());
+    expect(audit.findings.filter((f) => f.subject.includes(platform.id) || f.subject === holder.accountId)).toEqual([]);
   });
 });
 

@@ -1,5 +1,6 @@
 import { cardLimitRefusal, planCardChange } from '../../src/contexts/cards/domain/card-state';
 import { authorizationAmounts, declineReason, financialAmounts, planAdvice, planClearing, planExpiry, planReturn, planReturnReversal, type CardAmounts } from '../../src/contexts/cards/domain/card-transactions';
+import { auditCardLedger } from '../../src/contexts/cards/domain/card-audit';
 import { luhnValid, newSandboxPan, revealToken, verifyRevealToken } from '../../src/contexts/cards/domain/card-secrets';
 
 describe('card state machine', () => {
@@ -168,5 +169,23 @@ describe('card secrets', () => {
     expect(verifyRevealToken(key, token, 1_000_001)).toBeNull();
     expect(verifyRevealToken(key, token.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A')), 999_999)).toBeNull();
     expect(verifyRevealToken(Buffer.alloc(32, 8), token, 999_999)).toBeNull();
+  });
+});
+
+describe('card ledger audit', () => {
+  const ids = { holdsAccountId: (p: string, c: string) => `H:${p}:${c}`, networkAccountId: (p: string, c: string) => `N:${p}:${c}` };
+  const totals = [{ platformId: 'P', currency: 'USD', held: 700n, toNetwork: 1_200n }];
+  test('clean when CARD_HOLDS and CARD_NETWORK match the card transactions and funding accounts show their holds', () => {
+    const balances = new Map([['H:P:USD', 700n], ['N:P:USD', 1_200n]]);
+    expect(auditCardLedger({ ...ids, totals, balances, fundingHolds: [{ accountId: 'A', cardHeld: 700n, accountHeld: 900n }] })).toEqual([]);
+  });
+  test('finds a hold or a settlement the accounts do not match', () => {
+    const balances = new Map([['H:P:USD', 600n], ['N:P:USD', 1_300n]]);
+    const findings = auditCardLedger({ ...ids, totals, balances, fundingHolds: [{ accountId: 'A', cardHeld: 700n, accountHeld: 100n }] });
+    expect(findings.map((f) => [f.kind, f.subject])).toEqual([
+      ['CARD_HOLDS_MISMATCH', 'H:P:USD'],
+      ['CARD_NETWORK_MISMATCH', 'N:P:USD'],
+      ['CARD_HOLD_NOT_SHOWN', 'A'],
+    ]);
   });
 });
