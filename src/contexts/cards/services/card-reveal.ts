@@ -13,5 +13,7 @@ export function revealUrl(config: { masterKey: Buffer; publicBaseUrl: string; ap
   const expiresAtMs = nowMs + REVEAL_URL_SECONDS * 1000;
   const token = revealToken(config.masterKey, cardId, expiresAtMs);
   const base = config.publicBaseUrl.replace(/\/+$/, '').replace(/\/2025-10-13$/, '');
-  return { panEmbedUrl: `${base}${basePath(config.apiPrefix)}/card-reveal/${token}`, expiresAt: new Date(expiresAtMs).toISOString() };
+  // The token rides in the fragment, which browsers never send to a server: no access log, proxy
+  // or referrer ever sees it.
+  return { panEmbedUrl: `${base}${basePath(config.apiPrefix)}/card-reveal#${token}`, expiresAt: new Date(expiresAtMs).toISOString() };
 }
