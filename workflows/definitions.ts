@@ -202,8 +202,8 @@ export interface CardLifecycleInput {
   issuerResponseSeconds: number;
   /** How long an authorization's hold lasts before it is released. */
   authorizationWindowSeconds: number;
-  /** Open authorizations carried across continue-as-new: their expiry (ms since epoch). */
-  openAuthorizations?: { cardTransactionId: string; expiresAtMs: number }[];
+  /** Authorizations with an open hold, carried across continue-as-new (their expiry is stamped in the database). */
+  openAuthorizations?: string[];
 }
 
 /** PATCH /cards/{id}: answered with the card (the API's Card), or refused with the spec's 409 code. */

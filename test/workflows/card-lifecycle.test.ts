@@ -5,6 +5,9 @@ import { createActivities } from '../../activities';
 import { httpWebhookSender } from '../../activities/webhooks/webhook-sender';
 import { Card, CardTransaction } from '../../src/contexts/cards/entities';
 import { LedgerAccount } from '../../src/contexts/ledger/entities';
+import { applyCardEvent } from '../../src/contexts/cards/services/card-transactions';
+import { provisionCard } from '../../src/contexts/cards/services/cards';
+import type { cardLifecycle } from '../../workflows/cards/card-lifecycle';
 import { WebhookEvent } from '../../src/contexts/webhooks/entities';
 import { openOrm } from '../../src/db/orm';
 import { parseMasterKey } from '../../src/security/secrets';
@@ -121,4 +124,26 @@ test('an authorization never cleared in full expires after its window: what is s
   const timers = history.events!.filter((e) => e.timerStartedEventAttributes).map((e) => Number(e.timerStartedEventAttributes!.startToFireTimeout!.seconds));
   expect(timers.some((s) => s >= 3590 && s <= 3600)).toBe(true);
   await receiver.waitFor((hooks) => hooks.some((x) => x.body.type === 'CARD_TRANSACTION.SETTLED' && x.body.data.id === txId));
+});
+
+test('a continued run (continue-as-new) takes over the open holds and releases each at its stamped expiry', async () => {
+  const { card, accountId } = await processingCard(orm, masterKey(), { webhookEndpoint: receiver.url, funds: 5_000n });
+  // What the run before left: an ACTIVE card with a hold whose expiry is stamped an hour ahead.
+  await provisionCard(orm.em.fork(), masterKey(), card.id);
+  const txId = 'CardTransaction:00000000-0000-4000-8000-00000000b001';
+  await applyCardEvent(orm.em.fork(), { cardId: card.id, token: 'wf-carry-1', authorizationWindowSeconds: 3600, event: { kind: 'AUTHORIZATION', cardTransactionId: txId, amount: '2000', currency: 'USD', merchant } });
+  expect(await orm.em.fork().findOneOrFail(LedgerAccount, { id: accountId })).toMatchObject({ balance: 3_000n, held: 2_000n });
+
+  const continued = await env.client.workflow.start<typeof cardLifecycle>('cardLifecycle', {
+    workflowId: card.id,
+    taskQueue,
+    args: [{ cardId: card.id, platformId: card.platformId, customerId: card.cardholderId, environment: 'SANDBOX', issuerResponseSeconds: 1, authorizationWindowSeconds: 3600, openAuthorizations: [txId] }],
+  });
+  await continued.executeUpdate(changeCardUpdate, { args: [{ state: 'CLOSED' }] });
+  expect(await continued.result()).toEqual({ state: 'CLOSED' });
+  expect(await orm.em.fork().findOneOrFail(LedgerAccount, { id: accountId })).toMatchObject({ balance: 5_000n, held: 0n });
+  expect(await orm.em.fork().findOneOrFail(CardTransaction, { id: txId })).toMatchObject({ status: 'SETTLED', heldAmount: 0n });
+  const history = await continued.fetchHistory();
+  const timers = history.events!.filter((e) => e.timerStartedEventAttributes).map((e) => Number(e.timerStartedEventAttributes!.startToFireTimeout!.seconds));
+  expect(timers.some((s) => s >= 3500 && s <= 3600)).toBe(true);
 });

@@ -25,7 +25,7 @@ type Event = { eventId: string; type: string };
 export async function cardLifecycle(input: CardLifecycleInput): Promise<{ state: string }> {
   const { cardId } = input;
   const outbox: Event[] = [];
-  const open = new Map<string, number>();
+  const open = new Set<string>();
   const due: string[] = [];
   const card: { state: string | null } = { state: null };
   let busy = false;
@@ -45,12 +45,12 @@ export async function cardLifecycle(input: CardLifecycleInput): Promise<{ state:
     card.state = state;
   };
 
-  const watch = (cardTransactionId: string, expiresAtMs: number) => {
+  // The activity that stamped (or read) the expiry counted the delay before this timer starts, so it never fires early.
+  const watch = (cardTransactionId: string, delayMs: number) => {
     if (open.has(cardTransactionId)) return;
-    open.set(cardTransactionId, expiresAtMs);
-    void sleep(Math.max(1, expiresAtMs - Date.now())).then(() => due.push(cardTransactionId));
+    open.add(cardTransactionId);
+    void sleep(Math.max(1, delayMs)).then(() => due.push(cardTransactionId));
   };
-  for (const o of input.openAuthorizations ?? []) watch(o.cardTransactionId, o.expiresAtMs);
 
   setHandler(changeCardUpdate, (args) =>
     exclusively(async () => {
@@ -69,13 +69,16 @@ export async function cardLifecycle(input: CardLifecycleInput): Promise<{ state:
     try {
       const applied = await activities.applyCardEvent({ cardId, token, event, authorizationWindowSeconds: input.authorizationWindowSeconds });
       outbox.push(...applied.events);
-      if (applied.cardTransactionId && applied.expiresAtMs !== undefined) watch(applied.cardTransactionId, applied.expiresAtMs);
+      if (applied.cardTransactionId && applied.holdExpiresInMs !== undefined) watch(applied.cardTransactionId, applied.holdExpiresInMs);
       return { issuerTransactionToken: applied.issuerTransactionToken, ...(applied.cardTransactionId ? { cardTransactionId: applied.cardTransactionId } : {}), ...(applied.declineReason ? { declineReason: applied.declineReason } : {}) };
     } catch (err) {
       throw asApplicationFailure(err);
     }
   });
 
+  if (input.openAuthorizations?.length) {
+    for (const { cardTransactionId, ms } of await activities.holdExpiryDelays({ cardTransactionIds: input.openAuthorizations })) watch(cardTransactionId, ms);
+  }
   stateIs(await activities.cardState({ cardId }));
   if (card.state === 'PROCESSING') {
     await sleep(input.issuerResponseSeconds * 1000);
@@ -105,7 +108,7 @@ export async function cardLifecycle(input: CardLifecycleInput): Promise<{ state:
       await condition(() => !busy && allHandlersFinished());
       if (!idle()) continue;
       if (finished()) break;
-      await continueAsNew<typeof cardLifecycle>({ ...input, openAuthorizations: [...open].map(([cardTransactionId, expiresAtMs]) => ({ cardTransactionId, expiresAtMs })) });
+      await continueAsNew<typeof cardLifecycle>({ ...input, openAuthorizations: [...open] });
     }
   }
   return { state: card.state ?? 'CLOSED' };

@@ -57,9 +57,25 @@ export interface CardEventResult {
   issuerTransactionToken: string;
   cardTransactionId?: string;
   declineReason?: DeclineReason;
-  /** Set when an authorization's hold is open: when the card's workflow must expire it (ms since epoch). */
-  expiresAtMs?: number;
+  /** Set when an authorization's hold is open: how long until the card's workflow must expire it (ms, counted now). */
+  holdExpiresInMs?: number;
   events: RecordedEvent[];
+}
+
+const msUntil = (at: Date) => Math.max(0, at.getTime() - Date.now());
+
+/**
+ * How long each of these authorizations keeps its hold from now (0 when nothing is held any
+ * more): a continued card workflow sets its timers from this, counted after the read, so a
+ * timer never fires before the stamped expiry.
+ */
+export async function holdExpiryDelays(em: EntityManager, cardTransactionIds: string[]): Promise<{ cardTransactionId: string; ms: number }[]> {
+  const rows = await em.find(CardTransaction, { id: { $in: cardTransactionIds } }, { fields: ['expiresAt', 'heldAmount'] });
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return cardTransactionIds.map((id) => {
+    const row = byId.get(id);
+    return { cardTransactionId: id, ms: row?.expiresAt && row.heldAmount > 0n ? msUntil(row.expiresAt) : 0 };
+  });
 }
 
 const amountsOf = (t: CardTransaction): CardAmounts => ({ direction: t.direction, status: t.status, authorized: t.authorizedAmount, held: t.heldAmount, settled: t.settledAmount, refunded: t.refundedAmount });
@@ -102,7 +118,7 @@ export async function applyCardEvent(em: EntityManager, input: CardEventInput): 
     if (event.kind === 'BALANCE_INQUIRY') return { ...base, events: [] };
     const existing = await tx.findOne(CardTransaction, { id: event.cardTransactionId, cardId: card.id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     if ('merchant' in event) {
-      if (existing) return { ...base, cardTransactionId: existing.id, ...(existing.expiresAt && existing.heldAmount > 0n ? { expiresAtMs: existing.expiresAt.getTime() } : {}), events: [] };
+      if (existing) return { ...base, cardTransactionId: existing.id, ...(existing.expiresAt && existing.heldAmount > 0n ? { holdExpiresInMs: msUntil(existing.expiresAt) } : {}), events: [] };
       return openTransaction(tx, card, input, event);
     }
     if (!existing) throw DomainError.invalidInput([{ field: 'cardTransactionId', constraint: 'exists', message: 'No such card transaction on this card' }]);
@@ -168,7 +184,7 @@ async function openTransaction(tx: EntityManager, card: Card, input: CardEventIn
   });
   await tx.flush();
   const events = [await recordTransactionEvent(tx, card, t, input.token)];
-  return { ...base, cardTransactionId: t.id, ...(holdsOpen ? { expiresAtMs: t.expiresAt!.getTime() } : {}), events };
+  return { ...base, cardTransactionId: t.id, ...(holdsOpen ? { holdExpiresInMs: window * 1000 } : {}), events };
 }
 
 function planFor(t: CardAmounts, event: Extract<CardEvent, { kind: FollowUpKind }>): Plan {
