@@ -401,6 +401,36 @@ describe('card transactions on the ledger', () => {
   });
 });
 
+describe('card transactions in GET /transactions', () => {
+  test('listed with the payments in one order under one cursor; payment-only filters leave them out', async () => {
+    const { api } = await h.platform();
+    const holder = await cardholder(api, 5_000);
+    const card = await activeCard(api, holder);
+    const first = (await simulate(api, card.id, 'authorization', { amount: 100, currency: usd, merchant }).expect(202)).body.cardTransactionId as string;
+    const second = (await simulate(api, card.id, 'authorization', { amount: 200, currency: usd, merchant }).expect(202)).body.cardTransactionId as string;
+    const all = await api.get('/transactions').expect(200);
+    const incoming = (all.body.data as { id: string; type: string }[]).find((t) => t.type === 'INCOMING')!.id;
+    expect((all.body.data as { id: string }[]).map((t) => t.id)).toEqual([second, first, incoming]);
+    expect(all.body.totalCount).toBe(3);
+
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await api.get(`/transactions?limit=1&sortOrder=asc${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`).expect(200);
+      seen.push(...(page.body.data as { id: string }[]).map((t) => t.id));
+      cursor = page.body.nextCursor as string | undefined;
+    } while (cursor);
+    expect(seen).toEqual([incoming, first, second]);
+
+    const ids = async (query: string) => ((await api.get(`/transactions${query}`).expect(200)).body.data as { id: string }[]).map((t) => t.id);
+    expect(await ids('?type=INCOMING')).toEqual([incoming]);
+    expect(await ids('?status=COMPLETED')).toEqual([incoming]);
+    expect(await ids(`?customerId=${encodeURIComponent(holder.customerId)}`)).toEqual([second, first, incoming]);
+    expect(await ids(`?accountIdentifier=${encodeURIComponent(holder.accountId)}`)).toEqual([second, first, incoming]);
+    expect(await ids(`?startDate=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`)).toEqual([]);
+  });
+});
+
 describe('tenant isolation', () => {
   test("another platform's credentials get 404 on every card endpoint and change nothing", async () => {
     const owner = await h.platform();
