@@ -5,6 +5,11 @@ import { JournalEntry, LedgerAccount, Posting } from '../../src/contexts/ledger/
 import { runLedgerAudit } from '../../src/contexts/ledger/services/audit';
 import { decrypt } from '../../src/security/secrets';
 import { eventually } from '../support/eventually';
+import { individualFields, insertCustomer } from '../support/onboarding-fixtures';
+import { provisionCustomerAccounts } from '../../src/contexts/ledger/services/provisioning';
+import { createCard } from '../../src/contexts/cards/services/cards';
+import { startStrandedCards } from '../../src/contexts/cards/services/card-sweeper';
+import { CARD_TIMING } from '../../src/contexts/cards/services/card-timing';
 import { Harness } from '../support/harness';
 
 let h: Harness;
@@ -150,6 +155,20 @@ describe('issuing a card', () => {
     const res = await api.post('/cards', { cardholderId: 'Customer:00000000-0000-4000-8000-000000000000', form: 'VIRTUAL', fundingSources: ['InternalAccount:00000000-0000-4000-8000-000000000000'] });
     expect(res.status).toBe(501);
     expect(res.body.code).toBe('NOT_IMPLEMENTED');
+  });
+});
+
+describe('a card whose workflow never started', () => {
+  test('the sweep starts it: the issuer answers and the card becomes ACTIVE', async () => {
+    const { platform } = await h.platform();
+    const customer = await insertCustomer(h.orm, h.masterKey, platform.id, { ...individualFields('Stranded Holder'), kycStatus: 'APPROVED' });
+    const [funding] = await provisionCustomerAccounts(h.orm.em.fork(), platform, customer);
+    // Recorded, as POST /cards records it, but the process died before starting the workflow.
+    const card = await createCard(h.orm.em.fork(), { platformId: platform.id, environment: 'SANDBOX', body: { cardholderId: customer.id, form: 'VIRTUAL', fundingSources: [funding!.id] } });
+    expect(await startStrandedCards(h.orm, h.temporal, CARD_TIMING, { graceMs: 60_000, taskQueue: h.taskQueue })).not.toContain(card.id);
+    const started = await startStrandedCards(h.orm, h.temporal, CARD_TIMING, { graceMs: -10_000, taskQueue: h.taskQueue });
+    expect(started).toContain(card.id);
+    await eventually(() => h.orm.em.fork().findOneOrFail(Card, { id: card.id }), (c) => c.state === 'ACTIVE');
   });
 });
 

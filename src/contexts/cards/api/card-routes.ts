@@ -3,19 +3,18 @@ import { errorResponses, IdParam } from '../../../api/schemas/common';
 import { DomainError } from '../../../domain/errors';
 import { toMinor } from '../../../domain/money';
 import { logger } from '../../../logger';
-import { changeCardOnWorkflow, startCardLifecycle, type CardRef, type CardTiming } from '../../../temporal/starters/card-lifecycle';
+import { changeCardOnWorkflow, startCardLifecycle, type CardRef } from '../../../temporal/starters/card-lifecycle';
 import type { Card } from '../entities';
 import { revealUrl } from '../services/card-reveal';
-import { CARD_AUTHORIZATION_WINDOW_SECONDS } from '../services/card-transactions';
+import { CARD_TIMING } from '../services/card-timing';
 import { cardView } from '../services/card-views';
-import { cardFromPayload, createCard, createProblems, type CardPayload, findCard, fundingSourceProblems, listCards, SANDBOX_ISSUER_SECONDS } from '../services/cards';
+import { cardFromPayload, createCard, createProblems, type CardPayload, findCard, fundingSourceProblems, listCards } from '../services/cards';
 import { CardCreateSchema, CardListQuerySchema, CardListSchema, CardRevealSchema, CardSchema, CardUpdateSchema } from './schemas';
 
 const TAGS = ['Cards'];
 const CardIdParams = IdParam('cardId');
 const conflict = (description: string) => ({ description, schema: errorResponses[400].schema });
 
-export const CARD_TIMING: CardTiming = { issuerResponseSeconds: SANDBOX_ISSUER_SECONDS, authorizationWindowSeconds: CARD_AUTHORIZATION_WINDOW_SECONDS };
 
 export function cardRef(card: Card): CardRef {
   return { id: card.id, platformId: card.platformId, cardholderId: card.cardholderId, environment: card.environment };

@@ -7,7 +7,8 @@ import { toMinor } from '../../../domain/money';
 import { sendCardNetworkEvent } from '../../../temporal/starters/card-lifecycle';
 import type { CardNetworkEventArgs } from '../../../../workflows/definitions';
 import { findCard } from '../services/cards';
-import { CARD_TIMING, cardRef } from './card-routes';
+import { CARD_TIMING } from '../services/card-timing';
+import { cardRef } from './card-routes';
 import {
   SandboxCardAdviceSchema,
   SandboxCardAuthorizationSchema,
