@@ -410,6 +410,20 @@ describe('card transactions on the ledger', () => {
     expect((await runLedgerAudit(h.orm.em.fork())).findings.filter((f) => f.subject.includes(platform.id) || f.subject === holder.accountId)).toEqual([]);
   });
 
+  test('an over-auth clearing the funding account cannot cover is forced through: EXCEPTION, the pull charged to the platform', async () => {
+    const { api, platform } = await h.platform();
+    const holder = await cardholder(api, 1_000);
+    const card = await activeCard(api, holder);
+    const tx = (await simulate(api, card.id, 'authorization', { amount: 1_000, currency: usd, merchant }).expect(202)).body.cardTransactionId as string;
+    await simulate(api, card.id, 'clearing', { cardTransactionId: tx, amount: 1_300 }).expect(202);
+    expect(await h.orm.em.fork().findOneOrFail(CardTransaction, { id: tx })).toMatchObject({ status: 'EXCEPTION', settledAmount: 1_300n, heldAmount: 0n, pullTotal: 300n });
+    expect(await account(holder.accountId)).toMatchObject({ balance: 0n, held: 0n });
+    expect((await account(cardNetworkAccountId(platform.id, 'USD'))).balance).toBe(1_300n);
+    expect((await account(`Ledger:${platform.id}:RETURN_SHORTFALL:USD`)).balance).toBe(-300n);
+    await h.receiver.waitFor((hooks) => hooks.some((x) => x.body.type === 'CARD_TRANSACTION.EXCEPTION' && x.body.data.id === tx));
+    expect((await runLedgerAudit(h.orm.em.fork())).findings.filter((f) => f.subject.includes(platform.id) || f.subject === holder.accountId)).toEqual([]);
+  });
+
   test('simultaneous authorizations never take more than the funding account holds', async () => {
     const { api, platform } = await h.platform();
     const holder = await cardholder(api, 2_000);
