@@ -1,6 +1,7 @@
 import { cardLimitRefusal, planCardChange } from '../../src/contexts/cards/domain/card-state';
 import { authorizationAmounts, declineReason, financialAmounts, planAdvice, planClearing, planExpiry, planReturn, planReturnReversal, type CardAmounts } from '../../src/contexts/cards/domain/card-transactions';
 import { auditCardLedger } from '../../src/contexts/cards/domain/card-audit';
+import { movementLines } from '../../src/contexts/cards/services/card-ledger';
 import { luhnValid, newSandboxPan, revealToken, verifyRevealToken } from '../../src/contexts/cards/domain/card-secrets';
 
 describe('card state machine', () => {
@@ -187,5 +188,33 @@ describe('card ledger audit', () => {
       ['CARD_NETWORK_MISMATCH', 'N:P:USD'],
       ['CARD_HOLD_NOT_SHOWN', 'A'],
     ]);
+  });
+});
+
+describe('card ledger lines', () => {
+  const p = { platformId: 'P', fundingAccountId: 'InternalAccount:a', currency: 'USD' };
+  const sum = (lines: { amount: bigint }[]) => lines.reduce((s, l) => s + l.amount, 0n);
+  test('every movement is one balanced set of lines, one per account', () => {
+    const movements = [
+      { hold: 500n, release: 0n, settleFromHold: 0n, pull: 0n, credit: 0n },
+      { hold: 0n, release: 200n, settleFromHold: 300n, pull: 0n, credit: 0n },
+      { hold: 0n, release: 0n, settleFromHold: 1000n, pull: 200n, credit: 0n },
+      { hold: 0n, release: 0n, settleFromHold: 0n, pull: 0n, credit: 400n },
+    ];
+    for (const m of movements) {
+      const lines = movementLines(p, m);
+      expect(sum(lines)).toBe(0n);
+      expect(new Set(lines.map((l) => l.accountId)).size).toBe(lines.length);
+      expect(lines.every((l) => l.amount !== 0n && l.currency === 'USD')).toBe(true);
+    }
+    expect(movementLines(p, { hold: 500n, release: 0n, settleFromHold: 0n, pull: 0n, credit: 0n })).toEqual([
+      { accountId: 'InternalAccount:a', currency: 'USD', amount: -500n },
+      { accountId: 'Ledger:P:CARD_HOLDS:USD', currency: 'USD', amount: 500n },
+    ]);
+    // A forced pull comes from the shortfall account, never the funding account.
+    const forced = movementLines(p, { hold: 0n, release: 0n, settleFromHold: 1000n, pull: 300n, credit: 0n }, 'Ledger:P:RETURN_SHORTFALL:USD');
+    expect(forced.find((l) => l.accountId === 'InternalAccount:a')).toBeUndefined();
+    expect(forced.find((l) => l.accountId === 'Ledger:P:RETURN_SHORTFALL:USD')?.amount).toBe(-300n);
+    expect(movementLines(p, { hold: 0n, release: 0n, settleFromHold: 0n, pull: 0n, credit: 0n })).toEqual([]);
   });
 });
