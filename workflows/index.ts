@@ -5,3 +5,4 @@ export * from './customers';
 export * from './payments';
 export * from './webhooks';
 export * from './external-accounts';
+export * from './cards';

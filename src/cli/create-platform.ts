@@ -8,6 +8,12 @@ import { createPlatform, createToken } from '../contexts/platforms/services/plat
  * Creates a platform and an API token and prints one line of JSON:
  * {"platformId","tokenId","clientSecret","baseUrl"}. The secret is shown only here.
  */
+function positiveInteger(text: string, flag: string): number {
+  const n = Number(text);
+  if (!Number.isSafeInteger(n) || n < 1) throw new Error(`${flag} must be a positive integer`);
+  return n;
+}
+
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
@@ -19,6 +25,8 @@ async function main(): Promise<void> {
       'embedded-wallets': { type: 'boolean', default: false },
       'counterparty-required': { type: 'boolean', default: false },
       'webhook-url': { type: 'string' },
+      'max-live-cards': { type: 'string' },
+      'one-card-per-cardholder': { type: 'boolean', default: false },
     },
   });
   const databaseUrl = process.env.DATABASE_URL;
@@ -37,6 +45,8 @@ async function main(): Promise<void> {
       embeddedWalletsSupported: values['embedded-wallets'],
       counterpartyInformationRequired: values['counterparty-required'],
       webhookEndpoint: values['webhook-url'] ?? null,
+      maxLiveCards: values['max-live-cards'] === undefined ? null : positiveInteger(values['max-live-cards'], '--max-live-cards'),
+      oneCardPerCardholder: values['one-card-per-cardholder'],
     });
     const token = await createToken(em, platform.id, environment);
     const port = process.env.PORT ?? '3000';

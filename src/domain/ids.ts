@@ -16,6 +16,8 @@ export const ID_TYPES = [
   'BeneficialOwner',
   'JournalEntry',
   'Lookup',
+  'Card',
+  'CardTransaction',
 ] as const;
 export type IdType = (typeof ID_TYPES)[number];
 

@@ -11,7 +11,8 @@ export const CustomerIdKey = defineSearchAttributeKey('CustomerId', SearchAttrib
 export const TransactionIdKey = defineSearchAttributeKey('TransactionId', SearchAttributeType.KEYWORD);
 export const QuoteIdKey = defineSearchAttributeKey('QuoteId', SearchAttributeType.KEYWORD);
 export const AccountIdKey = defineSearchAttributeKey('AccountId', SearchAttributeType.KEYWORD);
+export const CardIdKey = defineSearchAttributeKey('CardId', SearchAttributeType.KEYWORD);
 export const BusinessStatusKey = defineSearchAttributeKey('BusinessStatus', SearchAttributeType.KEYWORD);
 export const WebhookEventTypeKey = defineSearchAttributeKey('WebhookEventType', SearchAttributeType.KEYWORD);
 
-export const ALL_SEARCH_ATTRIBUTES = [PlatformIdKey, CustomerIdKey, TransactionIdKey, QuoteIdKey, AccountIdKey, BusinessStatusKey, WebhookEventTypeKey];
+export const ALL_SEARCH_ATTRIBUTES = [PlatformIdKey, CustomerIdKey, TransactionIdKey, QuoteIdKey, AccountIdKey, CardIdKey, BusinessStatusKey, WebhookEventTypeKey];

@@ -64,6 +64,8 @@ interface World {
   ownerId: string;
   documentId: string;
   verificationId: string;
+  cardId: string;
+  cardTransactionId: string;
 }
 
 /** Request bodies A sent successfully, by `METHOD /path/{template}`: replayed by B on A's ids. */
@@ -105,10 +107,15 @@ async function buildWorld(auth: string, platformId: string): Promise<World> {
   const verificationId = (await asA(auth, 'post', '/verifications', {}, { json: { customerId: business.id } })).body.id as string;
   await asA(auth, 'post', '/customers/{customerId}/kyc-link', { customerId: business.id }, { json: {} });
 
+  // A card, issued (its issuer timer passed) with an open authorization: its expiry is days away.
+  const cardId = (await asA(auth, 'post', '/cards', {}, { json: { cardholderId: customerId, form: 'VIRTUAL', fundingSources: [usdAccountId], platformCardId: 'matrix-card' } })).body.id as string;
+  await eventually(() => send(auth, { method: 'get', path: `/cards/${cardId}`, query: {} }), (r) => r.body.state === 'ACTIVE');
+  const cardTransactionId = (await asA(auth, 'post', '/sandbox/cards/{cardId}/simulate/authorization', { cardId }, { json: { amount: 1_000, currency: { code: 'USD' }, merchant: { descriptor: 'MATRIX SHOP' } } })).body.cardTransactionId as string;
+
   // Everything A started has finished, so that the snapshot below holds still.
   const settled = (id: string) => eventually(() => send(auth, { method: 'get', path: `/transactions/${id}`, query: {} }), (r) => r.body.status === 'COMPLETED');
   for (const id of [incomingTransactionId, quote.transactionId]) expect((await settled(id)).body.status).toBe('COMPLETED');
-  return { customerId, businessId: business.id, umaAddress: customer.umaAddress, usdAccountId, externalAccountId, platformExternalAccountId, quoteId: quote.id, transactionId: quote.transactionId, incomingTransactionId, ownerId, documentId, verificationId };
+  return { customerId, businessId: business.id, umaAddress: customer.umaAddress, usdAccountId, externalAccountId, platformExternalAccountId, quoteId: quote.id, transactionId: quote.transactionId, incomingTransactionId, ownerId, documentId, verificationId, cardId, cardTransactionId };
 }
 
 /**
@@ -137,6 +144,12 @@ function valueOf(w: World, name: string, path: string, at = name): string | unde
       return w.documentId;
     case 'verificationId':
       return w.verificationId;
+    case 'cardId':
+      return w.cardId;
+    case 'cardTransactionId':
+      return w.cardTransactionId;
+    case 'cardholderId':
+      return w.customerId;
     case 'receiverUmaAddress':
     case 'umaAddress':
       return w.umaAddress;

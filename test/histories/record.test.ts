@@ -18,6 +18,8 @@ import { ExternalAccount } from '../../src/contexts/external-accounts/entities';
 import { newId } from '../../src/domain/ids';
 import { runIncomingPayment } from '../../src/temporal/starters/incoming-payment';
 import { bundledWorker } from '../support/bundled-worker';
+import { processingCard, startCard } from '../support/card-fixtures';
+import { cardNetworkEventUpdate, changeCardUpdate } from '../../workflows/definitions';
 import { Harness } from '../support/harness';
 import { timeSkippingEnvironment } from '../support/time-skipping';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
@@ -38,7 +40,7 @@ const dir = __dirname;
  * The current code version of each workflow type: raise it with every versioned change
  * (patched()), so that the new code's histories are recorded beside the older ones.
  */
-const HISTORY_VERSION: Record<string, string> = { incomingPayment: 'v3', webhookDelivery: 'v2', customerVerification: 'v1', externalAccountVerification: 'v1', quote: 'v2', outgoingPayment: 'v2' };
+const HISTORY_VERSION: Record<string, string> = { incomingPayment: 'v3', webhookDelivery: 'v2', customerVerification: 'v1', externalAccountVerification: 'v1', quote: 'v2', outgoingPayment: 'v2', cardLifecycle: 'v1' };
 
 async function save(workflowType: string, scenario: string, history: Parameters<typeof historyToJSON>[0]) {
   const file = join(dir, workflowType, `${HISTORY_VERSION[workflowType]}-${scenario}.json`);
@@ -216,6 +218,30 @@ record('record workflow histories', () => {
       await save('outgoingPayment', 'pull-refused', await pull('123456004'));
       await save('outgoingPayment', 'pull-returned', await pull('123456009'));
     } finally {
+      await h.stop();
+    }
+  }, 120_000);
+  test('cardLifecycle: issued, an authorization partly cleared, frozen, unfrozen, closed, the rest of the hold released at expiry; on the time-skipping server', async () => {
+    const h = await Harness.start();
+    const env = await timeSkippingEnvironment();
+    try {
+      const masterKey = parseMasterKey(process.env.MASTER_KEY!);
+      const { card } = await processingCard(h.orm, masterKey, { webhookEndpoint: h.receiver.url, funds: 10_000n });
+      const { worker, taskQueue } = await bundledWorker(env.nativeConnection, createActivities({ orm: h.orm, masterKey, webhookSender: httpWebhookSender }));
+      await worker.runUntil(async () => {
+        const handle = await startCard(env.client, taskQueue, card, { issuerResponseSeconds: 2, authorizationWindowSeconds: 3600 });
+        await env.sleep(3_000);
+        const merchant = { descriptor: 'HISTORY COFFEE' };
+        const auth = await handle.executeUpdate(cardNetworkEventUpdate, { args: [{ token: 'history-auth', event: { kind: 'AUTHORIZATION', cardTransactionId: newId('CardTransaction'), amount: '4000', currency: 'USD', merchant } }] });
+        await handle.executeUpdate(cardNetworkEventUpdate, { args: [{ token: 'history-clear', event: { kind: 'CLEARING', cardTransactionId: auth.cardTransactionId!, amount: '1500' } }] });
+        await handle.executeUpdate(changeCardUpdate, { args: [{ state: 'FROZEN' }] });
+        await handle.executeUpdate(changeCardUpdate, { args: [{ state: 'ACTIVE' }] });
+        await handle.executeUpdate(changeCardUpdate, { args: [{ state: 'CLOSED' }] });
+        expect(await handle.result()).toEqual({ state: 'CLOSED' });
+        await save('cardLifecycle', 'issued-authorized-closed-expired', await handle.fetchHistory());
+      });
+    } finally {
+      await env.teardown();
       await h.stop();
     }
   }, 120_000);

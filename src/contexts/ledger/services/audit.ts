@@ -3,6 +3,10 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { InternalAccountType } from '../entities/InternalAccount';
 import { auditInternalAccounts, type InternalAccountFinding } from '../domain/internal-accounts';
 import { auditLedger, type AuditFinding, type PostingLine } from '../domain/ledger';
+import { auditCardLedger, type CardLedgerFinding } from '../../cards/domain/card-audit';
+import { cardHoldsAccountId, cardNetworkAccountId } from '../../cards/services/card-ledger';
+
+type Finding = AuditFinding | InternalAccountFinding | CardLedgerFinding;
 
 /**
  * Reads the whole ledger and checks it; returns every finding (none means healthy). Besides
@@ -10,11 +14,11 @@ import { auditLedger, type AuditFinding, type PostingLine } from '../domain/ledg
  * be backed by a matching ledger account. All reads share one snapshot (REPEATABLE READ), so
  * postings, balances and accounts written meanwhile cannot look like a break.
  */
-export async function runLedgerAudit(em: EntityManager): Promise<{ findings: (AuditFinding | InternalAccountFinding)[]; entries: number; accounts: number }> {
+export async function runLedgerAudit(em: EntityManager): Promise<{ findings: Finding[]; entries: number; accounts: number }> {
   return em.transactional((tx) => audit(tx), { isolationLevel: IsolationLevel.REPEATABLE_READ, readOnly: true });
 }
 
-async function audit(em: EntityManager): Promise<{ findings: (AuditFinding | InternalAccountFinding)[]; entries: number; accounts: number }> {
+async function audit(em: EntityManager): Promise<{ findings: Finding[]; entries: number; accounts: number }> {
   const ctx = em.getTransactionContext();
   const conn = { execute: <T extends object[]>(sql: string) => em.getConnection().execute<T>(sql, [], 'all', ctx) };
   // int8 comes back as strings from raw queries; BigInt() keeps them exact.
@@ -38,7 +42,7 @@ async function audit(em: EntityManager): Promise<{ findings: (AuditFinding | Int
   }
   const entryIds = await conn.execute<{ id: string }[]>('select id from journal_entries');
   for (const { id } of entryIds) if (!entries.has(id)) entries.set(id, []);
-  const findings: (AuditFinding | InternalAccountFinding)[] = auditLedger({
+  const findings: Finding[] = auditLedger({
     entries: [...entries].map(([id, lines]) => ({ id, lines })),
     accounts: accounts.map((a) => ({ id: a.id, currency: a.currency, balance: BigInt(a.balance), held: BigInt(a.held), allowNegative: a.allow_negative })),
     postedTotals,
@@ -48,6 +52,25 @@ async function audit(em: EntityManager): Promise<{ findings: (AuditFinding | Int
       internalAccounts.map((a) => ({ id: a.id, platformId: a.platform_id, customerId: a.customer_id, type: a.type, currency: a.currency })),
       accounts.map((a) => ({ id: a.id, platformId: a.platform_id, kind: a.kind, currency: a.currency })),
     ),
+  );
+  // Card holds and settlements: the card ledger accounts against the card transactions.
+  const cardTotals = await conn.execute<{ platform_id: string; currency: string; held: string; to_network: string }[]>(
+    `select platform_id, currency, sum(held_amount)::text as held,
+       sum(case when direction = 'DEBIT' then settled_amount - refunded_amount else -settled_amount end)::text as to_network
+     from card_transactions group by platform_id, currency`,
+  );
+  const fundingHolds = await conn.execute<{ account_id: string; card_held: string; account_held: string }[]>(
+    `select t.account_id, sum(t.held_amount)::text as card_held, max(a.held)::text as account_held
+     from card_transactions t join ledger_accounts a on a.id = t.account_id group by t.account_id`,
+  );
+  findings.push(
+    ...auditCardLedger({
+      totals: cardTotals.map((t) => ({ platformId: t.platform_id, currency: t.currency, held: BigInt(t.held), toNetwork: BigInt(t.to_network) })),
+      balances: new Map(accounts.map((a) => [a.id, BigInt(a.balance)])),
+      holdsAccountId: cardHoldsAccountId,
+      networkAccountId: cardNetworkAccountId,
+      fundingHolds: fundingHolds.map((f) => ({ accountId: f.account_id, cardHeld: BigInt(f.card_held), accountHeld: BigInt(f.account_held) })),
+    }),
   );
   return { findings, entries: entries.size, accounts: accounts.length };
 }

@@ -1,4 +1,5 @@
 import { z } from '../../../api/openapi-registry';
+import { CardTransactionSchema } from '../../cards/api/schemas';
 import { CurrencyAmountSchema, PageQuerySchema, pageOf } from '../../../api/schemas/common';
 import { PAYMENT_RAILS } from '../domain/payment-rails';
 import { RateDetailsSchema } from './quote-schemas';
@@ -86,7 +87,10 @@ export const TransactionSchema = z
   })
   .openapi('Transaction');
 
-export const TransactionListSchema = pageOf(TransactionSchema, 'TransactionListResponse');
+/** A payment or a card transaction (the reference's TransactionOneOf, discriminated on `type`). */
+export const TransactionOrCardSchema = z.union([TransactionSchema, CardTransactionSchema]).openapi('TransactionOneOf');
+
+export const TransactionListSchema = pageOf(TransactionOrCardSchema, 'TransactionListResponse');
 
 const identifier = (description: string) => z.string().min(1).max(255).optional().openapi({ description });
 const dateTimeFilter = (description: string) => z.iso.datetime({ offset: true }).optional().openapi({ description });

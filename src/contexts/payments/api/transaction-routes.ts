@@ -4,12 +4,13 @@ import { transactionViews } from '../services/transaction-views';
 import { listTransactions } from '../services/transactions';
 import { defineRoute } from '../../../api/route';
 import { errorResponses, IdParam } from '../../../api/schemas/common';
-import { TransactionListQuerySchema, TransactionListSchema, TransactionSchema } from './schemas';
+import { TransactionListQuerySchema, TransactionListSchema, TransactionOrCardSchema, TransactionSchema } from './schemas';
 import { z } from '../../../api/openapi-registry';
 import { cancelPayout } from '../../../temporal/starters/quote';
 import { confirmReceiptDelivery } from '../services/outgoing-payments';
 import { currentTransactionView } from './quote-routes';
 import { oneAttemptAtATime } from '../services/workflow-turns';
+import { findCardTransactionView } from '../../cards/services/card-transactions';
 
 export const transactionRoutes = [
   defineRoute({
@@ -29,8 +30,13 @@ export const transactionRoutes = [
     summary: 'Fetch one transaction',
     tags: ['Transactions'],
     params: IdParam('transactionId'),
-    responses: { 200: { description: 'The transaction', schema: TransactionSchema }, 401: errorResponses[401], 404: errorResponses[404] },
+    responses: { 200: { description: 'The transaction (a payment, or a card transaction: type CARD)', schema: TransactionOrCardSchema }, 401: errorResponses[401], 404: errorResponses[404] },
     handler: async ({ em, caller, params }) => {
+      if (params.transactionId.startsWith('CardTransaction:')) {
+        const card = await findCardTransactionView(em, caller.platformId, params.transactionId);
+        if (!card) throw DomainError.notFound('Transaction');
+        return { status: 200, body: card };
+      }
       const tx = await em.findOne(Transaction, { id: params.transactionId, platformId: caller.platformId });
       if (!tx) throw DomainError.notFound('Transaction');
       return { status: 200, body: (await transactionViews(em, [tx]))[0] };

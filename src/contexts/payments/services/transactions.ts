@@ -3,6 +3,9 @@ import { Customer } from '../../customers/entities/index';
 import { InternalAccount } from '../../ledger/entities/index';
 import { Transaction } from '../entities/index';
 import { listPage } from '../../../services/listing';
+import { decodeCursor, toPage, type SortOrder } from '../../../domain/pagination';
+import { CardTransaction } from '../../cards/entities';
+import { cardTransactionViews } from '../../cards/services/card-transactions';
 import type { TransactionListQuery } from '../api/schemas';
 import { transactionViews } from './transaction-views';
 
@@ -57,6 +60,53 @@ export async function transactionFilter(em: EntityManager, platformId: string, q
   return { $and: and };
 }
 
+/**
+ * The filter of card transactions for GET /transactions, or null when the query excludes them:
+ * a status or type filter (their values are the payments' own), reference or sender/receiver
+ * filters (payment routing), or the platform's own transactions (card transactions always have
+ * a cardholder).
+ */
+async function cardTransactionFilter(em: EntityManager, platformId: string, q: TransactionListQuery): Promise<FilterQuery<CardTransaction> | null> {
+  if (q.status || q.type || q.reference || q.senderAccountIdentifier || q.receiverAccountIdentifier || q.customerId === platformId || q.platformCustomerId === platformId) return null;
+  const and: FilterQuery<CardTransaction>[] = [{ platformId }];
+  if (q.customerId) and.push({ customerId: q.customerId });
+  if (q.platformCustomerId) {
+    const customers = await em.find(Customer, { platformId, platformCustomerId: q.platformCustomerId }, { fields: ['id'] });
+    and.push({ customerId: { $in: customers.map((c) => c.id) } });
+  }
+  if (q.startDate) and.push({ createdAt: { $gte: new Date(q.startDate) } });
+  if (q.endDate) and.push({ createdAt: { $lte: new Date(q.endDate) } });
+  if (q.accountIdentifier) and.push({ accountId: { $in: await accountIdsNamedBy(em, platformId, q.accountIdentifier) } });
+  return { $and: and };
+}
+
+/**
+ * Payments and card transactions in one list (the reference's TransactionOneOf), in (createdAt,
+ * id) order: each table gives its next `limit + 1` rows after the cursor, the two are merged and
+ * the page is cut from the merge, so one cursor pages through both.
+ */
 export async function listTransactions(em: EntityManager, platformId: string, q: TransactionListQuery) {
-  return listPage(em, Transaction, await transactionFilter(em, platformId, q), q, (rows) => transactionViews(em, rows));
+  const cardWhere = await cardTransactionFilter(em, platformId, q);
+  const paymentWhere = await transactionFilter(em, platformId, q);
+  if (!cardWhere) return listPage(em, Transaction, paymentWhere, q, (rows) => transactionViews(em, rows));
+  const order: SortOrder = q.sortOrder ?? 'desc';
+  const after = q.cursor ? decodeCursor(q.cursor, order) : null;
+  const beyond = order === 'asc' ? '$gt' : '$lt';
+  const keyset = after ? { $or: [{ createdAt: { [beyond]: new Date(after.createdAt) } }, { createdAt: new Date(after.createdAt), id: { [beyond]: after.id } }] } : {};
+  const options = { orderBy: { createdAt: order, id: order } as never, limit: q.limit + 1 };
+  const [payments, cards, paymentCount, cardCount] = await Promise.all([
+    em.find(Transaction, { $and: [paymentWhere, keyset] } as FilterQuery<Transaction>, options),
+    em.find(CardTransaction, { $and: [cardWhere, keyset] } as FilterQuery<CardTransaction>, options),
+    em.count(Transaction, paymentWhere),
+    em.count(CardTransaction, cardWhere),
+  ]);
+  const sign = order === 'asc' ? 1 : -1;
+  const merged = [...payments, ...cards].sort((a, b) => sign * (a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)));
+  const page = toPage(merged.slice(0, q.limit + 1), q.limit, paymentCount + cardCount, (row) => row, order);
+  const views = new Map<string, unknown>();
+  const paymentRows = page.data.filter((r): r is Transaction => r instanceof Transaction);
+  const cardRows = page.data.filter((r): r is CardTransaction => r instanceof CardTransaction);
+  (await transactionViews(em, paymentRows)).forEach((view, i) => views.set(paymentRows[i]!.id, view));
+  (await cardTransactionViews(em, cardRows)).forEach((view, i) => views.set(cardRows[i]!.id, view));
+  return { ...page, data: page.data.map((r) => views.get(r.id)) };
 }

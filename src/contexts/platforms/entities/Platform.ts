@@ -26,6 +26,10 @@ export class Platform {
   @Property({ type: 'json', nullable: true }) embeddedWalletConfig?: Record<string, unknown> | null;
   /** Active fee configs only, one per (feeType, sourceCurrency). */
   @Property({ type: 'json' }) feeConfigs!: FeeConfig[];
+  /** Cards: live (not CLOSED) cards the platform may hold at once; null = no cap. Set by the operator. */
+  @Property({ type: 'integer', nullable: true }) maxLiveCards?: number | null;
+  /** Cards: at most one live card per cardholder. Set by the operator. */
+  @Property({ type: 'boolean' }) oneCardPerCardholder!: boolean;
   @Property({ type: 'datetime' }) createdAt!: Date;
   @Property({ type: 'datetime' }) updatedAt!: Date;
 }

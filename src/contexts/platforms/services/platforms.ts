@@ -14,6 +14,9 @@ export interface NewPlatform {
   embeddedWalletsSupported?: boolean;
   counterpartyInformationRequired?: boolean;
   webhookEndpoint?: string | null;
+  /** Cards (operator settings): the live-card cap (none by default) and one live card per cardholder. */
+  maxLiveCards?: number | null;
+  oneCardPerCardholder?: boolean;
 }
 
 export function defaultCurrencyConfig(code: string): PlatformCurrencyConfig {
@@ -36,6 +39,8 @@ export async function createPlatform(em: EntityManager, input: NewPlatform): Pro
     supportedCurrencies: currencies.map(defaultCurrencyConfig),
     embeddedWalletConfig: null,
     feeConfigs: [],
+    maxLiveCards: input.maxLiveCards ?? null,
+    oneCardPerCardholder: input.oneCardPerCardholder ?? false,
     createdAt: now,
     updatedAt: now,
   });

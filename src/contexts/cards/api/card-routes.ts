@@ -1,0 +1,136 @@
+import { defineRoute } from '../../../api/route';
+import { errorResponses, IdParam } from '../../../api/schemas/common';
+import { DomainError } from '../../../domain/errors';
+import { toMinor } from '../../../domain/money';
+import { logger } from '../../../logger';
+import { changeCardOnWorkflow, startCardLifecycle, type CardRef } from '../../../temporal/starters/card-lifecycle';
+import type { Card } from '../entities';
+import { revealUrl } from '../services/card-reveal';
+import { CARD_TIMING } from '../services/card-timing';
+import { cardView } from '../services/card-views';
+import { cardFromPayload, createCard, createProblems, type CardPayload, findCard, fundingSourceProblems, listCards } from '../services/cards';
+import { CardCreateSchema, CardListQuerySchema, CardListSchema, CardRevealSchema, CardSchema, CardUpdateSchema } from './schemas';
+
+const TAGS = ['Cards'];
+const CardIdParams = IdParam('cardId');
+const conflict = (description: string) => ({ description, schema: errorResponses[400].schema });
+
+
+export function cardRef(card: Card): CardRef {
+  return { id: card.id, platformId: card.platformId, cardholderId: card.cardholderId, environment: card.environment };
+}
+
+export const cardRoutes = [
+  defineRoute({
+    method: 'post',
+    path: '/cards',
+    operationId: 'createCard',
+    summary: 'Issue a VIRTUAL card to an APPROVED customer, funded from their internal accounts; it starts PROCESSING',
+    tags: TAGS,
+    body: CardCreateSchema,
+    idempotent: true,
+    check: async ({ em, caller, body }) => {
+      if (caller.environment !== 'SANDBOX') throw new DomainError('NOT_IMPLEMENTED', 'No card issuer is connected to this installation; cards are available with sandbox tokens');
+      return createProblems(em, caller.platformId, body as Record<string, unknown>);
+    },
+    responses: {
+      201: { description: 'Issued: PROCESSING until the issuer answers (CARD.STATE_CHANGE webhook)', schema: CardSchema },
+      400: { description: 'INVALID_INPUT (every invalid field listed; a funding source that is not the cardholder’s is fundingSourceIneligible) or CARDHOLDER_KYC_NOT_APPROVED', schema: errorResponses[400].schema },
+      401: errorResponses[401],
+      409: conflict('CARD_LIMIT_REACHED: the platform’s live-card cap, or one live card per cardholder; closing a card frees a slot'),
+      501: { description: 'NOT_IMPLEMENTED: no card issuer is connected outside the sandbox', schema: errorResponses[400].schema },
+    },
+    handler: async ({ em, caller, body, deps }) => {
+      const card = await createCard(em, {
+        platformId: caller.platformId,
+        environment: caller.environment,
+        body: {
+          cardholderId: body.cardholderId,
+          form: body.form,
+          fundingSources: body.fundingSources,
+          ...(body.platformCardId ? { platformCardId: body.platformCardId } : {}),
+          ...(body.maxSpendPerTransaction !== undefined ? { maxSpendPerTransaction: toMinor(body.maxSpendPerTransaction) } : {}),
+        },
+      });
+      try {
+        await startCardLifecycle(deps.temporal, cardRef(card), CARD_TIMING, { taskQueue: deps.taskQueue });
+      } catch (err) {
+        // The card is recorded; the next update on it (update-with-start) starts its workflow.
+        logger.error({ err, cardId: card.id }, 'could not start the card lifecycle workflow');
+      }
+      return { status: 201, body: cardView(card) };
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/cards',
+    operationId: 'listCards',
+    summary: 'List cards, newest first unless sortOrder=asc, by cardholder, funding account, platformCardId or state',
+    tags: TAGS,
+    query: CardListQuerySchema,
+    responses: { 200: { description: 'A page of cards', schema: CardListSchema }, 400: errorResponses[400], 401: errorResponses[401] },
+    handler: async ({ em, caller, query }) => ({ status: 200, body: await listCards(em, caller.platformId, query) }),
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/cards/:cardId',
+    operationId: 'getCardById',
+    summary: 'Fetch one card (never its PAN or CVV)',
+    tags: TAGS,
+    params: CardIdParams,
+    responses: { 200: { description: 'The card', schema: CardSchema }, 401: errorResponses[401], 404: errorResponses[404] },
+    handler: async ({ em, caller, params }) => ({ status: 200, body: cardView(await findCard(em, caller.platformId, params.cardId)) }),
+  }),
+  defineRoute({
+    method: 'patch',
+    path: '/cards/:cardId',
+    operationId: 'updateCardById',
+    summary: 'Freeze, unfreeze or close a card, replace its funding sources, set or clear maxSpendPerTransaction',
+    tags: TAGS,
+    params: CardIdParams,
+    body: CardUpdateSchema,
+    check: async ({ em, caller, params, body }) => {
+      const card = await findCard(em, caller.platformId, params.cardId ?? '');
+      const raw = body as Record<string, unknown>;
+      return raw.fundingSources === undefined ? [] : fundingSourceProblems(em, caller.platformId, card.cardholderId, raw.fundingSources, card.currency);
+    },
+    responses: {
+      200: { description: 'The changed card', schema: CardSchema },
+      400: errorResponses[400],
+      401: errorResponses[401],
+      404: errorResponses[404],
+      409: conflict('INVALID_STATE_TRANSITION (only ACTIVE ⇄ FROZEN and ACTIVE | FROZEN → CLOSED), CARD_ALREADY_CLOSED, CARD_NOT_MUTABLE (a CLOSED card)'),
+    },
+    handler: async ({ em, caller, params, body, deps }) => {
+      const card = await findCard(em, caller.platformId, params.cardId);
+      const change = {
+        ...(body.state ? { state: body.state } : {}),
+        ...(body.fundingSources ? { fundingSources: body.fundingSources } : {}),
+        ...(body.maxSpendPerTransaction !== undefined ? { maxSpendPerTransaction: body.maxSpendPerTransaction === null ? null : String(body.maxSpendPerTransaction) } : {}),
+      };
+      const changed = await changeCardOnWorkflow(deps.temporal, cardRef(card), CARD_TIMING, change, { taskQueue: deps.taskQueue });
+      return { status: 200, body: cardFromPayload(changed as CardPayload) };
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/cards/:cardId/reveal',
+    operationId: 'revealCard',
+    summary: 'A signed URL, valid for minutes, where the cardholder sees the PAN and CVV',
+    tags: TAGS,
+    params: CardIdParams,
+    responses: {
+      200: { description: 'The reveal URL: a bearer secret, never store or log it', schema: CardRevealSchema },
+      401: errorResponses[401],
+      404: errorResponses[404],
+      409: conflict('CONFLICT: the card has no number yet (PROCESSING) or was rejected by the issuer'),
+    },
+    handler: async ({ em, caller, params, deps }) => {
+      const card = await findCard(em, caller.platformId, params.cardId);
+      if (!card.panHash) throw new DomainError('CONFLICT', `The card has no number to reveal (${card.state}${card.stateReason ? `, ${card.stateReason}` : ''})`);
+      // An audit line names the card and the token that asked; the URL itself is never logged.
+      logger.info({ cardId: card.id, tokenId: caller.tokenId }, 'card reveal URL issued');
+      return { status: 200, body: revealUrl(deps.config, card.id) };
+    },
+  }),
+];

@@ -1,0 +1,67 @@
+import { WithStartWorkflowOperation, WorkflowIdConflictPolicy, WorkflowIdReusePolicy, type Client } from '@temporalio/client';
+import type { cardLifecycle } from '../../../workflows/cards/card-lifecycle';
+import { cardNetworkEventUpdate, changeCardUpdate, type CardChangeArgs, type CardLifecycleInput, type CardNetworkEventArgs, type CardNetworkEventOutcome } from '../../../workflows/definitions';
+import { rethrowAsDomainError } from '../failures';
+import { CardIdKey, CustomerIdKey, PlatformIdKey } from '../search-attributes';
+import { TASK_QUEUE } from '../task-queue';
+import { retryingUnprocessedUpdate } from '../update-retry';
+
+export interface CardRef {
+  id: string;
+  platformId: string;
+  cardholderId: string;
+  environment: 'SANDBOX' | 'PRODUCTION';
+}
+
+export interface CardTiming {
+  issuerResponseSeconds: number;
+  authorizationWindowSeconds: number;
+}
+
+/**
+ * The lifecycle workflow of one card (workflow id = card id). Every way in starts it when it is
+ * not running and otherwise joins the run there is: a card whose run ended (closed, nothing held)
+ * gets a new run that reads its state from the database and issues nothing.
+ */
+function operation(card: CardRef, timing: CardTiming, taskQueue?: string) {
+  const input: CardLifecycleInput = { cardId: card.id, platformId: card.platformId, customerId: card.cardholderId, environment: card.environment, ...timing };
+  return {
+    workflowId: card.id,
+    taskQueue: taskQueue ?? TASK_QUEUE,
+    workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
+    workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
+    args: [input] as [CardLifecycleInput],
+    typedSearchAttributes: [
+      { key: PlatformIdKey, value: card.platformId },
+      { key: CustomerIdKey, value: card.cardholderId },
+      { key: CardIdKey, value: card.id },
+    ],
+  };
+}
+
+/** POST /cards: the card is PROCESSING; its workflow waits for the issuer. */
+export async function startCardLifecycle(client: Client, card: CardRef, timing: CardTiming, options: { taskQueue?: string } = {}): Promise<void> {
+  await client.workflow.start<typeof cardLifecycle>('cardLifecycle', operation(card, timing, options.taskQueue));
+}
+
+/** PATCH /cards/{id}: the changed card, or the spec's refusal (409 INVALID_STATE_TRANSITION, CARD_ALREADY_CLOSED, CARD_NOT_MUTABLE). */
+export async function changeCardOnWorkflow(client: Client, card: CardRef, timing: CardTiming, change: CardChangeArgs, options: { taskQueue?: string } = {}): Promise<unknown> {
+  try {
+    return await retryingUnprocessedUpdate(() =>
+      client.workflow.executeUpdateWithStart(changeCardUpdate, { args: [change], startWorkflowOperation: new WithStartWorkflowOperation<typeof cardLifecycle>('cardLifecycle', operation(card, timing, options.taskQueue)) }),
+    );
+  } catch (err) {
+    return rethrowAsDomainError(err);
+  }
+}
+
+/** A sandbox network event on the card: its outcome (approved, declined with a reason), or a refusal. */
+export async function sendCardNetworkEvent(client: Client, card: CardRef, timing: CardTiming, args: CardNetworkEventArgs, options: { taskQueue?: string } = {}): Promise<CardNetworkEventOutcome> {
+  try {
+    return await retryingUnprocessedUpdate(() =>
+      client.workflow.executeUpdateWithStart(cardNetworkEventUpdate, { args: [args], startWorkflowOperation: new WithStartWorkflowOperation<typeof cardLifecycle>('cardLifecycle', operation(card, timing, options.taskQueue)) }),
+    );
+  } catch (err) {
+    return rethrowAsDomainError(err);
+  }
+}
