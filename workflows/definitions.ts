@@ -202,6 +202,10 @@ export interface CardLifecycleInput {
   issuerResponseSeconds: number;
   /** How long an authorization's hold lasts before it is released. */
   authorizationWindowSeconds: number;
+  /** When a delayed pull (sandbox descriptors 005, 006) is confirmed; 30 s when absent. */
+  pullConfirmationSeconds?: number;
+  /** Pulls awaiting confirmation, carried across continue-as-new. */
+  pendingPulls?: string[];
   /** Authorizations with an open hold, carried across continue-as-new (their expiry is stamped in the database). */
   openAuthorizations?: string[];
 }

@@ -1,5 +1,5 @@
 import type { ActivityDeps } from '../deps';
-import { applyCardEvent, holdExpiryDelays, type CardEventInput } from '../../src/contexts/cards/services/card-transactions';
+import { applyCardEvent, confirmCardPull, holdExpiryDelays, type CardEventInput } from '../../src/contexts/cards/services/card-transactions';
 import { cardState, changeCard, provisionCard, type CardChangeRequest } from '../../src/contexts/cards/services/cards';
 
 /** Each step of a card's life is one database transaction that also records its webhooks. */
@@ -16,6 +16,9 @@ export function createActivities({ orm, masterKey }: ActivityDeps) {
     },
     async applyCardEvent(input: CardEventInput) {
       return applyCardEvent(orm.em.fork(), input);
+    },
+    async confirmCardPull(input: { cardId: string; cardTransactionId: string }) {
+      return confirmCardPull(orm.em.fork(), input);
     },
     async holdExpiryDelays(input: { cardTransactionIds: string[] }) {
       return holdExpiryDelays(orm.em.fork(), input.cardTransactionIds);

@@ -55,13 +55,18 @@ export function createApp(deps: ApiDeps) {
   docs.use(referenceRoutes(base, deps.config.publicBaseUrl));
   app.use(base, docs);
 
+  // Contexts' pages for people other than the partner (a cardholder's reveal page), each with
+  // its own credential, so they come before partner authentication.
+  const contexts = discover<{ routes: RouteSpec<never, never, never>[]; publicRouter?: (deps: ApiDeps) => express.Router }>(CONTEXTS_DIR, 'api/index');
+  for (const { module } of contexts) if (module.publicRouter) app.use(base, module.publicRouter(deps));
+
   const api = express.Router();
   // Credentials and the rate limit first: bodies are read by each route, within its own limit.
   const limits = deps.config.limits ?? DEFAULT_ABUSE_LIMITS;
   const now = deps.now ?? Date.now;
   api.use(authenticate(deps, limits, now));
   api.use(rateLimitPerToken(limits, now));
-  const routes = discover<{ routes: RouteSpec<never, never, never>[] }>(CONTEXTS_DIR, 'api/index').flatMap(({ module }) => module.routes);
+  const routes = contexts.flatMap(({ module }) => module.routes);
   for (const route of [...routes].sort(byPathSpecificity)) mountRoute(api, deps, route);
   app.use(base, api);
 

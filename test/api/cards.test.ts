@@ -10,6 +10,7 @@ import { provisionCustomerAccounts } from '../../src/contexts/ledger/services/pr
 import { createCard } from '../../src/contexts/cards/services/cards';
 import { startStrandedCards } from '../../src/contexts/cards/services/card-sweeper';
 import { CARD_TIMING } from '../../src/contexts/cards/services/card-timing';
+import request from 'supertest';
 import { Harness } from '../support/harness';
 
 let h: Harness;
@@ -89,6 +90,39 @@ describe('issuing a card', () => {
     expect(res.body.panEmbedUrl).not.toContain(card.id);
     expect(verifyRevealToken(h.masterKey, token, Date.now())).toBe(card.id);
     expect(verifyRevealToken(h.masterKey, token, expiresAt + 1)).toBeNull();
+  });
+
+  test('the reveal page: served without partner credentials, shows the card to the link holder only, never cached', async () => {
+    const { api } = await h.platform();
+    const card = await activeCard(api, await cardholder(api));
+    const url = new URL((await api.post(`/cards/${card.id}/reveal`)).body.panEmbedUrl as string);
+    const token = url.hash.slice(1);
+    const page = await request(h.app).get(url.pathname);
+    expect(page.status).toBe(200);
+    expect(page.headers['content-type']).toMatch(/text\/html/);
+    expect(page.headers['cache-control']).toBe('no-store');
+    expect(page.headers['content-security-policy']).toContain("script-src 'self'");
+    expect(page.text).not.toContain(token);
+    expect((await request(h.app).get(`${url.pathname}.js`)).status).toBe(200);
+
+    const shown = await request(h.app).post(url.pathname).send({ token });
+    expect(shown.status).toBe(200);
+    expect(shown.headers['cache-control']).toBe('no-store');
+    const stored = await h.orm.em.fork().findOneOrFail(Card, { id: card.id }, { populate: ['sealedSecrets'] });
+    const { pan, cvv } = JSON.parse(decrypt(h.masterKey, stored.sealedSecrets!)) as { pan: string; cvv: string };
+    expect(shown.body).toEqual({ pan, cvv, expMonth: stored.expMonth, expYear: stored.expYear });
+
+    // A forged or altered link, or none, shows nothing; neither does the link of a closed card.
+    const [payload, signature] = token.split('.');
+    const other = Buffer.from(JSON.stringify({ c: card.id, e: Date.now() + 3_600_000 })).toString('base64url');
+    for (const bad of [`${other}.${signature}`, `${payload}.${signature!.slice(0, -2)}AA`, '', 'x']) {
+      const refused = await request(h.app).post(url.pathname).send({ token: bad });
+      expect(refused.status).toBe(404);
+      expect(refused.body).toMatchObject({ code: 'NOT_FOUND' });
+      expect(JSON.stringify(refused.body)).not.toContain(pan);
+    }
+    expect((await api.patch(`/cards/${card.id}`, { state: 'CLOSED' })).status).toBe(200);
+    expect((await request(h.app).post(url.pathname).send({ token })).status).toBe(404);
   });
 
   test('the sandbox issuer rejects platformCardId ending in 002: CLOSED, ISSUER_REJECTED, and the slot is free', async () => {
@@ -218,7 +252,9 @@ describe('PATCH /cards/{id}', () => {
     expect((await api.patch(`/cards/${card.id}`, { maxSpendPerTransaction: 700 })).body).toMatchObject({ state: 'ACTIVE', maxSpendPerTransaction: 700 });
     expect((await api.patch(`/cards/${card.id}`, { maxSpendPerTransaction: null })).body).toMatchObject({ maxSpendPerTransaction: null });
     const closed = await api.patch(`/cards/${card.id}`, { state: 'CLOSED' });
-    expect(closed.body).toMatchObject({ state: 'CLOSED', stateReason: 'CLOSED_BY_PLATFORM' });
+    // Closing detaches the funding sources, and says so.
+    expect(closed.body).toMatchObject({ state: 'CLOSED', stateReason: 'CLOSED_BY_PLATFORM', fundingSources: [] });
+    await h.receiver.waitFor((hooks) => hooks.some((x) => x.body.type === 'CARD.FUNDING_SOURCE_CHANGE' && x.body.data.id === card.id && (x.body.data.fundingSources as unknown[]).length === 0));
 
     const again = await api.patch(`/cards/${card.id}`, { state: 'CLOSED' });
     expect(again.status).toBe(409);
@@ -324,6 +360,32 @@ describe('card transactions on the ledger', () => {
     expect((await api.get(`/transactions/${txId}`).expect(200)).body).toMatchObject({ id: txId, type: 'CARD', settledAmount: { amount: 4_000 } });
   });
 
+  test('sandbox delayed pulls: 005 is pending, then confirmed; 006 is confirmed FAILED and the transaction goes to EXCEPTION', async () => {
+    const { api, platform } = await h.platform();
+    const holder = await cardholder(api, 5_000);
+    const usual = CARD_TIMING.pullConfirmationSeconds;
+    CARD_TIMING.pullConfirmationSeconds = 2; // the card's workflow takes its timers when the card is issued
+    const card = await activeCard(api, holder).finally(() => (CARD_TIMING.pullConfirmationSeconds = usual));
+    const authorize = async (descriptor: string) => (await simulate(api, card.id, 'authorization', { amount: 1_000, currency: usd, merchant: { ...merchant, descriptor } }).expect(202)).body.cardTransactionId as string;
+    const delayed = await authorize('DELAYED PULL-005');
+    const failing = await authorize('FAILED CONFIRM-006');
+    const plain = await authorize('PLAIN');
+    const view = async (id: string) => (await api.get(`/transactions/${id}`).expect(200)).body;
+    expect(await view(delayed)).toMatchObject({ status: 'AUTHORIZED', pullSummary: { count: 1, totalAmount: 1_000, pendingCount: 1 } });
+    expect(await view(plain)).toMatchObject({ status: 'AUTHORIZED', pullSummary: { count: 1, totalAmount: 1_000, pendingCount: 0 } });
+
+    await eventually(() => view(delayed), (t) => t.pullSummary.pendingCount === 0);
+    const failed = await eventually(() => view(failing), (t) => t.status === 'EXCEPTION');
+    expect(failed.pullSummary).toMatchObject({ pendingCount: 0 });
+    expect(await view(delayed)).toMatchObject({ status: 'AUTHORIZED' });
+    await h.receiver.waitFor((hooks) => hooks.some((x) => x.body.type === 'CARD_TRANSACTION.EXCEPTION' && x.body.data.id === failing));
+    // The money moved: all three holds stand, and the ledger audit agrees.
+    expect(await account(holder.accountId)).toMatchObject({ balance: 2_000n, held: 3_000n });
+    expect((await runLedgerAudit(h.orm.em.fork())).findings.filter((f) => f.subject.includes(platform.id) || f.subject === holder.accountId)).toEqual([]);
+    // An exception is not cleared like an open authorization.
+    expect((await simulate(api, card.id, 'clearing', { cardTransactionId: failing, amount: 1_000 })).status).toBe(400);
+  });
+
   test('declines: frozen card, over maxSpendPerTransaction, insufficient funds, sandbox suffixes; nothing is held', async () => {
     const { api } = await h.platform();
     const holder = await cardholder(api, 1_000);
@@ -360,7 +422,7 @@ describe('card transactions on the ledger', () => {
     // A tip: clearing over the authorization pulls the excess.
     await simulate(api, card.id, 'clearing', { cardTransactionId: a, amount: 1_400 }).expect(202);
     expect(await bal()).toMatchObject({ balance: 8_600n, held: 0n });
-    expect(await row(a)).toMatchObject({ status: 'SETTLED', settledAmount: 1_400n, pullCount: 1, pullTotal: 200n });
+    expect(await row(a)).toMatchObject({ status: 'SETTLED', settledAmount: 1_400n, pullCount: 2, pullTotal: 1_200n, pendingPulls: 0 });
     const lateAdvice = await simulate(api, card.id, 'authorization_advice', { cardTransactionId: a, amount: 2_000 });
     expect(lateAdvice.status).toBe(400);
 
@@ -416,7 +478,7 @@ describe('card transactions on the ledger', () => {
     const card = await activeCard(api, holder);
     const tx = (await simulate(api, card.id, 'authorization', { amount: 1_000, currency: usd, merchant }).expect(202)).body.cardTransactionId as string;
     await simulate(api, card.id, 'clearing', { cardTransactionId: tx, amount: 1_300 }).expect(202);
-    expect(await h.orm.em.fork().findOneOrFail(CardTransaction, { id: tx })).toMatchObject({ status: 'EXCEPTION', settledAmount: 1_300n, heldAmount: 0n, pullTotal: 300n });
+    expect(await h.orm.em.fork().findOneOrFail(CardTransaction, { id: tx })).toMatchObject({ status: 'EXCEPTION', settledAmount: 1_300n, heldAmount: 0n, pullCount: 2, pullTotal: 1_300n });
     expect(await account(holder.accountId)).toMatchObject({ balance: 0n, held: 0n });
     expect((await account(cardNetworkAccountId(platform.id, 'USD'))).balance).toBe(1_300n);
     expect((await account(`Ledger:${platform.id}:RETURN_SHORTFALL:USD`)).balance).toBe(-300n);

@@ -27,6 +27,9 @@ export async function cardLifecycle(input: CardLifecycleInput): Promise<{ state:
   const outbox: Event[] = [];
   const open = new Set<string>();
   const due: string[] = [];
+  // Pulls awaiting their confirmation, and those whose confirmation is due.
+  const pending = new Set<string>();
+  const confirmable: string[] = [];
   const card: { state: string | null } = { state: null };
   let busy = false;
 
@@ -52,6 +55,12 @@ export async function cardLifecycle(input: CardLifecycleInput): Promise<{ state:
     void sleep(Math.max(1, delayMs)).then(() => due.push(cardTransactionId));
   };
 
+  const awaitConfirmation = (cardTransactionId: string) => {
+    if (pending.has(cardTransactionId)) return;
+    pending.add(cardTransactionId);
+    void sleep((input.pullConfirmationSeconds ?? 30) * 1000).then(() => confirmable.push(cardTransactionId));
+  };
+
   setHandler(changeCardUpdate, (args) =>
     exclusively(async () => {
       try {
@@ -70,6 +79,7 @@ export async function cardLifecycle(input: CardLifecycleInput): Promise<{ state:
       const applied = await activities.applyCardEvent({ cardId, token, event, authorizationWindowSeconds: input.authorizationWindowSeconds });
       outbox.push(...applied.events);
       if (applied.cardTransactionId && applied.holdExpiresInMs !== undefined) watch(applied.cardTransactionId, applied.holdExpiresInMs);
+      if (applied.cardTransactionId && applied.pullPending) awaitConfirmation(applied.cardTransactionId);
       return { issuerTransactionToken: applied.issuerTransactionToken, ...(applied.cardTransactionId ? { cardTransactionId: applied.cardTransactionId } : {}), ...(applied.declineReason ? { declineReason: applied.declineReason } : {}) };
     } catch (err) {
       throw asApplicationFailure(err);
@@ -79,6 +89,7 @@ export async function cardLifecycle(input: CardLifecycleInput): Promise<{ state:
   if (input.openAuthorizations?.length) {
     for (const { cardTransactionId, ms } of await activities.holdExpiryDelays({ cardTransactionIds: input.openAuthorizations })) watch(cardTransactionId, ms);
   }
+  for (const cardTransactionId of input.pendingPulls ?? []) awaitConfirmation(cardTransactionId);
   stateIs(await activities.cardState({ cardId }));
   if (card.state === 'PROCESSING') {
     await sleep(input.issuerResponseSeconds * 1000);
@@ -91,14 +102,19 @@ export async function cardLifecycle(input: CardLifecycleInput): Promise<{ state:
     { key: CardIdKey, value: cardId },
     { key: CustomerIdKey, value: input.customerId },
   ];
-  const finished = () => card.state === 'CLOSED' && open.size === 0;
-  const idle = () => outbox.length === 0 && due.length === 0;
+  const finished = () => card.state === 'CLOSED' && open.size === 0 && pending.size === 0;
+  const idle = () => outbox.length === 0 && due.length === 0 && confirmable.length === 0;
   for (;;) {
     await condition(() => !idle() || finished() || workflowInfo().continueAsNewSuggested);
     for (const cardTransactionId of due.splice(0)) {
       const expired = await activities.applyCardEvent({ cardId, token: `expiry:${cardTransactionId}`, event: { kind: 'EXPIRY', cardTransactionId } });
       open.delete(cardTransactionId);
       outbox.push(...expired.events);
+    }
+    for (const cardTransactionId of confirmable.splice(0)) {
+      const confirmed = await activities.confirmCardPull({ cardId, cardTransactionId });
+      pending.delete(cardTransactionId);
+      outbox.push(...confirmed.events);
     }
     const events = outbox.splice(0);
     if (events.length > 0) await deliverEvents(input.platformId, events, attributes);
@@ -108,7 +124,7 @@ export async function cardLifecycle(input: CardLifecycleInput): Promise<{ state:
       await condition(() => !busy && allHandlersFinished());
       if (!idle()) continue;
       if (finished()) break;
-      await continueAsNew<typeof cardLifecycle>({ ...input, openAuthorizations: [...open] });
+      await continueAsNew<typeof cardLifecycle>({ ...input, openAuthorizations: [...open], pendingPulls: [...pending] });
     }
   }
   return { state: card.state ?? 'CLOSED' };

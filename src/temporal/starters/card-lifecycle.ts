@@ -16,6 +16,7 @@ export interface CardRef {
 export interface CardTiming {
   issuerResponseSeconds: number;
   authorizationWindowSeconds: number;
+  pullConfirmationSeconds: number;
 }
 
 /**

@@ -3,3 +3,5 @@ import { sandboxRoutes } from './sandbox-routes';
 
 /** Cards issued to customers, and the sandbox's card network. */
 export const routes = [...cardRoutes, ...sandboxRoutes];
+/** The cardholder's reveal page: outside partner authentication (its signed link is the credential). */
+export { revealPageRouter as publicRouter } from './reveal-page';

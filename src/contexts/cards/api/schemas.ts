@@ -138,7 +138,7 @@ export const CardTransactionSchema = z
     settledAmount: CurrencyAmountSchema,
     refundedAmount: CurrencyAmountSchema,
     accountId: z.string(),
-    pullSummary: summary('CardPullSummary'),
+    pullSummary: z.object({ count: z.number().int(), totalAmount: z.number().int().openapi({ format: 'int64' }), pendingCount: z.number().int() }).openapi('CardPullSummary'),
     refundSummary: summary('CardRefundSummary'),
     settlementSummary: summary('CardSettlementSummary'),
     authorizedAt: z.string(),

@@ -16,6 +16,18 @@ export type DeclineReason = (typeof DECLINE_REASONS)[number];
 /** Sandbox: the last three characters of merchant.descriptor choose a decline (reference simulate/authorization). */
 export const SANDBOX_DECLINE_SUFFIXES: Record<string, DeclineReason> = { '002': 'INSUFFICIENT_FUNDS', '003': 'CARD_PAUSED' };
 
+/**
+ * Sandbox: descriptor suffixes whose approved pull is confirmed later (reference
+ * simulate/authorization): `005` confirms after the delay (PENDING → CONFIRMED), `006` is
+ * confirmed FAILED although the money moved, which puts the transaction in EXCEPTION.
+ */
+export const SANDBOX_DELAYED_PULL_SUFFIXES: Record<string, 'CONFIRMED' | 'FAILED'> = { '005': 'CONFIRMED', '006': 'FAILED' };
+export const SANDBOX_PULL_CONFIRMATION_SECONDS = 30;
+
+export function sandboxPullConfirmation(descriptor: string): 'CONFIRMED' | 'FAILED' | null {
+  return SANDBOX_DELAYED_PULL_SUFFIXES[descriptor.slice(-3)] ?? null;
+}
+
 export interface CardAmounts {
   direction: Direction;
   status: CardTransactionStatus;

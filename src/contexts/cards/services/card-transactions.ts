@@ -19,6 +19,7 @@ import {
   planExpiry,
   planReturn,
   planReturnReversal,
+  sandboxPullConfirmation,
   type CardAmounts,
   type DeclineReason,
   type Movement,
@@ -59,6 +60,8 @@ export interface CardEventResult {
   declineReason?: DeclineReason;
   /** Set when an authorization's hold is open: how long until the card's workflow must expire it (ms, counted now). */
   holdExpiresInMs?: number;
+  /** Set when the opening pull awaits its confirmation (sandbox delayed-pull descriptors): the workflow confirms it later. */
+  pullPending?: boolean;
   events: RecordedEvent[];
 }
 
@@ -155,6 +158,8 @@ async function openTransaction(tx: EntityManager, card: Card, input: CardEventIn
   const now = new Date();
   const window = input.authorizationWindowSeconds ?? CARD_AUTHORIZATION_WINDOW_SECONDS;
   const holdsOpen = opened.amounts.held > 0n;
+  const taken = debit ? opened.movement.hold + opened.movement.pull : 0n;
+  const pullPending = taken > 0n && card.environment === 'SANDBOX' && sandboxPullConfirmation(event.merchant.descriptor) !== null;
   const t = tx.create(CardTransaction, {
     id: event.cardTransactionId,
     platformId: card.platformId,
@@ -173,8 +178,9 @@ async function openTransaction(tx: EntityManager, card: Card, input: CardEventIn
     refundedAmount: 0n,
     settlementCount: opened.amounts.settled > 0n ? 1 : 0,
     refundCount: 0,
-    pullCount: opened.movement.pull > 0n ? 1 : 0,
-    pullTotal: opened.movement.pull,
+    pullCount: taken > 0n ? 1 : 0,
+    pullTotal: taken,
+    pendingPulls: pullPending ? 1 : 0,
     eventCount: 1,
     expiresAt: holdsOpen ? new Date(now.getTime() + window * 1000) : null,
     authorizedAt: now,
@@ -184,7 +190,33 @@ async function openTransaction(tx: EntityManager, card: Card, input: CardEventIn
   });
   await tx.flush();
   const events = [await recordTransactionEvent(tx, card, t, input.token)];
-  return { ...base, cardTransactionId: t.id, ...(holdsOpen ? { holdExpiresInMs: window * 1000 } : {}), events };
+  return { ...base, cardTransactionId: t.id, ...(holdsOpen ? { holdExpiresInMs: window * 1000 } : {}), ...(pullPending ? { pullPending } : {}), events };
+}
+
+/**
+ * The confirmation of a pending pull (sandbox delayed-pull descriptors), in one transaction:
+ * `005` confirms it; `006` confirms it FAILED although the money moved, so the transaction goes
+ * to EXCEPTION (CARD_TRANSACTION.EXCEPTION) for operations to reconcile; its hold stays where the
+ * pull put it. A second confirmation finds nothing pending and changes nothing.
+ */
+export async function confirmCardPull(em: EntityManager, input: { cardId: string; cardTransactionId: string }): Promise<{ events: RecordedEvent[] }> {
+  return em.transactional(async (tx) => {
+    const card = await tx.findOneOrFail(Card, { id: input.cardId }, { lockMode: LockMode.PESSIMISTIC_READ });
+    const t = await tx.findOneOrFail(CardTransaction, { id: input.cardTransactionId, cardId: card.id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    if (t.pendingPulls === 0) return { events: [] };
+    const now = new Date();
+    t.pendingPulls = 0;
+    t.lastEventAt = now;
+    t.updatedAt = now;
+    if (sandboxPullConfirmation(t.merchant.descriptor) !== 'FAILED') {
+      await tx.flush();
+      return { events: [] };
+    }
+    t.status = 'EXCEPTION';
+    t.eventCount += 1;
+    await tx.flush();
+    return { events: [await recordTransactionEvent(tx, card, t, `pull-failed:${t.id}`)] };
+  });
 }
 
 function planFor(t: CardAmounts, event: Extract<CardEvent, { kind: FollowUpKind }>): Plan {

@@ -43,7 +43,7 @@ export function cardTransactionView(t: CardTransaction, platformCustomerId: stri
     settledAmount: amount(t.settledAmount),
     refundedAmount: amount(t.refundedAmount),
     accountId: t.accountId,
-    pullSummary: { count: t.pullCount, totalAmount: t.pullTotal },
+    pullSummary: { count: t.pullCount, totalAmount: t.pullTotal, pendingCount: t.pendingPulls },
     refundSummary: { count: t.refundCount, totalAmount: t.refundedAmount },
     settlementSummary: { count: t.settlementCount, totalAmount: t.settledAmount },
     authorizedAt: t.authorizedAt.toISOString(),

@@ -196,12 +196,16 @@ export async function changeCard(em: EntityManager, cardId: string, request: Car
     card.state = plan.state;
     card.stateReason = plan.stateReason;
     if (change.fundingSources) card.fundingSources = change.fundingSources;
+    // Closing detaches the card's funding sources (the reference's close); late clearings and
+    // returns still find their account on the card transaction itself.
+    const detached = plan.stateChanged && plan.state === 'CLOSED' && card.fundingSources.length > 0;
+    if (detached) card.fundingSources = [];
     if (change.maxSpendPerTransaction !== undefined) card.maxSpendPerTransaction = change.maxSpendPerTransaction;
     card.updatedAt = new Date();
     await tx.flush();
     const events: RecordedEvent[] = [];
     if (plan.stateChanged) events.push(await recordCardEvent(tx, card, CARD_STATE_CHANGE, stateStep));
-    if (change.fundingSources) events.push(await recordCardEvent(tx, card, CARD_FUNDING_SOURCE_CHANGE, fundingStep));
+    if (change.fundingSources || detached) events.push(await recordCardEvent(tx, card, CARD_FUNDING_SOURCE_CHANGE, fundingStep));
     return { card: cardPayload(card), events };
   });
 }
