@@ -27,6 +27,21 @@ async function fundable() {
   return { ...p, accountId: accounts.body.data[0].id as string, customerId: c.body.id as string };
 }
 
+/** An app serving one test route as the given platform's caller, with the real idempotency layer. */
+function appServing(route: ReturnType<typeof defineRoute>, platformId: string) {
+  const app = express();
+  const router = express.Router();
+  router.use(express.json());
+  router.use((_req, res, next) => {
+    res.locals.caller = { platformId, tokenId: 'Token:test', environment: 'SANDBOX' };
+    next();
+  });
+  mountRoute(router, h.deps, route);
+  app.use(router);
+  app.use(errorHandler);
+  return app;
+}
+
 const balance = async (id: string) => (await h.orm.em.fork().findOneOrFail(LedgerAccount, { id })).balance;
 const transactions = (accountId: string) => h.orm.em.fork().count(Transaction, { destination: { accountId } });
 
@@ -181,16 +196,7 @@ describe('Idempotency-Key', () => {
         return { status: 200, body: { calls } };
       },
     });
-    const app = express();
-    const router = express.Router();
-    router.use(express.json());
-    router.use((_req, res, next) => {
-      res.locals.caller = { platformId: platform.id, tokenId: 'Token:test', environment: 'SANDBOX' };
-      next();
-    });
-    mountRoute(router, h.deps, flaky);
-    app.use(router);
-    app.use(errorHandler);
+    const app = appServing(flaky, platform.id);
     const first = await request(app).post('/flaky').set('Idempotency-Key', 'five-hundred').send({});
     expect(first.status).toBe(500);
     expect(first.body.code).toBe('INTERNAL_ERROR');
@@ -219,16 +225,7 @@ describe('Idempotency-Key', () => {
         return { status: 200, body: { calls } };
       },
     });
-    const app = express();
-    const router = express.Router();
-    router.use(express.json());
-    router.use((_req, res, next) => {
-      res.locals.caller = { platformId: platform.id, tokenId: 'Token:test', environment: 'SANDBOX' };
-      next();
-    });
-    mountRoute(router, h.deps, slow);
-    app.use(router);
-    app.use(errorHandler);
+    const app = appServing(slow, platform.id);
     const first = request(app).post('/slow').set('Idempotency-Key', 'slow-1').send({}).then((r) => r);
     await new Promise((r) => setTimeout(r, CLAIM_RENEWAL_MS * 1.25));
     const claim = await h.orm.em.fork().findOneOrFail(IdempotencyRecord, { platformId: platform.id, key: 'slow-1' });

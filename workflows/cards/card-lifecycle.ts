@@ -4,6 +4,7 @@ import { BusinessStatusKey, CardIdKey, CustomerIdKey } from '../../src/temporal/
 import { asApplicationFailure } from '../update-failures';
 import { deliverEvents } from '../webhooks/announce';
 import { cardNetworkEventUpdate, changeCardUpdate, type CardLifecycleInput, type CardNetworkEventOutcome } from '../definitions';
+import { oneStepAtATime } from '../one-step-at-a-time';
 
 const activities = proxyActivities<CardActivities>({
   startToCloseTimeout: '30 seconds',
@@ -31,17 +32,8 @@ export async function cardLifecycle(input: CardLifecycleInput): Promise<{ state:
   const pending = new Set<string>();
   const confirmable: string[] = [];
   const card: { state: string | null } = { state: null };
-  let busy = false;
-
-  const exclusively = async <T>(step: () => Promise<T>): Promise<T> => {
-    await condition(() => !busy);
-    busy = true;
-    try {
-      return await step();
-    } finally {
-      busy = false;
-    }
-  };
+  const steps = oneStepAtATime();
+  const exclusively = <T>(step: () => Promise<T>) => steps.run(step);
 
   const stateIs = (state: string) => {
     if (card.state !== state) upsertSearchAttributes([{ key: BusinessStatusKey, value: state }]);
@@ -121,7 +113,7 @@ export async function cardLifecycle(input: CardLifecycleInput): Promise<{ state:
     if (!idle()) continue;
     if (finished() || workflowInfo().continueAsNewSuggested) {
       // Let running updates answer (and queue their work) before this run ends.
-      await condition(() => !busy && allHandlersFinished());
+      await condition(() => !steps.busy && allHandlersFinished());
       if (!idle()) continue;
       if (finished()) break;
       await continueAsNew<typeof cardLifecycle>({ ...input, openAuthorizations: [...open], pendingPulls: [...pending] });

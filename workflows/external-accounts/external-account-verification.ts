@@ -3,6 +3,7 @@ import type { ExternalAccountActivities } from '../../activities/external-accoun
 import { ERROR } from '../../src/domain/errors';
 import { AccountIdKey, CustomerIdKey } from '../../src/temporal/search-attributes';
 import { deliverEvents } from '../webhooks/announce';
+import { oneStepAtATime } from '../one-step-at-a-time';
 import {
   livenessCompletedSignal,
   openOwnershipChallengeUpdate,
@@ -37,17 +38,8 @@ export async function externalAccountVerification(input: ExternalAccountVerifica
   const expired = new Set<string>();
   // An object, so that handlers and the loop share it without the compiler narrowing it away.
   const open: { challengeId: string | null } = { challengeId: null };
-  let busy = false;
-
-  const exclusively = async <T>(step: () => Promise<T>): Promise<T> => {
-    await condition(() => !busy);
-    busy = true;
-    try {
-      return await step();
-    } finally {
-      busy = false;
-    }
-  };
+  const steps = oneStepAtATime();
+  const exclusively = <T>(step: () => Promise<T>) => steps.run(step);
 
   setHandler(openOwnershipChallengeUpdate, ({ method, livenessLink }) =>
     exclusively(async () => {
@@ -101,7 +93,7 @@ export async function externalAccountVerification(input: ExternalAccountVerifica
   const idle = () => checksDone && open.challengeId === null && outbox.length === 0 && liveness.length === 0;
   for (;;) {
     await condition(() => outbox.length > 0 || liveness.length > 0 || challengeExpired() || idle());
-    await condition(() => !busy);
+    await condition(() => !steps.busy);
     if (challengeExpired()) {
       const challengeId = open.challengeId!;
       open.challengeId = null;
