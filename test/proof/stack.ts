@@ -54,6 +54,11 @@ export class Stack {
   /** A fresh stack: a new database, a new Temporal SQLite file, then worker and API. */
   static async start(options: StackOptions): Promise<Stack> {
     const stack = new Stack(options);
+    // A driver stopped by Ctrl-C or SIGTERM takes its processes with it: an orphaned API or
+    // worker would keep running against the next campaign's ports and data.
+    const onSignal = (signal: NodeJS.Signals) => void stack.stop().finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
+    process.once('SIGINT', onSignal);
+    process.once('SIGTERM', onSignal);
     await stack.boot();
     return stack;
   }
