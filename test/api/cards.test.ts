@@ -11,6 +11,8 @@ import { createCard } from '../../src/contexts/cards/services/cards';
 import { startStrandedCards } from '../../src/contexts/cards/services/card-sweeper';
 import { CARD_TIMING } from '../../src/contexts/cards/services/card-timing';
 import request from 'supertest';
+import { IdempotencyRecord } from '../../src/db/IdempotencyRecord';
+import { STALE_CLAIM_MS } from '../../src/api/idempotency';
 import { Harness } from '../support/harness';
 
 let h: Harness;
@@ -182,6 +184,44 @@ describe('issuing a card', () => {
     await issue(single.api, c);
     await single.api.patch(`/cards/${only.id}`, { state: 'CLOSED' }).expect(200);
     await issue(single.api, b);
+  });
+
+  test('an issue whose first attempt committed and died before answering finds its card again: one card, the cap not counted twice', async () => {
+    const { api, platform } = await h.platform({ oneCardPerCardholder: true });
+    const holder = await cardholder(api, 0);
+    const body = { cardholderId: holder.customerId, form: 'VIRTUAL', fundingSources: [holder.accountId] };
+    const first = await api.post('/cards', body, { 'Idempotency-Key': 'issue-died' });
+    expect(first.status).toBe(201);
+    // As if the API had died after the card's commit: the key is still claimed, and the claim went silent.
+    await h.orm.em.fork().nativeUpdate(IdempotencyRecord, { platformId: platform.id, key: 'issue-died' }, { state: 'IN_PROGRESS', statusCode: null, responseBody: null, renewedAt: new Date(Date.now() - STALE_CLAIM_MS - 1_000) });
+    const retried = await api.post('/cards', body, { 'Idempotency-Key': 'issue-died' });
+    expect(retried.status).toBe(201);
+    expect(retried.body.id).toBe(first.body.id);
+    expect(await h.orm.em.fork().count(Card, { platformId: platform.id })).toBe(1);
+    // Another key is another card: refused by the one-card rule.
+    expect((await api.post('/cards', body, { 'Idempotency-Key': 'issue-again' })).body.code).toBe('CARD_LIMIT_REACHED');
+  });
+
+  test('a simulation whose first attempt was applied and died before answering is not applied twice', async () => {
+    const { api, platform } = await h.platform();
+    const holder = await cardholder(api, 5_000);
+    const card = await activeCard(api, holder);
+    const died = async (key: string) =>
+      h.orm.em.fork().nativeUpdate(IdempotencyRecord, { platformId: platform.id, key }, { state: 'IN_PROGRESS', statusCode: null, responseBody: null, renewedAt: new Date(Date.now() - STALE_CLAIM_MS - 1_000) });
+    const auth = { amount: 1_000, currency: usd, merchant };
+    const first = await api.post(`/sandbox/cards/${card.id}/simulate/authorization`, auth, { 'Idempotency-Key': 'auth-died' });
+    await died('auth-died');
+    const again = await api.post(`/sandbox/cards/${card.id}/simulate/authorization`, auth, { 'Idempotency-Key': 'auth-died' });
+    expect(again.status).toBe(202);
+    expect(again.body.cardTransactionId).toBe(first.body.cardTransactionId);
+    expect(await account(holder.accountId)).toMatchObject({ balance: 4_000n, held: 1_000n });
+
+    const clearing = { cardTransactionId: first.body.cardTransactionId, amount: 400 };
+    await api.post(`/sandbox/cards/${card.id}/simulate/clearing`, clearing, { 'Idempotency-Key': 'clear-died' }).expect(202);
+    await died('clear-died');
+    await api.post(`/sandbox/cards/${card.id}/simulate/clearing`, clearing, { 'Idempotency-Key': 'clear-died' }).expect(202);
+    expect(await h.orm.em.fork().findOneOrFail(CardTransaction, { id: first.body.cardTransactionId })).toMatchObject({ status: 'PARTIALLY_SETTLED', settledAmount: 400n, heldAmount: 600n, settlementCount: 1 });
+    expect(await h.orm.em.fork().count(CardTransaction, { cardId: card.id })).toBe(1);
   });
 
   test('production tokens: 501, no card issuer is connected', async () => {

@@ -40,10 +40,11 @@ export const cardRoutes = [
       409: conflict('CARD_LIMIT_REACHED: the platform’s live-card cap, or one live card per cardholder; closing a card frees a slot'),
       501: { description: 'NOT_IMPLEMENTED: no card issuer is connected outside the sandbox', schema: errorResponses[400].schema },
     },
-    handler: async ({ em, caller, body, deps }) => {
+    handler: async ({ em, caller, body, deps, idempotencyKey }) => {
       const card = await createCard(em, {
         platformId: caller.platformId,
         environment: caller.environment,
+        ...(idempotencyKey ? { idempotencyKey } : {}),
         body: {
           cardholderId: body.cardholderId,
           form: body.form,

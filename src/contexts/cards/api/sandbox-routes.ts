@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { z } from '../../../api/openapi-registry';
 import { defineRoute } from '../../../api/route';
 import { errorResponses, IdParam } from '../../../api/schemas/common';
-import { newId } from '../../../domain/ids';
+import { derivedId, newId } from '../../../domain/ids';
 import { toMinor } from '../../../domain/money';
 import { sendCardNetworkEvent } from '../../../temporal/starters/card-lifecycle';
 import type { CardNetworkEventArgs } from '../../../../workflows/definitions';
@@ -27,7 +27,7 @@ type FollowUp = Exclude<CardNetworkEventArgs['event']['kind'], Opening>;
  * answered with its outcome. The reference answers 202 and reports the outcome by webhook; the
  * answer here also names the card transaction and, for a decline, its reason.
  */
-function simulation<S extends z.ZodType>(name: string, operationId: string, summary: string, body: S, toEvent: (body: z.infer<S>) => CardNetworkEventArgs['event']) {
+function simulation<S extends z.ZodType>(name: string, operationId: string, summary: string, body: S, toEvent: (body: z.infer<S>, newTransactionId: string) => CardNetworkEventArgs['event']) {
   return defineRoute({
     method: 'post',
     path: `/sandbox/cards/:cardId/simulate/${name}`,
@@ -44,17 +44,21 @@ function simulation<S extends z.ZodType>(name: string, operationId: string, summ
       401: errorResponses[401],
       404: errorResponses[404],
     },
-    handler: async ({ em, caller, params, body, deps }) => {
+    handler: async ({ em, caller, params, body, deps, idempotencyKey }) => {
       const card = await findCard(em, caller.platformId, params.cardId);
-      const outcome = await sendCardNetworkEvent(deps.temporal, cardRef(card), CARD_TIMING, { token: randomUUID(), event: toEvent(body) }, { taskQueue: deps.taskQueue });
+      // With an Idempotency-Key the event's token and a new card transaction's id derive from it,
+      // so a request repeated after its first attempt was applied is not applied twice.
+      const token = idempotencyKey ? derivedId('Request', caller.platformId, 'card-simulation', idempotencyKey) : randomUUID();
+      const newTransactionId = idempotencyKey ? derivedId('CardTransaction', caller.platformId, 'card-simulation', idempotencyKey) : newId('CardTransaction');
+      const outcome = await sendCardNetworkEvent(deps.temporal, cardRef(card), CARD_TIMING, { token, event: toEvent(body, newTransactionId) }, { taskQueue: deps.taskQueue });
       return { status: 202, body: outcome };
     },
   });
 }
 
-const opening = (kind: Opening) => (body: z.infer<typeof SandboxCardAuthorizationSchema>) => ({
+const opening = (kind: Opening) => (body: z.infer<typeof SandboxCardAuthorizationSchema>, newTransactionId: string) => ({
   kind,
-  cardTransactionId: newId('CardTransaction'),
+  cardTransactionId: newTransactionId,
   amount: toMinor(body.amount).toString(),
   currency: body.currency.code,
   merchant: body.merchant,
@@ -70,7 +74,7 @@ export const sandboxRoutes = [
   simulation('authorization', 'sandboxSimulateCardAuthorization', 'Sandbox: a card authorization; approved ones hold the amount on the funding account (merchant.descriptor suffix 002 declines INSUFFICIENT_FUNDS, 003 CARD_PAUSED)', SandboxCardAuthorizationSchema, opening('AUTHORIZATION')),
   simulation('clearing', 'sandboxSimulateCardClearing', 'Sandbox: a clearing of an open authorization, in one or more parts (0 = the authorization expires)', SandboxCardClearingSchema, followUp('CLEARING')),
   simulation('return', 'sandboxSimulateCardReturn', 'Sandbox: a merchant return of settled money (all of it: REFUNDED)', SandboxCardReturnSchema, followUp('RETURN')),
-  simulation('balance_inquiry', 'sandboxSimulateCardBalanceInquiry', 'Sandbox: a zero-amount balance inquiry; moves nothing', SandboxCardBalanceInquirySchema, (body) => ({ kind: 'BALANCE_INQUIRY', cardTransactionId: newId('CardTransaction'), amount: '0', currency: '', merchant: body.merchant })),
+  simulation('balance_inquiry', 'sandboxSimulateCardBalanceInquiry', 'Sandbox: a zero-amount balance inquiry; moves nothing', SandboxCardBalanceInquirySchema, (body, newTransactionId) => ({ kind: 'BALANCE_INQUIRY', cardTransactionId: newTransactionId, amount: '0', currency: '', merchant: body.merchant })),
   simulation('credit_authorization', 'sandboxSimulateCardCreditAuthorization', 'Sandbox: a credit authorization to the card; credited when it clears', SandboxCardAuthorizationSchema, opening('CREDIT_AUTHORIZATION')),
   simulation('financial_authorization', 'sandboxSimulateCardFinancialAuthorization', 'Sandbox: a single-message financial authorization, settled at once', SandboxCardAuthorizationSchema, opening('FINANCIAL_AUTHORIZATION')),
   simulation('financial_credit_authorization', 'sandboxSimulateCardFinancialCreditAuthorization', 'Sandbox: a single-message financial credit, credited at once', SandboxCardAuthorizationSchema, opening('FINANCIAL_CREDIT_AUTHORIZATION')),

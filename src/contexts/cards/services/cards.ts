@@ -71,11 +71,16 @@ export async function createProblems(em: EntityManager, platformId: string, body
 
 /**
  * Issues a card in PROCESSING. The platform row is locked while the live cards are counted, so
- * concurrent issues cannot pass the cap together.
+ * concurrent issues cannot pass the cap together. With an Idempotency-Key the card id derives
+ * from it: a request repeated after its first attempt committed and died before answering finds
+ * its card again (the cap does not count it twice) instead of issuing a second one.
  */
-export async function createCard(em: EntityManager, input: { platformId: string; environment: Environment; body: NewCard }): Promise<Card> {
+export async function createCard(em: EntityManager, input: { platformId: string; environment: Environment; body: NewCard; idempotencyKey?: string }): Promise<Card> {
+  const id = input.idempotencyKey ? derivedId('Card', input.platformId, 'card', input.idempotencyKey) : newId('Card');
   return em.transactional(async (tx) => {
     const platform = await tx.findOneOrFail(Platform, { id: input.platformId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    const issued = await tx.findOne(Card, { id });
+    if (issued) return issued;
     const cardholder = await tx.findOneOrFail(Customer, { id: input.body.cardholderId, platformId: platform.id });
     if (cardholder.kycStatus !== 'APPROVED') throw kycNotApproved(cardholder.kycStatus);
     const live = { state: { $ne: 'CLOSED' as CardState } };
@@ -84,7 +89,6 @@ export async function createCard(em: EntityManager, input: { platformId: string;
     if (refusal) throw new DomainError('CARD_LIMIT_REACHED', refusal);
     const funding = await tx.findOneOrFail(InternalAccount, { id: input.body.fundingSources[0]! });
     const now = new Date();
-    const id = newId('Card');
     return tx.create(Card, {
       id,
       platformId: platform.id,
