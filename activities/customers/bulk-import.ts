@@ -1,3 +1,4 @@
+import { Context } from '@temporalio/activity';
 import { beginBulkImport, finishBulkImport, importBulkRows } from '../../src/contexts/customers/services/bulk-import';
 import type { ActivityDeps } from '../deps';
 
@@ -11,7 +12,7 @@ export function bulkImportActivities({ orm, masterKey }: ActivityDeps) {
 
     /** One batch of rows (1-based, inclusive) through POST /customers' rules; rows already processed are skipped. */
     async importBulkCustomerRows(input: { jobId: string; fromRow: number; toRow: number }): Promise<{ events: { eventId: string; type: string }[] }> {
-      return importBulkRows(orm.em.fork(), { ...input, masterKey });
+      return importBulkRows(orm.em.fork(), { ...input, masterKey, onRow: () => Context.current().heartbeat() });
     },
 
     /** COMPLETED or FAILED, with its BULK_UPLOAD.* event recorded. */

@@ -69,7 +69,7 @@ afterEach(async () => {
 async function runLengths(workflowId: string, firstRunId: string): Promise<number[]> {
   const lengths: number[] = [];
   for (let runId: string | undefined = firstRunId; runId; ) {
-    const events = (await env.client.workflow.getHandle(workflowId, runId, { followRuns: false }).fetchHistory()).events ?? [];
+    const events: { workflowExecutionContinuedAsNewEventAttributes?: { newExecutionRunId?: string | null } | null }[] = (await env.client.workflow.getHandle(workflowId, runId, { followRuns: false }).fetchHistory()).events ?? [];
     lengths.push(events.length);
     runId = events.at(-1)?.workflowExecutionContinuedAsNewEventAttributes?.newExecutionRunId ?? undefined;
   }

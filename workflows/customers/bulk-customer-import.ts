@@ -4,11 +4,11 @@ import { BusinessStatusKey } from '../../src/temporal/search-attributes';
 import { deliverEvents } from '../webhooks/announce';
 import { BULK_IMPORT_BATCH_ROWS, BULK_IMPORT_BATCHES_PER_RUN, type BulkCustomerImportInput, type BulkCustomerImportResult } from '../definitions';
 
-const activities = proxyActivities<CustomerActivities>({
-  // A batch is BULK_IMPORT_BATCH_ROWS short transactions; a retry skips the rows already done.
-  startToCloseTimeout: '5 minutes',
-  retry: { initialInterval: '1 second', maximumInterval: '30 seconds' },
-});
+const retry = { initialInterval: '1 second', maximumInterval: '30 seconds' } as const;
+const activities = proxyActivities<CustomerActivities>({ startToCloseTimeout: '30 seconds', retry });
+// A batch is BULK_IMPORT_BATCH_ROWS short transactions, with a heartbeat after each: a worker
+// that dies mid-batch is noticed within the heartbeat timeout, and the retry skips rows done.
+const { importBulkCustomerRows } = proxyActivities<CustomerActivities>({ startToCloseTimeout: '5 minutes', heartbeatTimeout: '30 seconds', retry });
 
 /**
  * One bulk customer import (workflow id = job id). The rows wait in PostgreSQL; the workflow
@@ -32,7 +32,7 @@ export async function bulkCustomerImport(input: BulkCustomerImportInput): Promis
       await continueAsNew<typeof bulkCustomerImport>({ jobId, platformId, totalRows, nextRow });
     }
     const toRow = Math.min(totalRows, nextRow + BULK_IMPORT_BATCH_ROWS - 1);
-    const { events } = await activities.importBulkCustomerRows({ jobId, fromRow: nextRow, toRow });
+    const { events } = await importBulkCustomerRows({ jobId, fromRow: nextRow, toRow });
     await deliverEvents(platformId, events);
     nextRow = toRow + 1;
   }

@@ -176,12 +176,15 @@ class RowAlreadyProcessed extends Error {}
  * Processes rows fromRow..toRow (1-based, inclusive) not yet processed, in order, each in a
  * transaction of its own. Returns the webhook events the created customers raised.
  */
-export async function importBulkRows(em: EntityManager, input: { jobId: string; fromRow: number; toRow: number; masterKey: Buffer }): Promise<{ events: AnnouncedEvent[] }> {
+export async function importBulkRows(em: EntityManager, input: { jobId: string; fromRow: number; toRow: number; masterKey: Buffer; onRow?: () => void }): Promise<{ events: AnnouncedEvent[] }> {
   const job = await em.findOneOrFail(BulkImportJob, { id: input.jobId });
   const platform = await em.findOneOrFail(Platform, { id: job.platformId });
   const rows = await em.find(BulkImportRow, { jobId: job.id, rowNumber: { $gte: input.fromRow, $lte: input.toRow }, outcome: null }, { orderBy: { rowNumber: 'asc' } });
   const events: AnnouncedEvent[] = [];
-  for (const row of rows) events.push(...(await importRow(em.fork(), platform, job, row, input.masterKey)));
+  for (const row of rows) {
+    events.push(...(await importRow(em.fork(), platform, job, row, input.masterKey)));
+    input.onRow?.();
+  }
   return { events };
 }
 
