@@ -232,3 +232,23 @@ export interface CardNetworkEventOutcome {
   declineReason?: string;
 }
 export const cardNetworkEventUpdate = defineUpdate<CardNetworkEventOutcome, [CardNetworkEventArgs]>('cardNetworkEvent');
+
+export interface BulkCustomerImportInput {
+  /** Also the workflow id: one import workflow per job. */
+  jobId: string;
+  platformId: string;
+  /** Carried across continue-as-new: the job's row count (read once, by the first run). */
+  totalRows?: number;
+  /** Carried across continue-as-new: the first row this run processes (1-based). */
+  nextRow?: number;
+}
+
+export interface BulkCustomerImportResult {
+  jobId: string;
+  status: string;
+}
+
+/** Rows per batch: one activity processes them, each row in a database transaction of its own. */
+export const BULK_IMPORT_BATCH_ROWS = 100;
+/** Batches per run before continue-as-new, so that a 10,000-row file keeps every history short. */
+export const BULK_IMPORT_BATCHES_PER_RUN = 20;

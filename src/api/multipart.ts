@@ -140,7 +140,7 @@ export function multipartError(err: unknown, options: MultipartOptions): DomainE
   if (err instanceof MulterError) {
     switch (err.code) {
       case 'LIMIT_FILE_SIZE':
-        return invalid({ field: options.fileField, constraint: 'maxSize', message: `the file must be at most ${options.maxFileBytes} bytes (10 MB)` });
+        return invalid({ field: options.fileField, constraint: 'maxSize', message: `the file must be at most ${options.maxFileBytes} bytes (${Math.round(options.maxFileBytes / 1024 / 1024)} MB)` });
       case 'LIMIT_FILE_COUNT':
         return invalid({ field: options.fileField, constraint: 'maxItems', message: 'send exactly one file' });
       case 'LIMIT_UNEXPECTED_FILE':

@@ -41,6 +41,7 @@ export const ERROR_CODES = [
   'DOCUMENT_NOT_FOUND',
   'BENEFICIAL_OWNER_NOT_FOUND',
   'UMA_NOT_FOUND',
+  'BULK_UPLOAD_JOB_NOT_FOUND',
   // 405
   'METHOD_NOT_ALLOWED',
   // 409
@@ -88,6 +89,7 @@ const NOT_FOUND_CODES: Record<string, ErrorCode> = {
   Transaction: 'TRANSACTION_NOT_FOUND',
   Quote: 'QUOTE_NOT_FOUND',
   Token: 'TOKEN_NOT_FOUND',
+  BulkImportJob: 'BULK_UPLOAD_JOB_NOT_FOUND',
 };
 
 /**

@@ -18,6 +18,7 @@ export const ID_TYPES = [
   'Lookup',
   'Card',
   'CardTransaction',
+  'Job',
 ] as const;
 export type IdType = (typeof ID_TYPES)[number];
 

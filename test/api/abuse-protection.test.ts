@@ -6,6 +6,8 @@ import { JSON_BODY_LIMIT_BYTES } from '../../src/api/body-limits';
 import { createApp } from '../../src/api/app';
 import { DEFAULT_ABUSE_LIMITS, type AbuseLimits } from '../../src/config';
 import { MAX_DOCUMENT_BYTES } from '../../src/contexts/customers/domain/documents';
+import { MAX_CSV_BYTES } from '../../src/contexts/customers/domain/bulk-import';
+import { multipartBodyLimit } from '../../src/api/multipart';
 import { BASE, Harness } from '../support/harness';
 
 let h: Harness;
@@ -121,7 +123,14 @@ describe('request-size limits per route', () => {
         expect(op.responses['429']!.headers).toHaveProperty('Retry-After');
       }
     }
-    expect(limits).toEqual(new Set([`PAYLOAD_TOO_LARGE: the request body is over ${JSON_BODY_LIMIT_BYTES} bytes`, doc.paths['/documents']!.post!.responses['413']!.description]));
+    expect(limits).toEqual(
+      new Set([
+        `PAYLOAD_TOO_LARGE: the request body is over ${JSON_BODY_LIMIT_BYTES} bytes`,
+        doc.paths['/documents']!.post!.responses['413']!.description,
+        `PAYLOAD_TOO_LARGE: the request body is over ${multipartBodyLimit({ fileField: 'file', maxFileBytes: MAX_CSV_BYTES })} bytes`,
+      ]),
+    );
+    expect(doc.paths['/customers/bulk/csv']!.post!.responses['413']!.description).toMatch(/over 6619136 bytes/);
   });
 });
 

@@ -32,8 +32,9 @@ interface Call {
   path: string;
   query: Record<string, string>;
   json?: unknown;
-  /** The text fields of a multipart upload (a PDF is attached as `file`). */
+  /** The text fields of a multipart upload (a PDF is attached as `file`, unless `file` says otherwise). */
   form?: Record<string, string>;
+  file?: { bytes: Buffer; name: string; type: string };
 }
 
 function send(authorization: string | undefined, call: Call): Promise<Res> {
@@ -41,7 +42,8 @@ function send(authorization: string | undefined, call: Call): Promise<Res> {
   if (authorization) r = r.set('Authorization', authorization);
   if (call.form) {
     for (const [name, value] of Object.entries(call.form)) r = r.field(name, value);
-    r = r.attach('file', FILES.pdf, { filename: 'matrix.pdf', contentType: 'application/pdf' });
+    const file = call.file ?? { bytes: FILES.pdf, name: 'matrix.pdf', type: 'application/pdf' };
+    r = r.attach('file', file.bytes, { filename: file.name, contentType: file.type });
   } else if (call.json !== undefined) {
     r = r.send(call.json as object);
   }
@@ -66,12 +68,13 @@ interface World {
   verificationId: string;
   cardId: string;
   cardTransactionId: string;
+  bulkJobId: string;
 }
 
 /** Request bodies A sent successfully, by `METHOD /path/{template}`: replayed by B on A's ids. */
-const validBodies = new Map<string, Pick<Call, 'json' | 'form'>>();
+const validBodies = new Map<string, Pick<Call, 'json' | 'form' | 'file'>>();
 
-async function asA(auth: string, method: string, template: string, params: Record<string, string>, body: Pick<Call, 'json' | 'form'> = {}): Promise<Res> {
+async function asA(auth: string, method: string, template: string, params: Record<string, string>, body: Pick<Call, 'json' | 'form' | 'file'> = {}): Promise<Res> {
   const path = template.replace(/\{(\w+)\}/g, (_m, name: string) => params[name]!);
   const res = await send(auth, { method, path, query: {}, ...body });
   if (res.status >= 300) throw new Error(`fixture ${method.toUpperCase()} ${path}: ${res.status} ${res.text}`);
@@ -112,10 +115,15 @@ async function buildWorld(auth: string, platformId: string): Promise<World> {
   await eventually(() => send(auth, { method: 'get', path: `/cards/${cardId}`, query: {} }), (r) => r.body.state === 'ACTIVE');
   const cardTransactionId = (await asA(auth, 'post', '/sandbox/cards/{cardId}/simulate/authorization', { cardId }, { json: { amount: 1_000, currency: { code: 'USD' }, merchant: { descriptor: 'MATRIX SHOP' } } })).body.cardTransactionId as string;
 
+  // A bulk import of one customer, finished.
+  const csv = 'umaAddress,platformCustomerId,customerType,fullName,birthDate,addressLine1,city,state,postalCode,country\nmatrix.bulk@uma.example.com,matrix-bulk,INDIVIDUAL,Bulk Matrixowner,1980-01-01,1 Main St,Austin,TX,78701,US\n';
+  const bulkJobId = (await asA(auth, 'post', '/customers/bulk/csv', {}, { form: {}, file: { bytes: Buffer.from(csv), name: 'matrix.csv', type: 'text/csv' } })).body.jobId as string;
+  await eventually(() => send(auth, { method: 'get', path: `/customers/bulk/jobs/${bulkJobId}`, query: {} }), (r) => r.body.status === 'COMPLETED');
+
   // Everything A started has finished, so that the snapshot below holds still.
   const settled = (id: string) => eventually(() => send(auth, { method: 'get', path: `/transactions/${id}`, query: {} }), (r) => r.body.status === 'COMPLETED');
   for (const id of [incomingTransactionId, quote.transactionId]) expect((await settled(id)).body.status).toBe('COMPLETED');
-  return { customerId, businessId: business.id, umaAddress: customer.umaAddress, usdAccountId, externalAccountId, platformExternalAccountId, quoteId: quote.id, transactionId: quote.transactionId, incomingTransactionId, ownerId, documentId, verificationId, cardId, cardTransactionId };
+  return { customerId, businessId: business.id, umaAddress: customer.umaAddress, usdAccountId, externalAccountId, platformExternalAccountId, quoteId: quote.id, transactionId: quote.transactionId, incomingTransactionId, ownerId, documentId, verificationId, cardId, cardTransactionId, bulkJobId };
 }
 
 /**
@@ -150,6 +158,8 @@ function valueOf(w: World, name: string, path: string, at = name): string | unde
       return w.cardTransactionId;
     case 'cardholderId':
       return w.customerId;
+    case 'jobId':
+      return w.bulkJobId;
     case 'receiverUmaAddress':
     case 'umaAddress':
       return w.umaAddress;
@@ -258,7 +268,7 @@ beforeAll(async () => {
 
   world = await buildWorld(A.auth, A.platform.id);
   aIds = Object.values(world);
-  aData = [...aIds, 'Alice Matrixowner', 'alice.matrix@example.com', 'matrix-a', 'Acme Inc', ibanOf('DE', '370400440532013999')];
+  aData = [...aIds, 'Alice Matrixowner', 'alice.matrix@example.com', 'matrix-a', 'matrix-bulk', 'Bulk Matrixowner', 'Acme Inc', ibanOf('DE', '370400440532013999')];
   // Taken once two readings a second apart agree (webhook deliveries of the fixtures may still be landing).
   const reading = () => snapshot([A.platform.id, B.platform.id]);
   const [, settled] = await eventually(

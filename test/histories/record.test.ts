@@ -21,6 +21,8 @@ import { bundledWorker } from '../support/bundled-worker';
 import { processingCard, startCard } from '../support/card-fixtures';
 import { cardNetworkEventUpdate, changeCardUpdate } from '../../workflows/definitions';
 import { Harness } from '../support/harness';
+import { createBulkImportJob } from '../../src/contexts/customers/services/bulk-import';
+import { startBulkCustomerImport } from '../../src/temporal/starters/bulk-customer-import';
 import { timeSkippingEnvironment } from '../support/time-skipping';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { keccak_256 } from '@noble/hashes/sha3.js';
@@ -40,7 +42,7 @@ const dir = __dirname;
  * The current code version of each workflow type: raise it with every versioned change
  * (patched()), so that the new code's histories are recorded beside the older ones.
  */
-const HISTORY_VERSION: Record<string, string> = { incomingPayment: 'v3', webhookDelivery: 'v2', customerVerification: 'v1', externalAccountVerification: 'v1', quote: 'v2', outgoingPayment: 'v2', cardLifecycle: 'v1' };
+const HISTORY_VERSION: Record<string, string> = { incomingPayment: 'v3', webhookDelivery: 'v2', customerVerification: 'v1', externalAccountVerification: 'v1', quote: 'v2', outgoingPayment: 'v2', cardLifecycle: 'v1', bulkCustomerImport: 'v1' };
 
 async function save(workflowType: string, scenario: string, history: Parameters<typeof historyToJSON>[0]) {
   const file = join(dir, workflowType, `${HISTORY_VERSION[workflowType]}-${scenario}.json`);
@@ -245,4 +247,35 @@ record('record workflow histories', () => {
       await h.stop();
     }
   }, 120_000);
+  test('bulkCustomerImport: a small file with a bad row, through the API; a 2,050-row file over two runs (continue-as-new); on the dev server', async () => {
+    const h = await Harness.start();
+    try {
+      const p = await h.platform({ currencies: ['USD'] });
+      const platformId = p.platform.id;
+      const file = [
+        'umaAddress,platformCustomerId,customerType,fullName,birthDate,addressLine1,city,state,postalCode,country',
+        'ann@uma.example.com,h-1,INDIVIDUAL,Ann History,1980-01-01,1 Main St,Austin,TX,78701,US',
+        'bob@uma.example.com,h-2,INDIVIDUAL,Bob History,1980-02-30,1 Main St,Austin,TX,78701,US',
+      ].join('\n');
+      const accepted = await p.api.post('/customers/bulk/csv').attach('file', Buffer.from(file), { filename: 'h.csv', contentType: 'text/csv' });
+      expect(accepted.status).toBe(202);
+      const small = h.temporal.workflow.getHandle(accepted.body.jobId as string);
+      await small.result();
+      await save('bulkCustomerImport', 'mixed-rows', await small.fetchHistory());
+
+      // Names ending in 003 stay UNVERIFIED: no webhooks per row, so the histories stay small.
+      const header = ['umaAddress', 'platformCustomerId', 'customerType', 'fullName', 'birthDate', 'addressLine1', 'city', 'state', 'postalCode', 'country'];
+      const rows = Array.from({ length: 2_050 }, (_, i) => [`$big${i}@uma.example.com`, `big-${i}`, 'INDIVIDUAL', `Big Person 003`, '1980-01-01', '1 Main St', 'Austin', 'TX', '78701', 'US']);
+      const job = await createBulkImportJob(h.orm.em.fork(), { platformId, environment: 'SANDBOX', csv: { header, rows } });
+      await startBulkCustomerImport(h.temporal, { jobId: job.id, platformId }, { taskQueue: h.taskQueue });
+      const first = h.temporal.workflow.getHandle(job.id);
+      const firstExecutionRunId = (await first.describe()).runId;
+      expect(await first.result()).toEqual({ jobId: job.id, status: 'COMPLETED' });
+      const firstRun = await h.temporal.workflow.getHandle(job.id, firstExecutionRunId, { followRuns: false }).fetchHistory();
+      await save('bulkCustomerImport', 'continued-as-new-first-run', firstRun);
+      await save('bulkCustomerImport', 'continued-as-new-last-run', await h.temporal.workflow.getHandle(job.id).fetchHistory());
+    } finally {
+      await h.stop();
+    }
+  }, 300_000);
 });

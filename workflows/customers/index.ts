@@ -1,1 +1,2 @@
 export { customerVerification } from './customer-verification';
+export { bulkCustomerImport } from './bulk-customer-import';

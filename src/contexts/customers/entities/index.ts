@@ -5,3 +5,4 @@ export * from './Customer';
 export * from './Document';
 export * from './KycLink';
 export * from './Verification';
+export * from './BulkImport';

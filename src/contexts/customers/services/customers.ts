@@ -194,15 +194,17 @@ export interface CustomerWrite {
 
 /**
  * Creates a customer in one transaction: its sandbox KYC status at creation (spec §8), its
- * internal accounts when it may already hold balances, and the webhook of its status.
+ * internal accounts when it may already hold balances, and the webhook of its status. A caller
+ * that may retry (the bulk import) passes a derived `id`: a second try then cannot create a
+ * second customer. Inside a caller's transaction it joins that transaction.
  */
-export async function createCustomer(em: EntityManager, platform: Platform, input: CustomerCreateRequest, ctx: CustomerWriteContext): Promise<CustomerWrite> {
+export async function createCustomer(em: EntityManager, platform: Platform, input: CustomerCreateRequest, ctx: CustomerWriteContext, options: { id?: string } = {}): Promise<CustomerWrite> {
   const consents = requestedConsents(input);
   assertKnownTermsVersions(consents);
   const problems = createProblems(platform, input);
   if (problems.length > 0) throw DomainError.invalidInput(problems);
 
-  const id = newId('Customer');
+  const id = options.id ?? newId('Customer');
   const platformCustomerId = input.platformCustomerId ?? id.slice('Customer:'.length).replace(/-/g, '');
   const regionCode = regionFor(platform, input as Values);
   const now = new Date();

@@ -1,0 +1,29 @@
+import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy, type Client } from '@temporalio/client';
+import type { bulkCustomerImport } from '../../../workflows/customers/bulk-customer-import';
+import type { BulkCustomerImportInput } from '../../../workflows/definitions';
+import { rethrowAsDomainError } from '../failures';
+import { BusinessStatusKey, PlatformIdKey } from '../search-attributes';
+import { TASK_QUEUE } from '../task-queue';
+
+/**
+ * Starts the import of an uploaded job (workflow id = job id; PlatformId and BusinessStatus as
+ * search attributes). A job is imported once: a second start of the same job id is refused by
+ * the server and ignored here, since the first one is already doing the work.
+ */
+export async function startBulkCustomerImport(client: Client, input: Pick<BulkCustomerImportInput, 'jobId' | 'platformId'>, options: { taskQueue?: string } = {}): Promise<void> {
+  try {
+    await client.workflow.start<typeof bulkCustomerImport>('bulkCustomerImport', {
+      workflowId: input.jobId,
+      taskQueue: options.taskQueue ?? TASK_QUEUE,
+      workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+      args: [{ jobId: input.jobId, platformId: input.platformId }],
+      typedSearchAttributes: [
+        { key: PlatformIdKey, value: input.platformId },
+        { key: BusinessStatusKey, value: 'PENDING' },
+      ],
+    });
+  } catch (err) {
+    if (err instanceof WorkflowExecutionAlreadyStartedError) return;
+    rethrowAsDomainError(err);
+  }
+}
