@@ -3,6 +3,9 @@ import { BulkImportJob, BulkImportRow, Customer } from '../../src/contexts/custo
 import { MAX_CSV_BYTES, MAX_CSV_ROWS } from '../../src/contexts/customers/domain/bulk-import';
 import { derivedId } from '../../src/domain/ids';
 import { eventually } from '../support/eventually';
+import { createBulkImportJob } from '../../src/contexts/customers/services/bulk-import';
+import { startStrandedBulkImports } from '../../src/contexts/customers/services/bulk-import-sweeper';
+import { parseCsv } from '../../src/contexts/customers/domain/bulk-import';
 import { BASE, Harness } from '../support/harness';
 
 let h: Harness;
@@ -97,6 +100,20 @@ describe('POST /customers/bulk/csv and GET /customers/bulk/jobs/{jobId}', () => 
     await h.receiver.waitFor((hooks) => [...approved].every((id) => hooks.some((w) => w.body.type === 'CUSTOMER.KYC_APPROVED' && (w.body.data as { id: string }).id === id)));
     expect(h.receiver.received.filter((w) => w.body.type === 'CUSTOMER.KYC_APPROVED' && approved.has((w.body.data as { id: string }).id)).length).toBe(approved.size);
   }, 90_000);
+
+  test('a job recorded but never started (the API died in between) is started by the sweep, once', async () => {
+    const p = await h.platform();
+    const parsed = parseCsv(csv(person('swept-1'), person('swept-2')).toString('utf8'));
+    if ('problem' in parsed) throw new Error(parsed.problem);
+    const job = await createBulkImportJob(h.orm.em.fork(), { platformId: p.platform.id, environment: 'SANDBOX', csv: parsed });
+    expect(await startStrandedBulkImports(h.orm, h.temporal, { graceMs: 60_000, taskQueue: h.taskQueue })).not.toContain(job.id);
+    expect(await startStrandedBulkImports(h.orm, h.temporal, { graceMs: -10_000, taskQueue: h.taskQueue })).toContain(job.id);
+    const done = await finished(p, job.id);
+    expect(done).toMatchObject({ status: 'COMPLETED', progress: { total: 2, successful: 2, failed: 0 } });
+    // A second sweep finds nothing pending, and a forced start of the finished job is refused by the server.
+    expect(await startStrandedBulkImports(h.orm, h.temporal, { graceMs: -10_000, taskQueue: h.taskQueue })).not.toContain(job.id);
+    expect((await customersOf(p.platform.id)).map((c) => c.platformCustomerId)).toEqual(['swept-1', 'swept-2']);
+  });
 
   test('a file in which no row can be created ends FAILED with BULK_UPLOAD.FAILED', async () => {
     const p = await h.platform();
