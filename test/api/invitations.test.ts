@@ -1,4 +1,6 @@
+import { randomBytes } from 'node:crypto';
 import { Invitation } from '../../src/contexts/invitations/entities';
+import { expireStrandedInvitations } from '../../src/contexts/invitations/services/invitation-sweeper';
 import { WebhookEvent } from '../../src/contexts/webhooks/entities';
 import { eventually } from '../support/eventually';
 import { Harness } from '../support/harness';
@@ -143,6 +145,26 @@ describe('expiry', () => {
     const claim = await p.api.post(`/invitations/${code}/claim`, { inviteeUma: '$late@x.example.com' }).expect(400);
     expect([claim.body.code, claim.body.details.errors[0]]).toEqual(['INVALID_INPUT', expect.objectContaining({ field: 'invitationCode', constraint: { rule: 'expired' } })]);
     expect((await p.api.post(`/invitations/${code}/cancel`).expect(400)).body.details.errors[0].field).toBe('invitationCode');
+  });
+});
+
+describe('the sweeper', () => {
+  test('expires an overdue invitation whose workflow never started', async () => {
+    const p = await configured();
+    const { code: template } = await invite(p);
+    const em = h.orm.em.fork();
+    const original = await em.findOneOrFail(Invitation, { code: template });
+    // As if the process died between the insert and the start: a row, and no workflow.
+    const code = randomBytes(8).toString('hex');
+    const past = new Date(Date.now() - 120_000);
+    em.create(Invitation, { ...original, code, url: `https://${p.domain}/invite/${code}`, expiresAt: past, createdAt: past, updatedAt: past });
+    await em.flush();
+    expect((await p.api.get(`/invitations/${code}`)).body.status).toBe('EXPIRED');
+    expect(await expireStrandedInvitations(h.orm, h.temporal, { taskQueue: h.taskQueue })).toContain(code);
+    const row = () => h.orm.em.fork().findOneOrFail(Invitation, { code });
+    expect((await eventually(row, (r) => r.status === 'EXPIRED')).status).toBe('EXPIRED');
+    // The invitation with a running workflow and no expiry is not touched.
+    expect((await h.orm.em.fork().findOneOrFail(Invitation, { code: template })).status).toBe('PENDING');
   });
 });
 
