@@ -4,6 +4,7 @@ import { expireStrandedInvitations } from '../../src/contexts/invitations/servic
 import { WebhookEvent } from '../../src/contexts/webhooks/entities';
 import { eventually } from '../support/eventually';
 import { Harness } from '../support/harness';
+import { ReferenceConformance } from '../support/reference-conformance';
 
 let h: Harness;
 beforeAll(async () => {
@@ -90,6 +91,7 @@ describe('claim', () => {
     await h.receiver.waitFor(() => claimedEvents(code).length > 0);
     const [hook] = claimedEvents(code);
     expect(hook!.body.data).toEqual(res.body);
+    expect(ReferenceConformance.load().schemaProblems('InvitationClaimedWebhook', hook!.body)).toEqual([]);
 
     const again = await p.api.post(`/invitations/${code}/claim`, { inviteeUma: '$carol@other.example.com' }).expect(400);
     expect(again.body.code).toBe('INVITATION_ALREADY_CLAIMED');
