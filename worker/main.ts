@@ -10,6 +10,7 @@ import { pruneIdempotencyRecords } from '../src/services/idempotency-retention';
 import { ensureSearchAttributes } from '../src/temporal/register-search-attributes';
 import { startStrandedWebhookDeliveries } from '../src/contexts/webhooks/services/webhook-sweeper';
 import { startStrandedAccountVerifications } from '../src/contexts/external-accounts/services/verification-sweeper';
+import { expireStrandedInvitations } from '../src/contexts/invitations/services/invitation-sweeper';
 import { expireStrandedQuotes } from '../src/contexts/payments/services/quote-sweeper';
 import { startStrandedCards } from '../src/contexts/cards/services/card-sweeper';
 import { startStrandedBulkImports } from '../src/contexts/customers/services/bulk-import-sweeper';
@@ -57,7 +58,7 @@ async function main(): Promise<void> {
   });
   logger.info({ temporalAddress: config.temporalAddress, taskQueue: worker.options.taskQueue }, 'worker started');
 
-  // Every minute: start deliveries of events, account checks, card issuances and bulk imports whose workflow never started (see the sweepers) and
+  // Every minute: start deliveries of events, account checks, card issuances, bulk imports and invitation expiries whose workflow never started (see the sweepers) and
   // forget idempotency records past their retention.
   const clientConnection = await Connection.connect({ address: config.temporalAddress });
   await ensureSearchAttributes(clientConnection, config.temporalNamespace);
@@ -78,6 +79,9 @@ async function main(): Promise<void> {
     startStrandedBulkImports(orm, client, { taskQueue: worker.options.taskQueue })
       .then((ids) => ids.length > 0 && logger.info({ jobIds: ids }, 'started stranded bulk imports'))
       .catch((err: unknown) => logger.warn({ err }, 'bulk import sweep failed'));
+    expireStrandedInvitations(orm, client, { taskQueue: worker.options.taskQueue })
+      .then((codes) => codes.length > 0 && logger.info({ codes }, 'expired stranded invitations'))
+      .catch((err: unknown) => logger.warn({ err }, 'invitation sweep failed'));
     pruneIdempotencyRecords(orm)
       .then((n) => n > 0 && logger.info({ pruned: n }, 'pruned idempotency records'))
       .catch((err: unknown) => logger.warn({ err }, 'idempotency pruning failed'));

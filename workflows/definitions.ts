@@ -4,6 +4,7 @@ import type { DeliveryOutcome, WebhookRetryPolicy } from '../src/contexts/webhoo
 import type { TransactionStatus } from '../src/contexts/payments/domain/transaction-state';
 import type { PayoutPlan } from '../src/contexts/payments/domain/payout-scenarios';
 import type { PullPlan } from '../src/contexts/payments/domain/pull-scenarios';
+import type { InvitationView } from '../src/contexts/invitations/services/invitation-views';
 
 /** Inputs, results and queries shared by workflows and the API that starts them. */
 
@@ -252,3 +253,20 @@ export interface BulkCustomerImportResult {
 export const BULK_IMPORT_BATCH_ROWS = 100;
 /** Batches per run before continue-as-new, so that a 10,000-row file keeps every history short. */
 export const BULK_IMPORT_BATCHES_PER_RUN = 20;
+
+export interface InvitationLifecycleInput {
+  /** Also the workflow id: one lifecycle workflow per invitation. */
+  code: string;
+  platformId: string;
+  inviterCustomerId: string;
+  /**
+   * How long until expiresAt, counted by the starter when it starts the run (a durable timer; the
+   * activity judges expiry against the stored expiresAt); null: it waits for a claim or a cancellation.
+   */
+  expiresInMs: number | null;
+}
+
+/** POST /invitations/{code}/claim: answered with the claimed invitation, or refused with its §7 code. */
+export const claimInvitationUpdate = defineUpdate<InvitationView, [{ inviteeUma: string }]>('claimInvitation');
+/** POST /invitations/{code}/cancel: answered with the cancelled invitation. */
+export const cancelInvitationUpdate = defineUpdate<InvitationView, []>('cancelInvitation');

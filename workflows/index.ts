@@ -6,3 +6,4 @@ export * from './payments';
 export * from './webhooks';
 export * from './external-accounts';
 export * from './cards';
+export * from './invitations';

@@ -5,6 +5,7 @@ import type { AbuseLimits, Config } from '../config';
 import type { Environment } from '../contexts/platforms/entities/ApiToken';
 import type { ContactCodeSender } from '../contexts/customers/services/contact-verification';
 import type { ApiMetrics } from './metrics';
+import type { Permission } from './permissions';
 
 export interface ApiDeps {
   orm: MikroORM;
@@ -27,4 +28,6 @@ export interface Caller {
   platformId: string;
   tokenId: string;
   environment: Environment;
+  /** What the token may do (src/api/permissions.ts); checked by mountRoute before the route runs. */
+  permissions: readonly Permission[];
 }

@@ -10,6 +10,7 @@ import { registry, z } from './openapi-registry';
 import { errorResponses, ID_PARAMS } from './schemas/common';
 import { declaredKeys, looksLikeId, nulCharacterErrors, unknownQueryErrors } from './input-guards';
 import { fieldErrors } from './validation';
+import { requiredPermission, type Permission } from './permissions';
 
 type Method = 'get' | 'post' | 'patch' | 'put' | 'delete';
 
@@ -44,6 +45,8 @@ export interface RouteSpec<P extends z.ZodType, Q extends z.ZodType, B extends z
   responses: Record<number, { description: string; schema?: z.ZodType }>;
   /** Accepts an Idempotency-Key header (spec §4.2). */
   idempotent?: boolean;
+  /** The token permission the route needs; by default reads VIEW, money movement TRANSACT, other writes MANAGE (src/api/permissions.ts). */
+  permission?: Permission;
   /** Refuses production tokens (marked `x-sandbox-only` in the OpenAPI document). */
   sandboxOnly?: boolean;
   /**
@@ -83,6 +86,7 @@ export function mountRoute<P extends z.ZodType, Q extends z.ZodType, B extends z
   document(spec);
   const declaredQuery = declaredKeys(spec.query);
   const idParams = !!spec.params && ID_PARAMS.has(spec.params);
+  const permission = requiredPermission(spec.method, spec.path, spec.permission);
   const pathGuard = (req: Request, _res: Response, next: NextFunction) => {
     const nulInPath = nulCharacterErrors(req.params, '');
     if (nulInPath.length > 0) throw DomainError.invalidInput(nulInPath);
@@ -94,6 +98,9 @@ export function mountRoute<P extends z.ZodType, Q extends z.ZodType, B extends z
     if (spec.deprecated) {
       res.setHeader('Deprecation', 'true');
       res.setHeader('Link', `<${spec.deprecated.successor}>; rel="successor-version"`);
+    }
+    if (!caller.permissions.includes(permission)) {
+      throw new DomainError('FORBIDDEN', `This API token lacks the ${permission} permission this operation needs`);
     }
     if (spec.sandboxOnly && caller.environment !== 'SANDBOX') {
       throw new DomainError('FORBIDDEN', 'Sandbox endpoints require a sandbox API token');
@@ -166,6 +173,7 @@ function document<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType>
     tags: spec.tags,
     ...(spec.deprecated ? { deprecated: true } : {}),
     ...(spec.sandboxOnly ? { 'x-sandbox-only': true } : {}),
+    'x-permission': requiredPermission(spec.method, spec.path, spec.permission),
     request: {
       ...(spec.params ? { params: spec.params as never } : {}),
       ...(spec.query ? { query: spec.query as never } : {}),
@@ -198,7 +206,9 @@ type DocumentedResponse = { description: string; schema?: z.ZodType; headers?: z
  * over the route's limit 413, the per-token rate limit and authentication lockouts 429, 500.
  */
 function withStandardResponses(spec: {
+  method: Method;
   path: string;
+  permission?: Permission;
   idempotent?: boolean;
   sandboxOnly?: boolean;
   bodyLimitBytes?: number;
@@ -216,7 +226,10 @@ function withStandardResponses(spec: {
     },
     500: errorResponses[500],
   };
-  if (spec.sandboxOnly) standard[403] = { description: 'FORBIDDEN: sandbox endpoints refuse production tokens', schema: errorResponses[400].schema };
+  standard[403] = {
+    description: `FORBIDDEN: the API token lacks the ${requiredPermission(spec.method, spec.path, spec.permission)} permission${spec.sandboxOnly ? ', or a production token on a sandbox endpoint' : ''}`,
+    schema: errorResponses[400].schema,
+  };
   if (spec.path.includes(':')) standard[404] = errorResponses[404];
   if (spec.idempotent) standard[409] = { description: 'IDEMPOTENCY_KEY_REUSED: the key was used with a different request', schema: errorResponses[400].schema };
   return { ...standard, ...spec.responses };

@@ -4,6 +4,7 @@ import { createApp } from '../../src/api/app';
 import { registeredRoutes } from '../../src/api/route';
 import { DEFAULT_ABUSE_LIMITS } from '../../src/config';
 import { createToken, revokeToken } from '../../src/contexts/platforms/services/platforms';
+import { issueToken } from '../../src/contexts/platforms/services/tokens';
 import { eventually } from '../support/eventually';
 import { eurAccount, ibanOf } from '../support/external-account-fixtures';
 import { BASE, Harness } from '../support/harness';
@@ -14,7 +15,8 @@ import { sampleOf, type OpenApiDocument, type OperationObject } from '../support
 // at run time (a new route is covered without touching this file), with every kind of wrong
 // credential, and with a second platform's credentials on the first platform's resources.
 // Rows: no credentials, malformed credentials, a revoked token (401); a production token on
-// sandbox-only operations (403); platform B on platform A's ids (404, and answered exactly as for
+// sandbox-only operations (403); a VIEW-only token on every operation that needs more (403);
+// platform B on platform A's ids (404, and answered exactly as for
 // an id that does not exist, never with A's data). Afterwards nothing of A or B has changed.
 // Not a row: an agent token outside /agents/me. Agents do not exist in this service yet; the row
 // belongs here once they do (see the test.todo below).
@@ -69,6 +71,8 @@ interface World {
   cardId: string;
   cardTransactionId: string;
   bulkJobId: string;
+  tokenId: string;
+  invitationCode: string;
 }
 
 /** Request bodies A sent successfully, by `METHOD /path/{template}`: replayed by B on A's ids. */
@@ -119,11 +123,15 @@ async function buildWorld(auth: string, platformId: string): Promise<World> {
   const csv = 'umaAddress,platformCustomerId,customerType,fullName,birthDate,addressLine1,city,state,postalCode,country\nmatrix.bulk@uma.example.com,matrix-bulk,INDIVIDUAL,Bulk Matrixowner,1980-01-01,1 Main St,Austin,TX,78701,US\n';
   const bulkJobId = (await asA(auth, 'post', '/customers/bulk/csv', {}, { form: {}, file: { bytes: Buffer.from(csv), name: 'matrix.csv', type: 'text/csv' } })).body.jobId as string;
   await eventually(() => send(auth, { method: 'get', path: `/customers/bulk/jobs/${bulkJobId}`, query: {} }), (r) => r.body.status === 'COMPLETED');
+  // A second API token, and an invitation (which needs the platform's UMA domain) left PENDING without expiry.
+  const tokenId = (await asA(auth, 'post', '/tokens', {}, { json: { name: 'matrix-token', permissions: ['VIEW'] } })).body.id as string;
+  await asA(auth, 'patch', '/config', {}, { json: { umaDomain: 'matrix.uma.example.com' } });
+  const invitationCode = (await asA(auth, 'post', '/invitations', {}, { json: { inviterUma: customer.umaAddress, firstName: 'Matrix', amountToSend: 100 } })).body.code as string;
 
   // Everything A started has finished, so that the snapshot below holds still.
   const settled = (id: string) => eventually(() => send(auth, { method: 'get', path: `/transactions/${id}`, query: {} }), (r) => r.body.status === 'COMPLETED');
   for (const id of [incomingTransactionId, quote.transactionId]) expect((await settled(id)).body.status).toBe('COMPLETED');
-  return { customerId, businessId: business.id, umaAddress: customer.umaAddress, usdAccountId, externalAccountId, platformExternalAccountId, quoteId: quote.id, transactionId: quote.transactionId, incomingTransactionId, ownerId, documentId, verificationId, cardId, cardTransactionId, bulkJobId };
+  return { customerId, businessId: business.id, umaAddress: customer.umaAddress, usdAccountId, externalAccountId, platformExternalAccountId, quoteId: quote.id, transactionId: quote.transactionId, incomingTransactionId, ownerId, documentId, verificationId, cardId, cardTransactionId, bulkJobId, tokenId, invitationCode };
 }
 
 /**
@@ -160,6 +168,11 @@ function valueOf(w: World, name: string, path: string, at = name): string | unde
       return w.customerId;
     case 'jobId':
       return w.bulkJobId;
+    case 'tokenId':
+      return w.tokenId;
+    case 'invitationCode':
+      return w.invitationCode;
+    case 'inviterUma':
     case 'receiverUmaAddress':
     case 'umaAddress':
       return w.umaAddress;
@@ -196,7 +209,12 @@ function callOn(w: World, method: string, path: string, op: OperationObject): Ca
 function withUnknownIds(call: Call, ids: string[]): Call {
   let text = JSON.stringify(call);
   for (const id of ids) {
-    const unknown = id.startsWith('$') ? `$nobody${randomUUID().slice(0, 8)}${id.slice(id.indexOf('@'))}` : `${id.slice(0, id.indexOf(':'))}:${randomUUID()}`;
+    const unknown = id.startsWith('$')
+      ? `$nobody${randomUUID().slice(0, 8)}${id.slice(id.indexOf('@'))}`
+      : id.includes(':')
+        ? `${id.slice(0, id.indexOf(':'))}:${randomUUID()}`
+        : // An invitation code: as many random hex digits.
+          randomUUID().replace(/-/g, '').slice(0, id.length);
     text = text.split(id).join(unknown);
   }
   return JSON.parse(text) as Call;
@@ -245,6 +263,7 @@ let world: World;
 let aIds: string[];
 let aData: string[];
 let productionAuth: string;
+let viewOnlyAuth: string;
 let revokedAuth: string;
 let before: Awaited<ReturnType<typeof snapshot>>;
 
@@ -260,6 +279,8 @@ beforeAll(async () => {
   const em = h.orm.em.fork();
   const production = await createToken(em, A.platform.id, 'PRODUCTION');
   productionAuth = basic(production.tokenId, production.clientSecret);
+  const viewer = await issueToken(em, { platformId: A.platform.id, environment: 'SANDBOX', permissions: ['VIEW', 'TRANSACT', 'MANAGE'] }, { name: 'matrix-viewer', permissions: ['VIEW'] });
+  viewOnlyAuth = basic(viewer.id, viewer.clientSecret);
   const revoked = await createToken(em, A.platform.id, 'SANDBOX');
   revokedAuth = basic(revoked.tokenId, revoked.clientSecret);
   // Used, so that this process has verified it, then revoked.
@@ -323,6 +344,25 @@ describe('a production token on sandbox-only operations', () => {
       problems.push(...refusalProblems(res, 403, 'FORBIDDEN').map((p) => `${label(method, path)}: ${p}`));
     }
     expect(problems).toEqual([]);
+  });
+});
+
+describe('a VIEW-only token on operations that need TRANSACT or MANAGE', () => {
+  test("403 FORBIDDEN with the §7 body, on A's own resources, before anything is judged", async () => {
+    const writes = operations.filter(({ op }) => op['x-permission'] !== 'VIEW');
+    expect(writes.length).toBeGreaterThan(operations.length / 3);
+    const problems: string[] = [];
+    for (const { method, path, op } of writes) {
+      const res = await send(viewOnlyAuth, callOn(world, method, path, op));
+      problems.push(...refusalProblems(res, 403, 'FORBIDDEN').map((p) => `${label(method, path)}: ${p}`));
+    }
+    expect(problems).toEqual([]);
+    // Reads are the token's to make.
+    const reads = ['/config', '/tokens', '/tokens/{tokenId}', '/customers', '/transactions', '/invitations/{invitationCode}'];
+    for (const { method, path, op } of operations.filter(({ method, path }) => method === 'get' && reads.includes(path))) {
+      const res = await send(viewOnlyAuth, callOn(world, method, path, op));
+      expect([label(method, path), res.status]).toEqual([label(method, path), 200]);
+    }
   });
 });
 

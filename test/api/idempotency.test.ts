@@ -33,7 +33,7 @@ function appServing(route: ReturnType<typeof defineRoute>, platformId: string) {
   const router = express.Router();
   router.use(express.json());
   router.use((_req, res, next) => {
-    res.locals.caller = { platformId, tokenId: 'Token:test', environment: 'SANDBOX' };
+    res.locals.caller = { platformId, tokenId: 'Token:test', environment: 'SANDBOX', permissions: ['VIEW', 'TRANSACT', 'MANAGE'] };
     next();
   });
   mountRoute(router, h.deps, route);

@@ -42,7 +42,7 @@ const dir = __dirname;
  * The current code version of each workflow type: raise it with every versioned change
  * (patched()), so that the new code's histories are recorded beside the older ones.
  */
-const HISTORY_VERSION: Record<string, string> = { incomingPayment: 'v3', webhookDelivery: 'v2', customerVerification: 'v1', externalAccountVerification: 'v1', quote: 'v2', outgoingPayment: 'v2', cardLifecycle: 'v1', bulkCustomerImport: 'v1' };
+const HISTORY_VERSION: Record<string, string> = { incomingPayment: 'v3', webhookDelivery: 'v2', customerVerification: 'v1', externalAccountVerification: 'v1', quote: 'v2', outgoingPayment: 'v2', cardLifecycle: 'v1', bulkCustomerImport: 'v1', invitationLifecycle: 'v1' };
 
 async function save(workflowType: string, scenario: string, history: Parameters<typeof historyToJSON>[0]) {
   const file = join(dir, workflowType, `${HISTORY_VERSION[workflowType]}-${scenario}.json`);
@@ -278,4 +278,28 @@ record('record workflow histories', () => {
       await h.stop();
     }
   }, 300_000);
+
+  test('invitationLifecycle: claimed (INVITATION.CLAIMED delivered); cancelled; expired on its timer; on the dev server', async () => {
+    const h = await Harness.start();
+    try {
+      const { api } = await h.platform();
+      await api.patch('/config', { umaDomain: 'history.uma.example.com' }).expect(200);
+      const inviterUma = (await api.post('/customers', { customerType: 'INDIVIDUAL', platformCustomerId: 'history-inviter', fullName: 'Ivy Inviter' }).expect(201)).body.umaAddress as string;
+      const finished = async (code: string) => {
+        const handle = h.temporal.workflow.getHandle(code);
+        await handle.result();
+        return handle.fetchHistory();
+      };
+      const claimed = await api.post('/invitations', { inviterUma, amountToSend: 1000, expiresAt: new Date(Date.now() + 3_600_000).toISOString() }).expect(201);
+      await api.post(`/invitations/${claimed.body.code}/claim`, { inviteeUma: '$invitee@other.example.com' }).expect(200);
+      await save('invitationLifecycle', 'claimed', await finished(claimed.body.code));
+      const cancelled = await api.post('/invitations', { inviterUma }).expect(201);
+      await api.post(`/invitations/${cancelled.body.code}/cancel`).expect(200);
+      await save('invitationLifecycle', 'cancelled', await finished(cancelled.body.code));
+      const expiring = await api.post('/invitations', { inviterUma, expiresAt: new Date(Date.now() + 2_000).toISOString() }).expect(201);
+      await save('invitationLifecycle', 'expired', await finished(expiring.body.code));
+    } finally {
+      await h.stop();
+    }
+  }, 120_000);
 });

@@ -31,6 +31,8 @@ export interface OperationObject {
   requestBody?: { content: Record<string, { schema: SchemaObject }> };
   responses: Record<string, unknown>;
   'x-sandbox-only'?: boolean;
+  /** The token permission the operation needs (src/api/permissions.ts). */
+  'x-permission'?: 'VIEW' | 'TRANSACT' | 'MANAGE';
 }
 
 const SAMPLE_STRINGS: Record<string, string> = {

@@ -107,6 +107,12 @@ export class ReferenceConformance {
     return { outcome: 'checked', operation, differences: (validate.errors ?? []).filter(isReported).map((e) => this.difference(operation, status, e)) };
   }
 
+  /** Problems of a value against one of the reference's component schemas (a webhook body, say); none when it conforms. */
+  schemaProblems(schemaName: string, value: unknown): string[] {
+    const validate = this.validatorFor(`#/components/schemas/${schemaName}`);
+    return validate(value) ? [] : (validate.errors ?? []).filter(isReported).map(describe);
+  }
+
   private validatorFor(pointer: string): ValidateFunction {
     let validate = this.compiled.get(pointer);
     if (!validate) {

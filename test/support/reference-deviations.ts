@@ -54,6 +54,12 @@ export const REFERENCE_DEVIATIONS: Deviation[] = [
   },
   {
     operation: '*',
+    status: 403,
+    schemaPath: UNDECLARED(403),
+    reason: 'Token permissions (VIEW, TRANSACT, MANAGE) are enforced on every operation: a token without the one an operation needs is answered 403 FORBIDDEN; the reference declares 403 on few operations',
+  },
+  {
+    operation: '*',
     status: 400,
     schemaPath: UNDECLARED(400),
     reason: 'Every operation validates its input and answers 400 INVALID_INPUT (unknown query parameters, NUL characters, invalid values) or MISSING_MANDATORY_USER_INFO, also where the reference declares no 400',

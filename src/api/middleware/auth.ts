@@ -46,7 +46,7 @@ export function authenticate(deps: ApiDeps, limits: AbuseLimits, now: () => numb
 
     const token = await deps.orm.em.fork().findOne(ApiToken, { id: tokenId });
     const accept = () => {
-      res.locals.caller = { platformId: token!.platformId, tokenId: token!.id, environment: token!.environment } satisfies Caller;
+      res.locals.caller = { platformId: token!.platformId, tokenId: token!.id, environment: token!.environment, permissions: token!.permissions } satisfies Caller;
       next();
     };
     // A map lookup by a digest of the pair: its timing says nothing about the secret.

@@ -1,4 +1,5 @@
 import { configRoutes } from './config-routes';
+import { tokenRoutes } from './token-routes';
 
-/** The calling platform's own configuration. */
-export const routes = [...configRoutes];
+/** The calling platform's own configuration and API tokens. */
+export const routes = [...configRoutes, ...tokenRoutes];

@@ -1,4 +1,5 @@
 import { Entity, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
+import type { Permission } from '../../../api/permissions';
 
 export type Environment = 'SANDBOX' | 'PRODUCTION';
 
@@ -9,7 +10,7 @@ export class ApiToken {
   @Property({ type: 'string' }) platformId!: string;
   @Property({ type: 'string' }) name!: string;
   @Property({ type: 'string' }) environment!: Environment;
-  @Property({ type: 'json' }) permissions!: string[];
+  @Property({ type: 'json' }) permissions!: Permission[];
   @Property({ type: 'string' }) secretHash!: string;
   @Property({ type: 'datetime' }) createdAt!: Date;
   @Property({ type: 'datetime' }) updatedAt!: Date;

@@ -1,0 +1,2 @@
+// The invitations context's entities.
+export * from './Invitation';

@@ -1,0 +1,1 @@
+export { invitationLifecycle } from './invitation-lifecycle';
