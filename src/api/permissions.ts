@@ -7,30 +7,11 @@ export const PERMISSIONS = ['VIEW', 'TRANSACT', 'MANAGE'] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
 /**
- * The routes that move money (or decide a payment) and so need TRANSACT rather than MANAGE, as
- * the reference requires for creating and executing quotes. Express paths, by method.
+ * The permission a route needs: the one it declares (RouteSpec.permission: TRANSACT on the
+ * routes that move money or decide a payment, as the reference requires for creating and
+ * executing quotes; VIEW on a POST that only computes), else VIEW for reads and MANAGE for
+ * every other write.
  */
-const TRANSACT_ROUTES = new Set([
-  'post /quotes',
-  'post /quotes/:quoteId/execute',
-  'post /transfer-out',
-  'post /transfer-in',
-  'post /transactions/:transactionId/confirm',
-  'post /transactions/:transactionId/cancel',
-  'post /sandbox/send',
-  'post /sandbox/uma/receive',
-  'post /sandbox/internal-accounts/:accountId/fund',
-]);
-
-/** POSTs that only compute an answer and change nothing. */
-const VIEW_WRITES = new Set(['post /crypto/estimate-withdrawal-fee']);
-
-/**
- * The permission a route needs: reads VIEW; money movement TRANSACT; every other write MANAGE.
- * A route may name its own (RouteSpec.permission).
- */
-export function requiredPermission(method: string, path: string, declared?: Permission): Permission {
-  if (declared) return declared;
-  if (method === 'get' || VIEW_WRITES.has(`${method} ${path}`)) return 'VIEW';
-  return TRANSACT_ROUTES.has(`${method} ${path}`) ? 'TRANSACT' : 'MANAGE';
+export function requiredPermission(method: string, declared?: Permission): Permission {
+  return declared ?? (method === 'get' ? 'VIEW' : 'MANAGE');
 }

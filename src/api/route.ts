@@ -86,7 +86,7 @@ export function mountRoute<P extends z.ZodType, Q extends z.ZodType, B extends z
   document(spec);
   const declaredQuery = declaredKeys(spec.query);
   const idParams = !!spec.params && ID_PARAMS.has(spec.params);
-  const permission = requiredPermission(spec.method, spec.path, spec.permission);
+  const permission = requiredPermission(spec.method, spec.permission);
   const pathGuard = (req: Request, _res: Response, next: NextFunction) => {
     const nulInPath = nulCharacterErrors(req.params, '');
     if (nulInPath.length > 0) throw DomainError.invalidInput(nulInPath);
@@ -173,7 +173,7 @@ function document<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType>
     tags: spec.tags,
     ...(spec.deprecated ? { deprecated: true } : {}),
     ...(spec.sandboxOnly ? { 'x-sandbox-only': true } : {}),
-    'x-permission': requiredPermission(spec.method, spec.path, spec.permission),
+    'x-permission': requiredPermission(spec.method, spec.permission),
     request: {
       ...(spec.params ? { params: spec.params as never } : {}),
       ...(spec.query ? { query: spec.query as never } : {}),
@@ -227,7 +227,7 @@ function withStandardResponses(spec: {
     500: errorResponses[500],
   };
   standard[403] = {
-    description: `FORBIDDEN: the API token lacks the ${requiredPermission(spec.method, spec.path, spec.permission)} permission${spec.sandboxOnly ? ', or a production token on a sandbox endpoint' : ''}`,
+    description: `FORBIDDEN: the API token lacks the ${requiredPermission(spec.method, spec.permission)} permission${spec.sandboxOnly ? ', or a production token on a sandbox endpoint' : ''}`,
     schema: errorResponses[400].schema,
   };
   if (spec.path.includes(':')) standard[404] = errorResponses[404];

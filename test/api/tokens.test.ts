@@ -77,6 +77,28 @@ describe('POST /tokens', () => {
 });
 
 describe('permissions are enforced', () => {
+  test('each operation declares its permission in the OpenAPI document: TRANSACT exactly on the money routes, VIEW on reads and the fee estimate, MANAGE on every other write', async () => {
+    const doc = (await request(h.app).get(`${BASE}/openapi.json`)).body as { paths: Record<string, Record<string, { 'x-permission'?: string }>> };
+    const declared = Object.entries(doc.paths).flatMap(([path, ops]) => Object.entries(ops).map(([method, op]) => ({ op: `${method} ${path}`, permission: op['x-permission'] })));
+    expect(declared.filter((d) => d.permission === 'TRANSACT').map((d) => d.op).sort()).toEqual(
+      [
+        'post /quotes',
+        'post /quotes/{quoteId}/execute',
+        'post /transfer-out',
+        'post /transfer-in',
+        'post /transactions/{transactionId}/confirm',
+        'post /transactions/{transactionId}/cancel',
+        'post /sandbox/send',
+        'post /sandbox/uma/receive',
+        'post /sandbox/internal-accounts/{accountId}/fund',
+      ].sort(),
+    );
+    for (const { op, permission } of declared) {
+      if (op.startsWith('get ') || op === 'post /crypto/estimate-withdrawal-fee') expect([op, permission]).toEqual([op, 'VIEW']);
+      else if (permission !== 'TRANSACT') expect([op, permission]).toEqual([op, 'MANAGE']);
+    }
+  });
+
   test('VIEW reads but cannot write; TRANSACT is needed for quotes; MANAGE for config, tokens and customers', async () => {
     const p = await h.platform();
     const viewer = await mint(p, 'viewer', ['VIEW']);

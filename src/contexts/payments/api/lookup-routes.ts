@@ -85,6 +85,8 @@ export const lookupRoutes = [
   defineRoute({
     method: 'post',
     path: '/crypto/estimate-withdrawal-fee',
+    // Computes an answer and changes nothing.
+    permission: 'VIEW',
     operationId: 'estimateCryptoWithdrawalFee',
     summary: 'Estimate the network and application fees of withdrawing crypto from an internal account to an address',
     tags: TAGS,

@@ -46,6 +46,7 @@ export const quoteRoutes = [
   defineRoute({
     method: 'post',
     path: '/quotes',
+    permission: 'TRANSACT',
     operationId: 'createQuote',
     summary: 'Lock a rate and fees to move money from a source to a destination',
     tags: TAGS,
@@ -90,6 +91,7 @@ export const quoteRoutes = [
   defineRoute({
     method: 'post',
     path: '/quotes/:quoteId/execute',
+    permission: 'TRANSACT',
     operationId: 'executeQuote',
     summary: 'Execute a quote: the funds are held and the payment starts',
     tags: TAGS,

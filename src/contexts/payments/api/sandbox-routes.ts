@@ -23,6 +23,7 @@ export const sandboxRoutes = [
   defineRoute({
     method: 'post',
     path: '/sandbox/internal-accounts/:accountId/fund',
+    permission: 'TRANSACT',
     operationId: 'sandboxFundInternalAccount',
     summary: 'Sandbox: credit an internal account at once, as an incoming payment',
     tags: ['Sandbox'],
@@ -67,6 +68,7 @@ export const sandboxRoutes = [
   defineRoute({
     method: 'post',
     path: '/sandbox/send',
+    permission: 'TRANSACT',
     operationId: 'sandboxSend',
     summary: "Sandbox: pay a real-time-funded quote, as the payer's bank transfer quoting its reference would",
     tags: ['Sandbox'],
@@ -98,6 +100,7 @@ export const sandboxRoutes = [
   defineRoute({
     method: 'post',
     path: '/sandbox/uma/receive',
+    permission: 'TRANSACT',
     operationId: 'sandboxReceive',
     summary: "Sandbox: a UMA payment from a sandbox sender arrives for one of the platform's customers",
     tags: ['Sandbox'],

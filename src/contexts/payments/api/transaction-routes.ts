@@ -45,6 +45,7 @@ export const transactionRoutes = [
   defineRoute({
     method: 'post',
     path: '/transactions/:transactionId/cancel',
+    permission: 'TRANSACT',
     operationId: 'cancelTransaction',
     summary: 'Cancel a bank transfer (ACH push or pull, wire, SWIFT) the bank has not settled yet; funds already taken are refunded',
     tags: ['Transactions'],
@@ -74,6 +75,7 @@ export const transactionRoutes = [
   defineRoute({
     method: 'post',
     path: '/transactions/:transactionId/confirm',
+    permission: 'TRANSACT',
     operationId: 'confirmReceiptDelivery',
     summary: 'Confirm the receipt of a transaction was delivered to the customer (repeat to move the time)',
     tags: ['Transactions'],

@@ -67,6 +67,7 @@ export const transferRoutes = [
   defineRoute({
     method: 'post',
     path: '/transfer-out',
+    permission: 'TRANSACT',
     operationId: 'createTransferOut',
     summary: 'Deprecated: same-currency transfer from an internal account to an external account (use POST /quotes)',
     tags: ['Same-Currency Transfers'],
@@ -100,6 +101,7 @@ export const transferRoutes = [
   defineRoute({
     method: 'post',
     path: '/transfer-in',
+    permission: 'TRANSACT',
     operationId: 'createTransferIn',
     summary: "Deprecated: same-currency pull from a customer's external account (ACH pull) into its internal account (use POST /quotes)",
     tags: ['Same-Currency Transfers'],
