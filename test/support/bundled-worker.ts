@@ -1,6 +1,8 @@
 import { type NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { timeSkippingEnvironment } from './time-skipping';
 
 let quiet = false;
 
@@ -27,4 +29,31 @@ export async function bundledWorker(connection: NativeConnection, activities: ob
     activities,
   });
   return { worker, taskQueue };
+}
+
+export interface MockedWorker {
+  env: TestWorkflowEnvironment;
+  taskQueue: string;
+  /** Shuts the worker down, waits for it, then stops the server. */
+  stop(): Promise<void>;
+}
+
+/**
+ * A time-skipping test server of its own with a bundled worker running `activities` (the
+ * in-memory stand-ins of a *.mocked.test.ts): one per test, since the Java server stops skipping
+ * time once a workflow with updates and abandoned children has completed.
+ */
+export async function startMockedWorker(activities: object): Promise<MockedWorker> {
+  const env = await timeSkippingEnvironment();
+  const { worker, taskQueue } = await bundledWorker(env.nativeConnection, activities);
+  const running = worker.run();
+  return {
+    env,
+    taskQueue,
+    async stop() {
+      worker.shutdown();
+      await running;
+      await env.teardown();
+    },
+  };
 }

@@ -1,9 +1,7 @@
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import type { Worker } from '@temporalio/worker';
 import type { bulkCustomerImport } from '../../workflows/customers/bulk-customer-import';
 import { BULK_IMPORT_BATCH_ROWS, BULK_IMPORT_BATCHES_PER_RUN } from '../../workflows/definitions';
-import { bundledWorker, quietTemporalRuntime } from '../support/bundled-worker';
-import { timeSkippingEnvironment } from '../support/time-skipping';
+import { quietTemporalRuntime, startMockedWorker, type MockedWorker } from '../support/bundled-worker';
 
 // The bulkCustomerImport workflow with in-memory activities: which rows each batch asks for,
 // that a 10,000-row job is split into runs of bounded history (continue-as-new), that a batch
@@ -12,9 +10,8 @@ import { timeSkippingEnvironment } from '../support/time-skipping';
 // bulk-customer-import.test.ts and test/api/bulk-import.test.ts.
 
 let env: TestWorkflowEnvironment;
-let worker: Worker;
+let mocked: MockedWorker | undefined;
 let taskQueue: string;
-let running: Promise<void>;
 
 let totalRows: number;
 let calls: string[];
@@ -50,9 +47,8 @@ const activities = {
 beforeAll(() => quietTemporalRuntime());
 
 beforeEach(async () => {
-  env = await timeSkippingEnvironment();
-  ({ worker, taskQueue } = await bundledWorker(env.nativeConnection, activities));
-  running = worker.run();
+  mocked = await startMockedWorker(activities);
+  ({ env, taskQueue } = mocked);
   calls = [];
   batches = [];
   delivered = [];
@@ -60,9 +56,7 @@ beforeEach(async () => {
 }, 120_000);
 
 afterEach(async () => {
-  worker?.shutdown();
-  await running;
-  await env?.teardown();
+  await mocked?.stop();
 });
 
 /** The history length of every run of a workflow, first to last, following continue-as-new. */

@@ -1,13 +1,11 @@
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import type { Worker } from '@temporalio/worker';
 import { randomUUID } from 'node:crypto';
 import type { SubmissionInput, SubmissionResult } from '../../src/contexts/customers/services/verifications';
 import type { customerVerification } from '../../workflows/customers/customer-verification';
 import { submitVerification, verificationStatusQuery, VERIFICATION_ALREADY_DECIDED, type VerificationStatusValue } from '../../workflows/definitions';
-import { bundledWorker, quietTemporalRuntime } from '../support/bundled-worker';
+import { quietTemporalRuntime, startMockedWorker, type MockedWorker } from '../support/bundled-worker';
 import { eventually } from '../support/eventually';
-import { timeSkippingEnvironment } from '../support/time-skipping';
 
 // The customerVerification state machine with in-memory activities (the money-transfer
 // template's style): which activity runs when, what each update answers, the durable timer, the
@@ -15,9 +13,8 @@ import { timeSkippingEnvironment } from '../support/time-skipping';
 // customer-verification.test.ts.
 
 let env: TestWorkflowEnvironment;
-let worker: Worker;
+let mocked: MockedWorker | undefined;
 let taskQueue: string;
-let running: Promise<void>;
 
 /** What the fake provider decides for each submission, in order; resolutions record APPROVED/REJECTED. */
 let script: SubmissionResult[];
@@ -56,18 +53,15 @@ beforeAll(() => quietTemporalRuntime());
 // A fresh test server per test: the Java server stops skipping time once a workflow with updates
 // and abandoned children has completed (see customer-verification.test.ts).
 beforeEach(async () => {
-  env = await timeSkippingEnvironment();
-  ({ worker, taskQueue } = await bundledWorker(env.nativeConnection, activities));
-  running = worker.run();
+  mocked = await startMockedWorker(activities);
+  ({ env, taskQueue } = mocked);
   script = [];
   calls = [];
   delivered = [];
 }, 120_000);
 
 afterEach(async () => {
-  worker?.shutdown();
-  await running;
-  await env?.teardown();
+  await mocked?.stop();
 });
 
 function start(resolutionDelaySeconds = 3600) {

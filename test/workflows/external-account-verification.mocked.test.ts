@@ -1,21 +1,18 @@
 import { WithStartWorkflowOperation, WorkflowIdConflictPolicy, type WorkflowHandle } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import type { Worker } from '@temporalio/worker';
 import { randomUUID } from 'node:crypto';
 import { register } from '../../src/contexts/external-accounts/domain/registration';
 import type { externalAccountVerification } from '../../workflows/external-accounts/external-account-verification';
 import { openOwnershipChallengeUpdate, submitOwnershipSignatureUpdate, type ExternalAccountVerificationInput } from '../../workflows/definitions';
-import { bundledWorker, quietTemporalRuntime } from '../support/bundled-worker';
-import { timeSkippingEnvironment } from '../support/time-skipping';
+import { quietTemporalRuntime, startMockedWorker, type MockedWorker } from '../support/bundled-worker';
 
 // The externalAccountVerification state machine with in-memory activities: which step runs after
 // which durable timer (name check, banking-day window, challenge expiry), and the webhooks it
 // delivers. The database-backed behaviour is covered by test/api/external-accounts*.test.ts.
 
 let env: TestWorkflowEnvironment;
-let worker: Worker;
+let mocked: MockedWorker | undefined;
 let taskQueue: string;
-let running: Promise<void>;
 let calls: string[];
 let delivered: string[];
 let signatureOutcome: 'PASSED' | 'FAILED' | 'EXPIRED' | 'NO_CHALLENGE';
@@ -57,18 +54,15 @@ beforeAll(() => quietTemporalRuntime());
 
 // A fresh test server per test (see customer-verification.mocked.test.ts).
 beforeEach(async () => {
-  env = await timeSkippingEnvironment();
-  ({ worker, taskQueue } = await bundledWorker(env.nativeConnection, activities));
-  running = worker.run();
+  mocked = await startMockedWorker(activities);
+  ({ env, taskQueue } = mocked);
   calls = [];
   delivered = [];
   signatureOutcome = 'PASSED';
 }, 120_000);
 
 afterEach(async () => {
-  worker?.shutdown();
-  await running;
-  await env?.teardown();
+  await mocked?.stop();
 });
 
 const input = (extra: Partial<ExternalAccountVerificationInput> = {}): ExternalAccountVerificationInput => ({

@@ -1,13 +1,11 @@
 import { WorkflowUpdateFailedError, WithStartWorkflowOperation, WorkflowIdConflictPolicy } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import type { Worker } from '@temporalio/worker';
 import { randomUUID } from 'node:crypto';
 import type { DeliveryOutcome } from '../../src/contexts/webhooks/domain/webhook-retry';
 import type { incomingPayment } from '../../workflows/payments/incoming-payment';
 import { incomingPaymentPosted, incomingPaymentStatusQuery, type IncomingPaymentInput, type PostedPayment } from '../../workflows/definitions';
-import { bundledWorker, quietTemporalRuntime } from '../support/bundled-worker';
-import { timeSkippingEnvironment } from '../support/time-skipping';
+import { quietTemporalRuntime, startMockedWorker, type MockedWorker } from '../support/bundled-worker';
 
 // The incomingPayment state machine with in-memory activities: one posting step, the update
 // answered with the posted payment (or the refusal), first webhook attempts from the payment
@@ -15,9 +13,8 @@ import { timeSkippingEnvironment } from '../support/time-skipping';
 // first back-off interval before retrying.
 
 let env: TestWorkflowEnvironment;
-let worker: Worker;
+let mocked: MockedWorker | undefined;
 let taskQueue: string;
-let running: Promise<void>;
 
 let posting: (input: IncomingPaymentInput) => Promise<PostedPayment>;
 let receiverAnswers: (eventId: string, attempt: number) => DeliveryOutcome;
@@ -58,9 +55,8 @@ const completed = (input: IncomingPaymentInput): PostedPayment => ({
 beforeAll(() => quietTemporalRuntime());
 
 beforeEach(async () => {
-  env = await timeSkippingEnvironment();
-  ({ worker, taskQueue } = await bundledWorker(env.nativeConnection, activities));
-  running = worker.run();
+  mocked = await startMockedWorker(activities);
+  ({ env, taskQueue } = mocked);
   calls = [];
   attempts.clear();
   posting = async (input) => completed(input);
@@ -68,9 +64,7 @@ beforeEach(async () => {
 }, 120_000);
 
 afterEach(async () => {
-  worker?.shutdown();
-  await running;
-  await env?.teardown();
+  await mocked?.stop();
 });
 
 function input(): IncomingPaymentInput {

@@ -1,12 +1,10 @@
 import { ApplicationFailure } from '@temporalio/common';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import type { Worker } from '@temporalio/worker';
 import { randomBytes } from 'node:crypto';
 import type { invitationLifecycle } from '../../workflows/invitations/invitation-lifecycle';
 import { cancelInvitationUpdate, claimInvitationUpdate, type InvitationLifecycleInput } from '../../workflows/definitions';
 import { domainErrorFrom } from '../../src/temporal/failures';
-import { bundledWorker, quietTemporalRuntime } from '../support/bundled-worker';
-import { timeSkippingEnvironment } from '../support/time-skipping';
+import { quietTemporalRuntime, startMockedWorker, type MockedWorker } from '../support/bundled-worker';
 
 // The invitationLifecycle state machine with in-memory activities on the time-skipping server:
 // the expiry is a durable timer (days pass in no time), a claim or a cancellation before it ends
@@ -14,9 +12,8 @@ import { timeSkippingEnvironment } from '../support/time-skipping';
 // behaviour is covered by test/api/invitations.test.ts.
 
 let env: TestWorkflowEnvironment;
-let worker: Worker;
+let mocked: MockedWorker | undefined;
 let taskQueue: string;
-let running: Promise<void>;
 let calls: string[];
 let delivered: string[];
 let refuseClaim: string | null;
@@ -46,18 +43,15 @@ const activities = {
 beforeAll(() => quietTemporalRuntime());
 
 beforeEach(async () => {
-  env = await timeSkippingEnvironment();
-  ({ worker, taskQueue } = await bundledWorker(env.nativeConnection, activities));
-  running = worker.run();
+  mocked = await startMockedWorker(activities);
+  ({ env, taskQueue } = mocked);
   calls = [];
   delivered = [];
   refuseClaim = null;
 }, 120_000);
 
 afterEach(async () => {
-  worker?.shutdown();
-  await running;
-  await env?.teardown();
+  await mocked?.stop();
 });
 
 const DAY = 86_400_000;

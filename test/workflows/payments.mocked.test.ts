@@ -1,14 +1,12 @@
 import { WithStartWorkflowOperation, WorkflowIdConflictPolicy, type WorkflowHandle } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import type { Worker } from '@temporalio/worker';
 import { randomUUID } from 'node:crypto';
 import { payoutPlan, type PayoutPlan } from '../../src/contexts/payments/domain/payout-scenarios';
 import { pullPlan, type PullPlan } from '../../src/contexts/payments/domain/pull-scenarios';
 import type { outgoingPayment } from '../../workflows/payments/outgoing-payment';
 import type { quote } from '../../workflows/payments/quote';
 import { cancelPayoutUpdate, executeQuoteUpdate, type QuoteInput } from '../../workflows/definitions';
-import { bundledWorker, quietTemporalRuntime } from '../support/bundled-worker';
-import { timeSkippingEnvironment } from '../support/time-skipping';
+import { quietTemporalRuntime, startMockedWorker, type MockedWorker } from '../support/bundled-worker';
 
 // The quote and outgoingPayment state machines with in-memory activities, on the time-skipping
 // server: every sandbox payout row with its durable timers (the 6-minute and 1-minute cases
@@ -16,9 +14,8 @@ import { timeSkippingEnvironment } from '../support/time-skipping';
 // test/api/quotes.test.ts.
 
 let env: TestWorkflowEnvironment;
-let worker: Worker;
+let mocked: MockedWorker | undefined;
 let taskQueue: string;
-let running: Promise<void>;
 let calls: string[];
 
 const event = (type: string) => ({ eventId: `Webhook:${randomUUID()}`, type });
@@ -60,16 +57,13 @@ let nextPlan: PayoutPlan = { outcome: 'COMPLETES', afterSeconds: 0 };
 
 beforeAll(() => quietTemporalRuntime());
 beforeEach(async () => {
-  env = await timeSkippingEnvironment();
-  ({ worker, taskQueue } = await bundledWorker(env.nativeConnection, activities));
-  running = worker.run();
+  mocked = await startMockedWorker(activities);
+  ({ env, taskQueue } = mocked);
   calls = [];
   deliveries = [];
 }, 120_000);
 afterEach(async () => {
-  worker?.shutdown();
-  await running;
-  await env?.teardown();
+  await mocked?.stop();
 });
 
 async function timers(handle: WorkflowHandle): Promise<number[]> {

@@ -1,20 +1,17 @@
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import type { Worker } from '@temporalio/worker';
 import { randomUUID } from 'node:crypto';
 import type { DeliveryOutcome } from '../../src/contexts/webhooks/domain/webhook-retry';
 import type { webhookDelivery } from '../../workflows/webhooks/webhook-delivery';
 import type { WebhookDeliveryInput } from '../../workflows/definitions';
-import { bundledWorker, quietTemporalRuntime } from '../support/bundled-worker';
-import { timeSkippingEnvironment } from '../support/time-skipping';
+import { quietTemporalRuntime, startMockedWorker, type MockedWorker } from '../support/bundled-worker';
 
 // The webhookDelivery state machine with an in-memory receiver: back-off between attempts,
 // 409 as delivered, an activity failure counted as an attempt, the horizon, the single attempt
 // of the test webhook, and the wait of a hand-over.
 
 let env: TestWorkflowEnvironment;
-let worker: Worker;
+let mocked: MockedWorker | undefined;
 let taskQueue: string;
-let running: Promise<void>;
 /** What each attempt gets, in order; 'THROW' makes the activity itself fail (database down). */
 let answers: (DeliveryOutcome | 'THROW')[];
 let failed: string[];
@@ -38,18 +35,15 @@ const delivered: DeliveryOutcome = { kind: 'DELIVERED', status: 200 };
 beforeAll(() => quietTemporalRuntime());
 
 beforeEach(async () => {
-  env = await timeSkippingEnvironment();
-  ({ worker, taskQueue } = await bundledWorker(env.nativeConnection, activities));
-  running = worker.run();
+  mocked = await startMockedWorker(activities);
+  ({ env, taskQueue } = mocked);
   answers = [];
   failed = [];
   attemptTimes = [];
 }, 120_000);
 
 afterEach(async () => {
-  worker?.shutdown();
-  await running;
-  await env?.teardown();
+  await mocked?.stop();
 });
 
 function deliver(input: Partial<WebhookDeliveryInput> = {}) {
