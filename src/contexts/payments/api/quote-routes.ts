@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Platform } from '../../platforms/entities';
 import { Quote, Transaction } from '../entities';
@@ -111,15 +112,18 @@ export const quoteRoutes = [
       await assertExecutableWithoutWalletSignature(em, found, req.get('svc-wallet-signature') ?? req.get('grid-wallet-signature'));
       return oneAttemptAtATime(deps, found.id, async () => {
         const fresh = () => em.fork().findOneOrFail(Quote, { id: found.id });
-        // Executed already: a retry of the request that executed it (its answer lost with a
-        // process) gets that answer; any other request (another key, or none) is a repeat.
+        // The quote records which request took it on: its Idempotency-Key, or a key of this
+        // attempt's own. Executed already: the request that executed it gets that answer (a retry
+        // whose first answer was lost, or this attempt when its step ran twice inside Temporal
+        // and so reported a repeat); any other request is a repeat.
+        const attemptKey = idempotencyKey ?? `attempt:${randomUUID()}`;
         const answerExecuted = (q: Quote) => {
-          if (idempotencyKey && q.executionKey === idempotencyKey) return { status: 200 as const, body: quoteView(q) };
+          if (q.executionKey === attemptKey) return { status: 200 as const, body: quoteView(q) };
           throw new DomainError('CONFLICT', 'The quote has already been executed', { transactionId: q.transactionId });
         };
         const q = await fresh();
         if (q.executedAt) return answerExecuted(q);
-        if (idempotencyKey) await em.fork().nativeUpdate(Quote, { id: q.id, executedAt: null }, { executionKey: idempotencyKey });
+        await em.fork().nativeUpdate(Quote, { id: q.id, executedAt: null }, { executionKey: attemptKey });
         const { repeat } = await execute(deps, q);
         // Read again: the execution has moved it on.
         const executed = await fresh();

@@ -30,7 +30,7 @@ export class Quote {
   @Property({ type: 'string' }) transactionId!: string;
   @Property({ type: 'datetime' }) expiresAt!: Date;
   @Property({ type: 'datetime', nullable: true }) executedAt?: Date | null;
-  /** The Idempotency-Key of the execute request that took it on (a retry of it is not a repeat). */
+  /** The key of the execute request that took it on (its Idempotency-Key, or one of its own): that request, and a retry of it, are answered as executed. */
   @Property({ type: 'string', nullable: true }) executionKey?: string | null;
   @Property({ type: 'datetime' }) createdAt!: Date;
   @Property({ type: 'datetime' }) updatedAt!: Date;
