@@ -14,6 +14,7 @@ import { expireStrandedInvitations } from '../src/contexts/invitations/services/
 import { expireStrandedQuotes } from '../src/contexts/payments/services/quote-sweeper';
 import { startStrandedCards } from '../src/contexts/cards/services/card-sweeper';
 import { startStrandedBulkImports } from '../src/contexts/customers/services/bulk-import-sweeper';
+import { startStrandedStablecoinWork } from '../src/contexts/stablecoins/services/stablecoin-sweeper';
 import { CARD_TIMING } from '../src/contexts/cards/services/card-timing';
 import { createWorker } from './worker';
 
@@ -58,7 +59,7 @@ async function main(): Promise<void> {
   });
   logger.info({ temporalAddress: config.temporalAddress, taskQueue: worker.options.taskQueue }, 'worker started');
 
-  // Every minute: start deliveries of events, account checks, card issuances, bulk imports and invitation expiries whose workflow never started (see the sweepers) and
+  // Every minute: start deliveries of events, account checks, card issuances, bulk imports, stablecoin issuances and operations, and invitation expiries whose workflow never started (see the sweepers) and
   // forget idempotency records past their retention.
   const clientConnection = await Connection.connect({ address: config.temporalAddress });
   await ensureSearchAttributes(clientConnection, config.temporalNamespace);
@@ -79,6 +80,9 @@ async function main(): Promise<void> {
     startStrandedBulkImports(orm, client, { taskQueue: worker.options.taskQueue })
       .then((ids) => ids.length > 0 && logger.info({ jobIds: ids }, 'started stranded bulk imports'))
       .catch((err: unknown) => logger.warn({ err }, 'bulk import sweep failed'));
+    startStrandedStablecoinWork(orm, client, { taskQueue: worker.options.taskQueue })
+      .then((ids) => ids.length > 0 && logger.info({ ids }, 'started stranded stablecoin issuances and operations'))
+      .catch((err: unknown) => logger.warn({ err }, 'stablecoin sweep failed'));
     expireStrandedInvitations(orm, client, { taskQueue: worker.options.taskQueue })
       .then((codes) => codes.length > 0 && logger.info({ codes }, 'expired stranded invitations'))
       .catch((err: unknown) => logger.warn({ err }, 'invitation sweep failed'));

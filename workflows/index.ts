@@ -7,3 +7,4 @@ export * from './webhooks';
 export * from './external-accounts';
 export * from './cards';
 export * from './invitations';
+export * from './stablecoins';

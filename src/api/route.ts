@@ -43,8 +43,8 @@ export interface RouteSpec<P extends z.ZodType, Q extends z.ZodType, B extends z
   query?: Q;
   body?: B;
   responses: Record<number, { description: string; schema?: z.ZodType }>;
-  /** Accepts an Idempotency-Key header (spec §4.2). */
-  idempotent?: boolean;
+  /** Accepts an Idempotency-Key header (spec §4.2); `'required'` refuses a request without one (400, field `Idempotency-Key`). */
+  idempotent?: boolean | 'required';
   /** The token permission the route needs; by default reads VIEW, money movement TRANSACT, other writes MANAGE (src/api/permissions.ts). */
   permission?: Permission;
   /** Refuses production tokens (marked `x-sandbox-only` in the OpenAPI document). */
@@ -126,6 +126,9 @@ export function mountRoute<P extends z.ZodType, Q extends z.ZodType, B extends z
       const params = parse(spec.params, req.params);
       const query = parse(spec.query, req.query);
       const body = parse(spec.body, req.body ?? {});
+      if (spec.idempotent === 'required' && !req.get('idempotency-key')) {
+        errors.push({ field: 'Idempotency-Key', constraint: 'required', message: 'this operation needs an Idempotency-Key header: a repeat with the same key is answered with the first result' });
+      }
       if (spec.multipart) errors.push(...spec.multipart.checkFile(file));
       if (spec.check) errors.push(...(await spec.check({ params: req.params as Record<string, string>, body: req.body ?? {}, caller, em: deps.orm.em.fork(), deps })));
       if (errors.length > 0) throw DomainError.invalidInput(errors);
@@ -158,6 +161,10 @@ const idempotencyHeader = z.object({
     .openapi({ description: 'Repeating a request with the same key returns the first response without repeating its effect.' }),
 });
 
+const requiredIdempotencyHeader = z.object({
+  'Idempotency-Key': z.string().min(1).max(255).openapi({ description: 'Required. Repeating a request with the same key returns the first response without repeating its effect.' }),
+});
+
 const documented = new Set<RouteSpec<never, never, never>>();
 
 /** Adds a route to the OpenAPI registry and the 405 table, once per process. */
@@ -177,9 +184,7 @@ function document<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType>
     request: {
       ...(spec.params ? { params: spec.params as never } : {}),
       ...(spec.query ? { query: spec.query as never } : {}),
-      ...(spec.idempotent
-        ? { headers: idempotencyHeader }
-        : {}),
+      ...(spec.idempotent ? { headers: spec.idempotent === 'required' ? requiredIdempotencyHeader : idempotencyHeader } : {}),
       ...(spec.multipart
         ? { body: { content: { 'multipart/form-data': { schema: spec.multipart.schema } }, required: true } }
         : spec.body
@@ -209,7 +214,7 @@ function withStandardResponses(spec: {
   method: Method;
   path: string;
   permission?: Permission;
-  idempotent?: boolean;
+  idempotent?: boolean | 'required';
   sandboxOnly?: boolean;
   bodyLimitBytes?: number;
   multipart?: MultipartOptions;

@@ -19,6 +19,9 @@ export const ID_TYPES = [
   'Card',
   'CardTransaction',
   'Job',
+  'Stablecoin',
+  'StablecoinOperation',
+  'StablecoinProviderAccount',
 ] as const;
 export type IdType = (typeof ID_TYPES)[number];
 

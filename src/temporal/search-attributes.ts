@@ -12,7 +12,8 @@ export const TransactionIdKey = defineSearchAttributeKey('TransactionId', Search
 export const QuoteIdKey = defineSearchAttributeKey('QuoteId', SearchAttributeType.KEYWORD);
 export const AccountIdKey = defineSearchAttributeKey('AccountId', SearchAttributeType.KEYWORD);
 export const CardIdKey = defineSearchAttributeKey('CardId', SearchAttributeType.KEYWORD);
+export const StablecoinIdKey = defineSearchAttributeKey('StablecoinId', SearchAttributeType.KEYWORD);
 export const BusinessStatusKey = defineSearchAttributeKey('BusinessStatus', SearchAttributeType.KEYWORD);
 export const WebhookEventTypeKey = defineSearchAttributeKey('WebhookEventType', SearchAttributeType.KEYWORD);
 
-export const ALL_SEARCH_ATTRIBUTES = [PlatformIdKey, CustomerIdKey, TransactionIdKey, QuoteIdKey, AccountIdKey, CardIdKey, BusinessStatusKey, WebhookEventTypeKey];
+export const ALL_SEARCH_ATTRIBUTES = [PlatformIdKey, CustomerIdKey, TransactionIdKey, QuoteIdKey, AccountIdKey, CardIdKey, StablecoinIdKey, BusinessStatusKey, WebhookEventTypeKey];

@@ -1,6 +1,6 @@
 import { Entity, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
 
-export type LedgerAccountKind = 'INTERNAL_ACCOUNT' | 'SANDBOX_FUNDING_SOURCE' | 'RAIL_CLEARING' | 'PENDING_OUTGOING' | 'PLATFORM_FEES' | 'SERVICE_REVENUE' | 'RETURN_SHORTFALL' | 'CARD_HOLDS' | 'CARD_NETWORK';
+export type LedgerAccountKind = 'INTERNAL_ACCOUNT' | 'SANDBOX_FUNDING_SOURCE' | 'RAIL_CLEARING' | 'PENDING_OUTGOING' | 'PLATFORM_FEES' | 'SERVICE_REVENUE' | 'RETURN_SHORTFALL' | 'CARD_HOLDS' | 'CARD_NETWORK' | 'STABLECOIN_RESERVE' | 'STABLECOIN_SUPPLY';
 
 /**
  * A double-entry account. `balance` is the running sum of its postings (available funds);

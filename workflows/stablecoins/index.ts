@@ -1,0 +1,2 @@
+export { stablecoinIssuance } from './stablecoin-issuance';
+export { stablecoinOperation } from './stablecoin-operation';
