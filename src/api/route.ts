@@ -9,7 +9,7 @@ import { receiveMultipart, type MultipartOptions, type UploadedFile } from './mu
 import { registry, z } from './openapi-registry';
 import { errorResponses, ID_PARAMS } from './schemas/common';
 import { declaredKeys, looksLikeId, nulCharacterErrors, unknownQueryErrors } from './input-guards';
-import { fieldErrors } from './validation';
+import { fieldErrors } from '../schemas/field-errors';
 import { requiredPermission, type Permission } from './permissions';
 
 type Method = 'get' | 'post' | 'patch' | 'put' | 'delete';

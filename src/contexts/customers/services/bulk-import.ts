@@ -1,7 +1,6 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { CustomerCreateSchema } from '../api/customer-schemas';
-import { fieldErrors } from '../../../api/validation';
+import { parseCustomerCreateRequest, type CustomerCreateRequest } from '../schemas/customer-requests';
 import { BulkImportJob, BulkImportRow, type BulkImportStatus, type RowError } from '../entities';
 import { Platform } from '../../platforms/entities';
 import type { Environment } from '../../platforms/entities/ApiToken';
@@ -116,12 +115,12 @@ function wireFieldErrors(errors: FieldError[]) {
 }
 
 /** The row's problems, as POST /customers would report them for the body it stands for, named by CSV column. */
-function judgeRow(platform: Platform, header: string[], cells: string[]): { problems: FieldError[]; request?: ReturnType<typeof CustomerCreateSchema.parse> } {
+function judgeRow(platform: Platform, header: string[], cells: string[]): { problems: FieldError[]; request?: CustomerCreateRequest } {
   const ownProblems = rowProblems(header, cells);
   if (ownProblems.some((p) => p.field === 'row')) return { problems: ownProblems };
   const body = rowToCustomerRequest(rowByColumn(header, cells));
-  const parsed = CustomerCreateSchema.safeParse(body, { reportInput: true });
-  const problems = [...ownProblems, ...(parsed.success ? [] : fieldErrors(parsed.error)), ...createProblems(platform, body)].map((p) => ({ ...p, field: columnOfField(p.field) }));
+  const parsed = parseCustomerCreateRequest(body);
+  const problems = [...ownProblems, ...parsed.problems, ...createProblems(platform, body)].map((p) => ({ ...p, field: columnOfField(p.field) }));
   // A column reported twice (country feeds the address and businessInfo; required by the file and the schema): once.
   const seen = new Set<string>();
   const unique = problems.filter((p) => {
@@ -130,7 +129,7 @@ function judgeRow(platform: Platform, header: string[], cells: string[]): { prob
     seen.add(key);
     return true;
   });
-  return unique.length > 0 || !parsed.success ? { problems: unique } : { problems: [], request: parsed.data };
+  return unique.length > 0 || !parsed.request ? { problems: unique } : { problems: [], request: parsed.request };
 }
 
 /**

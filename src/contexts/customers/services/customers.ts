@@ -1,7 +1,7 @@
 import { LockMode, raw, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
 import { randomBytes } from 'node:crypto';
-import type { CustomerCreateRequest, CustomerUpdateRequest } from '../api/customer-schemas';
+import type { CustomerCreateRequest, CustomerUpdateRequest } from '../schemas/customer-requests';
 import { Customer } from '../entities';
 import { InternalAccount } from '../../ledger/entities';
 import { type Platform } from '../../platforms/entities';
