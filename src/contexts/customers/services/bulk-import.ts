@@ -22,13 +22,22 @@ const INSERT_CHUNK = 1_000;
 
 /**
  * Records an upload: the job (PENDING) and every data row, in one transaction. The workflow
- * reads the rows from here, so no row travels through Temporal.
+ * reads the rows from here, so no row travels through Temporal. With an Idempotency-Key the job
+ * id (and so its workflow id) derives from it: an upload repeated after its first attempt
+ * committed and died before answering finds that job (`foundAgain`) instead of recording a
+ * second import.
  */
-export async function createBulkImportJob(em: EntityManager, input: { platformId: string; environment: Environment; csv: ParsedCsv }): Promise<BulkImportJob> {
+export async function createBulkImportJob(
+  em: EntityManager,
+  input: { platformId: string; environment: Environment; csv: ParsedCsv; idempotencyKey?: string },
+): Promise<{ job: BulkImportJob; foundAgain: boolean }> {
+  const id = input.idempotencyKey ? derivedId('Job', input.platformId, 'bulk-customer-import', input.idempotencyKey) : newId('Job');
   const now = new Date();
   return em.transactional(async (tx) => {
+    const earlier = await tx.findOne(BulkImportJob, { id, platformId: input.platformId });
+    if (earlier) return { job: earlier, foundAgain: true };
     const job = tx.create(BulkImportJob, {
-      id: newId('Job'),
+      id,
       platformId: input.platformId,
       environment: input.environment,
       status: 'PENDING',
@@ -43,7 +52,7 @@ export async function createBulkImportJob(em: EntityManager, input: { platformId
       const chunk = input.csv.rows.slice(from, from + INSERT_CHUNK).map((cells, i) => ({ jobId: job.id, rowNumber: from + i + 1, cells }));
       await tx.createQueryBuilder(BulkImportRow).insert(chunk).execute('run');
     }
-    return job;
+    return { job, foundAgain: false };
   });
 }
 
