@@ -90,6 +90,8 @@ export async function bulkImportJobView(em: EntityManager, job: BulkImportJob): 
     status: job.status,
     progress: await progressOf(em, job),
     // Identified by row, as the reference's example does: a platformCustomerId may be missing or repeated.
+    // Every failed row, uncapped: the reference's job has no paging for them, so a cap would hide
+    // failures from the only place that reports them; the row limit (MAX_CSV_ROWS) bounds the list.
     errors: failedRows.map((r) => ({ correlationId: `row_${r.rowNumber}`, ...r.error! })),
     ...(job.completedAt ? { completedAt: job.completedAt.toISOString() } : {}),
   };
