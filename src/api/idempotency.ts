@@ -23,9 +23,11 @@ export const STALE_CLAIM_MS = 10_000;
 /**
  * Runs `work` at most once per (platform, Idempotency-Key). The first request claims the key
  * with an IN_PROGRESS row; repeats replay the stored response; concurrent repeats wait for it;
- * a repeat with a different request is refused. 5xx outcomes release the key.
+ * a repeat with a different request is refused. 5xx outcomes release the key. `content` is what
+ * makes the request itself (its JSON body unless the route says otherwise, as a multipart route
+ * does for its file).
  */
-export async function withIdempotency(deps: ApiDeps, req: Request, res: Response, caller: Caller, work: () => Promise<Reply>): Promise<void> {
+export async function withIdempotency(deps: ApiDeps, req: Request, res: Response, caller: Caller, work: () => Promise<Reply>, content: unknown = req.body ?? null): Promise<void> {
   const key = req.get('idempotency-key');
   if (key === undefined) {
     const reply = await work();
@@ -35,7 +37,7 @@ export async function withIdempotency(deps: ApiDeps, req: Request, res: Response
   if (key.length === 0 || key.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
     throw DomainError.invalidInput([{ field: 'Idempotency-Key', constraint: 'maxLength', message: `must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters` }]);
   }
-  const fingerprint = requestFingerprint(req.method, req.originalUrl.split('?')[0]!, req.body ?? null, deps.config.masterKey);
+  const fingerprint = requestFingerprint(req.method, req.originalUrl.split('?')[0]!, content, deps.config.masterKey);
   const em = deps.orm.em.fork();
   const claim = async (): Promise<boolean> => {
     const inserted = await em.getConnection().execute<{ key: string }[]>(

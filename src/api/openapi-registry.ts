@@ -1,8 +1,6 @@
-import { extendZodWithOpenApi, OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
-import { z } from 'zod';
+import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
+import { z } from '../schemas/zod';
 import { API_VERSION } from '../config';
-
-extendZodWithOpenApi(z);
 
 /** The single registry every route registers into: it is the source of the OpenAPI document. */
 export const registry = new OpenAPIRegistry();

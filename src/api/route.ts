@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { NextFunction, Request, Response, Router } from 'express';
 import { DomainError, type FieldError } from '../domain/errors';
@@ -9,7 +10,7 @@ import { receiveMultipart, type MultipartOptions, type UploadedFile } from './mu
 import { registry, z } from './openapi-registry';
 import { errorResponses, ID_PARAMS } from './schemas/common';
 import { declaredKeys, looksLikeId, nulCharacterErrors, unknownQueryErrors } from './input-guards';
-import { fieldErrors } from './validation';
+import { fieldErrors } from '../schemas/field-errors';
 import { requiredPermission, type Permission } from './permissions';
 
 type Method = 'get' | 'post' | 'patch' | 'put' | 'delete';
@@ -145,7 +146,9 @@ export function mountRoute<P extends z.ZodType, Q extends z.ZodType, B extends z
       });
     };
     if (spec.idempotent) {
-      await withIdempotency(deps, req, res, caller, run);
+      // A multipart body's file is part of the request: another file with the same key is another request.
+      const content = file ? { fields: req.body ?? {}, file: { field: file.fieldName, name: file.originalName, sha256: createHash('sha256').update(file.bytes).digest('hex') } } : req.body ?? null;
+      await withIdempotency(deps, req, res, caller, run, content);
     } else {
       const reply = await run();
       sendJson(res, reply.status, reply.body);

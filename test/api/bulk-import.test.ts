@@ -2,6 +2,7 @@ import request from 'supertest';
 import { BulkImportJob, BulkImportRow, Customer } from '../../src/contexts/customers/entities';
 import { MAX_CSV_BYTES, MAX_CSV_ROWS } from '../../src/contexts/customers/domain/bulk-import';
 import { derivedId } from '../../src/domain/ids';
+import { IdempotencyRecord } from '../../src/db/IdempotencyRecord';
 import { eventually } from '../support/eventually';
 import { createBulkImportJob } from '../../src/contexts/customers/services/bulk-import';
 import { startStrandedBulkImports } from '../../src/contexts/customers/services/bulk-import-sweeper';
@@ -30,8 +31,9 @@ const business = (id: string, over: { taxId?: string; incorporatedOn?: string } 
 const csv = (...lines: string[]) => Buffer.from([HEADER, ...lines].join('\r\n') + '\r\n');
 
 /** The upload, through the reference check like every other call of the harness. */
-function upload(p: Platform, bytes: Buffer | null, name = 'customers.csv') {
+function upload(p: Platform, bytes: Buffer | null, name = 'customers.csv', idempotencyKey?: string) {
   const r = p.api.post('/customers/bulk/csv');
+  if (idempotencyKey) r.set('Idempotency-Key', idempotencyKey);
   return bytes === null ? r.field('note', 'no file') : r.attach('file', bytes, { filename: name, contentType: 'text/csv' });
 }
 
@@ -105,7 +107,7 @@ describe('POST /customers/bulk/csv and GET /customers/bulk/jobs/{jobId}', () => 
     const p = await h.platform();
     const parsed = parseCsv(csv(person('swept-1'), person('swept-2')).toString('utf8'));
     if ('problem' in parsed) throw new Error(parsed.problem);
-    const job = await createBulkImportJob(h.orm.em.fork(), { platformId: p.platform.id, environment: 'SANDBOX', csv: parsed });
+    const { job } = await createBulkImportJob(h.orm.em.fork(), { platformId: p.platform.id, environment: 'SANDBOX', csv: parsed });
     expect(await startStrandedBulkImports(h.orm, h.temporal, { graceMs: 60_000, taskQueue: h.taskQueue })).not.toContain(job.id);
     expect(await startStrandedBulkImports(h.orm, h.temporal, { graceMs: -10_000, taskQueue: h.taskQueue })).toContain(job.id);
     const done = await finished(p, job.id);
@@ -140,6 +142,65 @@ describe('POST /customers/bulk/csv and GET /customers/bulk/jobs/{jobId}', () => 
     expect(job).toMatchObject({ status: 'COMPLETED', progress: { total: 1, successful: 1, failed: 0 }, errors: [] });
     expect((await customersOf(p.platform.id)).map((c) => c.umaAddress)).toEqual(['$john.doe@uma.domain.com']);
   }, 60_000);
+});
+
+describe('uploads with an Idempotency-Key', () => {
+  const withKey = (p: Platform, bytes: Buffer, key: string) => upload(p, bytes, 'customers.csv', key);
+
+  test('a repeat answers the same job and imports nothing twice; another file with the key is 409; without a key each upload is a job', async () => {
+    const p = await h.platform();
+    const file = csv(person('key-1'), person('key-2'));
+    const first = await withKey(p, file, 'upload-1');
+    expect(first.status).toBe(202);
+    const repeat = await withKey(p, file, 'upload-1');
+    expect(repeat.status).toBe(202);
+    expect(repeat.headers['idempotent-replayed']).toBe('true');
+    expect(repeat.body).toEqual(first.body);
+    const otherFile = await withKey(p, csv(person('key-3')), 'upload-1');
+    expect(otherFile.status).toBe(409);
+    expect(otherFile.body.code).toBe('IDEMPOTENCY_KEY_REUSED');
+    await finished(p, first.body.jobId as string);
+    expect(await jobsOf(p.platform.id)).toBe(1);
+    expect((await customersOf(p.platform.id)).map((c) => c.platformCustomerId)).toEqual(['key-1', 'key-2']);
+
+    const unkeyed = [await upload(p, csv(person('free-1'))), await upload(p, csv(person('free-1')))];
+    expect(unkeyed.map((r) => r.status)).toEqual([202, 202]);
+    expect(unkeyed[0]!.body.jobId).not.toBe(unkeyed[1]!.body.jobId);
+    expect(await jobsOf(p.platform.id)).toBe(3);
+  }, 60_000);
+
+  test('an upload whose first attempt committed and died before answering finds its job again: same job, one import', async () => {
+    const p = await h.platform();
+    const file = csv(person('died-1'), person('died-2'));
+    const first = await withKey(p, file, 'upload-died');
+    expect(first.status).toBe(202);
+    const jobId = first.body.jobId as string;
+    const importing = h.temporal.workflow.getHandle(jobId);
+    const { runId } = await importing.describe();
+    await finished(p, jobId);
+    // As if the API had died after the job's commit, before the idempotency store kept the answer.
+    expect(await h.orm.em.fork().nativeDelete(IdempotencyRecord, { platformId: p.platform.id, key: 'upload-died' })).toBe(1);
+
+    const retried = await withKey(p, file, 'upload-died');
+    expect(retried.status).toBe(202);
+    expect(retried.headers['idempotent-replayed']).toBeUndefined();
+    expect(retried.body).toEqual({ jobId, status: 'PENDING' });
+    expect(await jobsOf(p.platform.id)).toBe(1);
+    expect(await h.orm.em.fork().count(BulkImportRow, { jobId })).toBe(2);
+    expect((await importing.describe()).runId).toBe(runId);
+    expect(await finished(p, jobId)).toMatchObject({ status: 'COMPLETED', progress: { total: 2, processed: 2, successful: 2, failed: 0 } });
+    expect((await customersOf(p.platform.id)).map((c) => c.platformCustomerId)).toEqual(['died-1', 'died-2']);
+  }, 60_000);
+
+  test('another platform may use the same key: its own job', async () => {
+    const a = await h.platform();
+    const b = await h.platform();
+    const [ofA, ofB] = [await withKey(a, csv(person('same-key-a')), 'upload-shared'), await withKey(b, csv(person('same-key-b')), 'upload-shared')];
+    expect([ofA.status, ofB.status]).toEqual([202, 202]);
+    expect(ofA.body.jobId).not.toBe(ofB.body.jobId);
+    expect(await jobsOf(a.platform.id)).toBe(1);
+    expect(await jobsOf(b.platform.id)).toBe(1);
+  });
 });
 
 describe('a refused upload: 400 INVALID_INPUT on file with every problem listed, nothing recorded', () => {

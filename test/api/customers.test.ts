@@ -497,6 +497,43 @@ describe('POST /customers', () => {
   });
 });
 
+describe('POST /customers retried with its Idempotency-Key', () => {
+  // As if the API had died after the customer's commit, before the idempotency store kept the answer.
+  const forgetAnswer = (platformId: string, key: string) => h.orm.em.fork().nativeDelete(IdempotencyRecord, { platformId, key });
+
+  test('a create whose first attempt committed and died before answering is found again: 201, same customer, nothing created or announced twice', async () => {
+    const { api, platform } = await h.platform();
+    const key = uniqueId('create-died');
+    const body = fullIndividual();
+    const first = await api.post('/customers', body, { 'Idempotency-Key': key });
+    expect(first.status).toBe(201);
+    expect(await forgetAnswer(platform.id, key)).toBe(1);
+
+    const retried = await api.post('/customers', body, { 'Idempotency-Key': key });
+    expect(retried.status).toBe(201);
+    expect(retried.headers['idempotent-replayed']).toBeUndefined();
+    expect(retried.body).toEqual(first.body);
+    const em = h.orm.em.fork();
+    expect(await em.count(Customer, { platformId: platform.id })).toBe(1);
+    expect(await accountsOf(first.body.id)).toEqual(['INTERNAL_FIAT:EUR', 'INTERNAL_FIAT:USD']);
+    expect(await customerEvents(first.body.id)).toEqual(['CUSTOMER.KYC_APPROVED']);
+    expect(await em.count(WebhookEvent, { platformId: platform.id, type: 'INTERNAL_ACCOUNT.STATUS_UPDATED' })).toBe(2);
+  });
+
+  test('other keys are other customers, and another platform may use the same key', async () => {
+    const { api, platform } = await h.platform();
+    const other = await h.platform();
+    const key = uniqueId('shared-key');
+    const a = await api.post('/customers', fullIndividual(), { 'Idempotency-Key': key });
+    const b = await api.post('/customers', fullIndividual(), { 'Idempotency-Key': uniqueId('another-key') });
+    const elsewhere = await other.api.post('/customers', fullIndividual(), { 'Idempotency-Key': key });
+    expect([a.status, b.status, elsewhere.status]).toEqual([201, 201, 201]);
+    expect(new Set([a.body.id, b.body.id, elsewhere.body.id]).size).toBe(3);
+    expect(await h.orm.em.fork().count(Customer, { platformId: platform.id })).toBe(2);
+    expect((await stored(elsewhere.body.id)).platformId).toBe(other.platform.id);
+  });
+});
+
 describe('KYC webhooks', () => {
   test.each([
     ['Ada Lovelace', 'APPROVED', 'CUSTOMER.KYC_APPROVED'],

@@ -1,4 +1,6 @@
 import { ExternalAccount } from '../../src/contexts/external-accounts/entities';
+import { WebhookEvent } from '../../src/contexts/webhooks/entities';
+import { IdempotencyRecord } from '../../src/db/IdempotencyRecord';
 import { assertExternalAccountUsable } from '../../src/contexts/external-accounts/domain/account-usage';
 import { DomainError } from '../../src/domain/errors';
 import { eurAccount, gbpAccount, ibanOf, individual, usdAccount } from '../support/external-account-fixtures';
@@ -213,6 +215,59 @@ describe('duplicates and the default UMA deposit account', () => {
     expect(racing.map((r) => r.status)).toEqual([201, 201]);
     const list = await api.get(`/customers/external-accounts?customerId=${encodeURIComponent(customerId)}`);
     expect(list.body.data.filter((a: { defaultUmaDepositAccount: boolean }) => a.defaultUmaDepositAccount)).toHaveLength(1);
+  });
+});
+
+describe('registrations retried with their Idempotency-Key', () => {
+  // As if the API had died after the account's commit, before the idempotency store kept the answer.
+  const forgetAnswer = (platformId: string, key: string) => h.orm.em.fork().nativeDelete(IdempotencyRecord, { platformId, key });
+
+  test('a registration whose first attempt committed and died before answering is found again: 201, same account, its checks not run twice', async () => {
+    const { api, platform } = await h.platform();
+    const customerId = await customerOf(api);
+    const body = { customerId, ...gbpAccount('12345104') };
+    const first = await api.post('/customers/external-accounts', body, { 'Idempotency-Key': 'register-died' });
+    expect(first.status).toBe(201);
+    const verification = h.temporal.workflow.getHandle(first.body.id);
+    const { runId } = await verification.describe();
+    await verification.result();
+    expect(await forgetAnswer(platform.id, 'register-died')).toBe(1);
+
+    const retried = await api.post('/customers/external-accounts', body, { 'Idempotency-Key': 'register-died' });
+    expect(retried.status).toBe(201);
+    expect(retried.body).toMatchObject({ id: first.body.id, customerId, status: 'ACTIVE', beneficiaryVerificationStatus: 'MATCHED' });
+    expect(await rows(platform.id)).toBe(1);
+    // The finished verification was not started a second time (that would announce the account again).
+    expect((await verification.describe()).runId).toBe(runId);
+    const announced = await h.orm.em.fork().find(WebhookEvent, { platformId: platform.id, type: 'EXTERNAL_ACCOUNT.STATUS_UPDATED' });
+    expect(announced).toHaveLength(1);
+  });
+
+  test('another key is another request, refused as a duplicate; another platform may use the same key', async () => {
+    const { api, platform } = await h.platform();
+    const other = await h.platform();
+    const customerId = await customerOf(api);
+    const first = await api.post('/customers/external-accounts', { customerId, ...eurAccount() }, { 'Idempotency-Key': 'register-shared' });
+    expect(first.status).toBe(201);
+    const again = await api.post('/customers/external-accounts', { customerId, ...eurAccount() }, { 'Idempotency-Key': 'register-other' });
+    expect(again.status).toBe(409);
+    expect(again.body).toMatchObject({ code: 'DUPLICATE_EXTERNAL_ACCOUNT', details: { existingAccountId: first.body.id } });
+    const elsewhere = await other.api.post('/customers/external-accounts', { customerId: await customerOf(other.api), ...eurAccount() }, { 'Idempotency-Key': 'register-shared' });
+    expect(elsewhere.status).toBe(201);
+    expect(elsewhere.body.id).not.toBe(first.body.id);
+    expect(await rows(platform.id)).toBe(1);
+    expect(await rows(other.platform.id)).toBe(1);
+  });
+
+  test('a platform account with the key of an earlier customer account is a registration of its own', async () => {
+    const { api, platform } = await h.platform();
+    const customerId = await customerOf(api);
+    const forCustomer = await api.post('/customers/external-accounts', { customerId, ...eurAccount() }, { 'Idempotency-Key': 'register-owner' });
+    expect(await forgetAnswer(platform.id, 'register-owner')).toBe(1);
+    const forPlatform = await api.post('/platform/external-accounts', eurAccount(), { 'Idempotency-Key': 'register-owner' });
+    expect(forPlatform.status).toBe(201);
+    expect(forPlatform.body.id).not.toBe(forCustomer.body.id);
+    expect(forPlatform.body.customerId).toBeNull();
   });
 });
 

@@ -1,6 +1,8 @@
 import { WebhookEvent } from '../../src/contexts/webhooks/entities';
-import { completeOutgoingPayment, expireQuote, failOutgoingPayment, returnOutgoingPayment } from '../../src/contexts/payments/services/outgoing-payments';
-import { Quote } from '../../src/contexts/payments/entities';
+import { completeOutgoingPayment, executeQuote, expireQuote, failOutgoingPayment, returnOutgoingPayment } from '../../src/contexts/payments/services/outgoing-payments';
+import { attemptQuoteExecution } from '../../src/contexts/payments/services/quote-execution';
+import { Quote, Transaction } from '../../src/contexts/payments/entities';
+import { LedgerAccount } from '../../src/contexts/ledger/entities';
 import { eventually } from '../support/eventually';
 import { eurAccount, ibanOf } from '../support/external-account-fixtures';
 import { Harness } from '../support/harness';
@@ -29,7 +31,7 @@ async function payout(suffix: string, execute = true) {
   const bank = await api.post('/customers/external-accounts', { customerId: customer.body.id, ...eurAccount(ibanOf('DE', `370400440532013${suffix}`)) });
   const quote = (await api.post('/quotes', { source: { sourceType: 'ACCOUNT', accountId: usd }, destination: { destinationType: 'ACCOUNT', accountId: bank.body.id }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 10_000 })).body;
   if (execute) expect((await api.post(`/quotes/${quote.id}/execute`)).status).toBe(200);
-  return { api, quoteId: quote.id as string, transactionId: quote.transactionId as string };
+  return { api, quoteId: quote.id as string, transactionId: quote.transactionId as string, accountId: usd, totalSendingAmount: BigInt(quote.totalSendingAmount) };
 }
 
 /** The events recorded for the transaction of these types, as a step reports them. */
@@ -75,5 +77,36 @@ describe('a payment step repeated after its commit reports the events it recorde
     expect(again.events).toEqual(first.events);
     // Never completed: a repeated completion finds nothing to report (and moves nothing).
     expect((await completeOutgoingPayment(h.orm.em.fork(), { transactionId })).events).toEqual([]);
+  });
+});
+
+describe('an execute attempt whose execution step ran twice', () => {
+  const balance = async (id: string) => (await h.orm.em.fork().findOneOrFail(LedgerAccount, { id })).balance;
+  /**
+   * The quote's workflow executing it with its step run twice, as a loaded machine can make
+   * Temporal do: the first run executes the quote, the second finds that done and reports a
+   * repeat. `meanwhile` runs before them.
+   */
+  const stepRunTwice = (meanwhile?: () => Promise<unknown>) => async (quote: Quote) => {
+    await meanwhile?.();
+    await executeQuote(h.orm.em.fork(), { quoteId: quote.id });
+    const second = await executeQuote(h.orm.em.fork(), { quoteId: quote.id });
+    return { repeat: second.alreadyExecuted };
+  };
+
+  test("with the attempt's own key recorded on the quote it is answered as executed, with its transaction, and the funds are held once", async () => {
+    const { quoteId, transactionId, accountId, totalSendingAmount } = await payout('999', false);
+    const before = await balance(accountId);
+    const executed = await attemptQuoteExecution(h.orm.em.fork(), { quoteId, attemptKey: 'attempt:own', execute: stepRunTwice() });
+    expect(executed).toMatchObject({ id: quoteId, status: 'PROCESSING', transactionId, executionKey: 'attempt:own' });
+    expect((await h.orm.em.fork().findOneOrFail(Transaction, { id: transactionId })).status).toBe('PROCESSING');
+    expect(await balance(accountId)).toBe(before - totalSendingAmount);
+  });
+
+  test("with another request's key recorded it is 409 CONFLICT naming the transaction", async () => {
+    const { quoteId, transactionId } = await payout('999', false);
+    const anotherRequestTookIt = () => h.orm.em.fork().nativeUpdate(Quote, { id: quoteId }, { executionKey: 'attempt:another-request' });
+    const attempt = attemptQuoteExecution(h.orm.em.fork(), { quoteId, attemptKey: 'attempt:own', execute: stepRunTwice(anotherRequestTookIt) });
+    await expect(attempt).rejects.toMatchObject({ code: 'CONFLICT', details: { transactionId } });
   });
 });

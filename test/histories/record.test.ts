@@ -266,7 +266,7 @@ record('record workflow histories', () => {
       // Names ending in 003 stay UNVERIFIED: no webhooks per row, so the histories stay small.
       const header = ['umaAddress', 'platformCustomerId', 'customerType', 'fullName', 'birthDate', 'addressLine1', 'city', 'state', 'postalCode', 'country'];
       const rows = Array.from({ length: 2_050 }, (_, i) => [`$big${i}@uma.example.com`, `big-${i}`, 'INDIVIDUAL', `Big Person 003`, '1980-01-01', '1 Main St', 'Austin', 'TX', '78701', 'US']);
-      const job = await createBulkImportJob(h.orm.em.fork(), { platformId, environment: 'SANDBOX', csv: { header, rows } });
+      const { job } = await createBulkImportJob(h.orm.em.fork(), { platformId, environment: 'SANDBOX', csv: { header, rows } });
       await startBulkCustomerImport(h.temporal, { jobId: job.id, platformId }, { taskQueue: h.taskQueue });
       const first = h.temporal.workflow.getHandle(job.id);
       const firstExecutionRunId = (await first.describe()).runId;

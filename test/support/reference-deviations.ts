@@ -150,7 +150,7 @@ export const REFERENCE_DEVIATIONS: Deviation[] = [
     reason: 'Spec §4.1: using a US account still being validated is 409 BANK_ACCOUNT_VALIDATION_PENDING',
   },
   {
-    operation: 'POST /sandbox/internal-accounts/{accountId}/fund',
+    operation: ['POST /sandbox/internal-accounts/{accountId}/fund', 'POST /customers/bulk/csv'],
     status: 409,
     schemaPath: UNDECLARED(409),
     reason: 'Every idempotent operation answers 409 IDEMPOTENCY_KEY_REUSED to a different request with a used Idempotency-Key',

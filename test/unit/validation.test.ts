@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { fieldErrors } from '../../src/api/validation';
+import { fieldErrors } from '../../src/schemas/field-errors';
 
 describe('field errors of a discriminated union', () => {
   const schema = z.discriminatedUnion('customerType', [

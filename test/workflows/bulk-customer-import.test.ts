@@ -51,7 +51,7 @@ async function job(rows: number) {
   const em = orm.em.fork();
   const platform = await createPlatform(em, { name: `bulk-${randomUUID().slice(0, 8)}`, currencies: ['USD'], webhookEndpoint: receiver.url, isRegulatedFinancialInstitution: true });
   const cells = Array.from({ length: rows }, (_, i) => row(i + 1, BAD_ROWS.has(i + 1) ? '1985-13-01' : undefined));
-  const created = await createBulkImportJob(em, { platformId: platform.id, environment: 'SANDBOX', csv: { header: HEADER, rows: cells } });
+  const { job: created } = await createBulkImportJob(em, { platformId: platform.id, environment: 'SANDBOX', csv: { header: HEADER, rows: cells } });
   return { platformId: platform.id, jobId: created.id };
 }
 

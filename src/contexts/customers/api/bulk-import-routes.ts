@@ -29,22 +29,26 @@ export const bulkImportRoutes = [
     summary: `Import customers from a CSV file (multipart/form-data, at most ${MAX_CSV_BYTES} bytes): answered at once with the job; each row goes through the rules of POST /customers`,
     tags,
     body: BulkCsvFieldsSchema,
+    idempotent: true,
     multipart: { fileField: 'file', maxFileBytes: MAX_CSV_BYTES, schema: BulkCsvUploadRequestSchema, checkFile },
     responses: {
       202: { description: 'Accepted: the rows are imported by a workflow; follow the job with GET /customers/bulk/jobs/{jobId}', schema: BulkCustomerImportJobAcceptedSchema },
       400: { description: 'INVALID_INPUT on file: missing, not UTF-8 CSV, a required column missing, an unknown or repeated column, no rows, too many rows, too large', schema: errorResponses[400].schema },
       401: errorResponses[401],
     },
-    handler: async ({ em, caller, file, deps }) => {
-      const job = await createBulkImportJob(em, { platformId: caller.platformId, environment: caller.environment, csv: parsedCsv(file) });
+    handler: async ({ em, caller, file, deps, idempotencyKey }) => {
+      const { job, foundAgain } = await createBulkImportJob(em, { platformId: caller.platformId, environment: caller.environment, csv: parsedCsv(file), ...(idempotencyKey ? { idempotencyKey } : {}) });
       try {
+        // Found again, its workflow may have started already: the server refuses a second start of the job.
         await startBulkCustomerImport(deps.temporal, { jobId: job.id, platformId: caller.platformId }, { taskQueue: deps.taskQueue });
       } catch (err) {
-        // Nothing will process the job: the upload leaves nothing behind, and the caller may send it again.
-        await discardBulkImportJob(em.fork(), job.id);
+        // Nothing will process a new job: the upload leaves nothing behind, and the caller may send it again.
+        // A job found again may be importing already; if not, the sweep starts it.
+        if (!foundAgain) await discardBulkImportJob(em.fork(), job.id);
         throw err;
       }
-      return { status: 202, body: { jobId: job.id, status: job.status } };
+      // A job found again is answered as its first attempt was: accepted, PENDING (GET the job for its progress).
+      return { status: 202, body: { jobId: job.id, status: foundAgain ? 'PENDING' : job.status } };
     },
   }),
   defineRoute({

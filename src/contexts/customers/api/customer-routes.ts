@@ -45,9 +45,9 @@ export const customerRoutes = [
       401: errorResponses[401],
       409: conflict,
     },
-    handler: async ({ em, caller, body, deps }) => {
+    handler: async ({ em, caller, body, deps, idempotencyKey }) => {
       const platform = await em.findOneOrFail(Platform, { id: caller.platformId });
-      const { customer, events, opened } = await createCustomer(em, platform, body, { masterKey: deps.config.masterKey, environment: caller.environment });
+      const { customer, events, opened } = await createCustomer(em, platform, body, { masterKey: deps.config.masterKey, environment: caller.environment }, { ...(idempotencyKey ? { idempotencyKey } : {}) });
       await deliver(deps, events);
       await announceOpenedAccounts({ em, temporal: deps.temporal, taskQueue: deps.taskQueue, environment: caller.environment }, opened);
       return { status: 201, body: customerView(customer) };

@@ -1,7 +1,6 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { CustomerCreateSchema } from '../api/customer-schemas';
-import { fieldErrors } from '../../../api/validation';
+import { parseCustomerCreateRequest, type CustomerCreateRequest } from '../schemas/customer-requests';
 import { BulkImportJob, BulkImportRow, type BulkImportStatus, type RowError } from '../entities';
 import { Platform } from '../../platforms/entities';
 import type { Environment } from '../../platforms/entities/ApiToken';
@@ -23,13 +22,22 @@ const INSERT_CHUNK = 1_000;
 
 /**
  * Records an upload: the job (PENDING) and every data row, in one transaction. The workflow
- * reads the rows from here, so no row travels through Temporal.
+ * reads the rows from here, so no row travels through Temporal. With an Idempotency-Key the job
+ * id (and so its workflow id) derives from it: an upload repeated after its first attempt
+ * committed and died before answering finds that job (`foundAgain`) instead of recording a
+ * second import.
  */
-export async function createBulkImportJob(em: EntityManager, input: { platformId: string; environment: Environment; csv: ParsedCsv }): Promise<BulkImportJob> {
+export async function createBulkImportJob(
+  em: EntityManager,
+  input: { platformId: string; environment: Environment; csv: ParsedCsv; idempotencyKey?: string },
+): Promise<{ job: BulkImportJob; foundAgain: boolean }> {
+  const id = input.idempotencyKey ? derivedId('Job', input.platformId, 'bulk-customer-import', input.idempotencyKey) : newId('Job');
   const now = new Date();
   return em.transactional(async (tx) => {
+    const earlier = await tx.findOne(BulkImportJob, { id, platformId: input.platformId });
+    if (earlier) return { job: earlier, foundAgain: true };
     const job = tx.create(BulkImportJob, {
-      id: newId('Job'),
+      id,
       platformId: input.platformId,
       environment: input.environment,
       status: 'PENDING',
@@ -44,7 +52,7 @@ export async function createBulkImportJob(em: EntityManager, input: { platformId
       const chunk = input.csv.rows.slice(from, from + INSERT_CHUNK).map((cells, i) => ({ jobId: job.id, rowNumber: from + i + 1, cells }));
       await tx.createQueryBuilder(BulkImportRow).insert(chunk).execute('run');
     }
-    return job;
+    return { job, foundAgain: false };
   });
 }
 
@@ -82,6 +90,8 @@ export async function bulkImportJobView(em: EntityManager, job: BulkImportJob): 
     status: job.status,
     progress: await progressOf(em, job),
     // Identified by row, as the reference's example does: a platformCustomerId may be missing or repeated.
+    // Every failed row, uncapped: the reference's job has no paging for them, so a cap would hide
+    // failures from the only place that reports them; the row limit (MAX_CSV_ROWS) bounds the list.
     errors: failedRows.map((r) => ({ correlationId: `row_${r.rowNumber}`, ...r.error! })),
     ...(job.completedAt ? { completedAt: job.completedAt.toISOString() } : {}),
   };
@@ -116,12 +126,12 @@ function wireFieldErrors(errors: FieldError[]) {
 }
 
 /** The row's problems, as POST /customers would report them for the body it stands for, named by CSV column. */
-function judgeRow(platform: Platform, header: string[], cells: string[]): { problems: FieldError[]; request?: ReturnType<typeof CustomerCreateSchema.parse> } {
+function judgeRow(platform: Platform, header: string[], cells: string[]): { problems: FieldError[]; request?: CustomerCreateRequest } {
   const ownProblems = rowProblems(header, cells);
   if (ownProblems.some((p) => p.field === 'row')) return { problems: ownProblems };
   const body = rowToCustomerRequest(rowByColumn(header, cells));
-  const parsed = CustomerCreateSchema.safeParse(body, { reportInput: true });
-  const problems = [...ownProblems, ...(parsed.success ? [] : fieldErrors(parsed.error)), ...createProblems(platform, body)].map((p) => ({ ...p, field: columnOfField(p.field) }));
+  const parsed = parseCustomerCreateRequest(body);
+  const problems = [...ownProblems, ...parsed.problems, ...createProblems(platform, body)].map((p) => ({ ...p, field: columnOfField(p.field) }));
   // A column reported twice (country feeds the address and businessInfo; required by the file and the schema): once.
   const seen = new Set<string>();
   const unique = problems.filter((p) => {
@@ -130,7 +140,7 @@ function judgeRow(platform: Platform, header: string[], cells: string[]): { prob
     seen.add(key);
     return true;
   });
-  return unique.length > 0 || !parsed.success ? { problems: unique } : { problems: [], request: parsed.data };
+  return unique.length > 0 || !parsed.request ? { problems: unique } : { problems: [], request: parsed.request };
 }
 
 /**

@@ -1,9 +1,9 @@
 import { LockMode, raw, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
 import { randomBytes } from 'node:crypto';
-import type { CustomerCreateRequest, CustomerUpdateRequest } from '../api/customer-schemas';
+import type { CustomerCreateRequest, CustomerUpdateRequest } from '../schemas/customer-requests';
 import { Customer } from '../entities';
-import { type InternalAccount } from '../../ledger/entities';
+import { InternalAccount } from '../../ledger/entities';
 import { type Platform } from '../../platforms/entities';
 import { type WebhookEvent } from '../../webhooks/entities';
 import type { Environment } from '../../platforms/entities/ApiToken';
@@ -24,7 +24,7 @@ import {
   type RuleIssue,
 } from '../domain/customer-rules';
 import { DomainError, type FieldError } from '../../../domain/errors';
-import { newId } from '../../../domain/ids';
+import { derivedId, newId } from '../../../domain/ids';
 import { kycEventType, sandboxKycStatusAtCreation } from '../domain/onboarding';
 import type { Page } from '../../../domain/pagination';
 import { encrypt } from '../../../security/secrets';
@@ -193,18 +193,36 @@ export interface CustomerWrite {
 }
 
 /**
+ * A customer created by an earlier try of the same request, answered as that try would have
+ * been. Its status event was recorded with it (an undelivered one is the webhook sweep's); its
+ * accounts are offered for announcement again, and announceOpenedAccounts skips those already
+ * announced.
+ */
+async function foundAgain(em: EntityManager, customer: Customer): Promise<CustomerWrite> {
+  return { customer, events: [], opened: await em.find(InternalAccount, { customerId: customer.id }) };
+}
+
+/**
  * Creates a customer in one transaction: its sandbox KYC status at creation (spec §8), its
  * internal accounts when it may already hold balances, and the webhook of its status. A caller
- * that may retry (the bulk import) passes a derived `id`: a second try then cannot create a
- * second customer. Inside a caller's transaction it joins that transaction.
+ * that may retry passes a derived `id` (the bulk import) or its Idempotency-Key (the id then
+ * derives from it and the platform): a second try finds the customer of the first, which may
+ * have committed and died before answering, instead of creating another or being refused its
+ * own platformCustomerId. Inside a caller's transaction it joins that transaction.
  */
-export async function createCustomer(em: EntityManager, platform: Platform, input: CustomerCreateRequest, ctx: CustomerWriteContext, options: { id?: string } = {}): Promise<CustomerWrite> {
+export async function createCustomer(
+  em: EntityManager,
+  platform: Platform,
+  input: CustomerCreateRequest,
+  ctx: CustomerWriteContext,
+  options: { id?: string; idempotencyKey?: string } = {},
+): Promise<CustomerWrite> {
   const consents = requestedConsents(input);
   assertKnownTermsVersions(consents);
   const problems = createProblems(platform, input);
   if (problems.length > 0) throw DomainError.invalidInput(problems);
 
-  const id = options.id ?? newId('Customer');
+  const id = options.id ?? (options.idempotencyKey ? derivedId('Customer', platform.id, 'customer', options.idempotencyKey) : newId('Customer'));
   const platformCustomerId = input.platformCustomerId ?? id.slice('Customer:'.length).replace(/-/g, '');
   const regionCode = regionFor(platform, input as Values);
   const now = new Date();
@@ -224,6 +242,8 @@ export async function createCustomer(em: EntityManager, platform: Platform, inpu
 
   try {
     return await em.transactional(async (tx) => {
+      const earlier = await tx.findOne(Customer, { id, platformId: platform.id });
+      if (earlier) return foundAgain(tx, earlier);
       const customer = tx.create(Customer, {
         id,
         platformId: platform.id,

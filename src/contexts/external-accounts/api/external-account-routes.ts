@@ -61,12 +61,12 @@ function accountRoutes(owner: Owner) {
         404: { description: 'USER_NOT_FOUND: no such customer (customer accounts)', schema: errorResponses[404].schema },
         409: conflict('DUPLICATE_EXTERNAL_ACCOUNT: this owner already has this account (details.existingAccountId)'),
       },
-      handler: async ({ em, caller, body, deps }) => {
+      handler: async ({ em, caller, body, deps, idempotencyKey }) => {
         const platform = await em.findOneOrFail(Platform, { id: caller.platformId });
-        const { account, registration } = await createExternalAccount(em, { platform, environment: caller.environment, owner, body: body as NewExternalAccount });
-        if (Object.keys(registration.pendingWork).length > 0) {
+        const { account, pendingWork } = await createExternalAccount(em, { platform, environment: caller.environment, owner, body: body as NewExternalAccount, ...(idempotencyKey ? { idempotencyKey } : {}) });
+        if (Object.keys(pendingWork).length > 0) {
           try {
-            await startExternalAccountVerification(deps.temporal, verificationInput(account, registration.pendingWork), { taskQueue: deps.taskQueue });
+            await startExternalAccountVerification(deps.temporal, verificationInput(account, pendingWork), { taskQueue: deps.taskQueue });
           } catch (err) {
             // Registered already; the worker's sweep starts checks whose workflow did not start.
             logger.error({ err, externalAccountId: account.id }, 'could not start the account verification workflow');

@@ -5,7 +5,7 @@ import { Customer } from '../../customers/entities';
 import type { Platform } from '../../platforms/entities';
 import type { Environment } from '../../platforms/entities/ApiToken';
 import { DomainError, type FieldError } from '../../../domain/errors';
-import { newId } from '../../../domain/ids';
+import { derivedId, newId } from '../../../domain/ids';
 import { findCurrency } from '../../../domain/currencies';
 import { listPage } from '../../../services/listing';
 import { duplicateKey, type AccountInfo } from '../domain/account-identity';
@@ -99,64 +99,77 @@ function canonicalInfo(info: AccountInfo): AccountInfo {
   return out;
 }
 
+/** The id of a registration: derived from its Idempotency-Key (per platform and owner kind) when it has one. */
+function registrationId(platformId: string, owner: Owner, idempotencyKey?: string): string {
+  return idempotencyKey ? derivedId('ExternalAccount', platformId, owner === 'CUSTOMER' ? 'customer-external-account' : 'platform-external-account', idempotencyKey) : newId('ExternalAccount');
+}
+
 /**
  * Registers an account: checks the rail (the sandbox may call it invalid), stores it and, for a
  * new default UMA deposit account, clears the previous default in the same transaction (the
  * customer row is locked, so two simultaneous defaults are serialized). Two registrations of the
  * same account race on a unique index: the loser gets 409 DUPLICATE_EXTERNAL_ACCOUNT.
+ *
+ * With an Idempotency-Key the account id derives from it: a request repeated after its first
+ * attempt committed and died before answering finds its account again (not refused as its own
+ * duplicate), with no work pending, since the first attempt's verification workflow ran or the
+ * verification sweep starts it; starting it again could run the checks twice.
  */
 export async function createExternalAccount(
   em: EntityManager,
-  input: { platform: Platform; environment: Environment; owner: Owner; body: NewExternalAccount },
-): Promise<{ account: ExternalAccount; registration: Registration }> {
+  input: { platform: Platform; environment: Environment; owner: Owner; body: NewExternalAccount; idempotencyKey?: string },
+): Promise<{ account: ExternalAccount; pendingWork: Registration['pendingWork'] }> {
   const { platform, body } = input;
   const info = canonicalInfo(body.accountInfo);
   const now = new Date();
   const registration = register({ info, ownershipType: body.ownershipType, environment: input.environment, platform, now });
-  const account = em.create(ExternalAccount, {
-    id: newId('ExternalAccount'),
-    platformId: platform.id,
-    environment: input.environment,
-    customerId: input.owner === 'CUSTOMER' ? body.customerId! : null,
-    currency: body.currency,
-    accountType: info.accountType,
-    accountInfo: info,
-    duplicateKey: duplicateKey(body.currency, info),
-    status: registration.status,
-    ownershipType: body.ownershipType ?? null,
-    platformAccountId: body.platformAccountId ?? null,
-    defaultUmaDepositAccount: input.owner === 'CUSTOMER' && body.defaultUmaDepositAccount === true,
-    beneficiaryVerificationStatus: registration.beneficiaryVerificationStatus,
-    beneficiaryVerifiedName: registration.beneficiaryVerifiedName,
-    bankValidation: registration.bankValidation,
-    bankValidationDueAt: registration.bankValidationDueAt,
-    ownershipChallenge: null,
-    deletedAt: null,
-    createdAt: now,
-    updatedAt: now,
-  });
+  const id = registrationId(platform.id, input.owner, input.idempotencyKey);
+  const customerId = input.owner === 'CUSTOMER' ? body.customerId! : null;
+  const identity = { platformId: platform.id, customerId, duplicateKey: duplicateKey(body.currency, info) };
   try {
-    await em.transactional(async (tx) => {
-      if (account.customerId) {
-        const customer = await tx.findOne(Customer, { id: account.customerId, platformId: platform.id, isDeleted: false }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    return await em.transactional(async (tx) => {
+      const earlier = await tx.findOne(ExternalAccount, { id, platformId: platform.id });
+      if (earlier) return { account: earlier, pendingWork: {} };
+      const defaultUmaDepositAccount = input.owner === 'CUSTOMER' && body.defaultUmaDepositAccount === true;
+      if (customerId) {
+        const customer = await tx.findOne(Customer, { id: customerId, platformId: platform.id, isDeleted: false }, { lockMode: LockMode.PESSIMISTIC_WRITE });
         if (!customer) throw DomainError.notFound('Customer');
-        if (account.defaultUmaDepositAccount) {
-          await tx.nativeUpdate(ExternalAccount, { customerId: account.customerId, defaultUmaDepositAccount: true, deletedAt: null }, { defaultUmaDepositAccount: false, updatedAt: now });
+        if (defaultUmaDepositAccount) {
+          await tx.nativeUpdate(ExternalAccount, { customerId, defaultUmaDepositAccount: true, deletedAt: null }, { defaultUmaDepositAccount: false, updatedAt: now });
         }
       }
-      tx.persist(account);
+      const account = tx.create(ExternalAccount, {
+        id,
+        ...identity,
+        environment: input.environment,
+        currency: body.currency,
+        accountType: info.accountType,
+        accountInfo: info,
+        status: registration.status,
+        ownershipType: body.ownershipType ?? null,
+        platformAccountId: body.platformAccountId ?? null,
+        defaultUmaDepositAccount,
+        beneficiaryVerificationStatus: registration.beneficiaryVerificationStatus,
+        beneficiaryVerifiedName: registration.beneficiaryVerifiedName,
+        bankValidation: registration.bankValidation,
+        bankValidationDueAt: registration.bankValidationDueAt,
+        ownershipChallenge: null,
+        deletedAt: null,
+        createdAt: now,
+        updatedAt: now,
+      });
       await tx.flush();
+      return { account, pendingWork: registration.pendingWork };
     });
   } catch (err) {
     if (err instanceof UniqueConstraintViolationException) {
-      throw new DomainError('DUPLICATE_EXTERNAL_ACCOUNT', 'This account is already registered for this owner', { existingAccountId: await existingDuplicate(em, account) });
+      throw new DomainError('DUPLICATE_EXTERNAL_ACCOUNT', 'This account is already registered for this owner', { existingAccountId: await existingDuplicate(em, identity) });
     }
     throw err;
   }
-  return { account, registration };
 }
 
-async function existingDuplicate(em: EntityManager, account: ExternalAccount): Promise<string | undefined> {
+async function existingDuplicate(em: EntityManager, account: Pick<ExternalAccount, 'platformId' | 'customerId' | 'duplicateKey'>): Promise<string | undefined> {
   const existing = await em.fork().findOne(ExternalAccount, { platformId: account.platformId, customerId: account.customerId ?? null, duplicateKey: account.duplicateKey, deletedAt: null });
   return existing?.id;
 }

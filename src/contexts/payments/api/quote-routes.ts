@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Platform } from '../../platforms/entities';
 import { Quote, Transaction } from '../entities';
@@ -9,6 +8,8 @@ import { errorResponses, IdParam, moneyMovementRefusals } from '../../../api/sch
 import { DomainError } from '../../../domain/errors';
 import { logger } from '../../../logger';
 import { oneAttemptAtATime } from '../services/workflow-turns';
+import { attemptQuoteExecution } from '../services/quote-execution';
+import { executionAttemptKey } from '../domain/execution-attempts';
 import { executeQuote, startQuote } from '../../../temporal/starters/quote';
 import type { QuoteInput } from '../../../../workflows/definitions';
 import { assertExecutableWithoutWalletSignature, createQuote, quoteView, type QuoteRequest } from '../services/quotes';
@@ -111,23 +112,8 @@ export const quoteRoutes = [
       const found = await findQuote(em, caller.platformId, params.quoteId);
       await assertExecutableWithoutWalletSignature(em, found, req.get('svc-wallet-signature') ?? req.get('grid-wallet-signature'));
       return oneAttemptAtATime(deps, found.id, async () => {
-        const fresh = () => em.fork().findOneOrFail(Quote, { id: found.id });
-        // The quote records which request took it on: its Idempotency-Key, or a key of this
-        // attempt's own. Executed already: the request that executed it gets that answer (a retry
-        // whose first answer was lost, or this attempt when its step ran twice inside Temporal
-        // and so reported a repeat); any other request is a repeat.
-        const attemptKey = idempotencyKey ?? `attempt:${randomUUID()}`;
-        const answerExecuted = (q: Quote) => {
-          if (q.executionKey === attemptKey) return { status: 200 as const, body: quoteView(q) };
-          throw new DomainError('CONFLICT', 'The quote has already been executed', { transactionId: q.transactionId });
-        };
-        const q = await fresh();
-        if (q.executedAt) return answerExecuted(q);
-        await em.fork().nativeUpdate(Quote, { id: q.id, executedAt: null }, { executionKey: attemptKey });
-        const { repeat } = await execute(deps, q);
-        // Read again: the execution has moved it on.
-        const executed = await fresh();
-        return repeat ? answerExecuted(executed) : { status: 200 as const, body: quoteView(executed) };
+        const executed = await attemptQuoteExecution(em, { quoteId: found.id, attemptKey: executionAttemptKey(idempotencyKey), execute: (q) => execute(deps, q) });
+        return { status: 200 as const, body: quoteView(executed) };
       });
     },
   }),
