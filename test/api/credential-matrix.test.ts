@@ -37,11 +37,13 @@ interface Call {
   /** The text fields of a multipart upload (a PDF is attached as `file`, unless `file` says otherwise). */
   form?: Record<string, string>;
   file?: { bytes: Buffer; name: string; type: string };
+  headers?: Record<string, string>;
 }
 
 function send(authorization: string | undefined, call: Call): Promise<Res> {
   let r = request(app)[call.method as 'get'](`${BASE}${call.path}`).query(call.query);
   if (authorization) r = r.set('Authorization', authorization);
+  if (call.headers) r = r.set(call.headers);
   if (call.form) {
     for (const [name, value] of Object.entries(call.form)) r = r.field(name, value);
     const file = call.file ?? { bytes: FILES.pdf, name: 'matrix.pdf', type: 'application/pdf' };
@@ -73,6 +75,9 @@ interface World {
   bulkJobId: string;
   tokenId: string;
   invitationCode: string;
+  stablecoinProviderAccountId: string;
+  stablecoinId: string;
+  stablecoinOperationId: string;
 }
 
 /** Request bodies A sent successfully, by `METHOD /path/{template}`: replayed by B on A's ids. */
@@ -80,7 +85,8 @@ const validBodies = new Map<string, Pick<Call, 'json' | 'form' | 'file'>>();
 
 async function asA(auth: string, method: string, template: string, params: Record<string, string>, body: Pick<Call, 'json' | 'form' | 'file'> = {}): Promise<Res> {
   const path = template.replace(/\{(\w+)\}/g, (_m, name: string) => params[name]!);
-  const res = await send(auth, { method, path, query: {}, ...body });
+  // Every write carries an Idempotency-Key, as a careful client sends it (some operations require one).
+  const res = await send(auth, { method, path, query: {}, ...(method === 'get' ? {} : { headers: { 'Idempotency-Key': randomUUID() } }), ...body });
   if (res.status >= 300) throw new Error(`fixture ${method.toUpperCase()} ${path}: ${res.status} ${res.text}`);
   if (body.json !== undefined || body.form) validBodies.set(`${method} ${template}`, body);
   return res;
@@ -128,10 +134,17 @@ async function buildWorld(auth: string, platformId: string): Promise<World> {
   await asA(auth, 'patch', '/config', {}, { json: { umaDomain: 'matrix.uma.example.com' } });
   const invitationCode = (await asA(auth, 'post', '/invitations', {}, { json: { inviterUma: customer.umaAddress, firstName: 'Matrix', amountToSend: 100 } })).body.code as string;
 
+  // A stablecoin issuer: a provider link, a PROVISIONED coin, and a wire-funded mint waiting (an hour) for its wire.
+  const stablecoinProviderAccountId = (await asA(auth, 'post', '/stablecoin-provider-accounts', {}, { json: { provider: 'BRALE', apiClientId: 'matrix-client', apiClientSecret: 'sk_matrix_secret' } })).body.id as string;
+  const stablecoinId = (await asA(auth, 'post', '/stablecoins', {}, { json: { providerTokenIdentifier: 'MATRIX', networkTokenIdentifier: 'btkn1matrix', network: 'SPARK', stablecoinProviderAccountId } })).body.id as string;
+  await eventually(() => send(auth, { method: 'get', path: `/stablecoins/${stablecoinId}`, query: {} }), (r) => r.body.issuanceStatus === 'PROVISIONED');
+  const sparkWalletId = (await asA(auth, 'post', '/platform/external-accounts', {}, { json: { currency: 'USDB', accountInfo: { accountType: 'SPARK_WALLET', address: 'sparkrt1pgssy7d7vel0nh9m4326qc54e6rskpczn07dktww9rv4nu5ptvt0s9uc8pt5y4' } } })).body.id as string;
+  const stablecoinOperationId = (await asA(auth, 'post', '/stablecoins/{stablecoinId}/mints', { stablecoinId }, { json: { amount: '1000000', fundingSource: { type: 'WIRE' }, destination: { accountId: sparkWalletId } } })).body.id as string;
+
   // Everything A started has finished, so that the snapshot below holds still.
   const settled = (id: string) => eventually(() => send(auth, { method: 'get', path: `/transactions/${id}`, query: {} }), (r) => r.body.status === 'COMPLETED');
   for (const id of [incomingTransactionId, quote.transactionId]) expect((await settled(id)).body.status).toBe('COMPLETED');
-  return { customerId, businessId: business.id, umaAddress: customer.umaAddress, usdAccountId, externalAccountId, platformExternalAccountId, quoteId: quote.id, transactionId: quote.transactionId, incomingTransactionId, ownerId, documentId, verificationId, cardId, cardTransactionId, bulkJobId, tokenId, invitationCode };
+  return { customerId, businessId: business.id, umaAddress: customer.umaAddress, usdAccountId, externalAccountId, platformExternalAccountId, quoteId: quote.id, transactionId: quote.transactionId, incomingTransactionId, ownerId, documentId, verificationId, cardId, cardTransactionId, bulkJobId, tokenId, invitationCode, stablecoinProviderAccountId, stablecoinId, stablecoinOperationId };
 }
 
 /**
@@ -172,6 +185,12 @@ function valueOf(w: World, name: string, path: string, at = name): string | unde
       return w.tokenId;
     case 'invitationCode':
       return w.invitationCode;
+    case 'stablecoinProviderAccountId':
+      return w.stablecoinProviderAccountId;
+    case 'stablecoinId':
+      return w.stablecoinId;
+    case 'stablecoinOperationId':
+      return w.stablecoinOperationId;
     case 'inviterUma':
     case 'receiverUmaAddress':
     case 'umaAddress':
@@ -193,7 +212,8 @@ function callOn(w: World, method: string, path: string, op: OperationObject): Ca
     else if (p.required) missing.push(`query parameter ${p.name}`);
   }
   if (missing.length > 0) throw new Error(`${method.toUpperCase()} ${path}: no value of platform A for ${missing.join(', ')}; add it to valueOf`);
-  const call: Call = { method, path: concrete, query };
+  const needsKey = params.some((p) => p.in === 'header' && p.name === 'Idempotency-Key' && p.required);
+  const call: Call = { method, path: concrete, query, ...(needsKey ? { headers: { 'Idempotency-Key': randomUUID() } } : {}) };
   const recorded = validBodies.get(`${method} ${path}`);
   if (recorded) return { ...call, ...recorded };
   const content = op.requestBody?.content;
@@ -217,7 +237,10 @@ function withUnknownIds(call: Call, ids: string[]): Call {
           randomUUID().replace(/-/g, '').slice(0, id.length);
     text = text.split(id).join(unknown);
   }
-  return JSON.parse(text) as Call;
+  const unknown = JSON.parse(text) as Call;
+  // A new request, not a repeat: the same key with another body is IDEMPOTENCY_KEY_REUSED.
+  if (unknown.headers?.['Idempotency-Key']) unknown.headers['Idempotency-Key'] = randomUUID();
+  return unknown;
 }
 
 const label = (method: string, path: string) => `${method.toUpperCase()} ${path}`;
@@ -233,14 +256,17 @@ function refusalProblems(res: Res, status: number, code: string): string[] {
 }
 
 /**
- * What a refused request must not change, for A and B: every table with a platform_id (its row
- * count, and its latest updated_at where it has one), the document files, and the ledger.
+ * What a refused request must not change, for A and B: every table with a platform_id but the
+ * idempotency store (its row count, and its latest updated_at where it has one), the document files, and the ledger.
  */
 async function snapshot(platformIds: string[]) {
   const conn = h.orm.em.getConnection();
   const tables = await conn.execute<{ table_name: string; updated: boolean }[]>(
     `select c.table_name, exists (select 1 from information_schema.columns u where u.table_schema = c.table_schema and u.table_name = c.table_name and u.column_name = 'updated_at') as updated
-       from information_schema.columns c where c.table_schema = current_schema() and c.column_name = 'platform_id' order by c.table_name`,
+       from information_schema.columns c where c.table_schema = current_schema() and c.column_name = 'platform_id'
+         -- The answers kept for the refused requests' own Idempotency-Keys: a record of the request, not a change to A or B.
+         and c.table_name <> 'idempotency_keys'
+       order by c.table_name`,
   );
   const rows: Record<string, unknown> = {};
   for (const { table_name, updated } of tables) {

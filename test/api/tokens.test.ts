@@ -91,6 +91,9 @@ describe('permissions are enforced', () => {
         'post /sandbox/send',
         'post /sandbox/uma/receive',
         'post /sandbox/internal-accounts/{accountId}/fund',
+        'post /stablecoins/{stablecoinId}/mints',
+        'post /stablecoins/{stablecoinId}/burns',
+        'post /sandbox/stablecoin-operations/{stablecoinOperationId}/fund',
       ].sort(),
     );
     for (const { op, permission } of declared) {

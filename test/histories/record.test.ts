@@ -42,7 +42,7 @@ const dir = __dirname;
  * The current code version of each workflow type: raise it with every versioned change
  * (patched()), so that the new code's histories are recorded beside the older ones.
  */
-const HISTORY_VERSION: Record<string, string> = { incomingPayment: 'v3', webhookDelivery: 'v2', customerVerification: 'v1', externalAccountVerification: 'v1', quote: 'v2', outgoingPayment: 'v2', cardLifecycle: 'v1', bulkCustomerImport: 'v1', invitationLifecycle: 'v1' };
+const HISTORY_VERSION: Record<string, string> = { incomingPayment: 'v3', webhookDelivery: 'v2', customerVerification: 'v1', externalAccountVerification: 'v1', quote: 'v2', outgoingPayment: 'v2', cardLifecycle: 'v1', bulkCustomerImport: 'v1', invitationLifecycle: 'v1', stablecoinIssuance: 'v1', stablecoinOperation: 'v1' };
 
 async function save(workflowType: string, scenario: string, history: Parameters<typeof historyToJSON>[0]) {
   const file = join(dir, workflowType, `${HISTORY_VERSION[workflowType]}-${scenario}.json`);
@@ -298,6 +298,43 @@ record('record workflow histories', () => {
       await save('invitationLifecycle', 'cancelled', await finished(cancelled.body.code));
       const expiring = await api.post('/invitations', { inviterUma, expiresAt: new Date(Date.now() + 2_000).toISOString() }).expect(201);
       await save('invitationLifecycle', 'expired', await finished(expiring.body.code));
+    } finally {
+      await h.stop();
+    }
+  }, 120_000);
+
+  test('stablecoinIssuance: provisioned, rejected; stablecoinOperation: wire mint funded and completed, expired, refused by the provider, burn completed; on the dev server', async () => {
+    const h = await Harness.start();
+    try {
+      const { api } = await h.platform();
+      const key = () => ({ 'Idempotency-Key': `history-${Math.random()}` });
+      const finished = async (id: string) => {
+        const handle = h.temporal.workflow.getHandle(id);
+        await handle.result();
+        return handle.fetchHistory();
+      };
+      await api.post('/stablecoin-provider-accounts', { provider: 'BRALE', apiClientId: 'history-client', apiClientSecret: 'sk_history' }, key()).expect(201);
+      const coin = (await api.post('/stablecoins', { providerTokenIdentifier: 'HIST', networkTokenIdentifier: 'btkn1hist', network: 'SPARK' }, key()).expect(201)).body.id as string;
+      await save('stablecoinIssuance', 'provisioned', await finished(coin));
+      const rejected = (await api.post('/stablecoins', { providerTokenIdentifier: 'REJECTHIST', networkTokenIdentifier: 'btkn1reject', network: 'SPARK' }, key()).expect(201)).body.id as string;
+      await save('stablecoinIssuance', 'rejected', await finished(rejected));
+
+      const wallet = (await api.post('/platform/external-accounts', { currency: 'USDB', accountInfo: { accountType: 'SPARK_WALLET', address: 'sparkrt1pgssy7d7vel0nh9m4326qc54e6rskpczn07dktww9rv4nu5ptvt0s9uc8pt5y4' } }).expect(201)).body.id as string;
+      const bank = (await api.post('/platform/external-accounts', usdAccount('123456789')).expect(201)).body.id as string;
+      await h.orm.em.fork().nativeUpdate(ExternalAccount, { id: bank }, { bankValidation: 'PASSED' });
+      const mint = (amount: string, fundingSource: Record<string, unknown>) => api.post(`/stablecoins/${coin}/mints`, { amount, fundingSource, destination: { accountId: wallet } }, key());
+
+      const funded = (await mint('5000000', { type: 'WIRE' }).expect(201)).body.id as string;
+      await api.post(`/sandbox/stablecoin-operations/${funded}/fund`).expect(200);
+      await save('stablecoinOperation', 'wire-mint-completed', await finished(funded));
+      process.env.SANDBOX_STABLECOIN_FUNDING_WINDOW_SECONDS = '2';
+      const expiring = (await mint('1000000', { type: 'WIRE' }).expect(201)).body.id as string;
+      delete process.env.SANDBOX_STABLECOIN_FUNDING_WINDOW_SECONDS;
+      await save('stablecoinOperation', 'wire-mint-expired', await finished(expiring));
+      const refused = (await mint('13130000', { type: 'PROVIDER_INTERNAL_BALANCE', sourceTokenIdentifier: 'USDC', cryptoNetwork: 'SOLANA' }).expect(400)).body.details.stablecoinOperationId as string;
+      await save('stablecoinOperation', 'refused-by-provider', await finished(refused));
+      const burned = (await api.post(`/stablecoins/${coin}/burns`, { amount: '2000000', source: { type: 'PROVIDER_INTERNAL_BALANCE' }, destination: { type: 'EXTERNAL_ACCOUNT', externalAccountId: bank, rail: 'WIRE' } }, key()).expect(201)).body.id as string;
+      await save('stablecoinOperation', 'burn-completed', await finished(burned));
     } finally {
       await h.stop();
     }

@@ -89,6 +89,7 @@ export const operationRoutes = [
     tags: ['Sandbox'],
     params: OperationIdParams,
     sandboxOnly: true,
+    permission: 'TRANSACT',
     responses: {
       200: { description: 'The operation, PENDING_PROVIDER', schema: StablecoinOperationSchema },
       401: errorResponses[401],
