@@ -117,6 +117,11 @@ describe('provider account links', () => {
     expect(elsewhere.body.code).toBe('STABLECOIN_VERIFICATION_FAILED');
     expect(await h.orm.em.fork().count(StablecoinProviderAccount, { platformId: platform.id })).toBe(0);
 
+    const unreachable = await api.post('/stablecoin-provider-accounts', { provider: 'BRALE', apiClientId: 'unreachable-1', apiClientSecret: 's' }, key());
+    expect(unreachable.status).toBe(503);
+    expect(unreachable.body).toMatchObject({ status: 503, code: 'SERVICE_UNAVAILABLE' });
+    expect(await h.orm.em.fork().count(StablecoinProviderAccount, { platformId: platform.id })).toBe(0);
+
     const chosen = await link(api, 'multi-1', { providerAccountId: several.body.details.errors[0].message.match(/brale_[0-9a-f]+-b/)[0] });
     expect(chosen.providerAccountId).toMatch(/-b$/);
 

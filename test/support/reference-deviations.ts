@@ -47,6 +47,12 @@ export const REFERENCE_DEVIATIONS: Deviation[] = [
     reason: 'Error404 has no code for stablecoins, their operations or the external accounts an operation names: they answer NOT_FOUND',
   },
   {
+    operation: ['POST /stablecoins', 'POST /stablecoin-provider-accounts'],
+    status: 503,
+    schemaPath: UNDECLARED(503),
+    reason: "Linking and registering ask the provider while the request waits: when it is out of reach they answer the reference's own 503 SERVICE_UNAVAILABLE, as mints and burns declare",
+  },
+  {
     operation: ['POST /stablecoins', 'POST /stablecoins/{stablecoinId}/*', 'POST /stablecoin-provider-accounts'],
     status: 501,
     schemaPath: UNDECLARED(501),

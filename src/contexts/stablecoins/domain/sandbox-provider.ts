@@ -7,7 +7,8 @@ import { ProviderRefusal, type AddressToLink, type ProviderCredentials, type Pro
  * (or a partner trying the sandbox) picks a scenario by the values it sends (README: "Stablecoins").
  *
  * - Credentials: a secret starting with `invalid` is not accepted. A client id starting with
- *   `multi` reaches two provider accounts (`<id>-a`, `<id>-b`), every other one reaches one.
+ *   `multi` reaches two provider accounts (`<id>-a`, `<id>-b`), every other one reaches one; one
+ *   starting with `unreachable` finds the provider out of reach (the call fails without an answer).
  * - Tokens (`providerTokenIdentifier`, Brale's value type): `UNKNOWN…` does not exist, `ERROR…`
  *   makes the provider fail the call; the symbol is the value type up to its first `_`; a `_D<n>`
  *   part sets `n` decimals (6 otherwise); every token is against USD.
@@ -21,6 +22,7 @@ import { ProviderRefusal, type AddressToLink, type ProviderCredentials, type Pro
 export const SANDBOX_SCENARIOS = {
   invalidSecretPrefix: 'invalid',
   multiAccountClientPrefix: 'multi',
+  unreachableClientPrefix: 'unreachable',
   unknownTokenPrefix: 'UNKNOWN',
   providerErrorTokenPrefix: 'ERROR',
   rejectedIssuancePrefix: 'REJECT',
@@ -37,6 +39,7 @@ export const SANDBOX_PROVIDER_BALANCES = ['USDC@SOLANA', 'USDC@ETHEREUM', 'USDC@
 const digest = (...parts: string[]) => createHash('sha256').update(parts.join('\u0000')).digest('hex');
 
 function providerAccountsOf(credentials: ProviderCredentials): string[] {
+  if (credentials.apiClientId.startsWith(SANDBOX_SCENARIOS.unreachableClientPrefix)) throw new Error('connect ETIMEDOUT (sandbox: the provider is out of reach)');
   if (credentials.apiClientSecret.startsWith(SANDBOX_SCENARIOS.invalidSecretPrefix)) throw new ProviderRefusal('AUTHENTICATION', 'The provider did not accept the API credentials');
   const base = `brale_${digest('account', credentials.apiClientId).slice(0, 20)}`;
   return credentials.apiClientId.startsWith(SANDBOX_SCENARIOS.multiAccountClientPrefix) ? [`${base}-a`, `${base}-b`] : [base];
