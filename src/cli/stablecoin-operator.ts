@@ -6,7 +6,7 @@ import { setLinkStatus } from '../contexts/stablecoins/services/provider-account
 import { setGridOperationsStatus } from '../contexts/stablecoins/services/stablecoins';
 
 const USAGE = `usage:
-  npm run stablecoins:operator -- grid <Stablecoin:id> <${GRID_OPERATIONS_STATUSES.join('|')}>
+  npm run stablecoins:operator -- grid <Stablecoin:id> <${GRID_OPERATIONS_STATUSES.filter((s) => s !== 'PENDING_APPROVAL').join('|')}>
   npm run stablecoins:operator -- link <StablecoinProviderAccount:id> <${PROVIDER_ACCOUNT_STATUSES.join('|')}>`;
 
 /**
