@@ -1,7 +1,8 @@
 import pino from 'pino';
 
 /**
- * Where credentials and secrets could appear in a log line: API credentials, the master key,
+ * Where credentials and secrets could appear in a log line: API credentials (ours, and the
+ * stablecoin provider's `apiClientSecret`), the master key,
  * tax identification numbers (`identifier` of customers and of beneficial owners' personalInfo,
  * at the top, in a body or one object further down) and one-time contact codes (`code` of a
  * confirm body or of a code delivery message; an error's own `code`, e.g. `err.code`, stays).
@@ -11,6 +12,9 @@ export const REDACTED_PATHS = [
   'req.headers["svc-wallet-signature"]',
   'clientSecret',
   '*.clientSecret',
+  'apiClientSecret',
+  '*.apiClientSecret',
+  '*.*.apiClientSecret',
   'secret',
   '*.secret',
   'masterKey',

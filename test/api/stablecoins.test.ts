@@ -3,12 +3,14 @@ import { ExternalAccount } from '../../src/contexts/external-accounts/entities';
 import { JournalEntry, LedgerAccount } from '../../src/contexts/ledger/entities';
 import { runLedgerAudit } from '../../src/contexts/ledger/services/audit';
 import { Stablecoin, StablecoinOperation, StablecoinProviderAccount } from '../../src/contexts/stablecoins/entities';
-import { reserveAccountId, supplyAccountId } from '../../src/contexts/stablecoins/services/operations';
+import { recordFunding, reserveAccountId, supplyAccountId } from '../../src/contexts/stablecoins/services/operations';
+import { IdempotencyRecord } from '../../src/db/IdempotencyRecord';
 import { operatorCommand } from '../../src/cli/stablecoin-operator';
 import { decrypt, encrypt } from '../../src/security/secrets';
 import { eventually } from '../support/eventually';
 import { usdAccount } from '../support/external-account-fixtures';
-import { Harness, type Api } from '../support/harness';
+import { createToken } from '../../src/contexts/platforms/services/platforms';
+import { Api, Harness } from '../support/harness';
 
 let h: Harness;
 beforeAll(async () => {
@@ -129,11 +131,18 @@ describe('provider account links', () => {
     expect((await api.get('/stablecoin-provider-accounts?colour=blue')).status).toBe(400);
   });
 
-  test('production tokens are refused: no provider is connected outside the sandbox', async () => {
-    const { api } = await h.platform({ environment: 'PRODUCTION' });
+  test('production tokens are refused: no provider is connected outside the sandbox, and a sandbox link is not theirs to use', async () => {
+    const { api, platform } = await h.platform({ environment: 'PRODUCTION' });
     const res = await api.post('/stablecoin-provider-accounts', { provider: 'BRALE', apiClientId: 'c', apiClientSecret: 's' }, key());
     expect(res.status).toBe(501);
     expect(res.body.code).toBe('NOT_IMPLEMENTED');
+    // The same platform's sandbox link, named by a production token.
+    const sandboxToken = await createToken(h.orm.em.fork(), platform.id, 'SANDBOX');
+    const sandbox = new Api(h.app, `Basic ${Buffer.from(`${sandboxToken.tokenId}:${sandboxToken.clientSecret}`).toString('base64')}`);
+    const sandboxLink = await link(sandbox);
+    const named = await register(api, 'ACME', { stablecoinProviderAccountId: sandboxLink.id });
+    expect(named.status).toBe(501);
+    expect(await h.orm.em.fork().count(Stablecoin, { platformId: platform.id })).toBe(0);
   });
 });
 
@@ -203,6 +212,11 @@ describe('registering stablecoins', () => {
     const unknown = await register(api, 'UNKNOWNCOIN');
     expect(unknown.status).toBe(400);
     expect(unknown.body).toMatchObject({ code: 'STABLECOIN_VERIFICATION_FAILED', details: { errors: [expect.objectContaining({ field: 'providerTokenIdentifier' })] } });
+    const pinnedElsewhere = await api.post('/stablecoins', { providerTokenIdentifier: 'PINNEDCOIN', networkTokenIdentifier: 'btkn1somethingelse', network: 'SPARK' }, key());
+    expect(pinnedElsewhere.status).toBe(400);
+    expect(pinnedElsewhere.body).toMatchObject({ code: 'STABLECOIN_VERIFICATION_FAILED', details: { errors: [expect.objectContaining({ field: 'networkTokenIdentifier' })] } });
+    const pinned = await api.post('/stablecoins', { providerTokenIdentifier: 'PINNEDCOIN', networkTokenIdentifier: 'btkn1pinnedcoin', network: 'SPARK' }, key());
+    expect(pinned.status).toBe(201);
     const failing = await register(api, 'ERRORCOIN');
     expect(failing.status).toBe(400);
     expect(failing.body.code).toBe('STABLECOIN_PROVIDER_ERROR');
@@ -307,6 +321,8 @@ describe('mints', () => {
     const funded = await api.post(`/sandbox/stablecoin-operations/${id}/fund`);
     expect(funded.status).toBe(200);
     expect(funded.body.status).toBe('PENDING_PROVIDER');
+    // The funding step retried after it committed (its worker died before reporting) finds the funds recorded.
+    expect(['PENDING_PROVIDER', 'PROCESSING', 'COMPLETED']).toContain((await recordFunding(h.orm.em.fork(), id)).status);
     expect((await operationStatus(api, id, 'COMPLETED')).body).toMatchObject({ status: 'COMPLETED', providerStatus: 'complete' });
     expect(await balance(reserveAccountId(platform.id, coin.id))).toBe(2500n);
     expect(await balance(supplyAccountId(platform.id, coin.id))).toBe(-2500n);
@@ -327,6 +343,11 @@ describe('mints', () => {
     expect(ach.body).toMatchObject({ status: 'PENDING_PROVIDER', source: { type: 'SAME_DAY_ACH_DEBIT', externalAccountId: bank } });
     expect(ach.body.fundingInstructions).toBeUndefined();
     expect((await mint(api, coin.id, body, headers)).body.id).toBe(ach.body.id);
+    // The answer lost (committed, then the process died before storing it): the retry finds the same operation.
+    await h.orm.em.fork().nativeDelete(IdempotencyRecord, { platformId: platform.id, key: headers['Idempotency-Key'] });
+    const retried = await mint(api, coin.id, body, headers);
+    expect(retried.status).toBe(201);
+    expect(retried.body.id).toBe(ach.body.id);
     const fromBalance = await mint(api, coin.id, { amount: '2000000', fundingSource: { type: 'PROVIDER_INTERNAL_BALANCE', sourceTokenIdentifier: 'USDC', cryptoNetwork: 'SOLANA' }, destination: { accountId: wallet } });
     expect(fromBalance.status).toBe(201);
     await operationStatus(api, ach.body.id, 'COMPLETED');
@@ -444,6 +465,15 @@ describe('mints', () => {
     expect((await internalBurn()).body.code).toBe('STABLECOIN_BURN_SOURCE_NOT_SUPPORTED');
   });
 
+  test('an order the provider accepted completes even if its link is revoked meanwhile', async () => {
+    const { api, platform, coin, wallet, link: providerLink } = await issuer();
+    const res = await mint(api, coin.id, { amount: '3000000', fundingSource: { type: 'PROVIDER_INTERNAL_BALANCE', sourceTokenIdentifier: 'USDC', cryptoNetwork: 'SOLANA' }, destination: { accountId: wallet } });
+    expect(res.body.status).toBe('PENDING_PROVIDER');
+    await operator('link', providerLink.id, 'REVOKED');
+    expect((await operationStatus(api, res.body.id, 'COMPLETED')).body.status).toBe('COMPLETED');
+    expect(await balance(reserveAccountId(platform.id, coin.id))).toBe(300n);
+  });
+
   test('a coin not PROVISIONED, and a link revoked or no longer accepted, refuse mints', async () => {
     const { api, coin, wallet, link: providerLink } = await issuer();
     const pending = await register(api, 'LATER');
@@ -516,9 +546,8 @@ describe('tenant isolation', () => {
     expect((await register(b, 'ACME', { stablecoinProviderAccountId: a.link.id })).body.code).toBe('STABLECOIN_PROVIDER_ACCOUNT_NOT_FOUND');
     // The same token and symbol are free on another platform.
     expect((await register(b, 'ACME')).status).toBe(201);
-    for (const list of ['/stablecoin-provider-accounts', '/stablecoins']) {
-      expect(JSON.stringify((await b.get(list)).body)).not.toContain(a.platform.id);
-    }
-    expect((await b.get('/stablecoins')).body.data.map((c: { id: string }) => c.id)).not.toContain(a.coin.id);
+    const bLists = JSON.stringify([(await b.get('/stablecoin-provider-accounts')).body, (await b.get('/stablecoins')).body]);
+    for (const aId of [a.link.id, a.link.providerAccountId, a.coin.id, op.body.id]) expect(bLists).not.toContain(aId);
+    expect((await b.get('/stablecoins')).body.data).toHaveLength(1);
   });
 });

@@ -20,6 +20,7 @@ let submission: { status: string; fundingWindowMs?: number; refusal?: { code: st
 let settled: string;
 let issuance: string[];
 let fundingRefusal: string | null;
+let expired: string;
 
 const DAY = 86_400_000;
 const timing: StablecoinTiming = { reviewSeconds: 60, provisioningSeconds: 600, fundingWindowSeconds: 7 * 86_400, providerSeconds: 30, settlementSeconds: 3_600 };
@@ -36,7 +37,7 @@ const activities = {
   },
   async expireStablecoinOperation() {
     calls.push('expire');
-    return { status: 'EXPIRED' };
+    return { status: expired };
   },
   async startStablecoinProcessing() {
     calls.push('process');
@@ -67,6 +68,7 @@ beforeEach(async () => {
   settled = 'COMPLETED';
   issuance = [];
   fundingRefusal = null;
+  expired = 'EXPIRED';
 }, 120_000);
 
 afterEach(async () => {
@@ -130,6 +132,16 @@ describe('stablecoinOperation', () => {
     expect(await handle.result()).toEqual({ status: 'EXPIRED' });
     expect(calls).toEqual([`submit:${7 * 86_400}`, 'fund', 'expire']);
   });
+});
+
+test('funds recorded just as the window closed (the expiry step finds them): the operation carries on to COMPLETED', async () => {
+  submission = { status: 'PENDING_FUNDING', fundingWindowMs: DAY };
+  expired = 'PENDING_PROVIDER';
+  const handle = await startOperation();
+  await handle.executeUpdate(submitStablecoinOperationUpdate);
+  await env.sleep(DAY + 1_000);
+  expect(await handle.result()).toEqual({ status: 'COMPLETED' });
+  expect(calls).toEqual([`submit:${7 * 86_400}`, 'expire', 'process', 'settle']);
 });
 
 describe('stablecoinIssuance', () => {

@@ -11,7 +11,9 @@ import { ProviderRefusal, type AddressToLink, type ProviderCredentials, type Pro
  *   starting with `unreachable` finds the provider out of reach (the call fails without an answer).
  * - Tokens (`providerTokenIdentifier`, Brale's value type): `UNKNOWN…` does not exist, `ERROR…`
  *   makes the provider fail the call; the symbol is the value type up to its first `_`; a `_D<n>`
- *   part sets `n` decimals (6 otherwise); every token is against USD.
+ *   part sets `n` decimals (6 otherwise); every token is against USD. For `PINNED…` the provider
+ *   reports the network identifier, `btkn1` and the value type in lower case, and a registration
+ *   naming another is refused; for the others it reports none.
  * - Issuance: `REJECT…` is rejected by the provider's review, `FAIL…` fails while provisioning.
  * - External accounts: a bank account number ending 201 is refused by the provider, 202 stays
  *   pending, 203 can only be linked by the issuer in the provider's dashboard. Spark wallets link.
@@ -25,6 +27,7 @@ export const SANDBOX_SCENARIOS = {
   unreachableClientPrefix: 'unreachable',
   unknownTokenPrefix: 'UNKNOWN',
   providerErrorTokenPrefix: 'ERROR',
+  pinnedTokenPrefix: 'PINNED',
   rejectedIssuancePrefix: 'REJECT',
   failedIssuancePrefix: 'FAIL',
   refusedLinkSuffix: '201',
@@ -75,7 +78,8 @@ export const sandboxProvider: StablecoinProviderClient = {
     if (valueType.startsWith(SANDBOX_SCENARIOS.providerErrorTokenPrefix)) throw new ProviderRefusal('REFUSED', 'The provider failed to read the token');
     const symbol = valueType.split('_')[0]!;
     const decimals = /_D(\d{1,2})(?:_|$)/.exec(valueType);
-    return { name: `${symbol} Dollar`, symbol, decimals: decimals ? Math.min(18, Number(decimals[1])) : 6, baseCurrency: 'USD' };
+    const pinned = valueType.startsWith(SANDBOX_SCENARIOS.pinnedTokenPrefix) ? { networkTokenIdentifier: `btkn1${valueType.toLowerCase()}` } : {};
+    return { name: `${symbol} Dollar`, symbol, decimals: decimals ? Math.min(18, Number(decimals[1])) : 6, baseCurrency: 'USD', ...pinned };
   },
   async reviewIssuance(credentials, providerAccountId, valueType) {
     reachable(credentials, providerAccountId);

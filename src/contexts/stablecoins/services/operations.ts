@@ -27,7 +27,7 @@ import type { ProviderOrder } from '../domain/provider';
 import { assertProvisioned } from '../domain/stablecoin-states';
 import { Stablecoin, StablecoinOperation } from '../entities';
 import { issuerAccount, providerAddress } from './account-links';
-import { onLink, usableLink, type UsableLink } from './provider-client';
+import { onLink, providerFor, retryable, usableLink, type UsableLink } from './provider-client';
 import { findStablecoin } from './stablecoins';
 import { operationView } from './stablecoin-views';
 
@@ -115,7 +115,10 @@ async function checkBurn(em: EntityManager, usable: UsableLink, coin: Stablecoin
  * the same operation and can never start a second one. The workflow then submits it.
  */
 export async function createOperation(em: EntityManager, masterKey: Buffer, caller: Caller, stablecoinId: string, type: OperationType, body: MintRequest | BurnRequest, idempotencyKey: string): Promise<{ operation: StablecoinOperation; coin: Stablecoin }> {
+  providerFor(caller.environment);
   const coin = await findStablecoin(em, caller.platformId, stablecoinId);
+  // A coin registered in the other environment moves only with that environment's tokens.
+  if (coin.environment !== caller.environment) throw DomainError.notFound('Stablecoin');
   const id = derivedId('StablecoinOperation', caller.platformId, stablecoinId, type, idempotencyKey);
   const mine = await em.findOne(StablecoinOperation, { id });
   if (mine) return { operation: mine, coin };
@@ -219,7 +222,8 @@ export async function submitOperation(em: EntityManager, masterKey: Buffer, id: 
     submitted = await onLink(em, usable, (u) => u.client.submitOrder(u.credentials, u.link.providerAccountId, order));
   } catch (err) {
     const reason = err instanceof DomainError ? failureReasonOf(err.code) : undefined;
-    if (!reason) throw err;
+    // Anything but a refusal (the provider out of reach) is retried by the activity.
+    if (!reason) throw retryable(err);
     return outcomeOf(await move(em, id, 'CREATED', { status: 'FAILED', failureReason: reason, providerStatus: 'rejected' }));
   }
   const waits = awaitsFunding(op.operationType, op.source);
@@ -234,12 +238,25 @@ export async function submitOperation(em: EntityManager, masterKey: Buffer, id: 
 }
 
 /**
+ * An operation waiting for funds leaves PENDING_FUNDING only with them (to PENDING_PROVIDER) or
+ * by expiring; it was refused, if at all, before it waited. So past PENDING_FUNDING and neither
+ * expired nor refused at submission means the funds were recorded.
+ */
+function fundsRecorded(op: StablecoinOperation): boolean {
+  if (!awaitsFunding(op.operationType, op.source)) return false;
+  if (op.status === 'FAILED') return op.failureReason === FAILURE_REASONS.providerTransferFailed;
+  return op.status === 'PENDING_PROVIDER' || op.status === 'PROCESSING' || op.status === 'COMPLETED';
+}
+
+/**
  * The funds an operation waits for arrived (the sandbox's stand-in for the provider's notice).
  * Refused once the window has closed or the operation is no longer waiting.
  */
 export async function recordFunding(em: EntityManager, id: string): Promise<StepOutcome> {
   return em.transactional(async (tx) => {
     const op = await tx.findOneOrFail(StablecoinOperation, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    // A retried step whose first attempt recorded the funds finds them recorded.
+    if (fundsRecorded(op)) return outcomeOf(op);
     if (op.status !== 'PENDING_FUNDING' || (op.expiresAt && op.expiresAt.getTime() <= Date.now())) {
       throw new DomainError('INVALID_STATE_TRANSITION', `The operation is ${op.status === 'PENDING_FUNDING' ? 'past its funding window' : op.status}; it does not wait for funds`);
     }
@@ -267,14 +284,13 @@ export async function startProcessing(em: EntityManager, id: string): Promise<St
 export async function settleOperation(em: EntityManager, masterKey: Buffer, id: string): Promise<StepOutcome> {
   const op = await em.findOneOrFail(StablecoinOperation, { id });
   if (op.status !== 'PROCESSING') return outcomeOf(op);
-  // Without a usable link the provider cannot be asked how the order ended: the operation stays
-  // PROCESSING and the step is retried until an operator restores the link.
-  const usable = await usableLink(em, masterKey, op.providerAccountLinkId).catch((err: unknown) => {
-    throw err instanceof DomainError ? new Error(`cannot read the outcome of ${id}: ${err.reason}`) : err;
-  });
+  // The provider finishes an order it accepted whatever becomes of the link meanwhile: its outcome
+  // is read with the credentials the order was placed with, even if the link was since marked
+  // INVALID or REVOKED. Only a provider that cannot be asked leaves it PROCESSING (retried).
+  const usable = await usableLink(em, masterKey, op.providerAccountLinkId, { anyStatus: true });
   const order = await orderOf(em, op);
   const outcome = await onLink(em, usable, (u) => u.client.orderOutcome(u.credentials, u.link.providerAccountId, order)).catch((err: unknown) => {
-    throw err instanceof DomainError ? new Error(`cannot read the outcome of ${id}: ${err.reason}`) : err;
+    throw retryable(err);
   });
   return em.transactional(async (tx) => {
     const locked = await tx.findOneOrFail(StablecoinOperation, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
@@ -286,7 +302,9 @@ export async function settleOperation(em: EntityManager, masterKey: Buffer, id: 
       locked.failureReason = FAILURE_REASONS.providerTransferFailed;
       return outcomeOf(locked);
     }
-    const coin = await tx.findOneOrFail(Stablecoin, { id: locked.stablecoinId });
+    // The coin's row lock, as burn creation takes it: a burn is never judged against a reserve
+    // read before, and open burns read after, this one settles.
+    const coin = await tx.findOneOrFail(Stablecoin, { id: locked.stablecoinId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     const reserve = reserveAccountId(coin.platformId, coin.id);
     const supply = supplyAccountId(coin.platformId, coin.id);
     await ensureSystemAccountSet(tx, coin.platformId, coin.baseCurrency, [

@@ -88,7 +88,12 @@ export async function listProviderAccounts(em: EntityManager, platformId: string
  * platform's only ACTIVE link for the provider. None is 404; several need the caller to choose.
  */
 export async function chooseLink(em: EntityManager, caller: Caller, provider: StablecoinProvider, named?: string): Promise<StablecoinProviderAccount> {
-  if (named) return findProviderAccount(em, caller.platformId, named);
+  if (named) {
+    const link = await findProviderAccount(em, caller.platformId, named);
+    // A link of the other environment (or provider) is not one this token can use.
+    if (link.environment !== caller.environment || link.provider !== provider) throw DomainError.notFound('StablecoinProviderAccount');
+    return link;
+  }
   const active = await em.find(StablecoinProviderAccount, { platformId: caller.platformId, environment: caller.environment, provider, status: 'ACTIVE' }, { limit: 2, orderBy: { createdAt: 'asc' } });
   if (active.length === 0) throw new DomainError('STABLECOIN_PROVIDER_ACCOUNT_NOT_FOUND', `The platform has no ACTIVE ${provider} provider account link; link one with POST /stablecoin-provider-accounts`);
   if (active.length > 1) throw new DomainError('STABLECOIN_PROVIDER_ACCOUNT_SELECTION_REQUIRED', 'Several provider account links are ACTIVE; pass stablecoinProviderAccountId to choose one');

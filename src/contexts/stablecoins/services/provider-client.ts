@@ -29,16 +29,24 @@ export function providerFailure(err: unknown, notFound?: FieldError): DomainErro
   return new DomainError('SERVICE_UNAVAILABLE', 'The stablecoin provider is temporarily unavailable; try again shortly');
 }
 
+/** A DomainError thrown from an activity is final; one that only says "not now" must be retried. */
+export function retryable(err: unknown): unknown {
+  return err instanceof DomainError ? new Error(`${err.code}: ${err.reason}`) : err;
+}
+
 export interface UsableLink {
   link: StablecoinProviderAccount;
   credentials: ProviderCredentials;
   client: StablecoinProviderClient;
 }
 
-/** An ACTIVE link with its credentials unsealed, ready to call the provider with. */
-export async function usableLink(em: EntityManager, masterKey: Buffer, linkId: string): Promise<UsableLink> {
+/**
+ * An ACTIVE link with its credentials unsealed, ready to call the provider with (`anyStatus`:
+ * also an INVALID or REVOKED one, to learn how an order placed through it ended).
+ */
+export async function usableLink(em: EntityManager, masterKey: Buffer, linkId: string, options: { anyStatus?: boolean } = {}): Promise<UsableLink> {
   const link = await em.findOneOrFail(StablecoinProviderAccount, { id: linkId }, { populate: ['sealedCredentials'] });
-  assertLinkUsable(link.status);
+  if (!options.anyStatus) assertLinkUsable(link.status);
   return { link, credentials: JSON.parse(decrypt(masterKey, link.sealedCredentials)) as ProviderCredentials, client: providerFor(link.environment) };
 }
 

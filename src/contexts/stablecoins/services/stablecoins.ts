@@ -18,7 +18,7 @@ import {
 } from '../domain/stablecoin-states';
 import { Stablecoin } from '../entities';
 import { chooseLink } from './provider-accounts';
-import { onLink, usableLink } from './provider-client';
+import { onLink, providerFor, retryable, usableLink } from './provider-client';
 import { stablecoinView } from './stablecoin-views';
 
 export interface RegisterRequest {
@@ -50,6 +50,7 @@ export async function registerStablecoin(em: EntityManager, masterKey: Buffer, c
   const id = derivedId('Stablecoin', caller.platformId, 'stablecoin', idempotencyKey);
   const mine = await em.findOne(Stablecoin, { id });
   if (mine) return mine;
+  providerFor(caller.environment);
   const provider: StablecoinProvider = 'BRALE';
   const chosen = await chooseLink(em, caller, provider, body.stablecoinProviderAccountId);
   assertLinkUsable(chosen.status);
@@ -154,8 +155,13 @@ export async function advanceIssuance(em: EntityManager, masterKey: Buffer, id: 
     );
     next = answer === 'APPROVED' ? 'PROVISIONING' : answer === 'REJECTED' ? 'REJECTED' : answer;
   } catch (err) {
-    if (!(err instanceof DomainError || err instanceof ProviderRefusal) || (err instanceof DomainError && err.code === 'SERVICE_UNAVAILABLE')) throw err;
-    next = from === 'PENDING_REVIEW' ? 'REJECTED' : 'FAILED';
+    // The provider's own refusal ends the issuance; a revoked link can never ask again (FAILED).
+    // A provider out of reach, or a link INVALID until the operator or the platform restores it,
+    // only delays it: the step is retried.
+    const refused = err instanceof ProviderRefusal || (err instanceof DomainError && (err.code === 'STABLECOIN_PROVIDER_ERROR' || err.code === 'STABLECOIN_VERIFICATION_FAILED'));
+    const revoked = err instanceof DomainError && err.code === 'STABLECOIN_PROVIDER_ACCOUNT_REVOKED';
+    if (!refused && !revoked) throw retryable(err);
+    next = revoked || from === 'PROVISIONING' ? 'FAILED' : 'REJECTED';
   }
   await em.nativeUpdate(Stablecoin, { id, issuanceStatus: from }, { issuanceStatus: next, updatedAt: new Date() });
   return (await em.fork().findOneOrFail(Stablecoin, { id })).issuanceStatus;
