@@ -5,13 +5,16 @@ import { auditInternalAccounts, type InternalAccountFinding } from '../domain/in
 import { auditLedger, type AuditFinding, type PostingLine } from '../domain/ledger';
 import { auditCardLedger, type CardLedgerFinding } from '../../cards/domain/card-audit';
 import { cardHoldsAccountId, cardNetworkAccountId } from '../../cards/services/card-ledger';
+import { auditStablecoinLedger, type StablecoinLedgerFinding } from '../../stablecoins/domain/stablecoin-audit';
+import { reserveAccountId, supplyAccountId } from '../../stablecoins/services/stablecoin-ledger';
 
-type Finding = AuditFinding | InternalAccountFinding | CardLedgerFinding;
+type Finding = AuditFinding | InternalAccountFinding | CardLedgerFinding | StablecoinLedgerFinding;
 
 /**
  * Reads the whole ledger and checks it; returns every finding (none means healthy). Besides
  * the double-entry checks, every internal account (customer, platform, embedded wallet) must
- * be backed by a matching ledger account. All reads share one snapshot (REPEATABLE READ), so
+ * be backed by a matching ledger account, and the card and stablecoin accounts must equal what
+ * their transactions and operations explain. All reads share one snapshot (REPEATABLE READ), so
  * postings, balances and accounts written meanwhile cannot look like a break.
  */
 export async function runLedgerAudit(em: EntityManager): Promise<{ findings: Finding[]; entries: number; accounts: number }> {
@@ -70,6 +73,20 @@ async function audit(em: EntityManager): Promise<{ findings: Finding[]; entries:
       holdsAccountId: cardHoldsAccountId,
       networkAccountId: cardNetworkAccountId,
       fundingHolds: fundingHolds.map((f) => ({ accountId: f.account_id, cardHeld: BigInt(f.card_held), accountHeld: BigInt(f.account_held) })),
+    }),
+  );
+  // Stablecoin reserve and supply: the coin's ledger accounts against its completed operations.
+  const coinTotals = await conn.execute<{ platform_id: string; id: string; completed_net: string }[]>(
+    `select c.platform_id, c.id,
+       coalesce(sum(case o.operation_type when 'MINT' then o.fiat_amount else -o.fiat_amount end) filter (where o.status = 'COMPLETED'), 0)::text as completed_net
+     from stablecoins c left join stablecoin_operations o on o.stablecoin_id = c.id group by c.platform_id, c.id`,
+  );
+  findings.push(
+    ...auditStablecoinLedger({
+      coins: coinTotals.map((c) => ({ platformId: c.platform_id, stablecoinId: c.id, completedNet: BigInt(c.completed_net) })),
+      balances: new Map(accounts.map((a) => [a.id, BigInt(a.balance)])),
+      reserveAccountId,
+      supplyAccountId,
     }),
   );
   return { findings, entries: entries.size, accounts: accounts.length };

@@ -27,6 +27,7 @@ import type { ProviderOrder } from '../domain/provider';
 import { assertProvisioned } from '../domain/stablecoin-states';
 import { Stablecoin, StablecoinOperation } from '../entities';
 import { issuerAccount, providerAddress } from './account-links';
+import { reserveAccountId, supplyAccountId } from './stablecoin-ledger';
 import { onLink, providerFor, retryable, usableLink, type UsableLink } from './provider-client';
 import { findStablecoin } from './stablecoins';
 import { operationView } from './stablecoin-views';
@@ -53,8 +54,6 @@ export interface BurnRequest {
   description?: string;
 }
 
-export const reserveAccountId = (platformId: string, stablecoinId: string) => `Ledger:${platformId}:STABLECOIN_RESERVE:${stablecoinId}`;
-export const supplyAccountId = (platformId: string, stablecoinId: string) => `Ledger:${platformId}:STABLECOIN_SUPPLY:${stablecoinId}`;
 
 /** The value of the coin's burns not yet final: supply they have claimed. */
 async function claimedByOpenBurns(em: EntityManager, stablecoinId: string): Promise<bigint> {
