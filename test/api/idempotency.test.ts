@@ -154,7 +154,10 @@ describe('Idempotency-Key', () => {
     await api.post(`/sandbox/internal-accounts/${accountId}/fund`, { amount: 100_000 });
     const q = await api.post('/quotes', body);
     const first = await api.post(`/quotes/${q.body.id}/execute`, undefined, { 'Idempotency-Key': 'execute-died' });
-    expect(first.body).toMatchObject({ id: q.body.id, status: 'PROCESSING' });
+    expect(first.status).toBe(200);
+    expect(first.body.id).toBe(q.body.id);
+    // Executed: the payout is under way, or (on a loaded machine) already paid out by the time the quote is read back.
+    expect(['PROCESSING', 'COMPLETED']).toContain(first.body.status);
     const held = await balance(accountId);
     // As if the API had died after the execution's commit, before it stored the answer.
     await h.orm.em.fork().nativeUpdate(IdempotencyRecord, { platformId, key: 'execute-died' }, { state: 'IN_PROGRESS', statusCode: null, responseBody: null, renewedAt: new Date(Date.now() - STALE_CLAIM_MS - 1_000) });
