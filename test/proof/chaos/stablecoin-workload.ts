@@ -68,12 +68,13 @@ export async function setUpIssuer(client: PartnerClient): Promise<Issuer> {
 /**
  * The next mint or burn: mostly orders that complete, with unique values (so that each can be
  * told apart in the ledger), some the provider fails after accepting them, and some mints it
- * refuses outright. Burns run up to half again the average mint, so that some find the supply short.
+ * refuses outright. Mints come twice as often; burns ask a little more than mints bring on
+ * average, so that the supply stays short and burns race for the last of it.
  */
 export function nextStablecoinOperation(random: Random, kind: 'mint' | 'burn', sequence: number): StablecoinOperation {
   const scenario = random.weighted<StablecoinScenario>([['completes', 8], ['transferFails', 1], ['refused', kind === 'mint' ? 1 : 0]]);
   const fixed = STABLECOIN_SCENARIOS[scenario].cents;
-  return { kind, scenario, cents: fixed ?? 100_000 * random.int(1, kind === 'mint' ? 20 : 30) + sequence };
+  return { kind, scenario, cents: fixed ?? 100_000 * random.int(1, kind === 'mint' ? 20 : 45) + sequence };
 }
 
 /** Sends one mint or burn under a key of its own (the client retries with it through outages). */
