@@ -197,27 +197,61 @@ async function ledger(pg: PgClient, platformId: string, issuer: Issuer, rows: Op
 }
 
 /**
- * Each burn refused INSUFFICIENT_FUNDS asked for more than could have been available while it
- * was in flight: at most the mints completed before it was answered, less the burns (that went
- * on to complete) already recorded before it was sent.
+ * A row's timestamps are set in its transaction, a moment before it commits: a mint's completion
+ * or a burn's failure is taken to show only this much later (a longer transaction is rolled back
+ * by any kill and retried with a fresh timestamp).
+ */
+const COMMIT_GRACE_MS = 5_000;
+
+/**
+ * What a burn may take changes when a burn is recorded (its value is claimed), when a burn fails
+ * (released) and when a mint completes (added); a completed burn moves its claim into the reserve.
+ * Claims count from the moment they are stamped, releases and additions from a grace later: any
+ * error errs toward less available.
+ */
+function availabilityChanges(rows: OperationRow[]): { at: number; delta: bigint }[] {
+  const changes: { at: number; delta: bigint }[] = [];
+  for (const r of rows) {
+    const cents = BigInt(r.fiat_amount);
+    if (r.operation_type === 'MINT' && r.status === 'COMPLETED') changes.push({ at: r.updated_at.getTime() + COMMIT_GRACE_MS, delta: cents });
+    if (r.operation_type === 'BURN') {
+      changes.push({ at: r.created_at.getTime(), delta: -cents });
+      if (r.status === 'FAILED' || r.status === 'EXPIRED') changes.push({ at: r.updated_at.getTime() + COMMIT_GRACE_MS, delta: cents });
+    }
+  }
+  return changes.sort((a, b) => a.at - b.at);
+}
+
+/** The least that was available at any moment from `from` to `to`. */
+function leastAvailable(changes: { at: number; delta: bigint }[], from: number, to: number): bigint {
+  let available = changes.filter((c) => c.at <= from).reduce((sum, c) => sum + c.delta, 0n);
+  let least = available;
+  for (const c of changes.filter((c) => c.at > from && c.at <= to)) {
+    available += c.delta;
+    if (available < least) least = available;
+  }
+  return least;
+}
+
+/**
+ * Each burn refused INSUFFICIENT_FUNDS asked for more than was available at some moment while it
+ * was in flight (from its first attempt to its answer): the refusal was taken then, under the
+ * coin's lock.
  */
 function burnRefusals(sent: Sent[], rows: OperationRow[]): Check {
-  const completed = rows.filter((r) => r.status === 'COMPLETED');
+  const changes = availabilityChanges(rows);
   const untrue: string[] = [];
   let closest: bigint | undefined;
   const refused = sent.filter((o) => o.operation.kind === 'burn' && code(o) === 'INSUFFICIENT_FUNDS');
   for (const o of refused) {
-    const { sentAt, answeredAt } = o.stablecoin;
-    const minted = completed.filter((r) => r.operation_type === 'MINT' && r.updated_at.getTime() <= answeredAt).reduce((sum, r) => sum + BigInt(r.fiat_amount), 0n);
-    const claimed = completed.filter((r) => r.operation_type === 'BURN' && r.created_at.getTime() < sentAt).reduce((sum, r) => sum + BigInt(r.fiat_amount), 0n);
-    const atMost = minted - claimed;
-    const margin = BigInt(o.operation.cents) - atMost;
-    if (margin <= 0n) untrue.push(`burn of ${o.operation.cents} refused with at most ${atMost} available`);
+    const least = leastAvailable(changes, o.stablecoin.sentAt, o.stablecoin.answeredAt);
+    const margin = BigInt(o.operation.cents) - least;
+    if (margin <= 0n) untrue.push(`burn of ${o.operation.cents} refused with at least ${least} available throughout`);
     if (closest === undefined || margin < closest) closest = margin;
   }
   return {
     name: 'stablecoin burns refused only when short',
     ok: untrue.length === 0,
-    detail: untrue.length ? `${untrue.length} refused though the supply sufficed: ${untrue.slice(0, 3).join('; ')}` : `${refused.length} burns refused INSUFFICIENT_FUNDS, each beyond what was available${closest !== undefined ? ` (closest by ${closest} cents)` : ''}`,
+    detail: untrue.length ? `${untrue.length} refused though the supply sufficed: ${untrue.slice(0, 3).join('; ')}` : `${refused.length} burns refused INSUFFICIENT_FUNDS, each beyond what was available while it was in flight${closest !== undefined ? ` (closest by ${closest} cents)` : ''}`,
   };
 }
