@@ -7,6 +7,7 @@ import { COMPONENTS, Stack } from '../stack';
 import { PartnerClient } from './client';
 import { killThroughout, type Kill } from './killer';
 import { judge, type Check } from './verdict';
+import { setUpIssuer } from './stablecoin-workload';
 import { nextOperation, perform, setUp, type Outcome } from './workload';
 
 /**
@@ -59,8 +60,9 @@ async function main(): Promise<number> {
     const partner = await stack.sandboxPartner('chaos', receiver.url);
     const client = new PartnerClient(stack.baseUrl, partner.authorization);
     const customers = await setUp(client, Number(args.customers), INITIAL_FUNDING);
+    const issuer = await setUpIssuer(client);
     const publicKey = await client.call('GET', '/webhooks/public-key');
-    say(`set up ${customers.length} customers; campaign begins`);
+    say(`set up ${customers.length} customers and stablecoin ${issuer.stablecoinId}; campaign begins`);
 
     const outcomes: Outcome[] = [];
     const campaignEnds = Date.now() + minutes * 60_000;
@@ -70,7 +72,7 @@ async function main(): Promise<number> {
         const i = sequence++;
         // Operation i follows from the seed alone, whichever partner happens to take it.
         const operation = nextOperation(new Random(seed * 1_000_003 + i), customers, i, minutes >= 10);
-        outcomes.push(await perform(client, operation));
+        outcomes.push(await perform(client, issuer, operation));
       }
     });
     const kills: Kill[] = await killThroughout(stack, new Random(seed), COMPONENTS, killsEach, minutes * 60 * 0.9, say);
@@ -84,6 +86,7 @@ async function main(): Promise<number> {
       platformId: partner.platformId,
       publicKeyPem: String(publicKey.body.publicKeyPem),
       customers,
+      issuer,
       initialFunding: INITIAL_FUNDING,
       outcomes,
       received: receiver.received,

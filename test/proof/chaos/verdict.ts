@@ -6,6 +6,8 @@ import { openOrm } from '../../../src/db/orm';
 import type { ReceivedWebhook } from '../../support/receiver';
 import { sleep } from '../stack';
 import type { Kill } from './killer';
+import { expectedStablecoinRefusal, isStablecoin, stablecoinChecks, unsettledStablecoinOperations } from './stablecoin-verdict';
+import type { Issuer } from './stablecoin-workload';
 import { PAYOUT_SCENARIOS, type Customer, type Outcome } from './workload';
 
 /** One line of the campaign's verdict. */
@@ -33,6 +35,7 @@ export interface VerdictInput {
   platformId: string;
   publicKeyPem: string;
   customers: Customer[];
+  issuer: Issuer;
   initialFunding: number;
   outcomes: Outcome[];
   received: readonly ReceivedWebhook[];
@@ -74,9 +77,9 @@ async function unexplainedOpenWorkflows(pg: PgClient, client: Client): Promise<{
 }
 
 /**
- * Waits until the work has settled: every executed payment in a final state, every recorded
- * webhook event accepted by the receiver at least once, and no workflow open without a reason
- * (or the drain deadline passes).
+ * Waits until the work has settled: every executed payment and every mint and burn in a final
+ * state, every recorded webhook event accepted by the receiver at least once, and no workflow
+ * open without a reason (or the drain deadline passes).
  */
 async function drain(pg: PgClient, client: Client, input: VerdictInput): Promise<void> {
   const deadline = Date.now() + input.drainSeconds * 1000;
@@ -85,9 +88,10 @@ async function drain(pg: PgClient, client: Client, input: VerdictInput): Promise
     const open = (await transactions(pg, input.platformId)).filter((t) => mustSettle.has(t.id) && (!TERMINAL.has(t.status) || (t.status === 'FAILED' && t.refund_status === 'PENDING')));
     const undelivered = [...(await webhookEventIds(pg, input.platformId)).keys()].filter((id) => !input.delivered.has(id));
     const workflows = await unexplainedOpenWorkflows(pg, client);
-    if (open.length === 0 && undelivered.length === 0 && workflows.length === 0) return;
+    const operations = await unsettledStablecoinOperations(pg, input.platformId);
+    if (open.length === 0 && undelivered.length === 0 && workflows.length === 0 && operations === 0) return;
     if (Date.now() > deadline) {
-      input.say(`drain deadline passed: ${open.length} payments unsettled, ${undelivered.length} webhook events undelivered, ${workflows.length} workflows open`);
+      input.say(`drain deadline passed: ${open.length} payments and ${operations} stablecoin operations unsettled, ${undelivered.length} webhook events undelivered, ${workflows.length} workflows open`);
       return;
     }
     await sleep(2_000);
@@ -100,7 +104,7 @@ export async function judge(input: VerdictInput): Promise<Check[]> {
   const connection = await Connection.connect({ address: input.temporalAddress });
   try {
     const client = new Client({ connection, namespace: 'default' });
-    input.say(`draining (up to ${input.drainSeconds} s): settling payments, webhook retries and workflows`);
+    input.say(`draining (up to ${input.drainSeconds} s): settling payments, mints and burns, webhook retries and workflows`);
     await drain(pg, client, input);
     const rows = await transactions(pg, input.platformId);
     return [
@@ -110,6 +114,7 @@ export async function judge(input: VerdictInput): Promise<Check[]> {
       await ledgerAudit(input.databaseUrl),
       await externalFlows(pg, input, rows),
       webhooks(await webhookEventIds(pg, input.platformId), input),
+      ...(await stablecoinChecks(pg, client, input.platformId, input.issuer, input.outcomes)),
       await workflows(pg, client),
       crashes(input),
     ];
@@ -137,7 +142,7 @@ function answers(outcomes: Outcome[]): Check {
   const unanswered = all.filter((a) => a.status === 0).length;
   const byStatus = new Map<number, number>();
   for (const a of all) byStatus.set(a.status, (byStatus.get(a.status) ?? 0) + 1);
-  const unexpected = outcomes.filter((o) => (o.first.status >= 400 || (o.execute && o.execute.status >= 400 && !truthfulRefusal(o))) && o.first.status !== 0);
+  const unexpected = outcomes.filter((o) => ((o.first.status >= 400 && !expectedStablecoinRefusal(o)) || (o.execute && o.execute.status >= 400 && !truthfulRefusal(o))) && o.first.status !== 0);
   const retried = all.filter((a) => a.failedAttempts > 0).length;
   const statuses = [...byStatus].sort(([a], [b]) => a - b).map(([s, n]) => `${s}×${n}`).join(' ');
   const sample = unexpected.slice(0, 3).map((o) => JSON.stringify(o.execute?.body ?? o.first.body)).join('; ');
@@ -160,7 +165,8 @@ function oneTransactionPerAnswer(input: VerdictInput, rows: TransactionRow[]): C
   }
   let answered = 0;
   for (const o of input.outcomes) {
-    if (o.first.status < 200 || o.first.status >= 300) continue;
+    // Mints and burns record operations, not transactions: judged by their own checks.
+    if (o.first.status < 200 || o.first.status >= 300 || isStablecoin(o)) continue;
     answered++;
     if (o.operation.kind === 'fund') {
       const { accountId, amount } = o.operation;
@@ -180,7 +186,7 @@ function oneTransactionPerAnswer(input: VerdictInput, rows: TransactionRow[]): C
 
 /** Each operation's transaction in the state its scenario prescribes. */
 function expectedState(o: Outcome): { status: string; failureReason?: string } | 'NOT_EXECUTED' {
-  if (o.operation.kind === 'fund' || o.operation.kind === 'convert') return o.operation.kind === 'fund' || executed(o) ? { status: 'COMPLETED' } : 'NOT_EXECUTED';
+  if (o.operation.kind !== 'payout') return o.operation.kind === 'fund' || executed(o) ? { status: 'COMPLETED' } : 'NOT_EXECUTED';
   if (!executed(o)) return 'NOT_EXECUTED';
   const scenario = PAYOUT_SCENARIOS[o.operation.suffix];
   return { status: scenario.status, ...(scenario.failureReason ? { failureReason: scenario.failureReason } : {}) };
@@ -233,6 +239,8 @@ async function externalFlows(pg: PgClient, input: VerdictInput, rows: Transactio
     fundedIn += BigInt(input.initialFunding);
   }
   for (const o of input.outcomes) {
+    // Mints and burns move the issuer's reserve and supply, no customer's balance.
+    if (o.operation.kind === 'mint' || o.operation.kind === 'burn') continue;
     if (o.operation.kind === 'fund') {
       if (o.first.status === 200) {
         add(o.operation.accountId, BigInt(o.operation.amount));

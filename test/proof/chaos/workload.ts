@@ -1,12 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { Random } from '../random';
 import type { Answer, PartnerClient } from './client';
+import { nextStablecoinOperation, performStablecoin, type Issuer, type StablecoinOperation, type StablecoinOutcome } from './stablecoin-workload';
 
 /**
  * The campaign's work, as a partner platform does it over REST: sandbox fundings, and quotes
  * executed to internal accounts (a USD → EUR conversion) and to external EUR bank accounts
  * whose sandbox scenario decides the payout's fate (completed, failed and refunded, returned
- * after 30 s, or completed after 6 minutes in long campaigns).
+ * after 30 s, or completed after 6 minutes in long campaigns); and the issuer's stablecoin mints
+ * and burns (stablecoin-workload.ts).
  */
 
 /** Sandbox payout scenarios by the IBAN's last three digits (see payout-scenarios.ts). */
@@ -28,7 +30,8 @@ export interface Customer {
 export type Operation =
   | { kind: 'fund'; accountId: string; amount: number }
   | { kind: 'payout'; customer: Customer; suffix: PayoutSuffix; amount: number }
-  | { kind: 'convert'; customer: Customer; amount: number };
+  | { kind: 'convert'; customer: Customer; amount: number }
+  | StablecoinOperation;
 
 export interface Outcome {
   operation: Operation;
@@ -40,6 +43,8 @@ export interface Outcome {
   executeSentAt?: number;
   executeAnsweredAt?: number;
   transactionId?: string;
+  /** A mint's or burn's key and timing. */
+  stablecoin?: StablecoinOutcome;
 }
 
 /** An IBAN with correct check digits (ISO 13616 mod-97) for a German BBAN. */
@@ -85,10 +90,11 @@ export async function setUp(client: PartnerClient, count: number, initialFunding
   return customers;
 }
 
-/** The next operation: mostly payouts and fundings, some conversions; the 6-minute payout only in long runs. */
+/** The next operation: mostly payouts and fundings, some conversions, mints and burns; the 6-minute payout only in long runs. */
 export function nextOperation(random: Random, customers: Customer[], sequence: number, slowPayouts: boolean): Operation {
   const customer = random.pick(customers);
-  const kind = random.weighted([['fund', 3], ['payout', 5], ['convert', 2]] as const);
+  const kind = random.weighted([['fund', 3], ['payout', 5], ['convert', 2], ['mint', 2], ['burn', 1]] as const);
+  if (kind === 'mint' || kind === 'burn') return nextStablecoinOperation(random, kind, sequence);
   if (kind === 'fund') {
     // Unique amounts, so that each answered funding can be matched with exactly one transaction.
     return { kind, accountId: customer.usd, amount: 20_000 + sequence };
@@ -107,7 +113,11 @@ const quoteRequest = (source: string, destination: string, amount: number) => ({
 });
 
 /** Runs one operation to its definitive answers (the client retries through outages). */
-export async function perform(client: PartnerClient, operation: Operation): Promise<Outcome> {
+export async function perform(client: PartnerClient, issuer: Issuer, operation: Operation): Promise<Outcome> {
+  if (operation.kind === 'mint' || operation.kind === 'burn') {
+    const { first, ...stablecoin } = await performStablecoin(client, issuer, operation);
+    return { operation, first, stablecoin };
+  }
   if (operation.kind === 'fund') {
     return { operation, first: await client.call('POST', `/sandbox/internal-accounts/${operation.accountId}/fund`, { amount: operation.amount }) };
   }
