@@ -1,7 +1,7 @@
 import type { Client } from '@temporalio/client';
 import type { Client as PgClient } from 'pg';
 import { derivedId } from '../../../src/domain/ids';
-import { reserveAccountId, supplyAccountId } from '../../../src/contexts/stablecoins/services/operations';
+import { reserveAccountId, supplyAccountId } from '../../../src/contexts/stablecoins/services/stablecoin-ledger';
 import { BusinessStatusKey } from '../../../src/temporal/search-attributes';
 import type { Check } from './verdict';
 import { STABLECOIN_SCENARIOS, type Issuer, type StablecoinOperation, type StablecoinOutcome } from './stablecoin-workload';
