@@ -1,7 +1,7 @@
 import { DomainError } from '../../src/domain/errors';
 import { auditStablecoinLedger } from '../../src/contexts/stablecoins/domain/stablecoin-audit';
 import { parseOperationAmount, tokenAmountInCents } from '../../src/contexts/stablecoins/domain/stablecoin-amounts';
-import { operationLines } from '../../src/contexts/stablecoins/domain/operation-rules';
+import { assertBurnWithinSupply, operationLines } from '../../src/contexts/stablecoins/domain/operation-rules';
 import { SANDBOX_SCENARIOS, sandboxProvider } from '../../src/contexts/stablecoins/domain/sandbox-provider';
 import { GRID_OPERATIONS_STATUSES, operatorGridMove, operatorLinkMove, requestGridEnablement } from '../../src/contexts/stablecoins/domain/stablecoin-states';
 
@@ -65,6 +65,12 @@ describe('the ledger side', () => {
       expect(lines.reduce((sum, l) => sum + l.amount, 0n)).toBe(0n);
       expect(lines.find((l) => l.accountId === 'R')!.amount).toBe(type === 'MINT' ? 250n : -250n);
     }
+  });
+
+  test('a burn takes at most the supply not already claimed by burns under way', () => {
+    expect(codeOf(() => assertBurnWithinSupply(300n, 500n, 200n, 'USD'))).toBeUndefined();
+    expect(codeOf(() => assertBurnWithinSupply(301n, 500n, 200n, 'USD'))).toBe('INSUFFICIENT_FUNDS');
+    expect(codeOf(() => assertBurnWithinSupply(1n, 0n, 0n, 'USD'))).toBe('INSUFFICIENT_FUNDS');
   });
 
   test('the audit finds a reserve or supply that its completed operations do not explain, and a negative reserve', () => {

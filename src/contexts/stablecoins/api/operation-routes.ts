@@ -79,7 +79,7 @@ export const operationRoutes = [
     tags: TAGS,
     params: OperationIdParams,
     responses: { 200: { description: 'The operation', schema: StablecoinOperationSchema }, 401: errorResponses[401], 404: errorResponses[404] },
-    handler: async ({ em, caller, params }) => ({ status: 200, body: operationView(await findOperation(em, caller.platformId, params.stablecoinOperationId), 'BRALE') }),
+    handler: async ({ em, caller, params }) => ({ status: 200, body: operationView(await findOperation(em, caller.platformId, params.stablecoinOperationId)) }),
   }),
   defineRoute({
     method: 'post',

@@ -70,6 +70,15 @@ export function assertGridFlow(kind: 'mintFunding' | 'mintDestination' | 'burnSo
   throw new DomainError('STABLECOIN_OPERATION_NOT_SUPPORTED', kind === 'mintFunding' ? 'Funding a mint from a Grid internal account is not available yet; fund it by wire, ACH debit or the provider balance' : 'Minting into a Grid internal account is not available yet; mint to a Spark external account');
 }
 
+/**
+ * A burn may take only the outstanding supply (the reserve) not already claimed by burns under
+ * way; amounts in the base currency's minor unit.
+ */
+export function assertBurnWithinSupply(cents: bigint, reserve: bigint, claimedByOpenBurns: bigint, currency: string): void {
+  const available = reserve - claimedByOpenBurns;
+  if (cents > available) throw new DomainError('INSUFFICIENT_FUNDS', `The burn is worth ${cents} minor units of ${currency}; the outstanding supply not already being burned is worth ${available}`);
+}
+
 /** Rail guidance shown on a burn (`estimatedDelivery`): never a promise. */
 export const PAYOUT_TIMING: Record<PayoutRail, string> = {
   WIRE: 'same business day',

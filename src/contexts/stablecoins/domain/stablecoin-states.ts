@@ -3,6 +3,8 @@ import { DomainError } from '../../../domain/errors';
 /** The public enums of stablecoins (the reference's), and the rules of the states they name. */
 export const STABLECOIN_PROVIDERS = ['BRALE'] as const;
 export type StablecoinProvider = (typeof STABLECOIN_PROVIDERS)[number];
+/** The only provider the reference names: every link, coin and operation is its (an operation's is its coin's). */
+export const ONLY_PROVIDER: StablecoinProvider = 'BRALE';
 export const STABLECOIN_NETWORKS = ['SPARK'] as const;
 export type StablecoinNetwork = (typeof STABLECOIN_NETWORKS)[number];
 export const PROVIDER_ENVIRONMENTS = ['SANDBOX', 'PRODUCTION'] as const;

@@ -25,7 +25,7 @@ export async function submittedOperation(em: EntityManager, engine: Engine, oper
   const current = await em.fork().findOneOrFail(StablecoinOperation, { id: operation.id });
   const refusal = current.status === 'FAILED' && current.failureReason ? SUBMISSION_REFUSALS[current.failureReason as keyof typeof SUBMISSION_REFUSALS] : undefined;
   if (refusal) throw new DomainError(refusal.code as ErrorCode, refusal.message, { stablecoinOperationId: current.id });
-  return operationView(current, 'BRALE');
+  return operationView(current);
 }
 
 /** Sandbox: the funds a PENDING_FUNDING operation waits for arrive; anything else is 409. */
@@ -33,5 +33,5 @@ export async function fundOperation(em: EntityManager, engine: Engine, platformI
   const op = await findOperation(em, platformId, id);
   if (op.status !== 'PENDING_FUNDING') throw new DomainError('INVALID_STATE_TRANSITION', `The operation is ${op.status}; only a PENDING_FUNDING operation receives funds`);
   await fundStablecoinOperation(engine.temporal, op.id);
-  return operationView(await em.fork().findOneOrFail(StablecoinOperation, { id }), 'BRALE');
+  return operationView(await em.fork().findOneOrFail(StablecoinOperation, { id }));
 }

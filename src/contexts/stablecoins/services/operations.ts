@@ -8,6 +8,7 @@ import { ensureSystemAccountSet, postEntry } from '../../ledger/services/ledger'
 import { LedgerAccount } from '../../ledger/entities';
 import { parseOperationAmount } from '../domain/stablecoin-amounts';
 import {
+  assertBurnWithinSupply,
   assertGridFlow,
   awaitsFunding,
   failureReasonOf,
@@ -132,8 +133,7 @@ export async function createOperation(em: EntityManager, masterKey: Buffer, call
     if (again) return again;
     if (type === 'BURN') {
       const reserve = await tx.findOne(LedgerAccount, { id: reserveAccountId(coin.platformId, coin.id) });
-      const available = (reserve?.balance ?? 0n) - (await claimedByOpenBurns(tx, coin.id));
-      if (cents > available) throw new DomainError('INSUFFICIENT_FUNDS', `The burn is worth ${cents} minor units of ${coin.baseCurrency}; the outstanding supply not already being burned is worth ${available}`);
+      assertBurnWithinSupply(cents, reserve?.balance ?? 0n, await claimedByOpenBurns(tx, coin.id), coin.baseCurrency);
     }
     const now = new Date();
     const rail = destination.rail;
@@ -171,7 +171,7 @@ export async function findOperation(em: EntityManager, platformId: string, id: s
 
 export async function listOperations(em: EntityManager, platformId: string, stablecoinId: string, q: { limit: number; cursor?: string; operationType?: OperationType }) {
   await findStablecoin(em, platformId, stablecoinId);
-  return listPage(em, StablecoinOperation, { platformId, stablecoinId, ...(q.operationType ? { operationType: q.operationType } : {}) }, q, (rows) => rows.map((r) => operationView(r, 'BRALE')));
+  return listPage(em, StablecoinOperation, { platformId, stablecoinId, ...(q.operationType ? { operationType: q.operationType } : {}) }, q, (rows) => rows.map((r) => operationView(r)));
 }
 
 // ---- The steps of an operation's workflow. Each is guarded by the status it starts from, so a

@@ -1,3 +1,4 @@
+import { ONLY_PROVIDER } from '../domain/stablecoin-states';
 import type { Stablecoin, StablecoinOperation, StablecoinProviderAccount } from '../entities';
 
 /** The API's StablecoinProviderAccount: never the credentials. */
@@ -38,14 +39,14 @@ export function stablecoinView(coin: Stablecoin) {
 
 export type StablecoinView = ReturnType<typeof stablecoinView>;
 
-export function operationView(op: StablecoinOperation, provider: string) {
+export function operationView(op: StablecoinOperation) {
   return {
     id: op.id,
     stablecoinId: op.stablecoinId,
     operationType: op.operationType,
     status: op.status,
     amount: op.amount,
-    provider,
+    provider: ONLY_PROVIDER,
     providerEnvironment: op.environment,
     stablecoinProviderAccountId: op.providerAccountLinkId,
     source: { ...op.source },

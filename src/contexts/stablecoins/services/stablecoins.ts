@@ -9,6 +9,7 @@ import {
   assertLinkUsable,
   assertProvisioned,
   ISSUANCE_MOVES,
+  ONLY_PROVIDER,
   operatorGridMove,
   requestGridEnablement,
   type GridOperationsStatus,
@@ -51,7 +52,7 @@ export async function registerStablecoin(em: EntityManager, masterKey: Buffer, c
   const mine = await em.findOne(Stablecoin, { id });
   if (mine) return mine;
   providerFor(caller.environment);
-  const provider: StablecoinProvider = 'BRALE';
+  const provider = ONLY_PROVIDER;
   const chosen = await chooseLink(em, caller, provider, body.stablecoinProviderAccountId);
   assertLinkUsable(chosen.status);
   const usable = await usableLink(em, masterKey, chosen.id);
