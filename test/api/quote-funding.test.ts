@@ -1,5 +1,6 @@
 import { JournalEntry, LedgerAccount, Posting } from '../../src/contexts/ledger/entities';
-import { Transaction } from '../../src/contexts/payments/entities';
+import { runLedgerAudit } from '../../src/contexts/ledger/services/audit';
+import { Quote, Transaction } from '../../src/contexts/payments/entities';
 import { eventually } from '../support/eventually';
 import { eurAccount, ibanOf } from '../support/external-account-fixtures';
 import { Harness } from '../support/harness';
@@ -47,6 +48,52 @@ const balanceOf = async (accountId: string) => {
   const l = await h.orm.em.fork().findOneOrFail(LedgerAccount, { id: accountId });
   return { balance: l.balance, held: l.held };
 };
+
+describe("a platform internal account funds a quote on a customer's behalf (source.customerId)", () => {
+  test("the quote and its payment are the customer's, the platform's account pays: balanced postings, clean audit", async () => {
+    const { api } = await h.platform();
+    const c = await customer(api);
+    const platformUsd = ((await api.get('/platform/internal-accounts')).body.data as { id: string; balance: { currency: { code: string } } }[]).find((a) => a.balance.currency.code === 'USD')!.id;
+    expect((await api.post(`/sandbox/internal-accounts/${platformUsd}/fund`, { amount: 50_000 })).status).toBe(200);
+    const before = await balanceOf(platformUsd);
+
+    const created = await api.post('/quotes', payout({ sourceType: 'ACCOUNT', accountId: platformUsd, customerId: c.customerId }, c.bank));
+    expect(created.status).toBe(201);
+    const q = created.body;
+    expect(q.source).toEqual({ sourceType: 'ACCOUNT', accountId: platformUsd, customerId: c.customerId });
+    expect((await h.orm.em.fork().findOneOrFail(Quote, { id: q.id })).customerId).toBe(c.customerId);
+    expect((await api.post(`/quotes/${q.id}/execute`)).status).toBe(200);
+    const done = await eventually(() => transactionOf(api, q.transactionId), (t) => t.status === 'COMPLETED');
+    expect(done).toMatchObject({ customerId: c.customerId, source: { sourceType: 'ACCOUNT', accountId: platformUsd }, sentAmount: { amount: 10_000 } });
+
+    // Every movement of the payment balances; the platform's account gave the whole sending
+    // amount and got back only its own platform fee; the customer's own account was not touched.
+    const postings = await postingsOf(q.transactionId);
+    expect(postings.reduce((s, p) => s + p.amount, 0n)).toBe(0n);
+    const platformNet = postings.filter((p) => p.accountId === platformUsd).reduce((s, p) => s + p.amount, 0n);
+    expect(platformNet).toBe(-10_000n + BigInt(q.platformFeesIncluded));
+    expect(postings.some((p) => p.accountId === c.usd)).toBe(false);
+    expect(await balanceOf(platformUsd)).toEqual({ balance: before.balance + platformNet, held: 0n });
+    expect(await balanceOf(c.usd)).toEqual({ balance: 0n, held: 0n });
+    expect((await runLedgerAudit(h.orm.em.fork())).findings).toEqual([]);
+  });
+
+  test("a customer's account cannot be spent on behalf of another customer; an unknown customer is USER_NOT_FOUND", async () => {
+    const { api } = await h.platform();
+    const owner = await customer(api, 20_000);
+    const other = await customer(api, 0, '899');
+    const refused = await api.post('/quotes', payout({ sourceType: 'ACCOUNT', accountId: owner.usd, customerId: other.customerId }, other.bank));
+    expect(refused.status).toBe(400);
+    expect(refused.body.details.errors).toEqual([expect.objectContaining({ field: 'source.customerId', constraint: { rule: 'accountOwner' } })]);
+    const platformUsd = ((await api.get('/platform/internal-accounts')).body.data as { id: string; balance: { currency: { code: string } } }[]).find((a) => a.balance.currency.code === 'USD')!.id;
+    const unknown = await api.post('/quotes', payout({ sourceType: 'ACCOUNT', accountId: platformUsd, customerId: 'Customer:00000000-0000-4000-8000-000000000000' }, other.bank));
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.code).toBe('USER_NOT_FOUND');
+    // Another platform's customer is as unknown.
+    const stranger = await customer((await h.platform()).api);
+    expect((await api.post('/quotes', payout({ sourceType: 'ACCOUNT', accountId: platformUsd, customerId: stranger.customerId }, other.bank))).status).toBe(404);
+  });
+});
 
 describe('POST /sandbox/send is for real-time-funded quotes only', () => {
   test('an executed account-funded quote is refused 409 CONFLICT, as a pending one is, and no money moves', async () => {

@@ -97,7 +97,8 @@ interface Source {
 
 /**
  * Where the money comes from: an internal account of the platform (its currency is the sending
- * currency, its owner the customer), an external bank account the service can pull from (a
+ * currency; the payment is its owner's, or, from one of the platform's own accounts, that of the
+ * customer the platform pays for), an external bank account the service can pull from (a
  * direct-debit rail, still usable: validated and not deleted), or real-time funding in a
  * currency the service accepts, for a customer of the platform or (without customerId) the
  * platform itself.
@@ -113,12 +114,27 @@ async function resolveSource(em: EntityManager, platform: Platform, request: Quo
   const account = await em.findOne(InternalAccount, { id: s.accountId, platformId: platform.id });
   if (!account) throw invalid([field('source.accountId', 'exists', 'no such internal account')]);
   if (account.status !== 'ACTIVE') throw invalid([field('source.accountId', 'active', `the account is ${account.status}`)]);
-  const customerId = account.customerId ?? null;
-  if (s.customerId && s.customerId !== customerId) throw invalid([field('source.customerId', 'accountOwner', 'the account belongs to another customer')]);
+  const customerId = await spendingCustomer(em, platform, account, s.customerId);
   if (request.immediatelyExecute && account.type === 'EMBEDDED_WALLET') {
     throw invalid([field('immediatelyExecute', 'embeddedWallet', 'an EMBEDDED_WALLET source is executed with a wallet signature: create the quote without immediatelyExecute, then execute it')]);
   }
   return { source: { accountId: account.id, stored: { sourceType: 'ACCOUNT', accountId: account.id, ...(customerId ? { customerId } : {}) } }, sendingCurrency: account.currency, customerId };
+}
+
+/**
+ * On whose behalf an internal account is spent: its owner, or, for one of the platform's own
+ * accounts, the customer `source.customerId` names (the reference's FBO case: the platform pays
+ * for its customer, whose payment it then is). A customer's account is never spent for another.
+ */
+async function spendingCustomer(em: EntityManager, platform: Platform, account: InternalAccount, named: string | undefined): Promise<string | null> {
+  const owner = account.customerId ?? null;
+  if (!named) return owner;
+  if (owner) {
+    if (named !== owner) throw invalid([field('source.customerId', 'accountOwner', 'the account belongs to another customer')]);
+    return owner;
+  }
+  if (!(await em.findOne(Customer, { id: named, platformId: platform.id }))) throw DomainError.notFound('Customer');
+  return named;
 }
 
 /** An external account as a source: the service pulls from it, so it must be reachable by a pull rail and usable now. */
