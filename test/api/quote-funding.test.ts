@@ -1,6 +1,9 @@
 import { JournalEntry, LedgerAccount, Posting } from '../../src/contexts/ledger/entities';
 import { runLedgerAudit } from '../../src/contexts/ledger/services/audit';
 import { Quote, Transaction } from '../../src/contexts/payments/entities';
+import { checkEvmAddress } from '../../src/contexts/external-accounts/domain/identifiers/evm-address';
+import { checkSolanaAddress } from '../../src/contexts/external-accounts/domain/identifiers/solana-address';
+import { checkTronAddress } from '../../src/contexts/external-accounts/domain/identifiers/tron-address';
 import { eventually } from '../support/eventually';
 import { eurAccount, ibanOf } from '../support/external-account-fixtures';
 import { Harness } from '../support/harness';
@@ -48,6 +51,76 @@ const balanceOf = async (accountId: string) => {
   const l = await h.orm.em.fork().findOneOrFail(LedgerAccount, { id: accountId });
   return { balance: l.balance, held: l.held };
 };
+
+describe('cryptoNetwork on real-time funding quotes', () => {
+  const instructionsOf = (q: { paymentInstructions: { accountOrWalletInfo: Record<string, unknown> }[] }) => q.paymentInstructions[0]!.accountOrWalletInfo;
+
+  test('USDC on SOLANA: a Solana deposit address, the network stored and shown, and /sandbox/send pays it', async () => {
+    const { api } = await h.platform();
+    const c = await customer(api);
+    const created = await api.post('/quotes', payout({ sourceType: 'REALTIME_FUNDING', currency: 'USDC', cryptoNetwork: 'SOLANA', customerId: c.customerId }, c.bank, 10_000_000));
+    expect(created.status).toBe(201);
+    const q = created.body;
+    expect(q.source).toEqual({ sourceType: 'REALTIME_FUNDING', currency: 'USDC', cryptoNetwork: 'SOLANA', customerId: c.customerId });
+    const info = instructionsOf(q);
+    expect(info).toEqual({ accountType: 'SOLANA_WALLET', address: expect.any(String), assetType: 'USDC' });
+    expect(checkSolanaAddress(String(info.address)).valid).toBe(true);
+    expect((await api.get(`/quotes/${q.id}`)).body).toEqual(q);
+    expect((await h.orm.em.fork().findOneOrFail(Quote, { id: q.id })).cryptoNetwork).toBe('SOLANA');
+
+    const sent = await api.post('/sandbox/send', { quoteId: q.id, currencyCode: 'USDC' });
+    expect(sent.status).toBe(200);
+    await eventually(() => transactionOf(api, q.transactionId), (t) => t.status === 'COMPLETED');
+    expect((await runLedgerAudit(h.orm.em.fork())).findings).toEqual([]);
+  });
+
+  test('each network answers its own chain: EVM chains a 0x address, TRON a Tron address; two quotes never share one', async () => {
+    const { api } = await h.platform();
+    const c = await customer(api);
+    const quote = async (currency: string, cryptoNetwork: string) => {
+      const res = await api.post('/quotes', payout({ sourceType: 'REALTIME_FUNDING', currency, cryptoNetwork }, c.bank, 10_000_000));
+      expect(res.status).toBe(201);
+      return instructionsOf(res.body);
+    };
+    const base = await quote('USDC', 'BASE');
+    expect(base).toEqual({ accountType: 'BASE_WALLET', address: expect.stringMatching(/^0x[0-9a-f]{40}$/), assetType: 'USDC' });
+    expect(checkEvmAddress(String(base.address)).valid).toBe(true);
+    expect(await quote('USDC', 'POLYGON')).toMatchObject({ accountType: 'POLYGON_WALLET', address: expect.stringMatching(/^0x[0-9a-f]{40}$/) });
+    expect(await quote('USDT', 'ETHEREUM')).toMatchObject({ accountType: 'ETHEREUM_WALLET', assetType: 'USDT' });
+    const tron = await quote('USDT', 'TRON');
+    expect(tron).toMatchObject({ accountType: 'TRON_WALLET', assetType: 'USDT' });
+    expect(checkTronAddress(String(tron.address)).valid).toBe(true);
+    expect((await quote('USDC', 'BASE')).address).not.toBe(base.address);
+  });
+
+  test('an unknown network, a network that does not carry the currency, a missing network for a stablecoin and a network for fiat are 400 on source.cryptoNetwork; nothing is recorded', async () => {
+    const { api, platform } = await h.platform();
+    const c = await customer(api);
+    const refusal = async (source: Record<string, unknown>) => {
+      const res = await api.post('/quotes', payout({ sourceType: 'REALTIME_FUNDING', ...source }, c.bank, 10_000_000));
+      expect(res.status).toBe(400);
+      expect(res.body.code).toBe('INVALID_INPUT');
+      expect(res.body.details.errors).toHaveLength(1);
+      expect(res.body.details.errors[0].field).toBe('source.cryptoNetwork');
+      return res.body.details.errors[0].constraint;
+    };
+    expect(await refusal({ currency: 'USDC', cryptoNetwork: 'DOGECOIN' })).toMatchObject({ rule: 'enum', enum: expect.arrayContaining(['SOLANA', 'BASE', 'TRON']) });
+    expect(await refusal({ currency: 'USDC', cryptoNetwork: 'TRON' })).toEqual({ rule: 'supportedForCurrency', enum: ['SOLANA', 'ETHEREUM', 'BASE', 'POLYGON'] });
+    expect(await refusal({ currency: 'USDC' })).toMatchObject({ rule: 'required' });
+    expect(await refusal({ currency: 'USDT' })).toMatchObject({ rule: 'required' });
+    expect(await refusal({ currency: 'USD', cryptoNetwork: 'SOLANA' })).toMatchObject({ rule: 'cryptoOnly' });
+    expect(await h.orm.em.fork().count(Quote, { platformId: platform.id })).toBe(0);
+  });
+
+  test('fiat real-time funding is unchanged: bank coordinates, no network', async () => {
+    const { api } = await h.platform();
+    const c = await customer(api);
+    const res = await api.post('/quotes', payout({ sourceType: 'REALTIME_FUNDING', currency: 'USD', customerId: c.customerId }, c.bank));
+    expect(res.status).toBe(201);
+    expect(res.body.source).toEqual({ sourceType: 'REALTIME_FUNDING', currency: 'USD', customerId: c.customerId });
+    expect(instructionsOf(res.body)).toMatchObject({ accountType: 'USD_ACCOUNT', reference: expect.stringMatching(/^Q[0-9A-F]{11}$/) });
+  });
+});
 
 describe("a platform internal account funds a quote on a customer's behalf (source.customerId)", () => {
   test("the quote and its payment are the customer's, the platform's account pays: balanced postings, clean audit", async () => {

@@ -13,6 +13,7 @@ import { assertCustomerMayMoveMoney } from '../../customers/services/money-movem
 import { externalAccountView } from '../../external-accounts/services/external-account-views';
 import { currency as currencyOf, currencyView, findCurrency } from '../../../domain/currencies';
 import { DomainError, type FieldError } from '../../../domain/errors';
+import { depositNetworkProblems, type DepositNetwork } from '../../../domain/deposit-networks';
 import { derivedId, newId } from '../../../domain/ids';
 import { assertWithinCorridorLimits, corridorTerms, purposeOfPaymentRequired, quoteLifetimeSeconds } from '../domain/pricing/corridors';
 import { priceQuote } from '../domain/pricing/quote-math';
@@ -93,6 +94,8 @@ interface Source {
   pullFrom?: ExternalAccount;
   /** As the quote shows it. */
   stored: Record<string, unknown>;
+  /** Real-time funding in crypto: the chain the deposit address is on. */
+  cryptoNetwork?: DepositNetwork;
 }
 
 /**
@@ -108,7 +111,15 @@ async function resolveSource(em: EntityManager, platform: Platform, request: Quo
   if (s.sourceType === 'REALTIME_FUNDING') {
     if (s.customerId && !(await em.findOne(Customer, { id: s.customerId, platformId: platform.id }))) throw DomainError.notFound('Customer');
     if (!findCurrency(s.currency)) throw invalid([field('source.currency', 'enum', 'not a currency this service moves')]);
-    return { source: { stored: { sourceType: 'REALTIME_FUNDING', currency: s.currency, ...(s.customerId ? { customerId: s.customerId } : {}) } }, sendingCurrency: s.currency, customerId: s.customerId ?? null };
+    // Tokens sent on another chain than the deposit address's are lost: the network must carry the currency.
+    const networkProblems = depositNetworkProblems(s.currency, s.cryptoNetwork, 'source.cryptoNetwork');
+    if (networkProblems.length > 0) throw invalid(networkProblems);
+    const cryptoNetwork = s.cryptoNetwork as DepositNetwork | undefined;
+    return {
+      source: { stored: { sourceType: 'REALTIME_FUNDING', currency: s.currency, ...(cryptoNetwork ? { cryptoNetwork } : {}), ...(s.customerId ? { customerId: s.customerId } : {}) }, cryptoNetwork },
+      sendingCurrency: s.currency,
+      customerId: s.customerId ?? null,
+    };
   }
   if (s.accountId.startsWith('ExternalAccount:')) return resolvePullSource(em, platform, s);
   const account = await em.findOne(InternalAccount, { id: s.accountId, platformId: platform.id });
@@ -240,6 +251,7 @@ export async function createQuote(em: EntityManager, input: { platform: Platform
     exchangeRate: priced.exchangeRate,
     rateDetails,
     paymentRail: rail,
+    cryptoNetwork: source.cryptoNetwork ?? null,
     description: request.description ?? null,
     remittanceInformation: request.remittanceInformation ?? null,
     purposeOfPayment: request.purposeOfPayment ?? null,
@@ -292,10 +304,10 @@ export async function assertExecutableWithoutWalletSignature(em: EntityManager, 
   throw new DomainError('NOT_IMPLEMENTED', 'Wallet signatures cannot be verified yet: embedded-wallet sources cannot be executed in this version');
 }
 
-/** How to pay a real-time-funded quote: the service's receiving coordinates with a reference unique to the quote. */
+/** How to pay a real-time-funded quote: the service's receiving coordinates (on the quote's crypto network, if any) with a reference unique to the quote. */
 export function quotePaymentInstructions(q: Quote) {
   const reference = `Q${createHash('sha256').update(q.id).digest('hex').slice(0, 11).toUpperCase()}`;
-  return fundingInstructions({ type: 'INTERNAL_FIAT', currency: q.sendingCurrency, fundingReference: reference, customerId: q.customerId ?? null });
+  return fundingInstructions({ type: 'INTERNAL_FIAT', currency: q.sendingCurrency, fundingReference: reference, customerId: q.customerId ?? null, cryptoNetwork: (q.cryptoNetwork as DepositNetwork | null) ?? null });
 }
 
 /** The API's Quote. */
