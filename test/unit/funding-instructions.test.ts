@@ -5,6 +5,7 @@ import { checkBitcoinAddress } from '../../src/contexts/payments/domain/pricing/
 import { checkEvmAddress } from '../../src/contexts/external-accounts/domain/identifiers/evm-address';
 import { checkSolanaAddress } from '../../src/contexts/external-accounts/domain/identifiers/solana-address';
 import { checkTronAddress } from '../../src/contexts/external-accounts/domain/identifiers/tron-address';
+import { checkSparkAddress } from '../../src/contexts/external-accounts/domain/identifiers/spark-address';
 
 function account(over: Partial<InternalAccount> = {}): InternalAccount {
   const now = new Date('2026-11-21T12:00:00Z');
@@ -73,7 +74,8 @@ describe('funding instructions', () => {
     expect(info(account({ currency: 'USDB', type: 'INTERNAL_CRYPTO' }))).toEqual({ accountType: 'SPARK_WALLET', address: sparkAddress('SVC0123456789AB'), assetType: 'USDB' });
     expect(info(account({ currency: 'USDB', type: 'EMBEDDED_WALLET', privateEnabled: false }))).toEqual({ accountType: 'SPARK_WALLET', address: sparkAddress('SVC0123456789AB'), assetType: 'USDB' });
     expect(info(account({ currency: 'USDC', type: 'INTERNAL_CRYPTO' }))).toMatchObject({ accountType: 'BASE_WALLET', address: expect.stringMatching(/^0x[0-9a-f]{40}$/) });
-    expect(sparkAddress('SVC0123456789AB')).toMatch(/^spark1[qpzry9x8gf2tvdw0s3jn54khce6mua7l]{58}$/);
+    expect(sparkAddress('SVC0123456789AB')).toMatch(/^spark1[qpzry9x8gf2tvdw0s3jn54khce6mua7l]+$/);
+    expect(checkSparkAddress(sparkAddress('SVC0123456789AB')).valid).toBe(true);
   });
 
   test('different references give different coordinates', () => {
@@ -115,6 +117,7 @@ describe('deposit instructions on a named network (real-time-funded quotes)', ()
     expect(tron).toMatchObject({ accountType: 'TRON_WALLET', assetType: 'USDT' });
     expect(checkTronAddress(String(tron.address)).valid).toBe(true);
     expect(on('USDB', 'SPARK')).toEqual({ accountType: 'SPARK_WALLET', address: sparkAddress('SVC0123456789AB'), assetType: 'USDB' });
+    expect(checkSparkAddress(String(on('USDB', 'SPARK').address)).valid).toBe(true);
     const bitcoin = on('BTC', 'BITCOIN');
     expect(bitcoin).toMatchObject({ accountType: 'BITCOIN_L1', network: 'BITCOIN' });
     expect(checkBitcoinAddress(String(bitcoin.address)).valid).toBe(true);

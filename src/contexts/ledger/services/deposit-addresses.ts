@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
+import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { DEPOSIT_NETWORKS, type DepositNetwork } from '../../../domain/deposit-networks';
 import { encodeBase58, encodeBase58Check } from '../../external-accounts/domain/identifiers/base58';
 import { bytesToWords, encodeBech32 } from '../../external-accounts/domain/identifiers/bech32';
+import { encodeSparkAddress } from '../../external-accounts/domain/identifiers/spark-address';
 
 /**
  * Deposit addresses derived from a funding reference, one per chain format, so that an account
@@ -9,14 +11,14 @@ import { bytesToWords, encodeBech32 } from '../../external-accounts/domain/ident
  * The sandbox derives them; a production custodian would hand out real ones in the same formats.
  */
 
-const BECH32 = 'qpzry9x8gf2tvdw0s3jn54khce6mua7l';
+const digest = (salt: string, reference: string) => createHash('sha256').update(`${salt}\u0000${reference}`).digest();
 
-const digest = (salt: string, reference: string, algorithm: 'sha256' | 'sha512' = 'sha256') => createHash(algorithm).update(`${salt}\u0000${reference}`).digest();
-
-/** A Spark address of the account (the embedded wallet's own address for EMBEDDED_WALLET). */
+/**
+ * A Spark address of the account (the embedded wallet's own address for EMBEDDED_WALLET): the
+ * Bech32m form of a compressed secp256k1 identity key, as Spark wallets check it.
+ */
 export function sparkAddress(reference: string): string {
-  const bytes = digest('spark', reference, 'sha512');
-  return `spark1${[...bytes.subarray(0, 58)].map((b) => BECH32[b % 32]).join('')}`;
+  return encodeSparkAddress(secp256k1.getPublicKey(digest('spark', reference), true));
 }
 
 /** `0x` and 40 hex digits: the same address on every EVM chain, as one key has there. */
