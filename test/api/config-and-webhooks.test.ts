@@ -97,13 +97,17 @@ describe('PATCH /config feeConfigs: merge by (feeType, sourceCurrency), as the r
     expect((await api.patch('/config', { feeConfigs: [fee(0, 0)] })).body.feeConfigs).toEqual([]);
   });
 
-  test('a source currency other than USD is 501 NOT_IMPLEMENTED naming the field, and nothing of the request is applied', async () => {
+  test('source currencies other than USD are 400 INVALID_INPUT listing every such config, and nothing of the request is applied', async () => {
     const { api } = await h.platform();
     await api.patch('/config', { feeConfigs: [fee(30, 100)] }).expect(200);
     const before = (await api.get('/config')).body;
-    const res = await api.patch('/config', { umaDomain: 'changed.example.com', feeConfigs: [fee(10, 0), fee(25, 50, 'EUR')] });
-    expect(res.status).toBe(501);
-    expect(res.body).toMatchObject({ status: 501, code: 'NOT_IMPLEMENTED', details: { errors: [{ field: 'feeConfigs.1.sourceCurrency', constraint: expect.objectContaining({ rule: 'notImplemented' }), message: expect.stringContaining('USD') }] } });
+    const res = await api.patch('/config', { umaDomain: 'changed.example.com', feeConfigs: [fee(10, 0), fee(25, 50, 'EUR'), fee(5, 0, 'MXN')] });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ status: 400, code: 'INVALID_INPUT' });
+    expect(res.body.details.errors).toEqual([
+      { field: 'feeConfigs.1.sourceCurrency', constraint: { rule: 'supportedCurrency', enum: ['USD'] }, message: expect.stringContaining('USD') },
+      { field: 'feeConfigs.2.sourceCurrency', constraint: { rule: 'supportedCurrency', enum: ['USD'] }, message: expect.stringContaining('USD') },
+    ]);
     expect((await api.get('/config')).body).toEqual(before);
   });
 
@@ -112,8 +116,9 @@ describe('PATCH /config feeConfigs: merge by (feeType, sourceCurrency), as the r
     const before = (await api.get('/config')).body;
     const res = await api.patch('/config', { webhookEndpoint: 'not a url', feeConfigs: [fee(25, 50, 'EUR'), fee(10, 0, 'XYZ')] });
     expect(res.status).toBe(400);
+    expect(res.body.code).toBe('INVALID_INPUT');
     expect(res.body.details.errors.map((e: { field: string; constraint: { rule: string } }) => `${e.field}:${e.constraint.rule}`).sort()).toEqual([
-      'feeConfigs.0.sourceCurrency:notImplemented',
+      'feeConfigs.0.sourceCurrency:supportedCurrency',
       'feeConfigs.1.sourceCurrency:enum',
       'webhookEndpoint:url',
     ]);

@@ -163,6 +163,18 @@ export const REFERENCE_DEVIATIONS: Deviation[] = [
     reason: 'An unknown customerId is 404 USER_NOT_FOUND, the reference’s code for an unknown customer, as on every customer route',
   },
   {
+    operation: 'POST /quotes',
+    status: 404,
+    schemaPath: UNDECLARED(404),
+    reason: "An unknown source.customerId (real-time funding, or a platform account spent on a customer's behalf) is 404 USER_NOT_FOUND, the reference's code for an unknown customer",
+  },
+  {
+    operation: 'POST /sandbox/send',
+    status: 409,
+    schemaPath: UNDECLARED(409),
+    reason: 'A quote that is not REALTIME_FUNDING (pending or executed), or no longer payable, is 409 CONFLICT: it is executed, not paid into',
+  },
+  {
     operation: 'POST /quotes/{quoteId}/execute',
     status: 501,
     schemaPath: UNDECLARED(501),

@@ -1,5 +1,11 @@
 import type { InternalAccount, LedgerAccount } from '../../src/contexts/ledger/entities';
 import { fundingInstructions, internalAccountView, sparkAddress } from '../../src/contexts/ledger/services/internal-account-views';
+import { depositNetworkProblems, DEPOSIT_NETWORK_NAMES } from '../../src/domain/deposit-networks';
+import { checkBitcoinAddress } from '../../src/contexts/payments/domain/pricing/withdrawal-fees';
+import { checkEvmAddress } from '../../src/contexts/external-accounts/domain/identifiers/evm-address';
+import { checkSolanaAddress } from '../../src/contexts/external-accounts/domain/identifiers/solana-address';
+import { checkTronAddress } from '../../src/contexts/external-accounts/domain/identifiers/tron-address';
+import { checkSparkAddress } from '../../src/contexts/external-accounts/domain/identifiers/spark-address';
 
 function account(over: Partial<InternalAccount> = {}): InternalAccount {
   const now = new Date('2026-11-21T12:00:00Z');
@@ -68,7 +74,8 @@ describe('funding instructions', () => {
     expect(info(account({ currency: 'USDB', type: 'INTERNAL_CRYPTO' }))).toEqual({ accountType: 'SPARK_WALLET', address: sparkAddress('SVC0123456789AB'), assetType: 'USDB' });
     expect(info(account({ currency: 'USDB', type: 'EMBEDDED_WALLET', privateEnabled: false }))).toEqual({ accountType: 'SPARK_WALLET', address: sparkAddress('SVC0123456789AB'), assetType: 'USDB' });
     expect(info(account({ currency: 'USDC', type: 'INTERNAL_CRYPTO' }))).toMatchObject({ accountType: 'BASE_WALLET', address: expect.stringMatching(/^0x[0-9a-f]{40}$/) });
-    expect(sparkAddress('SVC0123456789AB')).toMatch(/^spark1[qpzry9x8gf2tvdw0s3jn54khce6mua7l]{58}$/);
+    expect(sparkAddress('SVC0123456789AB')).toMatch(/^spark1[qpzry9x8gf2tvdw0s3jn54khce6mua7l]+$/);
+    expect(checkSparkAddress(sparkAddress('SVC0123456789AB')).valid).toBe(true);
   });
 
   test('different references give different coordinates', () => {
@@ -86,6 +93,54 @@ describe('funding instructions', () => {
   test('isPlatformAccount tells platform and customer accounts apart', () => {
     expect(fundingInstructions(account())[0]!.isPlatformAccount).toBe(false);
     expect(fundingInstructions(account({ customerId: null }))[0]!.isPlatformAccount).toBe(true);
+  });
+});
+
+describe('deposit instructions on a named network (real-time-funded quotes)', () => {
+  const on = (currency: string, cryptoNetwork: string) => info({ ...account({ currency, type: 'INTERNAL_CRYPTO' }), cryptoNetwork } as InternalAccount);
+
+  test("each network answers an address in its own chain's format", () => {
+    const solana = on('USDC', 'SOLANA');
+    expect(solana).toEqual({ accountType: 'SOLANA_WALLET', address: expect.any(String), assetType: 'USDC' });
+    expect(checkSolanaAddress(String(solana.address)).valid).toBe(true);
+    for (const [currency, network, type] of [
+      ['USDC', 'BASE', 'BASE_WALLET'],
+      ['USDC', 'POLYGON', 'POLYGON_WALLET'],
+      ['USDT', 'ETHEREUM', 'ETHEREUM_WALLET'],
+      ['USDT', 'PLASMA', 'PLASMA_WALLET'],
+    ] as const) {
+      const evm = on(currency, network);
+      expect(evm).toEqual({ accountType: type, address: expect.stringMatching(/^0x[0-9a-f]{40}$/), assetType: currency });
+      expect(checkEvmAddress(String(evm.address)).valid).toBe(true);
+    }
+    const tron = on('USDT', 'TRON');
+    expect(tron).toMatchObject({ accountType: 'TRON_WALLET', assetType: 'USDT' });
+    expect(checkTronAddress(String(tron.address)).valid).toBe(true);
+    expect(on('USDB', 'SPARK')).toEqual({ accountType: 'SPARK_WALLET', address: sparkAddress('SVC0123456789AB'), assetType: 'USDB' });
+    expect(checkSparkAddress(String(on('USDB', 'SPARK').address)).valid).toBe(true);
+    const bitcoin = on('BTC', 'BITCOIN');
+    expect(bitcoin).toMatchObject({ accountType: 'BITCOIN_L1', network: 'BITCOIN' });
+    expect(checkBitcoinAddress(String(bitcoin.address)).valid).toBe(true);
+  });
+
+  test('without a network, crypto accounts keep the address they always had', () => {
+    expect(info(account({ currency: 'USDC', type: 'INTERNAL_CRYPTO' }))).toEqual(on('USDC', 'BASE'));
+    expect(info(account({ currency: 'USDT', type: 'INTERNAL_CRYPTO' }))).toEqual(on('USDT', 'ETHEREUM'));
+  });
+
+  test('the network is judged with the currency', () => {
+    const rule = (currency: string, network?: string) => depositNetworkProblems(currency, network, 'source.cryptoNetwork').map((e) => e.constraint);
+    expect(rule('USDC', 'SOLANA')).toEqual([]);
+    expect(rule('USD')).toEqual([]);
+    expect(rule('BTC')).toEqual([]);
+    expect(rule('USDC')).toEqual(['required']);
+    expect(rule('USDB')).toEqual(['required']);
+    expect(rule('USDC', 'DOGECOIN')).toEqual(['enum']);
+    expect(rule('USDC', 'TRON')).toEqual(['supportedForCurrency']);
+    expect(rule('USDT', 'BASE')).toEqual(['supportedForCurrency']);
+    expect(rule('BTC', 'LIGHTNING')).toEqual(['supportedForCurrency']);
+    expect(rule('EUR', 'SOLANA')).toEqual(['cryptoOnly']);
+    expect(DEPOSIT_NETWORK_NAMES).toEqual(['SOLANA', 'ETHEREUM', 'BASE', 'POLYGON', 'TRON', 'PLASMA', 'SPARK', 'LIGHTNING', 'BITCOIN']);
   });
 });
 

@@ -3,6 +3,10 @@ import { createHash } from 'node:crypto';
 import { LedgerAccount, type InternalAccount } from '../entities';
 import { currency as currencyOf, currencyView } from '../../../domain/currencies';
 import { totalBalance } from '../domain/ledger';
+import { DEFAULT_DEPOSIT_NETWORK, type DepositNetwork } from '../../../domain/deposit-networks';
+import { depositWalletInfo } from './deposit-addresses';
+
+export { sparkAddress } from './deposit-addresses';
 
 /**
  * Public representation of internal accounts: balances from the ledger, funding instructions
@@ -34,27 +38,21 @@ function clabe(reference: string): string {
   return `${body}${(10 - (sum % 10)) % 10}`;
 }
 
-const BECH32 = 'qpzry9x8gf2tvdw0s3jn54khce6mua7l';
-
-/** A Spark address of the account (the embedded wallet's own address for EMBEDDED_WALLET). */
-export function sparkAddress(reference: string): string {
-  const bytes = createHash('sha512').update(`spark\u0000${reference}`).digest();
-  return `spark1${[...bytes.subarray(0, 58)].map((b) => BECH32[b % 32]).join('')}`;
-}
-
-function evmAddress(reference: string): string {
-  return `0x${createHash('sha256').update(`evm\u0000${reference}`).digest('hex').slice(0, 40)}`;
-}
-
-/** What funding instructions are derived from: an internal account, or anything shaped like one (a quote's real-time funding). */
-export type FundingTarget = Pick<InternalAccount, 'type' | 'currency' | 'fundingReference' | 'customerId'>;
+/**
+ * What funding instructions are derived from: an internal account, or anything shaped like one
+ * (a quote's real-time funding, which names the crypto network it is paid on).
+ */
+export type FundingTarget = Pick<InternalAccount, 'type' | 'currency' | 'fundingReference' | 'customerId'> & { cryptoNetwork?: DepositNetwork | null };
 
 function accountOrWalletInfo(account: FundingTarget): Record<string, unknown> {
   const reference = account.fundingReference;
   if (account.type === 'EMBEDDED_WALLET') {
     // Incoming funds need no signature: they are sent to the wallet's Spark address.
-    return { accountType: 'SPARK_WALLET', address: sparkAddress(reference), assetType: account.currency };
+    return depositWalletInfo('SPARK', account.currency, reference);
   }
+  // A named network wins; otherwise a crypto currency is deposited on its usual chain.
+  const network = account.cryptoNetwork ?? DEFAULT_DEPOSIT_NETWORK[account.currency];
+  if (network) return depositWalletInfo(network, account.currency, reference);
   switch (account.currency) {
     case 'USD':
       return {
@@ -72,13 +70,6 @@ function accountOrWalletInfo(account: FundingTarget): Record<string, unknown> {
       return { accountType: 'GBP_ACCOUNT', sortCode: '040075', accountNumber: digits(reference, 'gbp', 8), paymentRails: ['FASTER_PAYMENTS'], reference };
     case 'MXN':
       return { accountType: 'MXN_ACCOUNT', clabeNumber: clabe(reference), paymentRails: ['SPEI'], reference };
-    case 'BTC':
-    case 'USDB':
-      return { accountType: 'SPARK_WALLET', address: sparkAddress(reference), assetType: account.currency };
-    case 'USDC':
-      return { accountType: 'BASE_WALLET', address: evmAddress(reference), assetType: 'USDC' };
-    case 'USDT':
-      return { accountType: 'ETHEREUM_WALLET', address: evmAddress(reference), assetType: 'USDT' };
     default:
       return {
         accountType: 'SWIFT_ACCOUNT',
@@ -99,7 +90,9 @@ export function fundingInstructions(account: FundingTarget) {
   const isWallet = !('reference' in info);
   return [
     {
-      instructionsNotes: isWallet ? `Send only ${currencyOf(account.currency).code} to this address; it belongs to this account alone.` : NOTE(account.fundingReference),
+      instructionsNotes: isWallet
+        ? `Send only ${currencyOf(account.currency).code}${account.cryptoNetwork ? ` on ${account.cryptoNetwork}` : ''} to this address; it belongs to this account alone.`
+        : NOTE(account.fundingReference),
       isPlatformAccount: !account.customerId,
       accountOrWalletInfo: info,
     },

@@ -1,13 +1,22 @@
 import { z } from '../../../api/openapi-registry';
 import { CurrencySchema } from '../../../api/schemas/common';
 import { MAX_AMOUNT } from '../../../domain/money';
+import { DEPOSIT_NETWORK_NAMES, NETWORK_REQUIRED_CURRENCIES, type DepositNetwork } from '../../../domain/deposit-networks';
 
 const AccountQuoteSourceSchema = z
   .object({ sourceType: z.literal('ACCOUNT'), accountId: z.string().min(1).max(200), customerId: z.string().min(1).max(200).optional() })
   .strict()
   .openapi('AccountQuoteSource');
 const RealtimeFundingQuoteSourceSchema = z
-  .object({ sourceType: z.literal('REALTIME_FUNDING'), currency: z.string().min(3).max(5), customerId: z.string().min(1).max(200).optional(), cryptoNetwork: z.string().min(1).max(32).optional() })
+  .object({
+    sourceType: z.literal('REALTIME_FUNDING'),
+    currency: z.string().min(3).max(5),
+    customerId: z.string().min(1).max(200).optional(),
+    cryptoNetwork: z
+      .enum(DEPOSIT_NETWORK_NAMES as [DepositNetwork, ...DepositNetwork[]])
+      .optional()
+      .openapi({ description: `The chain the funds are deposited on, which must carry the currency; required for the stablecoins (${NETWORK_REQUIRED_CURRENCIES.join(', ')}), refused for fiat. The paymentInstructions are an address on it.`, example: 'SOLANA' }),
+  })
   .strict()
   .openapi('RealtimeFundingQuoteSource');
 export const QuoteSourceSchema = z.discriminatedUnion('sourceType', [AccountQuoteSourceSchema, RealtimeFundingQuoteSourceSchema]).openapi('QuoteSourceOneOf');

@@ -11,6 +11,7 @@ import { errorResponses, IdParam, moneyMovementRefusals } from '../../../api/sch
 import { fundQuote } from '../../../temporal/starters/quote';
 import { currentTransactionView, findQuote, workflowInput } from './quote-routes';
 import { oneAttemptAtATime } from '../services/workflow-turns';
+import { assertPaidBySendingFunds } from '../domain/quote-funding';
 import { SandboxSendRequestSchema, SandboxUmaReceiveRequestSchema } from './quote-schemas';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { InternalAccount } from '../../ledger/entities';
@@ -85,6 +86,8 @@ export const sandboxRoutes = [
     },
     handler: async ({ em, caller, body, deps }) => {
       const found = await findQuote(em, caller.platformId, body.quoteId);
+      // Before "paid already" below: an executed account-funded quote is no more payable than a pending one.
+      assertPaidBySendingFunds(found);
       if (body.currencyCode !== found.sendingCurrency) {
         throw DomainError.invalidInput([{ field: 'currencyCode', constraint: 'fundingCurrency', message: `must be the quote's funding currency, ${found.sendingCurrency}` }]);
       }

@@ -16,6 +16,7 @@ import { derivedId } from '../../../domain/ids';
 import type { FinishedPayment } from '../domain/payment-outcome';
 import { payoutPlan, type PayoutPlan } from '../domain/payout-scenarios';
 import { pullPlan, type PullPlan } from '../domain/pull-scenarios';
+import { assertPaidBySendingFunds } from '../domain/quote-funding';
 import { transactionViews } from './transaction-views';
 import { valueIn } from '../domain/pricing/value-in';
 
@@ -181,8 +182,8 @@ export async function fundQuote(em: EntityManager, input: { quoteId: string; amo
     const payment = await tx.findOneOrFail(Transaction, { id: quote.transactionId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     const destination = await destinationAccount(tx, quote);
     const plan = payoutPlan(quote.environment, destination ? primaryIdentifier(destination.accountInfo) : '');
+    assertPaidBySendingFunds(quote);
     if (quote.executedAt) return { alreadyExecuted: true, transactionId: payment.id, plan, events: await recordEvents(tx, quote, payment, ['PROCESSING']) };
-    if (quote.source.sourceType !== 'REALTIME_FUNDING') throw new DomainError('CONFLICT', 'Only a REALTIME_FUNDING quote is paid by sending funds; execute this one');
     if (quote.status === 'EXPIRED' || quote.expiresAt.getTime() <= Date.now()) throw new DomainError('QUOTE_EXPIRED', 'The quote has expired; request a new quote');
     if (quote.status !== 'PENDING') throw new DomainError('CONFLICT', `The quote is ${quote.status}`);
     if (BigInt(input.amount) !== quote.totalSendingAmount) {

@@ -13,6 +13,7 @@ import { assertCustomerMayMoveMoney } from '../../customers/services/money-movem
 import { externalAccountView } from '../../external-accounts/services/external-account-views';
 import { currency as currencyOf, currencyView, findCurrency } from '../../../domain/currencies';
 import { DomainError, type FieldError } from '../../../domain/errors';
+import { depositNetworkProblems, type DepositNetwork } from '../../../domain/deposit-networks';
 import { derivedId, newId } from '../../../domain/ids';
 import { assertWithinCorridorLimits, corridorTerms, purposeOfPaymentRequired, quoteLifetimeSeconds } from '../domain/pricing/corridors';
 import { priceQuote } from '../domain/pricing/quote-math';
@@ -93,11 +94,14 @@ interface Source {
   pullFrom?: ExternalAccount;
   /** As the quote shows it. */
   stored: Record<string, unknown>;
+  /** Real-time funding in crypto: the chain the deposit address is on. */
+  cryptoNetwork?: DepositNetwork;
 }
 
 /**
  * Where the money comes from: an internal account of the platform (its currency is the sending
- * currency, its owner the customer), an external bank account the service can pull from (a
+ * currency; the payment is its owner's, or, from one of the platform's own accounts, that of the
+ * customer the platform pays for), an external bank account the service can pull from (a
  * direct-debit rail, still usable: validated and not deleted), or real-time funding in a
  * currency the service accepts, for a customer of the platform or (without customerId) the
  * platform itself.
@@ -107,18 +111,41 @@ async function resolveSource(em: EntityManager, platform: Platform, request: Quo
   if (s.sourceType === 'REALTIME_FUNDING') {
     if (s.customerId && !(await em.findOne(Customer, { id: s.customerId, platformId: platform.id }))) throw DomainError.notFound('Customer');
     if (!findCurrency(s.currency)) throw invalid([field('source.currency', 'enum', 'not a currency this service moves')]);
-    return { source: { stored: { sourceType: 'REALTIME_FUNDING', currency: s.currency, ...(s.customerId ? { customerId: s.customerId } : {}) } }, sendingCurrency: s.currency, customerId: s.customerId ?? null };
+    // Tokens sent on another chain than the deposit address's are lost: the network must carry the currency.
+    const networkProblems = depositNetworkProblems(s.currency, s.cryptoNetwork, 'source.cryptoNetwork');
+    if (networkProblems.length > 0) throw invalid(networkProblems);
+    const cryptoNetwork = s.cryptoNetwork as DepositNetwork | undefined;
+    return {
+      source: { stored: { sourceType: 'REALTIME_FUNDING', currency: s.currency, ...(cryptoNetwork ? { cryptoNetwork } : {}), ...(s.customerId ? { customerId: s.customerId } : {}) }, cryptoNetwork },
+      sendingCurrency: s.currency,
+      customerId: s.customerId ?? null,
+    };
   }
   if (s.accountId.startsWith('ExternalAccount:')) return resolvePullSource(em, platform, s);
   const account = await em.findOne(InternalAccount, { id: s.accountId, platformId: platform.id });
   if (!account) throw invalid([field('source.accountId', 'exists', 'no such internal account')]);
   if (account.status !== 'ACTIVE') throw invalid([field('source.accountId', 'active', `the account is ${account.status}`)]);
-  const customerId = account.customerId ?? null;
-  if (s.customerId && s.customerId !== customerId) throw invalid([field('source.customerId', 'accountOwner', 'the account belongs to another customer')]);
+  const customerId = await spendingCustomer(em, platform, account, s.customerId);
   if (request.immediatelyExecute && account.type === 'EMBEDDED_WALLET') {
     throw invalid([field('immediatelyExecute', 'embeddedWallet', 'an EMBEDDED_WALLET source is executed with a wallet signature: create the quote without immediatelyExecute, then execute it')]);
   }
   return { source: { accountId: account.id, stored: { sourceType: 'ACCOUNT', accountId: account.id, ...(customerId ? { customerId } : {}) } }, sendingCurrency: account.currency, customerId };
+}
+
+/**
+ * On whose behalf an internal account is spent: its owner, or, for one of the platform's own
+ * accounts, the customer `source.customerId` names (the reference's FBO case: the platform pays
+ * for its customer, whose payment it then is). A customer's account is never spent for another.
+ */
+async function spendingCustomer(em: EntityManager, platform: Platform, account: InternalAccount, named: string | undefined): Promise<string | null> {
+  const owner = account.customerId ?? null;
+  if (!named) return owner;
+  if (owner) {
+    if (named !== owner) throw invalid([field('source.customerId', 'accountOwner', 'the account belongs to another customer')]);
+    return owner;
+  }
+  if (!(await em.findOne(Customer, { id: named, platformId: platform.id }))) throw DomainError.notFound('Customer');
+  return named;
 }
 
 /** An external account as a source: the service pulls from it, so it must be reachable by a pull rail and usable now. */
@@ -224,6 +251,7 @@ export async function createQuote(em: EntityManager, input: { platform: Platform
     exchangeRate: priced.exchangeRate,
     rateDetails,
     paymentRail: rail,
+    cryptoNetwork: source.cryptoNetwork ?? null,
     description: request.description ?? null,
     remittanceInformation: request.remittanceInformation ?? null,
     purposeOfPayment: request.purposeOfPayment ?? null,
@@ -276,10 +304,10 @@ export async function assertExecutableWithoutWalletSignature(em: EntityManager, 
   throw new DomainError('NOT_IMPLEMENTED', 'Wallet signatures cannot be verified yet: embedded-wallet sources cannot be executed in this version');
 }
 
-/** How to pay a real-time-funded quote: the service's receiving coordinates with a reference unique to the quote. */
+/** How to pay a real-time-funded quote: the service's receiving coordinates (on the quote's crypto network, if any) with a reference unique to the quote. */
 export function quotePaymentInstructions(q: Quote) {
   const reference = `Q${createHash('sha256').update(q.id).digest('hex').slice(0, 11).toUpperCase()}`;
-  return fundingInstructions({ type: 'INTERNAL_FIAT', currency: q.sendingCurrency, fundingReference: reference, customerId: q.customerId ?? null });
+  return fundingInstructions({ type: 'INTERNAL_FIAT', currency: q.sendingCurrency, fundingReference: reference, customerId: q.customerId ?? null, cryptoNetwork: (q.cryptoNetwork as DepositNetwork | null) ?? null });
 }
 
 /** The API's Quote. */

@@ -8,7 +8,6 @@ import { errorResponses } from '../../../api/schemas/common';
 import { PlatformConfigSchema, PlatformConfigUpdateSchema } from './schemas';
 import { mergeFeeConfigs, unsupportedFeeSourceCurrencies } from '../domain/fee-configs';
 import { SUPPORTED_CURRENCY_CODES } from '../../../domain/currencies';
-import { DomainError } from '../../../domain/errors';
 import { sendTestWebhook } from '../../webhooks/services/webhook-test';
 
 export const configRoutes = [
@@ -31,21 +30,13 @@ export const configRoutes = [
     summary: "Change the platform's configuration; omitted fields stay as they are",
     tags: ['Platform Configuration'],
     body: PlatformConfigUpdateSchema,
-    // A fee config in a currency other than USD is not implemented yet (reference: 501
-    // NOT_IMPLEMENTED), named field by field; with other invalid fields it is listed among them
-    // in the 400. Either way nothing is changed.
-    check: async ({ body }) => {
-      const unsupported = unsupportedFeeSourceCurrencies((body as { feeConfigs?: unknown }).feeConfigs, SUPPORTED_CURRENCY_CODES);
-      if (unsupported.length > 0 && PlatformConfigUpdateSchema.safeParse(body).success) {
-        throw new DomainError('NOT_IMPLEMENTED', 'Fee configs are accepted only for source currency USD today', { errors: unsupported });
-      }
-      return unsupported;
-    },
+    // A fee config in a currency other than USD is not supported yet: a field error of the 400
+    // (with any other invalid fields), so nothing is changed.
+    check: async ({ body }) => unsupportedFeeSourceCurrencies((body as { feeConfigs?: unknown }).feeConfigs, SUPPORTED_CURRENCY_CODES),
     responses: {
       200: { description: 'The updated configuration', schema: PlatformConfigSchema },
-      400: errorResponses[400],
+      400: { description: 'INVALID_INPUT: every invalid field, among them each fee config whose sourceCurrency is not USD (constraint.rule supportedCurrency)', schema: errorResponses[400].schema },
       401: errorResponses[401],
-      501: { description: 'NOT_IMPLEMENTED: a fee config with a sourceCurrency other than USD (listed in details.errors)', schema: errorResponses[400].schema },
     },
     handler: async ({ em, caller, body, deps }) => {
       let opened: Awaited<ReturnType<typeof provisionPlatformAccounts>> = [];

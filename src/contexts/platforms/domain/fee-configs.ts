@@ -14,7 +14,11 @@ export interface FeeConfig {
   fixedFee: { amount: number; currency: string };
 }
 
-/** Only USD is accepted as a source currency today; the reference answers others NOT_IMPLEMENTED. */
+/**
+ * Only USD is accepted as a source currency today. The reference answers others 501
+ * NOT_IMPLEMENTED; here they are the client's to fix, a 400 naming each such config (README:
+ * deviations).
+ */
 export const FEE_SOURCE_CURRENCIES: readonly string[] = ['USD'];
 
 const keyOf = (f: Pick<FeeConfig, 'feeType' | 'sourceCurrency'>) => `${f.feeType}:${f.sourceCurrency}`;
@@ -34,12 +38,19 @@ export function mergeFeeConfigs(current: readonly FeeConfig[], updates: readonly
   return [...merged.values()];
 }
 
-/** Field errors for fee configs whose source currency is a real one but not accepted (yet). */
+/** Field errors for fee configs whose source currency is a real one but not accepted (yet), each with the accepted ones. */
 export function unsupportedFeeSourceCurrencies(feeConfigs: unknown, knownCurrencies: readonly string[]): FieldError[] {
   if (!Array.isArray(feeConfigs)) return [];
   return feeConfigs.flatMap((f: unknown, i) => {
     const code = f && typeof f === 'object' ? (f as Record<string, unknown>).sourceCurrency : undefined;
     if (typeof code !== 'string' || !knownCurrencies.includes(code) || FEE_SOURCE_CURRENCIES.includes(code)) return [];
-    return [{ field: `feeConfigs.${i}.sourceCurrency`, constraint: 'notImplemented', message: `fee configs are accepted only for source currency ${FEE_SOURCE_CURRENCIES.join(', ')} today` }];
+    return [
+      {
+        field: `feeConfigs.${i}.sourceCurrency`,
+        constraint: 'supportedCurrency',
+        message: `fee configs are accepted only for source currency ${FEE_SOURCE_CURRENCIES.join(', ')} today`,
+        hint: { enum: [...FEE_SOURCE_CURRENCIES] },
+      },
+    ];
   });
 }
