@@ -20,7 +20,7 @@ export const tokenRoutes = [
       400: errorResponses[400],
       401: errorResponses[401],
     },
-    handler: async ({ em, caller, body }) => ({ status: 201, body: await issueToken(em, caller, body) }),
+    handler: async ({ em, caller, body, deps }) => ({ status: 201, body: await issueToken(em, deps.config.masterKey, caller, body) }),
   }),
   defineRoute({
     method: 'get',
