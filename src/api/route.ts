@@ -46,6 +46,8 @@ export interface RouteSpec<P extends z.ZodType, Q extends z.ZodType, B extends z
   responses: Record<number, { description: string; schema?: z.ZodType }>;
   /** Accepts an Idempotency-Key header (spec §4.2); `'required'` refuses a request without one (400, field `Idempotency-Key`). */
   idempotent?: boolean | 'required';
+  /** The answer holds a secret shown once: its stored copy for Idempotency-Key replays is encrypted. */
+  sealedReplay?: boolean;
   /** The token permission the route needs; by default reads VIEW, money movement TRANSACT, other writes MANAGE (src/api/permissions.ts). */
   permission?: Permission;
   /** Refuses production tokens (marked `x-sandbox-only` in the OpenAPI document). */
@@ -148,7 +150,7 @@ export function mountRoute<P extends z.ZodType, Q extends z.ZodType, B extends z
     if (spec.idempotent) {
       // A multipart body's file is part of the request: another file with the same key is another request.
       const content = file ? { fields: req.body ?? {}, file: { field: file.fieldName, name: file.originalName, sha256: createHash('sha256').update(file.bytes).digest('hex') } } : req.body ?? null;
-      await withIdempotency(deps, req, res, caller, run, content);
+      await withIdempotency(deps, req, res, caller, run, content, { sealed: !!spec.sealedReplay });
     } else {
       const reply = await run();
       sendJson(res, reply.status, reply.body);
