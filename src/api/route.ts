@@ -96,7 +96,7 @@ export function mountRoute<P extends z.ZodType, Q extends z.ZodType, B extends z
     // An id parameter never captures a literal segment: leave the request (body unread) to a literal route or the 404.
     next(idParams && Object.values(req.params).some((value) => typeof value === 'string' && !looksLikeId(value)) ? 'route' : undefined);
   };
-  router[spec.method](spec.path, pathGuard, receiveBody(bodyLimitOf(spec)), async (req: Request, res: Response) => {
+  router[spec.method](spec.path, pathGuard, receiveBody(bodyLimitOf(spec), { multipart: !!spec.multipart }), async (req: Request, res: Response) => {
     const caller = res.locals.caller as Caller;
     if (spec.deprecated) {
       res.setHeader('Deprecation', 'true');
@@ -213,10 +213,12 @@ type DocumentedResponse = { description: string; schema?: z.ZodType; headers?: z
  * The statuses every operation of a kind can answer, declared even when the route does not list
  * them: validation (and unknown query parameters, NUL characters) 400, credentials 401, sandbox
  * endpoints with production tokens 403, unknown ids 404, a reused Idempotency-Key 409, a body
- * over the route's limit 413, the per-token rate limit and authentication lockouts 429, 500.
+ * over the route's limit 413, a JSON body under another content type 415, the per-token rate
+ * limit and authentication lockouts 429, 500.
  */
 function withStandardResponses(spec: {
   method: Method;
+  body?: z.ZodType;
   path: string;
   permission?: Permission;
   idempotent?: boolean | 'required';
@@ -242,5 +244,6 @@ function withStandardResponses(spec: {
   };
   if (spec.path.includes(':')) standard[404] = errorResponses[404];
   if (spec.idempotent) standard[409] = { description: 'IDEMPOTENCY_KEY_REUSED: the key was used with a different request', schema: errorResponses[400].schema };
+  if (spec.body && !spec.multipart) standard[415] = { description: 'UNSUPPORTED_MEDIA_TYPE: a body not sent as application/json', schema: errorResponses[400].schema };
   return { ...standard, ...spec.responses };
 }
