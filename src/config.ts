@@ -29,7 +29,7 @@ export interface AbuseLimits {
   requestsPerSecond: number;
   /** Requests a token may send at once above the sustained rate (the bucket's size). */
   requestBurst: number;
-  /** Failed authentications of one token id (or, for unknown ids, one address) before a lockout. */
+  /** Failed authentications from one client address (an IPv6 /64) before its wrong credentials are refused with 429. */
   authFailuresBeforeLockout: number;
   /** The first lockout; each further failure doubles it, up to the maximum. */
   authLockoutSeconds: number;

@@ -64,6 +64,12 @@ export function createApp(deps: ApiDeps) {
   // Credentials and the rate limit first: bodies are read by each route, within its own limit.
   const limits = deps.config.limits ?? DEFAULT_ABUSE_LIMITS;
   const now = deps.now ?? Date.now;
+  // Every answer of the authenticated API — refusals and the 404 of an unknown path included —
+  // is the caller's own: no shared or browser cache may keep it.
+  api.use((_req: Request, res: Response, next) => {
+    res.setHeader('Cache-Control', 'no-store');
+    next();
+  });
   api.use(authenticate(deps, limits, now));
   api.use(rateLimitPerToken(limits, now));
   const routes = contexts.flatMap(({ module }) => module.routes);

@@ -1,5 +1,6 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { DomainError } from '../domain/errors';
+import { MAX_JSON_DEPTH, nestsDeeperThan, tooDeepError } from './input-guards';
 import { isMultipart, multipartBodyLimit, type MultipartOptions } from './multipart';
 
 /** What a JSON operation accepts unless its route says otherwise: far above any valid request. */
@@ -14,17 +15,41 @@ export function payloadTooLarge(limitBytes: number): DomainError {
   return new DomainError('PAYLOAD_TOO_LARGE', `The request body is larger than the ${limitBytes} bytes this operation accepts`, { maxBytes: limitBytes });
 }
 
+/** What a JSON operation reads: `application/json` (any charset) or a `+json` type. */
+const JSON_TYPES = ['application/json', 'application/*+json'];
+
+export function unsupportedMediaType(): DomainError {
+  return new DomainError('UNSUPPORTED_MEDIA_TYPE', 'The request body must be JSON, sent with Content-Type: application/json', { contentType: 'application/json' });
+}
+
 /**
  * The body reader of one route. A declared Content-Length over the limit is refused before a byte
  * is read; a JSON body is parsed only up to the limit (counted after decompression, and for
- * chunked bodies as they arrive). Multipart bodies are left to multer, whose per-part limits add
- * up to the same bound.
+ * chunked bodies as they arrive) and refused when it nests deeper than MAX_JSON_DEPTH. A JSON
+ * operation reads JSON only: a non-empty body under another content type, or none, is 415 — a
+ * cross-site form or `fetch` can send text/plain without a preflight, never application/json.
+ * An empty body needs no type. Multipart bodies are left to multer, whose per-part limits add up
+ * to the same bound.
  */
-export function receiveBody(limitBytes: number) {
-  const json = express.json({ limit: limitBytes, strict: false, type: (req) => !isMultipart(req) });
+export function receiveBody(limitBytes: number, options: { multipart: boolean }) {
+  const json = express.json({
+    limit: limitBytes,
+    strict: false,
+    // A JSON operation reads every body, to refuse what is not JSON; a multipart one leaves multipart to multer.
+    type: (req) => !options.multipart || !isMultipart(req),
+    // Before parsing: a text/plain body is refused for its type, whether or not it is JSON.
+    verify: (req, _res, raw) => {
+      if (!options.multipart && raw.length > 0 && !(req as Request).is(JSON_TYPES)) throw unsupportedMediaType();
+    },
+  });
   return (req: Request, res: Response, next: NextFunction): void => {
     const declared = Number(req.get('content-length') ?? 0);
     if (declared > limitBytes) throw payloadTooLarge(limitBytes);
-    json(req, res, next);
+    json(req, res, (err?: unknown) => {
+      if (err) return next(err);
+      if (nestsDeeperThan(req.body, MAX_JSON_DEPTH)) return next(DomainError.invalidInput([tooDeepError()], 'The request body is nested too deeply'));
+      next();
+    });
   };
 }
+

@@ -8,6 +8,7 @@ import { stringifyWithBigInt } from '../domain/json';
 import { sendJson } from './http';
 import type { Reply } from './route';
 import { routeTemplateOf } from './route-template';
+import { decrypt, encrypt } from '../security/secrets';
 
 const WAIT_FOR_FIRST_MS = 15_000;
 const POLL_MS = 100;
@@ -25,9 +26,10 @@ export const STALE_CLAIM_MS = 10_000;
  * with an IN_PROGRESS row; repeats replay the stored response; concurrent repeats wait for it;
  * a repeat with a different request is refused. 5xx outcomes release the key. `content` is what
  * makes the request itself (its JSON body unless the route says otherwise, as a multipart route
- * does for its file).
+ * does for its file). `sealed`: the answer holds a secret (a new token's client secret), so it is
+ * stored encrypted with the master key and decrypted only to replay it.
  */
-export async function withIdempotency(deps: ApiDeps, req: Request, res: Response, caller: Caller, work: () => Promise<Reply>, content: unknown = req.body ?? null): Promise<void> {
+export async function withIdempotency(deps: ApiDeps, req: Request, res: Response, caller: Caller, work: () => Promise<Reply>, content: unknown = req.body ?? null, options: { sealed?: boolean } = {}): Promise<void> {
   const key = req.get('idempotency-key');
   if (key === undefined) {
     const reply = await work();
@@ -61,7 +63,8 @@ export async function withIdempotency(deps: ApiDeps, req: Request, res: Response
     if (existing.state === 'COMPLETED') {
       deps.metrics?.idempotencyReplays.inc({ route: routeTemplateOf(req, res) });
       res.setHeader('Idempotent-Replayed', 'true');
-      res.status(existing.statusCode!).type('application/json').send(existing.responseBody ?? '');
+      const stored = existing.responseBody ?? '';
+      res.status(existing.statusCode!).type('application/json').send(options.sealed && stored ? decrypt(deps.config.masterKey, stored) : stored);
       return;
     }
     if (Date.now() > deadline) {
@@ -93,7 +96,8 @@ export async function withIdempotency(deps: ApiDeps, req: Request, res: Response
   sendJson(res, reply.status, reply.body);
 
   async function complete(statusCode: number, body: string): Promise<void> {
-    await em.nativeUpdate(IdempotencyRecord, { platformId: caller.platformId, key: key! }, { state: 'COMPLETED', statusCode, responseBody: body, completedAt: new Date() });
+    const responseBody = options.sealed && body ? encrypt(deps.config.masterKey, body) : body;
+    await em.nativeUpdate(IdempotencyRecord, { platformId: caller.platformId, key: key! }, { state: 'COMPLETED', statusCode, responseBody, completedAt: new Date() });
   }
   async function release(): Promise<void> {
     await em.nativeDelete(IdempotencyRecord, { platformId: caller.platformId, key: key!, state: 'IN_PROGRESS' });

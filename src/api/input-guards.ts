@@ -2,6 +2,28 @@ import { z } from 'zod';
 import type { FieldError } from '../domain/errors';
 
 /**
+ * How deeply a JSON body may nest objects and arrays: far beyond any request of this API (its
+ * deepest is a handful of levels), and low enough that no recursive walk over a body (the NUL
+ * check, zod, the idempotency fingerprint) can run out of stack.
+ */
+export const MAX_JSON_DEPTH = 64;
+
+/** Whether a parsed JSON value nests objects or arrays deeper than `maxDepth`; walked without recursion. */
+export function nestsDeeperThan(value: unknown, maxDepth: number): boolean {
+  const pending: { value: object; depth: number }[] = value !== null && typeof value === 'object' ? [{ value, depth: 1 }] : [];
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    if (next.depth > maxDepth) return true;
+    for (const child of Object.values(next.value)) if (child !== null && typeof child === 'object') pending.push({ value: child as object, depth: next.depth + 1 });
+  }
+  return false;
+}
+
+/** The refusal of a body nested deeper than MAX_JSON_DEPTH. */
+export function tooDeepError(): FieldError {
+  return { field: 'body', constraint: 'maxDepth', message: `Objects and arrays may be nested at most ${MAX_JSON_DEPTH} levels deep`, hint: { maxDepth: MAX_JSON_DEPTH } };
+}
+
+/**
  * Finds NUL characters anywhere in a request's strings (values and keys, at any depth).
  * PostgreSQL cannot store them in text, so they are refused at the edge, once, for every route,
  * instead of failing deep inside a query.

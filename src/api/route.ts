@@ -46,6 +46,8 @@ export interface RouteSpec<P extends z.ZodType, Q extends z.ZodType, B extends z
   responses: Record<number, { description: string; schema?: z.ZodType }>;
   /** Accepts an Idempotency-Key header (spec §4.2); `'required'` refuses a request without one (400, field `Idempotency-Key`). */
   idempotent?: boolean | 'required';
+  /** The answer holds a secret shown once: its stored copy for Idempotency-Key replays is encrypted. */
+  sealedReplay?: boolean;
   /** The token permission the route needs; by default reads VIEW, money movement TRANSACT, other writes MANAGE (src/api/permissions.ts). */
   permission?: Permission;
   /** Refuses production tokens (marked `x-sandbox-only` in the OpenAPI document). */
@@ -94,7 +96,7 @@ export function mountRoute<P extends z.ZodType, Q extends z.ZodType, B extends z
     // An id parameter never captures a literal segment: leave the request (body unread) to a literal route or the 404.
     next(idParams && Object.values(req.params).some((value) => typeof value === 'string' && !looksLikeId(value)) ? 'route' : undefined);
   };
-  router[spec.method](spec.path, pathGuard, receiveBody(bodyLimitOf(spec)), async (req: Request, res: Response) => {
+  router[spec.method](spec.path, pathGuard, receiveBody(bodyLimitOf(spec), { multipart: !!spec.multipart }), async (req: Request, res: Response) => {
     const caller = res.locals.caller as Caller;
     if (spec.deprecated) {
       res.setHeader('Deprecation', 'true');
@@ -148,7 +150,7 @@ export function mountRoute<P extends z.ZodType, Q extends z.ZodType, B extends z
     if (spec.idempotent) {
       // A multipart body's file is part of the request: another file with the same key is another request.
       const content = file ? { fields: req.body ?? {}, file: { field: file.fieldName, name: file.originalName, sha256: createHash('sha256').update(file.bytes).digest('hex') } } : req.body ?? null;
-      await withIdempotency(deps, req, res, caller, run, content);
+      await withIdempotency(deps, req, res, caller, run, content, { sealed: !!spec.sealedReplay });
     } else {
       const reply = await run();
       sendJson(res, reply.status, reply.body);
@@ -211,10 +213,12 @@ type DocumentedResponse = { description: string; schema?: z.ZodType; headers?: z
  * The statuses every operation of a kind can answer, declared even when the route does not list
  * them: validation (and unknown query parameters, NUL characters) 400, credentials 401, sandbox
  * endpoints with production tokens 403, unknown ids 404, a reused Idempotency-Key 409, a body
- * over the route's limit 413, the per-token rate limit and authentication lockouts 429, 500.
+ * over the route's limit 413, a JSON body under another content type 415, the per-token rate
+ * limit and authentication lockouts 429, 500.
  */
 function withStandardResponses(spec: {
   method: Method;
+  body?: z.ZodType;
   path: string;
   permission?: Permission;
   idempotent?: boolean | 'required';
@@ -240,5 +244,6 @@ function withStandardResponses(spec: {
   };
   if (spec.path.includes(':')) standard[404] = errorResponses[404];
   if (spec.idempotent) standard[409] = { description: 'IDEMPOTENCY_KEY_REUSED: the key was used with a different request', schema: errorResponses[400].schema };
+  if (spec.body && !spec.multipart) standard[415] = { description: 'UNSUPPORTED_MEDIA_TYPE: a body not sent as application/json', schema: errorResponses[400].schema };
   return { ...standard, ...spec.responses };
 }

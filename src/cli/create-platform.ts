@@ -1,5 +1,8 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { basePath } from '../config';
+import { parseMasterKey } from '../security/secrets';
 import { migrate, openOrm } from '../db/orm';
 import type { Region } from '../contexts/platforms/entities/Platform';
 import { createPlatform, createToken } from '../contexts/platforms/services/platforms';
@@ -12,6 +15,17 @@ function positiveInteger(text: string, flag: string): number {
   const n = Number(text);
   if (!Number.isSafeInteger(n) || n < 1) throw new Error(`${flag} must be a positive integer`);
   return n;
+}
+
+/**
+ * The stack's master key: client secrets are stored as a hash keyed from it, so the token works
+ * only with the API's own key. MASTER_KEY, else the one `npm start` keeps in .data/.
+ */
+function stackMasterKey(): Buffer {
+  if (process.env.MASTER_KEY) return parseMasterKey(process.env.MASTER_KEY);
+  const file = join(resolve(__dirname, '../..'), '.data', 'master.key');
+  if (!existsSync(file)) throw new Error('MASTER_KEY is not set and .data/master.key does not exist: give the API its MASTER_KEY');
+  return parseMasterKey(readFileSync(file, 'utf8').trim());
 }
 
 async function main(): Promise<void> {
@@ -33,6 +47,7 @@ async function main(): Promise<void> {
   if (!databaseUrl) throw new Error('DATABASE_URL is not set');
   const environment = values.environment.toUpperCase();
   if (environment !== 'SANDBOX' && environment !== 'PRODUCTION') throw new Error('--environment must be SANDBOX or PRODUCTION');
+  const masterKey = stackMasterKey();
   const orm = await openOrm(databaseUrl, { poolMax: 2 });
   try {
     await migrate(orm, databaseUrl);
@@ -48,7 +63,7 @@ async function main(): Promise<void> {
       maxLiveCards: values['max-live-cards'] === undefined ? null : positiveInteger(values['max-live-cards'], '--max-live-cards'),
       oneCardPerCardholder: values['one-card-per-cardholder'],
     });
-    const token = await createToken(em, platform.id, environment);
+    const token = await createToken(em, masterKey, platform.id, environment);
     const port = process.env.PORT ?? '3000';
     const baseUrl = (process.env.PUBLIC_BASE_URL ?? `http://127.0.0.1:${port}`).replace(/\/+$/, '') + basePath(process.env.API_PREFIX ?? '');
     process.stdout.write(`${JSON.stringify({ platformId: platform.id, tokenId: token.tokenId, clientSecret: token.clientSecret, baseUrl })}\n`);

@@ -7,6 +7,7 @@ import { ApiToken } from '../contexts/platforms/entities';
 import { migrate, openOrm } from '../db/orm';
 import { createPlatform, createToken } from '../contexts/platforms/services/platforms';
 import { waitForPort } from './ports';
+import { parseMasterKey } from '../security/secrets';
 
 /** Orchestrates a local stack for `npm start`: Temporal dev server, migrations, worker, API. */
 
@@ -42,7 +43,7 @@ async function sandboxCredentials(databaseUrl: string, baseUrl: string): Promise
     }
     // Regulated, so sandbox individuals are approved at creation (spec §8) and can be funded at once.
     const platform = await createPlatform(em, { name: 'Sandbox platform', currencies: ['USD', 'EUR', 'USDC'], isRegulatedFinancialInstitution: true });
-    const token = await createToken(em, platform.id, 'SANDBOX', 'sandbox-default');
+    const token = await createToken(em, parseMasterKey(masterKey()), platform.id, 'SANDBOX', 'sandbox-default');
     const creds = { platformId: platform.id, tokenId: token.tokenId, clientSecret: token.clientSecret, baseUrl };
     writeFileSync(file, JSON.stringify(creds), { mode: 0o600 });
     return creds;

@@ -86,6 +86,8 @@ export const ERROR_CODES = [
   'CUSTOMER_DELETED',
   // 413: the reference has no code for it (README: deviations)
   'PAYLOAD_TOO_LARGE',
+  // 415: nor for this one (README: deviations)
+  'UNSUPPORTED_MEDIA_TYPE',
   // 429: the reference's Error429 code
   'RATE_LIMITED',
   // 500, 501
@@ -131,6 +133,7 @@ export interface ConstraintHint {
   enum?: string[];
   minLength?: number;
   maxLength?: number;
+  maxDepth?: number;
 }
 
 /**

@@ -12,10 +12,11 @@ interface FailureRecord {
 }
 
 /**
- * Counts failed attempts per key (a token id, an address) and locks the key out for a window that
+ * Counts failed attempts per key (a client address) and locks the key out for a window that
  * doubles with every failure past the allowance, up to a maximum. Attempts refused during a
- * lockout are not failures (they never reached the check), so waiting out the window always
- * works; a success forgets the key, and so does a quiet period as long as the longest lockout.
+ * lockout are not failures, so a window is never lengthened by what it refuses; a quiet period as
+ * long as the longest lockout forgets the key. Nothing else does: a success must not reset the
+ * count of an address (an attacker's own valid token would reset its guessing).
  * In memory, the least recently failed keys forgotten beyond `maxKeys`.
  */
 export class FailureThrottle {
@@ -45,10 +46,6 @@ export class FailureThrottle {
     this.records.delete(key);
     this.records.set(key, record);
     if (this.records.size > this.maxKeys) this.records.delete(this.records.keys().next().value!);
-  }
-
-  succeed(key: string): void {
-    this.records.delete(key);
   }
 
   private current(key: string): FailureRecord | undefined {

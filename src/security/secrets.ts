@@ -1,6 +1,10 @@
-import { createCipheriv, createDecipheriv, randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 
-const SCRYPT = { N: 1 << 15, r: 8, p: 1, keyLength: 32, maxmem: 64 * 1024 * 1024 } as const;
+const SCRYPT = { maxmem: 64 * 1024 * 1024 } as const;
+const SCRYPT_KEY_LENGTH = 32;
+const KEYED = 'hmac-sha256';
+/** The label that makes the secret-hashing key a key of its own, never the master key itself. */
+const CLIENT_SECRET_HASH_LABEL = 'client-secret-hash-v1';
 
 function scryptAsync(secret: string, salt: Buffer, keyLength: number, options: ScryptOptions): Promise<Buffer> {
   return new Promise((resolve, reject) => {
@@ -8,19 +12,39 @@ function scryptAsync(secret: string, salt: Buffer, keyLength: number, options: S
   });
 }
 
-/** A slow, salted hash for client secrets: `scrypt$N$r$p$salt$hash`. */
-export async function hashSecret(secret: string): Promise<string> {
-  const salt = randomBytes(16);
-  const key = await scryptAsync(secret, salt, SCRYPT.keyLength, { N: SCRYPT.N, r: SCRYPT.r, p: SCRYPT.p, maxmem: SCRYPT.maxmem });
-  return ['scrypt', SCRYPT.N, SCRYPT.r, SCRYPT.p, salt.toString('base64url'), key.toString('base64url')].join('$');
+const hashKeys = new WeakMap<Buffer, Buffer>();
+
+/** The key client secrets are hashed with: derived from the master key (HKDF-SHA-256) under its own label. */
+function clientSecretHashKey(masterKey: Buffer): Buffer {
+  let key = hashKeys.get(masterKey);
+  if (!key) {
+    key = Buffer.from(hkdfSync('sha256', masterKey, Buffer.alloc(0), CLIENT_SECRET_HASH_LABEL, 32));
+    hashKeys.set(masterKey, key);
+  }
+  return key;
 }
 
-export async function verifySecret(secret: string, stored: string): Promise<boolean> {
+function keyedDigest(masterKey: Buffer, secret: string): Buffer {
+  return createHmac('sha256', clientSecretHashKey(masterKey)).update(secret, 'utf8').digest();
+}
+
+/**
+ * How a client secret is stored: `hmac-sha256$<HMAC-SHA-256 under a key derived from the master
+ * key>`. Client secrets are 256 random bits, so no salt and no slow hash are needed (nothing to
+ * brute-force offline), and a check costs microseconds; without the master key a leaked hash
+ * cannot even be tested against a guess.
+ */
+export function hashClientSecret(masterKey: Buffer, secret: string): string {
+  return `${KEYED}$${keyedDigest(masterKey, secret).toString('base64url')}`;
+}
+
+/** Stored by an earlier version: `scrypt$N$r$p$salt$hash`. Slow on purpose; checked until re-hashed. */
+async function verifyScryptHash(secret: string, stored: string): Promise<boolean> {
   const [scheme, n, r, p, salt, hash] = stored.split('$');
   if (scheme !== 'scrypt' || !n || !r || !p || !salt || !hash) return false;
   const expected = Buffer.from(hash, 'base64url');
   // A corrupt row must fail closed: an empty expected hash would otherwise match anything.
-  if (expected.length !== SCRYPT.keyLength) return false;
+  if (expected.length !== SCRYPT_KEY_LENGTH) return false;
   try {
     const actual = await scryptAsync(secret, Buffer.from(salt, 'base64url'), expected.length, { N: Number(n), r: Number(r), p: Number(p), maxmem: SCRYPT.maxmem });
     return timingSafeEqual(actual, expected);
@@ -29,18 +53,33 @@ export async function verifySecret(secret: string, stored: string): Promise<bool
   }
 }
 
-let decoyHash: Promise<string> | undefined;
+/** Compares in constant time; a stored value of the wrong length (corrupt, or none) never matches. */
+function keyedMatches(masterKey: Buffer, secret: string, stored: string | undefined): boolean {
+  const actual = keyedDigest(masterKey, secret);
+  const expected = stored?.startsWith(`${KEYED}$`) ? Buffer.from(stored.slice(KEYED.length + 1), 'base64url') : undefined;
+  // No stored hash (an unknown token id): the same HMAC and comparison against zeros, so that the
+  // answer takes as long as a wrong secret's.
+  const against = expected?.length === actual.length ? expected : Buffer.alloc(actual.length);
+  return timingSafeEqual(actual, against) && against === expected;
+}
+
+export interface SecretCheck {
+  matches: boolean;
+  /** Set when the secret matched a hash of an older format: the keyed hash to store instead. */
+  rehashed?: string;
+}
 
 /**
- * verifySecret against the stored hash, or, when there is none (an unknown token id), against a
- * decoy hash of the same cost that nothing matches: an unknown id then takes as long to refuse
- * as a wrong secret, so response times do not tell which token ids exist.
+ * Checks a client secret against its stored hash, or, with none (an unknown token id), does the
+ * same work and fails. A secret matching a hash of the former scrypt format comes back with its
+ * keyed hash, to be stored in its place.
  */
-export async function verifySecretOrDecoy(secret: string, stored: string | undefined): Promise<boolean> {
-  if (stored !== undefined) return verifySecret(secret, stored);
-  decoyHash ??= hashSecret(randomBytes(32).toString('base64url'));
-  await verifySecret(secret, await decoyHash);
-  return false;
+export async function checkClientSecret(masterKey: Buffer, secret: string, stored: string | undefined): Promise<SecretCheck> {
+  if (stored?.startsWith('scrypt$')) {
+    const matches = await verifyScryptHash(secret, stored);
+    return matches ? { matches, rehashed: hashClientSecret(masterKey, secret) } : { matches };
+  }
+  return { matches: keyedMatches(masterKey, secret, stored) };
 }
 
 /** A fresh client secret: 32 random bytes, URL-safe. */

@@ -1,3 +1,4 @@
+import { createHmac, hkdfSync, randomBytes, randomUUID, scryptSync } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { request as httpRequest, type Server } from 'node:http';
 import { gzipSync } from 'node:zlib';
@@ -8,6 +9,7 @@ import { DEFAULT_ABUSE_LIMITS, type AbuseLimits } from '../../src/config';
 import { MAX_DOCUMENT_BYTES } from '../../src/contexts/customers/domain/documents';
 import { MAX_CSV_BYTES } from '../../src/contexts/customers/domain/bulk-import';
 import { multipartBodyLimit } from '../../src/api/multipart';
+import { ApiToken } from '../../src/contexts/platforms/entities';
 import { BASE, Harness } from '../support/harness';
 
 let h: Harness;
@@ -151,57 +153,141 @@ describe('per-token rate limit', () => {
   });
 });
 
-describe('authentication failures are slowed down', () => {
+describe('authentication failures are throttled per address, never per token', () => {
   const lockout = { authFailuresBeforeLockout: 3, authLockoutSeconds: 2, authLockoutMaxSeconds: 60 };
 
-  test('a token id: locked after repeated wrong secrets, even for the right one; the window grows; success resets', async () => {
-    const { app, advanceSeconds } = appWith(lockout);
-    const { token } = await h.platform();
-    const get = (secret: string) => request(app).get(`${BASE}/config`).set('Authorization', basic(token.tokenId, secret));
-    for (let i = 0; i < 3; i++) expect((await get('sk_wrong')).status).toBe(401);
-    const locked = await get(token.clientSecret);
-    expect(locked.status).toBe(429);
-    expect(locked.headers['retry-after']).toBe('2');
-    expect(locked.body).toMatchObject({ status: 429, code: 'RATE_LIMITED', details: { retryAfterSeconds: 2 } });
-    advanceSeconds(2);
-    // One more failure after the window doubles it.
-    expect((await get('sk_wrong')).status).toBe(401);
-    expect((await get(token.clientSecret)).headers['retry-after']).toBe('4');
-    advanceSeconds(4);
-    expect((await get(token.clientSecret)).status).toBe(200);
-    // The success forgot the failures: the whole allowance again, then the first window again.
-    for (let i = 0; i < 3; i++) expect((await get('sk_wrong')).status).toBe(401);
-    const again = await get('sk_wrong');
-    expect(again.status).toBe(429);
-    expect(again.headers['retry-after']).toBe('2');
+  /** The app of `appWith` on a port of its own, called from a chosen loopback address (127.0.0.0/8 is all local). */
+  async function served(limits: Partial<AbuseLimits>) {
+    const { app, advanceSeconds } = appWith(limits);
+    const listener = app.listen(0, '127.0.0.1');
+    await new Promise((resolve) => listener.once('listening', resolve));
+    const { port } = listener.address() as AddressInfo;
+    const get = (from: string, authorization: string) =>
+      new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Record<string, unknown>; ms: number }>((resolve, reject) => {
+        const started = process.hrtime.bigint();
+        const req = httpRequest({ host: '127.0.0.1', port, localAddress: from, method: 'GET', path: `${BASE}/config`, headers: { authorization }, agent: false }, (res) => {
+          const parts: Buffer[] = [];
+          res.on('data', (c: Buffer) => parts.push(c));
+          res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: JSON.parse(Buffer.concat(parts).toString('utf8')) as Record<string, unknown>, ms: Number(process.hrtime.bigint() - started) / 1e6 }));
+        });
+        req.on('error', reject);
+        req.end();
+      });
+    return { get, advanceSeconds, close: () => new Promise((resolve) => listener.close(resolve)) };
+  }
+
+  // Issue 25 item 3: one wrong secret a second kept the rightful client on 429 from its 60th second.
+  test('one wrong secret a second from another address, for five minutes, never makes the right secret fail', async () => {
+    const s = await served(DEFAULT_ABUSE_LIMITS);
+    try {
+      const { token, auth } = await h.platform();
+      for (let second = 0; second < 300; second++) {
+        expect((await s.get('127.0.0.2', basic(token.tokenId, `sk_guess${second}`))).status).toBeGreaterThanOrEqual(401);
+        if (second % 10 === 9) expect((await s.get('127.0.0.1', auth)).status).toBe(200);
+        s.advanceSeconds(1);
+      }
+      // The attacker's address is locked out; its wrong guesses are 429, the client never was.
+      expect((await s.get('127.0.0.2', basic(token.tokenId, 'sk_guess'))).status).toBe(429);
+      expect((await s.get('127.0.0.1', auth)).status).toBe(200);
+    } finally {
+      await s.close();
+    }
   });
 
-  test('unknown token ids count against the address; known tokens from it are not locked', async () => {
-    const { app } = appWith(lockout);
-    const { auth } = await h.platform();
-    const unknown = (n: number) => basic(`Token:00000000-0000-4000-8000-00000000000${n}`, 'sk_guess');
-    for (let n = 0; n < 3; n++) expect((await request(app).get(`${BASE}/config`).set('Authorization', unknown(n))).status).toBe(401);
-    const locked = await request(app).get(`${BASE}/config`).set('Authorization', unknown(9));
-    expect(locked.status).toBe(429);
-    expect(locked.headers['retry-after']).toBe('2');
-    expect((await request(app).get(`${BASE}/config`).set('Authorization', auth)).status).toBe(200);
+  test('an address in lockout: wrong secrets are 429, the right secret still works, and a success does not reset the count', async () => {
+    const s = await served(lockout);
+    try {
+      const { token, auth } = await h.platform();
+      for (let i = 0; i < 3; i++) expect((await s.get('127.0.0.3', basic(token.tokenId, 'sk_wrong'))).status).toBe(401);
+      const locked = await s.get('127.0.0.3', basic(token.tokenId, 'sk_wrong'));
+      expect(locked.status).toBe(429);
+      expect(locked.headers['retry-after']).toBe('2');
+      expect(locked.body).toMatchObject({ status: 429, code: 'RATE_LIMITED', details: { retryAfterSeconds: 2 } });
+      // Behind a proxy or NAT the rightful client shares the address: its right secret goes through.
+      expect((await s.get('127.0.0.3', auth)).status).toBe(200);
+      // ...and does not clear the failures (else a second platform's own token would reset its guessing).
+      expect((await s.get('127.0.0.3', basic(token.tokenId, 'sk_wrong'))).status).toBe(429);
+      // Other addresses are not affected.
+      expect((await s.get('127.0.0.4', basic(token.tokenId, 'sk_wrong'))).status).toBe(401);
+      s.advanceSeconds(2);
+      // One more failure after the window doubles it.
+      expect((await s.get('127.0.0.3', basic(token.tokenId, 'sk_wrong'))).status).toBe(401);
+      expect((await s.get('127.0.0.3', basic(token.tokenId, 'sk_wrong'))).headers['retry-after']).toBe('4');
+    } finally {
+      await s.close();
+    }
   });
 
-  test('a client whose credentials this process verified keeps working while an attacker locks its token id', async () => {
-    const { app } = appWith(lockout);
-    const { token, auth } = await h.platform();
-    expect((await request(app).get(`${BASE}/config`).set('Authorization', auth)).status).toBe(200);
-    for (let i = 0; i < 3; i++) await request(app).get(`${BASE}/config`).set('Authorization', basic(token.tokenId, 'sk_guess'));
-    expect((await request(app).get(`${BASE}/config`).set('Authorization', basic(token.tokenId, 'sk_guess'))).status).toBe(429);
-    expect((await request(app).get(`${BASE}/config`).set('Authorization', auth)).status).toBe(200);
+  test('under an address lockout, unknown and known token ids get the same answer in the same time', async () => {
+    const s = await served(lockout);
+    try {
+      const { token } = await h.platform();
+      const known = basic(token.tokenId, 'sk_wrong');
+      const unknown = basic('Token:00000000-0000-4000-8000-000000000001', 'sk_wrong');
+      // Before the lockout, too: the same 401.
+      const [k1, u1] = [await s.get('127.0.0.5', known), await s.get('127.0.0.5', unknown)];
+      expect([k1.status, u1.status]).toEqual([401, 401]);
+      expect(k1.body).toEqual(u1.body);
+      await s.get('127.0.0.5', unknown);
+      const times: { known: number[]; unknown: number[] } = { known: [], unknown: [] };
+      const answers: { status: number; headers: Record<string, unknown>; body: unknown }[] = [];
+      const comparable = (r: Awaited<ReturnType<typeof s.get>>) => {
+        const { date: _date, 'x-request-id': _id, ...headers } = r.headers;
+        return { status: r.status, headers, body: r.body };
+      };
+      for (let i = 0; i < 9; i++) {
+        const k = await s.get('127.0.0.5', known);
+        const u = await s.get('127.0.0.5', unknown);
+        times.known.push(k.ms);
+        times.unknown.push(u.ms);
+        answers.push(comparable(k), comparable(u));
+      }
+      expect(answers[0]!.status).toBe(429);
+      for (const answer of answers) expect(answer).toEqual(answers[0]);
+      const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+      // A slow hash for the known id (the scrypt of before) took ~100 ms; the keyed hash takes microseconds.
+      expect(Math.abs(median(times.known) - median(times.unknown))).toBeLessThan(30);
+    } finally {
+      await s.close();
+    }
   });
 
-  test('missing or malformed credentials are 401 and never lock anyone out', async () => {
+  test('missing or malformed credentials are 401 and count nothing', async () => {
     const { app } = appWith(lockout);
     for (let i = 0; i < 5; i++) {
       expect((await request(app).get(`${BASE}/config`)).status).toBe(401);
       expect((await request(app).get(`${BASE}/config`).set('Authorization', 'Basic %%%')).status).toBe(401);
     }
     expect((await request(app).get(`${BASE}/config`).set('Authorization', basic('Token:00000000-0000-4000-8000-000000000000', 'x'))).status).toBe(401);
+  });
+});
+
+describe('client secrets are stored as a keyed hash', () => {
+  const stored = async (tokenId: string) => (await h.orm.em.fork().findOneOrFail(ApiToken, { id: tokenId })).secretHash;
+
+  test('a new token stores HMAC-SHA-256 of its secret under a key derived from the master key', async () => {
+    const { token } = await h.platform();
+    const key = Buffer.from(hkdfSync('sha256', h.masterKey, Buffer.alloc(0), 'client-secret-hash-v1', 32));
+    expect(await stored(token.tokenId)).toBe(`hmac-sha256$${createHmac('sha256', key).update(token.clientSecret).digest('base64url')}`);
+    const { body } = await (await h.platform()).api.post('/tokens', { name: 'keyed', permissions: ['VIEW'] }).expect(201);
+    expect(await stored(body.id)).toBe(`hmac-sha256$${createHmac('sha256', key).update(body.clientSecret).digest('base64url')}`);
+  });
+
+  test('a token stored with the former scrypt hash still works, and is re-hashed on its first good check', async () => {
+    const { platform } = await h.platform();
+    const secret = 'sk_legacy-secret-of-an-older-version';
+    const salt = randomBytes(16);
+    const scrypted = scryptSync(secret, salt, 32, { N: 1 << 15, r: 8, p: 1, maxmem: 64 * 1024 * 1024 });
+    const legacy = ['scrypt', 32768, 8, 1, salt.toString('base64url'), scrypted.toString('base64url')].join('$');
+    const tokenId = `Token:${randomUUID()}`;
+    const now = new Date();
+    await h.orm.em.fork().insert(ApiToken, { id: tokenId, platformId: platform.id, name: 'legacy', environment: 'SANDBOX', permissions: ['VIEW'], secretHash: legacy, createdAt: now, updatedAt: now });
+    const get = (s: string) => request(h.app).get(`${BASE}/config`).set('Authorization', basic(tokenId, s));
+    expect((await get(`${secret}x`)).status).toBe(401);
+    expect(await stored(tokenId)).toBe(legacy);
+    expect((await get(secret)).status).toBe(200);
+    expect(await stored(tokenId)).toMatch(/^hmac-sha256\$/);
+    expect((await get(secret)).status).toBe(200);
+    expect((await get(`${secret}x`)).status).toBe(401);
   });
 });

@@ -188,7 +188,7 @@ describe('POST /webhooks/test', () => {
 
   test('sandbox and production sign with different keys', async () => {
     const { api, platform } = await h.platform();
-    const prod = await createToken(h.orm.em.fork(), platform.id, 'PRODUCTION');
+    const prod = await createToken(h.orm.em.fork(), h.masterKey, platform.id, 'PRODUCTION');
     const sandboxKey = (await api.get('/webhooks/public-key')).body;
     const prodKey = (await api.get('/webhooks/public-key').set('Authorization', `Basic ${Buffer.from(`${prod.tokenId}:${prod.clientSecret}`).toString('base64')}`)).body;
     expect(sandboxKey.environment).toBe('SANDBOX');

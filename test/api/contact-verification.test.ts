@@ -31,7 +31,7 @@ async function stateOf(customerId: string) {
 }
 
 async function productionApi(platformId: string) {
-  const prod = await createToken(h.orm.em.fork(), platformId, 'PRODUCTION');
+  const prod = await createToken(h.orm.em.fork(), h.masterKey, platformId, 'PRODUCTION');
   return new Api(h.app, `Basic ${Buffer.from(`${prod.tokenId}:${prod.clientSecret}`).toString('base64')}`);
 }
 

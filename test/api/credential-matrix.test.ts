@@ -303,13 +303,13 @@ beforeAll(async () => {
   A = await h.platform();
   B = await h.platform();
   const em = h.orm.em.fork();
-  const production = await createToken(em, A.platform.id, 'PRODUCTION');
+  const production = await createToken(em, h.masterKey, A.platform.id, 'PRODUCTION');
   productionAuth = basic(production.tokenId, production.clientSecret);
-  const viewer = await issueToken(em, { platformId: A.platform.id, environment: 'SANDBOX', permissions: ['VIEW', 'TRANSACT', 'MANAGE'] }, { name: 'matrix-viewer', permissions: ['VIEW'] });
+  const viewer = await issueToken(em, h.masterKey, { platformId: A.platform.id, environment: 'SANDBOX', permissions: ['VIEW', 'TRANSACT', 'MANAGE'] }, { name: 'matrix-viewer', permissions: ['VIEW'] });
   viewOnlyAuth = basic(viewer.id, viewer.clientSecret);
-  const revoked = await createToken(em, A.platform.id, 'SANDBOX');
+  const revoked = await createToken(em, h.masterKey, A.platform.id, 'SANDBOX');
   revokedAuth = basic(revoked.tokenId, revoked.clientSecret);
-  // Used, so that this process has verified it, then revoked.
+  // Used once, then revoked: the revocation must hold at once.
   expect((await send(revokedAuth, { method: 'get', path: '/config', query: {} })).status).toBe(200);
   expect(await revokeToken(em, A.platform.id, revoked.tokenId)).toBe(true);
 

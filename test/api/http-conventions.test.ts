@@ -36,7 +36,7 @@ describe('authentication (spec §5.1)', () => {
     const { token, api } = await h.platform();
     expect((await api.get('/config')).status).toBe(200);
     const rows = await h.orm.em.getConnection().execute<{ secret_hash: string }[]>('select secret_hash from api_tokens where id = ?', [token.tokenId]);
-    expect(rows[0]!.secret_hash).toMatch(/^scrypt\$/);
+    expect(rows[0]!.secret_hash).toMatch(/^hmac-sha256\$/);
     expect(rows[0]!.secret_hash).not.toContain(token.clientSecret);
   });
 });

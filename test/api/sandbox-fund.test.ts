@@ -136,7 +136,7 @@ describe('POST /sandbox/internal-accounts/{id}/fund', () => {
     test('a production token is refused', async () => {
       const sandbox = await h.platform();
       const { accountId } = await customerWithUsdAccount(sandbox.api);
-      const prod = await createToken(h.orm.em.fork(), sandbox.platform.id, 'PRODUCTION');
+      const prod = await createToken(h.orm.em.fork(), h.masterKey, sandbox.platform.id, 'PRODUCTION');
       const res = await sandbox.api
         .post(`/sandbox/internal-accounts/${accountId}/fund`, { amount: 100 })
         .set('Authorization', `Basic ${Buffer.from(`${prod.tokenId}:${prod.clientSecret}`).toString('base64')}`);

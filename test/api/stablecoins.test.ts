@@ -138,7 +138,7 @@ describe('provider account links', () => {
     expect(res.status).toBe(501);
     expect(res.body.code).toBe('NOT_IMPLEMENTED');
     // The same platform's sandbox link, named by a production token.
-    const sandboxToken = await createToken(h.orm.em.fork(), platform.id, 'SANDBOX');
+    const sandboxToken = await createToken(h.orm.em.fork(), h.masterKey, platform.id, 'SANDBOX');
     const sandbox = new Api(h.app, `Basic ${Buffer.from(`${sandboxToken.tokenId}:${sandboxToken.clientSecret}`).toString('base64')}`);
     const sandboxLink = await link(sandbox);
     const named = await register(api, 'ACME', { stablecoinProviderAccountId: sandboxLink.id });

@@ -76,6 +76,28 @@ describe('POST /tokens', () => {
   });
 });
 
+describe('POST /tokens with an Idempotency-Key', () => {
+  test('a repeat answers the first token, secret included, and mints no second one; the stored answer is sealed', async () => {
+    const p = await h.platform();
+    const before = await tokenRows(p.platform.id);
+    const first = await p.api.post('/tokens', { name: 'ci', permissions: ['VIEW'] }, { 'Idempotency-Key': 'token-once' });
+    expect(first.status).toBe(201);
+    const again = await p.api.post('/tokens', { name: 'ci', permissions: ['VIEW'] }, { 'Idempotency-Key': 'token-once' });
+    expect(again.status).toBe(201);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.body).toEqual(first.body);
+    expect(await tokenRows(p.platform.id)).toBe(before + 1);
+    expect((await rawGet(basic(first.body.id, first.body.clientSecret), '/config')).status).toBe(200);
+    // The stored answer holds the secret: never in plain text.
+    const [record] = await h.orm.em.getConnection().execute<{ response_body: string }[]>('select response_body from idempotency_keys where platform_id = ? and key = ?', [p.platform.id, 'token-once']);
+    expect(record!.response_body).not.toContain(first.body.clientSecret);
+    expect(record!.response_body).not.toContain(first.body.id);
+    // Another request under the same key is refused.
+    const reused = await request(h.app).post(`${BASE}/tokens`).set('Authorization', p.auth).set('Idempotency-Key', 'token-once').send({ name: 'other', permissions: ['VIEW'] });
+    expect(reused.status).toBe(409);
+  });
+});
+
 describe('permissions are enforced', () => {
   test('each operation declares its permission in the OpenAPI document: TRANSACT exactly on the money routes, VIEW on reads and the fee estimate, MANAGE on every other write', async () => {
     const doc = (await request(h.app).get(`${BASE}/openapi.json`)).body as { paths: Record<string, Record<string, { 'x-permission'?: string }>> };

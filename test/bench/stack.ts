@@ -7,6 +7,7 @@ import { request } from 'undici';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { createPlatform, createToken } from '../../src/contexts/platforms/services/platforms';
 import { migrate, openOrm } from '../../src/db/orm';
+import { parseMasterKey } from '../../src/security/secrets';
 import { freePort, freePorts, waitForPort } from '../../src/dev/ports';
 import { ensureSearchAttributes } from '../../src/temporal/register-search-attributes';
 import { WebhookReceiver } from '../support/receiver';
@@ -80,7 +81,7 @@ export async function startStack(name: string): Promise<Stack> {
 
     const em = orm.em.fork();
     const platform = await createPlatform(em, { name: `bench-${name}`, currencies: ['USD'], webhookEndpoint: receiver.url, isRegulatedFinancialInstitution: true });
-    const token = await createToken(em, platform.id, 'SANDBOX');
+    const token = await createToken(em, parseMasterKey(env.MASTER_KEY), platform.id, 'SANDBOX');
     const auth = `Basic ${Buffer.from(`${token.tokenId}:${token.clientSecret}`).toString('base64')}`;
     const base = `http://127.0.0.1:${apiPort}/2025-10-13`;
     const call = async (method: 'GET' | 'POST', path: string, body?: unknown) => {

@@ -6,6 +6,7 @@ import { Client as PgClient } from 'pg';
 import { basePath } from '../../src/config';
 import { createPlatform, createToken } from '../../src/contexts/platforms/services/platforms';
 import { openOrm } from '../../src/db/orm';
+import { parseMasterKey } from '../../src/security/secrets';
 import { freePorts, waitForPort } from '../../src/dev/ports';
 
 /**
@@ -252,7 +253,7 @@ export class Stack {
     try {
       const em = orm.em.fork();
       const platform = await createPlatform(em, { name, currencies: ['USD', 'EUR'], webhookEndpoint, isRegulatedFinancialInstitution: true });
-      const token = await createToken(em, platform.id, 'SANDBOX');
+      const token = await createToken(em, parseMasterKey(this.masterKey), platform.id, 'SANDBOX');
       return { platformId: platform.id, authorization: `Basic ${Buffer.from(`${token.tokenId}:${token.clientSecret}`).toString('base64')}` };
     } finally {
       await orm.close();

@@ -1,59 +1,54 @@
-import { randomBytes } from 'node:crypto';
-import { decrypt, encrypt, hashSecret, newClientSecret, parseMasterKey, verifySecret, verifySecretOrDecoy } from '../../src/security/secrets';
+import { createHmac, hkdfSync, randomBytes, scryptSync } from 'node:crypto';
+import { checkClientSecret, decrypt, encrypt, hashClientSecret, newClientSecret, parseMasterKey } from '../../src/security/secrets';
 
-describe('hashSecret / verifySecret', () => {
+describe('hashClientSecret / checkClientSecret', () => {
+  const masterKey = randomBytes(32);
   const secret = 'sk_correct-horse-battery-staple';
-  let stored: string;
+  const stored = hashClientSecret(masterKey, secret);
 
-  beforeAll(async () => {
-    stored = await hashSecret(secret);
-  });
-
-  test('the hash has the form scrypt$N$r$p$salt$hash and does not contain the secret', () => {
-    expect(stored.startsWith('scrypt$')).toBe(true);
-    const parts = stored.split('$');
-    expect(parts).toHaveLength(6);
-    expect(parts.slice(1, 4)).toEqual(['32768', '8', '1']);
-    expect(Buffer.from(parts[4]!, 'base64url')).toHaveLength(16);
-    expect(Buffer.from(parts[5]!, 'base64url')).toHaveLength(32);
+  test('the stored form is hmac-sha256$ and HMAC-SHA-256 under a key derived from the master key, never the secret', () => {
+    const key = Buffer.from(hkdfSync('sha256', masterKey, Buffer.alloc(0), 'client-secret-hash-v1', 32));
+    expect(stored).toBe(`hmac-sha256$${createHmac('sha256', key).update(secret).digest('base64url')}`);
     expect(stored).not.toContain(secret);
+    // Not the master key itself: a hash under it would be another use of the same key.
+    expect(stored).not.toBe(`hmac-sha256$${createHmac('sha256', masterKey).update(secret).digest('base64url')}`);
+    // Deterministic for one key, different under another.
+    expect(hashClientSecret(masterKey, secret)).toBe(stored);
+    expect(hashClientSecret(randomBytes(32), secret)).not.toBe(stored);
   });
 
-  test('the right secret verifies', async () => {
-    await expect(verifySecret(secret, stored)).resolves.toBe(true);
+  test('the right secret matches; a wrong one, another key, or no stored hash do not', async () => {
+    await expect(checkClientSecret(masterKey, secret, stored)).resolves.toEqual({ matches: true });
+    await expect(checkClientSecret(masterKey, `${secret}x`, stored)).resolves.toEqual({ matches: false });
+    await expect(checkClientSecret(masterKey, '', stored)).resolves.toEqual({ matches: false });
+    await expect(checkClientSecret(randomBytes(32), secret, stored)).resolves.toEqual({ matches: false });
+    await expect(checkClientSecret(masterKey, secret, undefined)).resolves.toEqual({ matches: false });
   });
 
-  test('a wrong secret does not', async () => {
-    await expect(verifySecret(`${secret}x`, stored)).resolves.toBe(false);
-    await expect(verifySecret('', stored)).resolves.toBe(false);
+  test('a corrupt or foreign stored value fails closed', async () => {
+    for (const bad of ['', 'hmac-sha256$', 'hmac-sha256$!!!!', stored.slice(0, -2), stored.replace(/^hmac-sha256/, 'hmac-sha512'), secret, `bcrypt$${secret}`]) {
+      await expect(checkClientSecret(masterKey, secret, bad)).resolves.toEqual({ matches: false });
+    }
   });
 
-  test('two hashes of the same secret differ (random salt), and both verify', async () => {
-    const again = await hashSecret(secret);
-    expect(again).not.toBe(stored);
-    expect(again.split('$')[4]).not.toBe(stored.split('$')[4]);
-    await expect(verifySecret(secret, again)).resolves.toBe(true);
-  });
+  describe('hashes of the former scrypt format', () => {
+    const salt = randomBytes(16);
+    const scrypted = (s: string, n = 1 << 15) => scryptSync(s, salt, 32, { N: n, r: 8, p: 1, maxmem: 64 * 1024 * 1024 });
+    const legacy = ['scrypt', 32768, 8, 1, salt.toString('base64url'), scrypted(secret).toString('base64url')].join('$');
 
-  test('a stored value of another scheme or missing parts is refused', async () => {
-    await expect(verifySecret(secret, stored.replace(/^scrypt/, 'bcrypt'))).resolves.toBe(false);
-    await expect(verifySecret(secret, stored.split('$').slice(0, 5).join('$'))).resolves.toBe(false);
-    await expect(verifySecret(secret, '')).resolves.toBe(false);
-    await expect(verifySecret(secret, secret)).resolves.toBe(false);
-  });
+    test('the right secret matches and comes back with its keyed hash; a wrong one does not', async () => {
+      await expect(checkClientSecret(masterKey, secret, legacy)).resolves.toEqual({ matches: true, rehashed: stored });
+      await expect(checkClientSecret(masterKey, `${secret}x`, legacy)).resolves.toEqual({ matches: false });
+    });
 
-  test('a stored hash with one flipped bit is refused', async () => {
-    const parts = stored.split('$');
-    const hash = Buffer.from(parts[5]!, 'base64url');
-    hash[0]! ^= 1;
-    parts[5] = hash.toString('base64url');
-    await expect(verifySecret(secret, parts.join('$'))).resolves.toBe(false);
-  });
-
-  // A corrupt stored hash that decodes to zero bytes must not match every secret.
-  test('fails closed when the stored hash field decodes to nothing', async () => {
-    const salt = stored.split('$')[4]!;
-    await expect(verifySecret('any secret at all', `scrypt$32768$8$1$${salt}$!!!!`)).resolves.toBe(false);
+    test('missing parts, a flipped bit or an empty hash fail closed', async () => {
+      const parts = legacy.split('$');
+      const flipped = Buffer.from(parts[5]!, 'base64url');
+      flipped[0]! ^= 1;
+      for (const bad of [parts.slice(0, 5).join('$'), [...parts.slice(0, 5), flipped.toString('base64url')].join('$'), `scrypt$32768$8$1$${parts[4]}$!!!!`, 'scrypt$0$8$1$x$y']) {
+        await expect(checkClientSecret(masterKey, secret, bad)).resolves.toEqual({ matches: false });
+      }
+    });
   });
 });
 
@@ -133,15 +128,5 @@ describe('parseMasterKey', () => {
     ['empty', ''],
   ])('rejects %s', (_label, text) => {
     expect(() => parseMasterKey(text)).toThrow('MASTER_KEY must be 32 bytes');
-  });
-});
-
-describe('verifySecretOrDecoy', () => {
-  test('checks against the stored hash when there is one, and refuses every secret when there is none', async () => {
-    const stored = await hashSecret('sk_right');
-    await expect(verifySecretOrDecoy('sk_right', stored)).resolves.toBe(true);
-    await expect(verifySecretOrDecoy('sk_wrong', stored)).resolves.toBe(false);
-    await expect(verifySecretOrDecoy('sk_right', undefined)).resolves.toBe(false);
-    await expect(verifySecretOrDecoy('', undefined)).resolves.toBe(false);
   });
 });

@@ -1,31 +1,32 @@
 import type { NextFunction, Request, Response } from 'express';
-import { createHash } from 'node:crypto';
 import type { AbuseLimits } from '../../config';
-import { ApiToken } from '../../contexts/platforms/entities';
+import { tokenForCredentials } from '../../contexts/platforms/services/authentication';
 import { DomainError } from '../../domain/errors';
+import { throttledAddress } from '../../security/client-address';
 import { FailureThrottle } from '../../security/failure-throttle';
-import { verifySecretOrDecoy } from '../../security/secrets';
 import type { ApiDeps, Caller } from '../context';
 import { tooManyRequests } from './too-many-requests';
 
-const CACHE_TTL_MS = 60_000;
-const CACHE_MAX = 1_000;
+/** Far longer than any token id (`Token:<uuid>`, 42 characters): longer user names are not looked up. */
+const MAX_USER_NAME_LENGTH = 128;
+// C0 and C1 control characters: a NUL cannot even be sent to PostgreSQL, and no token id has any.
+// eslint-disable-next-line no-control-regex
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/;
 
 /**
  * HTTP Basic with `<token id>:<client secret>` (spec §5.1); the token id may be given without
- * its `Token:` prefix. Secrets are checked against a slow scrypt hash (an unknown id against a
- * decoy of the same cost); a verified pair is remembered briefly under a SHA-256 of the pair so
- * the hash is not recomputed on every request, but the token row is read every time, so a
- * revoked (deleted) token or a changed secret stops working at once. Any credential problem is
- * the same 401.
+ * its `Token:` prefix. The token row is read on every request (a revoked — deleted — token fails
+ * at once) and the secret checked against its keyed hash; an unknown id gets the same read, the
+ * same hash and the same answer. Any credential problem is the same 401.
  *
- * Repeated failures lock out the token id (an unknown id: the caller's address) for a window that
- * doubles with each further failure (`limits`); during it attempts are refused with 429 before
- * any secret is checked, except a pair this process verified in the last minute, so that knowing
- * a token id is not enough to lock out the client using it.
+ * Failed checks are counted per client address (`limits`): past the allowance, that address's
+ * wrong credentials are answered 429 for a window that doubles with each further failure. The
+ * secret is still checked during the window and a right one always goes through — no one's
+ * failures lock out a client that knows its secret, not even an attacker behind the same proxy or
+ * NAT — and a success does not clear the address's count (else a second platform's own token
+ * would reset its guessing). Nothing is counted per token.
  */
 export function authenticate(deps: ApiDeps, limits: AbuseLimits, now: () => number) {
-  const verified = new Map<string, { secretHash: string; expiresAt: number }>();
   const failures = new FailureThrottle(
     { failuresBeforeLockout: limits.authFailuresBeforeLockout, firstLockoutMs: limits.authLockoutSeconds * 1000, maxLockoutMs: limits.authLockoutMaxSeconds * 1000 },
     now,
@@ -41,32 +42,22 @@ export function authenticate(deps: ApiDeps, limits: AbuseLimits, now: () => numb
     if (colon <= 0) throw DomainError.unauthorized();
     // Clients whose `user:password` option cannot hold a colon send the id without its prefix.
     const userName = decoded.slice(0, colon);
+    // Malformed, so no token's: refused without a query, and counted nowhere (it guesses nothing).
+    if (userName.length > MAX_USER_NAME_LENGTH || CONTROL_CHARACTERS.test(userName)) throw DomainError.unauthorized();
     const tokenId = userName.startsWith('Token:') ? userName : `Token:${userName}`;
     const secret = decoded.slice(colon + 1);
 
-    const token = await deps.orm.em.fork().findOne(ApiToken, { id: tokenId });
-    const accept = () => {
-      res.locals.caller = { platformId: token!.platformId, tokenId: token!.id, environment: token!.environment, permissions: token!.permissions } satisfies Caller;
+    const token = await tokenForCredentials(deps.orm.em.fork(), deps.config.masterKey, tokenId, secret);
+    if (token) {
+      res.locals.caller = { platformId: token.platformId, tokenId: token.id, environment: token.environment, permissions: token.permissions } satisfies Caller;
       next();
-    };
-    // A map lookup by a digest of the pair: its timing says nothing about the secret.
-    const cacheKey = createHash('sha256').update(decoded).digest('base64');
-    const cached = verified.get(cacheKey);
-    if (token && cached && cached.expiresAt > now() && cached.secretHash === token.secretHash) {
-      accept();
       return;
     }
-
-    const throttleKey = token ? `token:${token.id}` : `address:${req.ip ?? 'unknown'}`;
-    const wait = failures.lockedForSeconds(throttleKey);
-    if (wait > 0) throw tooManyRequests(res, wait, 'Too many failed authentications');
-    if (!(await verifySecretOrDecoy(secret, token?.secretHash)) || !token) {
-      failures.fail(throttleKey);
-      throw DomainError.unauthorized();
-    }
-    failures.succeed(throttleKey);
-    if (verified.size >= CACHE_MAX) verified.clear();
-    verified.set(cacheKey, { secretHash: token.secretHash, expiresAt: now() + CACHE_TTL_MS });
-    accept();
+    // Decided after the same read and hash for every id: the answer says nothing of which ids exist.
+    const address = throttledAddress(req.ip);
+    const wait = failures.lockedForSeconds(address);
+    if (wait > 0) throw tooManyRequests(res, wait, 'Too many failed authentications from this address');
+    failures.fail(address);
+    throw DomainError.unauthorized();
   };
 }

@@ -15,12 +15,16 @@ export const tokenRoutes = [
     summary: 'Create an API token; its client secret is in this answer only',
     tags: TAGS,
     body: ApiTokenCreateSchema,
+    // A client that lost the answer retries with its key and gets the same token and secret,
+    // instead of minting a second token it cannot use; the stored answer is encrypted.
+    idempotent: true,
+    sealedReplay: true,
     responses: {
-      201: { description: 'The token, with its clientSecret (shown once)', schema: ApiTokenSchema },
+      201: { description: 'The token, with its clientSecret (shown once; a repeat with the same Idempotency-Key shows the same token and secret)', schema: ApiTokenSchema },
       400: errorResponses[400],
       401: errorResponses[401],
     },
-    handler: async ({ em, caller, body }) => ({ status: 201, body: await issueToken(em, caller, body) }),
+    handler: async ({ em, caller, body, deps }) => ({ status: 201, body: await issueToken(em, deps.config.masterKey, caller, body) }),
   }),
   defineRoute({
     method: 'get',

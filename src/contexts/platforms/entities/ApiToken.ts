@@ -3,7 +3,10 @@ import type { Permission } from '../../../api/permissions';
 
 export type Environment = 'SANDBOX' | 'PRODUCTION';
 
-/** An API credential. The client secret itself is never stored, only its scrypt hash. */
+/**
+ * An API credential. The client secret itself is never stored, only its keyed hash
+ * (`hmac-sha256$…`; tokens of earlier versions hold `scrypt$…` until their next good check).
+ */
 @Entity({ tableName: 'api_tokens' })
 export class ApiToken {
   @PrimaryKey({ type: 'string' }) id!: string;

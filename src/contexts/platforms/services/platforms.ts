@@ -3,7 +3,7 @@ import { ApiToken, Platform } from '../entities';
 import type { Environment } from '../entities/ApiToken';
 import type { PlatformCurrencyConfig, Region } from '../entities/Platform';
 import { newId } from '../../../domain/ids';
-import { hashSecret, newClientSecret } from '../../../security/secrets';
+import { hashClientSecret, newClientSecret } from '../../../security/secrets';
 import { provisionPlatformAccounts } from '../../ledger/services/provisioning';
 
 export interface NewPlatform {
@@ -49,8 +49,8 @@ export async function createPlatform(em: EntityManager, input: NewPlatform): Pro
   return platform;
 }
 
-/** Issues an API token; the secret is returned once and only its hash is kept. */
-export async function createToken(em: EntityManager, platformId: string, environment: Environment, name = 'default'): Promise<{ tokenId: string; clientSecret: string }> {
+/** Issues an API token; the secret is returned once and only its keyed hash is kept. */
+export async function createToken(em: EntityManager, masterKey: Buffer, platformId: string, environment: Environment, name = 'default'): Promise<{ tokenId: string; clientSecret: string }> {
   const clientSecret = newClientSecret();
   const now = new Date();
   const token = em.create(ApiToken, {
@@ -59,7 +59,7 @@ export async function createToken(em: EntityManager, platformId: string, environ
     name,
     environment,
     permissions: ['VIEW', 'TRANSACT', 'MANAGE'],
-    secretHash: await hashSecret(clientSecret),
+    secretHash: hashClientSecret(masterKey, clientSecret),
     createdAt: now,
     updatedAt: now,
   });

@@ -3,7 +3,7 @@ import type { Permission } from '../../../api/permissions';
 import { DomainError } from '../../../domain/errors';
 import { newId } from '../../../domain/ids';
 import type { Page } from '../../../domain/pagination';
-import { hashSecret, newClientSecret } from '../../../security/secrets';
+import { hashClientSecret, newClientSecret } from '../../../security/secrets';
 import { listPage } from '../../../services/listing';
 import { assertMayGrant, assertNotLastToken, clientIdOf } from '../domain/tokens';
 import { ApiToken, Platform, type Environment } from '../entities';
@@ -31,7 +31,7 @@ export interface TokenIssuer {
  * POST /tokens: a token of the caller's platform and environment (a sandbox token never mints a
  * production one), with at most the caller's permissions. The secret is in this answer only.
  */
-export async function issueToken(em: EntityManager, issuer: TokenIssuer, input: { name: string; permissions: Permission[] }) {
+export async function issueToken(em: EntityManager, masterKey: Buffer, issuer: TokenIssuer, input: { name: string; permissions: Permission[] }) {
   assertMayGrant(issuer.permissions, input.permissions);
   const clientSecret = newClientSecret();
   const now = new Date();
@@ -41,7 +41,7 @@ export async function issueToken(em: EntityManager, issuer: TokenIssuer, input: 
     name: input.name,
     environment: issuer.environment,
     permissions: [...new Set(input.permissions)],
-    secretHash: await hashSecret(clientSecret),
+    secretHash: hashClientSecret(masterKey, clientSecret),
     createdAt: now,
     updatedAt: now,
   });
@@ -81,9 +81,8 @@ export async function listTokens(em: EntityManager, platformId: string, q: Token
 }
 
 /**
- * DELETE /tokens/{id}: the row goes, and authentication reads the row on every request (its
- * cache of verified secrets is consulted only after the row is found), so the very next request
- * with it is 401. The platform row is locked first, so two tokens deleting each other at once
+ * DELETE /tokens/{id}: the row goes, and authentication reads the row on every request, so the
+ * very next request with it is 401. The platform row is locked first, so two tokens deleting each other at once
  * cannot leave the platform with none.
  */
 export async function deleteToken(em: EntityManager, platformId: string, tokenId: string): Promise<void> {
