@@ -9,11 +9,12 @@ const TestWebhookResponseSchema = z
   .object({ id: z.string(), url: z.string(), responseStatus: z.number().int().nullable(), responseBody: z.string() })
   .openapi('TestWebhookResponse');
 
-const testWebhook = (path: string, operationId: string) =>
+const testWebhook = (path: string, operationId: string, sandboxOnly = false) =>
   defineRoute({
     method: 'post',
     path,
     operationId,
+    ...(sandboxOnly ? { sandboxOnly } : {}),
     summary: 'Send a TEST webhook to the configured endpoint and report its answer',
     tags: ['Webhooks'],
     responses: {
@@ -26,7 +27,7 @@ const testWebhook = (path: string, operationId: string) =>
 
 export const webhookRoutes = [
   testWebhook('/webhooks/test', 'sendTestWebhook'),
-  testWebhook('/sandbox/webhooks/test', 'sendSandboxTestWebhook'),
+  testWebhook('/sandbox/webhooks/test', 'sendSandboxTestWebhook', true),
   defineRoute({
     method: 'get',
     path: '/webhooks/public-key',
