@@ -8,6 +8,7 @@ import { SIGNATURE_HEADER, SIGNATURE_HEADER_ALIAS, signWebhookBody } from '../..
 import { signingKey } from '../../src/contexts/platforms/services/signing-keys';
 import type { ActivityDeps } from '../deps';
 import { countWebhookAttempt } from '../metrics';
+import { RESPONSE_BODY_CAP } from './webhook-sender';
 
 export type AttemptOutcome = DeliveryOutcome & { url?: string; responseBody?: string };
 
@@ -31,10 +32,10 @@ export function webhookActivities({ orm, masterKey, webhookSender, webhookTimeou
       outcome = { kind: 'NO_ENDPOINT' };
     } else {
       const signature = signWebhookBody(await privateKey(em, event.environment), event.payload);
-      const res = await webhookSender.post(url, event.payload, { [SIGNATURE_HEADER]: signature, [SIGNATURE_HEADER_ALIAS]: signature, 'x-svc-webhook-id': event.id }, webhookTimeoutMs);
+      const res = await webhookSender.post(url, event.payload, { [SIGNATURE_HEADER]: signature, [SIGNATURE_HEADER_ALIAS]: signature, 'x-svc-webhook-id': event.id }, webhookTimeoutMs, event.environment);
       status = res.status;
-      outcome = res.status === null ? { kind: 'UNREACHABLE', error: res.error ?? 'no response' } : classifyResponse(res.status, res.body);
-      outcome = { ...outcome, url, responseBody: res.body.slice(0, 1000) };
+      outcome = res.status === null ? { kind: 'UNREACHABLE', error: res.error ?? 'no response' } : classifyResponse(res.status, res.body.slice(0, RESPONSE_BODY_CAP));
+      outcome = { ...outcome, url, responseBody: res.body.slice(0, RESPONSE_BODY_CAP) };
     }
     event.attempts += 1;
     event.lastAttemptAt = new Date();

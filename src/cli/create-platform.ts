@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
-import { basePath } from '../config';
+import { basePath, loadWebhookAllowLoopback } from '../config';
+import { webhookEndpointErrors } from '../contexts/webhooks/services/webhook-destinations';
 import { migrate, openOrm } from '../db/orm';
 import type { Region } from '../contexts/platforms/entities/Platform';
 import { createPlatform, createToken } from '../contexts/platforms/services/platforms';
@@ -33,6 +34,9 @@ async function main(): Promise<void> {
   if (!databaseUrl) throw new Error('DATABASE_URL is not set');
   const environment = values.environment.toUpperCase();
   if (environment !== 'SANDBOX' && environment !== 'PRODUCTION') throw new Error('--environment must be SANDBOX or PRODUCTION');
+  // The same webhook destination policy as PATCH /config, for the token's environment.
+  const refused = webhookEndpointErrors(values['webhook-url'], environment, { webhookAllowLoopback: loadWebhookAllowLoopback(process.env) }, '--webhook-url');
+  if (refused.length > 0) throw new Error(`--webhook-url: ${refused[0]!.message}`);
   const orm = await openOrm(databaseUrl, { poolMax: 2 });
   try {
     await migrate(orm, databaseUrl);

@@ -10,6 +10,7 @@ import { mergeFeeConfigs, unsupportedFeeSourceCurrencies } from '../domain/fee-c
 import { SUPPORTED_CURRENCY_CODES } from '../../../domain/currencies';
 import { DomainError } from '../../../domain/errors';
 import { sendTestWebhook } from '../../webhooks/services/webhook-test';
+import { webhookEndpointErrors } from '../../webhooks/services/webhook-destinations';
 
 export const configRoutes = [
   defineRoute({
@@ -34,12 +35,14 @@ export const configRoutes = [
     // A fee config in a currency other than USD is not implemented yet (reference: 501
     // NOT_IMPLEMENTED), named field by field; with other invalid fields it is listed among them
     // in the 400. Either way nothing is changed.
-    check: async ({ body }) => {
+    check: async ({ body, caller, deps }) => {
+      // The webhook destination policy judges the endpoint for the caller's environment (and at every delivery again).
+      const destination = webhookEndpointErrors((body as { webhookEndpoint?: unknown }).webhookEndpoint, caller.environment, deps.config);
       const unsupported = unsupportedFeeSourceCurrencies((body as { feeConfigs?: unknown }).feeConfigs, SUPPORTED_CURRENCY_CODES);
-      if (unsupported.length > 0 && PlatformConfigUpdateSchema.safeParse(body).success) {
+      if (unsupported.length > 0 && destination.length === 0 && PlatformConfigUpdateSchema.safeParse(body).success) {
         throw new DomainError('NOT_IMPLEMENTED', 'Fee configs are accepted only for source currency USD today', { errors: unsupported });
       }
-      return unsupported;
+      return [...destination, ...unsupported];
     },
     responses: {
       200: { description: 'The updated configuration', schema: PlatformConfigSchema },

@@ -1,0 +1,47 @@
+import { lookup } from 'node:dns/promises';
+import { isIP } from 'node:net';
+import { buildConnector } from 'undici';
+import { addressRefusal, type DestinationRules } from '../../src/contexts/webhooks/domain/destination-policy';
+
+/** Every address a host name resolves to (all families, as the resolver orders them). */
+export type Resolve = (hostname: string) => Promise<string[]>;
+/** Null when a connection to the address is allowed, else why not. */
+export type AddressPolicy = (address: string, rules: DestinationRules) => string | null;
+
+export const systemResolve: Resolve = async (hostname) => (await lookup(hostname, { all: true, verbatim: true })).map((a) => a.address);
+
+/** A connection the destination policy refused; nothing was connected to. */
+export class DestinationRefusedError extends Error {
+  override name = 'DestinationRefusedError';
+}
+
+/**
+ * The address to connect to: the host resolved once, here, and every address it resolves to
+ * judged (one refused address refuses the host), so that what is connected to is what was
+ * judged — a second DNS answer (rebinding) is never asked for.
+ */
+export async function allowedAddress(hostname: string, rules: DestinationRules, resolve: Resolve = systemResolve, policy: AddressPolicy = addressRefusal): Promise<string> {
+  const bare = hostname.startsWith('[') && hostname.endsWith(']') ? hostname.slice(1, -1) : hostname;
+  const addresses = isIP(bare) !== 0 ? [bare] : await resolve(bare);
+  if (addresses.length === 0) throw new DestinationRefusedError(`${hostname} resolves to no address`);
+  for (const address of addresses) {
+    const refusal = policy(address, rules);
+    if (refusal) throw new DestinationRefusedError(`${hostname} resolves to a ${refusal}`);
+  }
+  return addresses[0]!;
+}
+
+/** An undici connector that connects only to an allowed address (the TLS name stays the URL's host). */
+export function guardedConnector(rules: DestinationRules, resolve: Resolve = systemResolve, policy: AddressPolicy = addressRefusal): buildConnector.connector {
+  const connect = buildConnector({});
+  return (options, callback) => {
+    const host = options.hostname.startsWith('[') ? options.hostname.slice(1, -1) : options.hostname;
+    allowedAddress(host, rules, resolve, policy).then(
+      (address) => {
+        const servername = options.protocol === 'https:' && isIP(host) === 0 ? (options.servername ?? host) : options.servername;
+        connect({ ...options, hostname: address, ...(servername ? { servername } : {}) }, callback);
+      },
+      (err: unknown) => callback(err instanceof Error ? err : new Error(String(err)), null),
+    );
+  };
+}
