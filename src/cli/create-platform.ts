@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { basePath, loadWebhookAllowLoopback } from '../config';
+import { parseMasterKey } from '../security/secrets';
 import { webhookEndpointErrors } from '../contexts/webhooks/services/webhook-destinations';
 import { migrate, openOrm } from '../db/orm';
 import type { Region } from '../contexts/platforms/entities/Platform';
@@ -51,7 +52,7 @@ async function main(): Promise<void> {
       webhookEndpoint: values['webhook-url'] ?? null,
       maxLiveCards: values['max-live-cards'] === undefined ? null : positiveInteger(values['max-live-cards'], '--max-live-cards'),
       oneCardPerCardholder: values['one-card-per-cardholder'],
-    });
+    }, process.env.MASTER_KEY ? { masterKey: parseMasterKey(process.env.MASTER_KEY) } : {});
     const token = await createToken(em, platform.id, environment);
     const port = process.env.PORT ?? '3000';
     const baseUrl = (process.env.PUBLIC_BASE_URL ?? `http://127.0.0.1:${port}`).replace(/\/+$/, '') + basePath(process.env.API_PREFIX ?? '');

@@ -95,7 +95,7 @@ export class Harness {
   async platform(options: Partial<NewPlatform> & { environment?: Environment } = {}) {
     const em = this.orm.em.fork();
     // Regulated by default: individuals are approved at creation and hold accounts at once.
-    const platform = await createPlatform(em, { name: `test-${randomUUID().slice(0, 8)}`, currencies: ['USD', 'EUR'], webhookEndpoint: this.receiver.url, isRegulatedFinancialInstitution: true, ...options });
+    const platform = await createPlatform(em, { name: `test-${randomUUID().slice(0, 8)}`, currencies: ['USD', 'EUR'], webhookEndpoint: this.receiver.url, isRegulatedFinancialInstitution: true, ...options }, { masterKey: this.masterKey });
     const token = await createToken(em, platform.id, options.environment ?? 'SANDBOX');
     const auth = `Basic ${Buffer.from(`${token.tokenId}:${token.clientSecret}`).toString('base64')}`;
     return { platform, token, auth, api: new Api(this.app, auth) };
