@@ -32,8 +32,8 @@ export async function allowedAddress(hostname: string, rules: DestinationRules, 
 }
 
 /** An undici connector that connects only to an allowed address (the TLS name stays the URL's host). */
-export function guardedConnector(rules: DestinationRules, resolve: Resolve = systemResolve, policy: AddressPolicy = addressRefusal): buildConnector.connector {
-  const connect = buildConnector({});
+export function guardedConnector(rules: DestinationRules, resolve: Resolve = systemResolve, policy: AddressPolicy = addressRefusal, tls: { ca?: string } = {}): buildConnector.connector {
+  const connect = buildConnector(tls.ca ? { ca: tls.ca } : {});
   return (options, callback) => {
     const host = options.hostname.startsWith('[') ? options.hostname.slice(1, -1) : options.hostname;
     allowedAddress(host, rules, resolve, policy).then(

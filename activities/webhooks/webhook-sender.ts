@@ -15,6 +15,8 @@ export interface HttpWebhookSenderOptions {
   /** The destination policy; the real one unless a test says otherwise. */
   policy?: AddressPolicy;
   resolve?: Resolve;
+  /** Extra trusted certificate authority (tests); the system's store otherwise. */
+  ca?: string;
 }
 
 async function cappedText(body: AsyncIterable<Buffer>, cap: number): Promise<string> {
@@ -33,12 +35,12 @@ async function cappedText(body: AsyncIterable<Buffer>, cap: number): Promise<str
  * (guarded-connector.ts); no redirects are followed. The response body is read, capped, for
  * support staff.
  */
-export function createHttpWebhookSender({ allowLoopback = false, policy = addressRefusal, resolve = systemResolve }: HttpWebhookSenderOptions = {}): WebhookSender {
+export function createHttpWebhookSender({ allowLoopback = false, policy = addressRefusal, resolve = systemResolve, ca }: HttpWebhookSenderOptions = {}): WebhookSender {
   const agents = new Map<DestinationRules['environment'], Agent>();
   const agentFor = (environment: DestinationRules['environment']) => {
     let agent = agents.get(environment);
     if (!agent) {
-      agent = new Agent({ connect: guardedConnector({ environment, allowLoopback }, resolve, policy) });
+      agent = new Agent({ connect: guardedConnector({ environment, allowLoopback }, resolve, policy, ca ? { ca } : {}) });
       agents.set(environment, agent);
     }
     return agent;

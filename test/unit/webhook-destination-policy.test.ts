@@ -1,4 +1,5 @@
 import { createServer, type Server } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import { addressCategory, addressRefusal, endpointRefusal, DESTINATION_REFUSED, type DestinationRules } from '../../src/contexts/webhooks/domain/destination-policy';
 import { allowedAddress, DestinationRefusedError } from '../../activities/webhooks/guarded-connector';
 import { createHttpWebhookSender, NO_ANSWER, RESPONSE_BODY_CAP } from '../../activities/webhooks/webhook-sender';
@@ -173,3 +174,54 @@ describe('the HTTP sender', () => {
     expect(await local.post('http://127.0.0.1:9/', '{}', {}, 2_000, 'SANDBOX')).toEqual({ status: null, body: '', error: NO_ANSWER });
   });
 });
+
+// A self-signed certificate for receiver.test only (test fixture, valid until 2126).
+const TEST_CERT = `-----BEGIN CERTIFICATE-----
+MIIBojCCAUegAwIBAgIUcAVNR1ZKekBH128kUrp3hO8d8MEwCgYIKoZIzj0EAwIw
+GDEWMBQGA1UEAwwNcmVjZWl2ZXIudGVzdDAgFw0yNjExMjYwMDA0NTdaGA8yMTI2
+MTEwMjAwMDQ1N1owGDEWMBQGA1UEAwwNcmVjZWl2ZXIudGVzdDBZMBMGByqGSM49
+AgEGCCqGSM49AwEHA0IABC2OnoYlam/A+aGPxjm7NwG/XqGwDbA2SPMZ2S3gmNJy
+MzWhGXaqYjzcsGLVPeGJ/e8LDxSsdvowGXYrT3G3DaKjbTBrMB0GA1UdDgQWBBTU
+rRgSZMiw2B7/5WQXPgAT93AWOzAfBgNVHSMEGDAWgBTUrRgSZMiw2B7/5WQXPgAT
+93AWOzAPBgNVHRMBAf8EBTADAQH/MBgGA1UdEQQRMA+CDXJlY2VpdmVyLnRlc3Qw
+CgYIKoZIzj0EAwIDSQAwRgIhAO+dr/fxu8iNNIBSZKlV+o2epIALbJSFP93ZmgB+
+AsmDAiEA9wJddwpiCkmx1gGSXl8BGgvmvoNKNLznen88MhATlJw=
+-----END CERTIFICATE-----`;
+const TEST_KEY = `-----BEGIN PRIVATE KEY-----
+MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQgyskMMmpSZrj0ohTW
+tw3QC7yCFh61xaZ2OfmvGmZPbruhRANCAAQtjp6GJWpvwPmhj8Y5uzcBv16hsA2w
+NkjzGdkt4JjScjM1oRl2qmI83LBi1T3hif3vCw8UrHb6MBl2K09xtw2i
+-----END PRIVATE KEY-----`;
+
+describe('https through the judged address', () => {
+  test("the connection goes to the judged address while TLS names and checks the URL's host", async () => {
+    const names: string[] = [];
+    const server = createTlsServer(
+      {
+        cert: TEST_CERT,
+        key: TEST_KEY,
+        SNICallback: (name, done) => {
+          names.push(name);
+          done(null, undefined);
+        },
+      },
+      (req, res) => {
+        req.resume();
+        req.on('end', () => res.end('hello'));
+      },
+    );
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as { port: number };
+    try {
+      const sender = createHttpWebhookSender({ allowLoopback: true, resolve: async () => ['127.0.0.1'], ca: TEST_CERT });
+      expect(await sender.post(`https://receiver.test:${port}/hook`, '{}', {}, 3_000, 'SANDBOX')).toEqual({ status: 200, body: 'hello' });
+      // A name the certificate does not cover fails its check, though the address is the same.
+      expect((await sender.post(`https://other.test:${port}/hook`, '{}', {}, 3_000, 'SANDBOX')).status).toBeNull();
+      expect(names).toEqual(['receiver.test', 'other.test']);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});
+
