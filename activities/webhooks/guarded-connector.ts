@@ -16,11 +16,11 @@ export class DestinationRefusedError extends Error {
 }
 
 /**
- * The address to connect to: the host resolved once, here, and every address it resolves to
- * judged (one refused address refuses the host), so that what is connected to is what was
- * judged — a second DNS answer (rebinding) is never asked for.
+ * The addresses to connect to, in the resolver's order: the host resolved once, here, and every
+ * address it resolves to judged (one refused address refuses the host), so that what is
+ * connected to is what was judged — a second DNS answer (rebinding) is never asked for.
  */
-export async function allowedAddress(hostname: string, rules: DestinationRules, resolve: Resolve = systemResolve, policy: AddressPolicy = addressRefusal): Promise<string> {
+export async function allowedAddresses(hostname: string, rules: DestinationRules, resolve: Resolve = systemResolve, policy: AddressPolicy = addressRefusal): Promise<string[]> {
   const bare = hostname.startsWith('[') && hostname.endsWith(']') ? hostname.slice(1, -1) : hostname;
   const addresses = isIP(bare) !== 0 ? [bare] : await resolve(bare);
   if (addresses.length === 0) throw new DestinationRefusedError(`${hostname} resolves to no address`);
@@ -28,18 +28,26 @@ export async function allowedAddress(hostname: string, rules: DestinationRules, 
     const refusal = policy(address, rules);
     if (refusal) throw new DestinationRefusedError(`${hostname} resolves to a ${refusal}`);
   }
-  return addresses[0]!;
+  return addresses;
 }
 
-/** An undici connector that connects only to an allowed address (the TLS name stays the URL's host). */
+/**
+ * An undici connector that connects only to allowed addresses, trying them in turn (a host with
+ * an IPv6 address is still reached from a network without IPv6); the TLS name stays the URL's host.
+ */
 export function guardedConnector(rules: DestinationRules, resolve: Resolve = systemResolve, policy: AddressPolicy = addressRefusal, tls: { ca?: string } = {}): buildConnector.connector {
   const connect = buildConnector(tls.ca ? { ca: tls.ca } : {});
   return (options, callback) => {
     const host = options.hostname.startsWith('[') ? options.hostname.slice(1, -1) : options.hostname;
-    allowedAddress(host, rules, resolve, policy).then(
-      (address) => {
-        const servername = options.protocol === 'https:' && isIP(host) === 0 ? (options.servername ?? host) : options.servername;
-        connect({ ...options, hostname: address, ...(servername ? { servername } : {}) }, callback);
+    const servername = options.protocol === 'https:' && isIP(host) === 0 ? (options.servername ?? host) : options.servername;
+    allowedAddresses(host, rules, resolve, policy).then(
+      (addresses) => {
+        const attempt = (i: number) =>
+          connect({ ...options, hostname: addresses[i]!, ...(servername ? { servername } : {}) }, (...result: buildConnector.CallbackArgs) => {
+            if (result[0] && i + 1 < addresses.length) attempt(i + 1);
+            else callback(...result);
+          });
+        attempt(0);
       },
       (err: unknown) => callback(err instanceof Error ? err : new Error(String(err)), null),
     );

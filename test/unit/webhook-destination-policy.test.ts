@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
 import { addressCategory, addressRefusal, endpointRefusal, DESTINATION_REFUSED, type DestinationRules } from '../../src/contexts/webhooks/domain/destination-policy';
-import { allowedAddress, DestinationRefusedError } from '../../activities/webhooks/guarded-connector';
+import { allowedAddresses, DestinationRefusedError } from '../../activities/webhooks/guarded-connector';
 import { createHttpWebhookSender, NO_ANSWER, RESPONSE_BODY_CAP } from '../../activities/webhooks/webhook-sender';
 
 const production: DestinationRules = { environment: 'PRODUCTION', allowLoopback: true };
@@ -118,17 +118,17 @@ describe('the address connected to (every connection)', () => {
   const resolving = (addresses: string[]) => async () => addresses;
 
   test('a host name is resolved once and every address judged: one refused address refuses it', async () => {
-    await expect(allowedAddress('hooks.example.com', production, resolving(['93.184.216.34']))).resolves.toBe('93.184.216.34');
-    await expect(allowedAddress('rebind.example.com', production, resolving(['127.0.0.1']))).rejects.toBeInstanceOf(DestinationRefusedError);
-    await expect(allowedAddress('mixed.example.com', production, resolving(['93.184.216.34', '10.0.0.1']))).rejects.toBeInstanceOf(DestinationRefusedError);
-    await expect(allowedAddress('v6.example.com', production, resolving(['::ffff:169.254.169.254']))).rejects.toBeInstanceOf(DestinationRefusedError);
-    await expect(allowedAddress('none.example.com', production, resolving([]))).rejects.toBeInstanceOf(DestinationRefusedError);
+    await expect(allowedAddresses('hooks.example.com', production, resolving(['2606:2800:220:1::', '93.184.216.34']))).resolves.toEqual(['2606:2800:220:1::', '93.184.216.34']);
+    await expect(allowedAddresses('rebind.example.com', production, resolving(['127.0.0.1']))).rejects.toBeInstanceOf(DestinationRefusedError);
+    await expect(allowedAddresses('mixed.example.com', production, resolving(['93.184.216.34', '10.0.0.1']))).rejects.toBeInstanceOf(DestinationRefusedError);
+    await expect(allowedAddresses('v6.example.com', production, resolving(['::ffff:169.254.169.254']))).rejects.toBeInstanceOf(DestinationRefusedError);
+    await expect(allowedAddresses('none.example.com', production, resolving([]))).rejects.toBeInstanceOf(DestinationRefusedError);
   });
 
   test('an address literal is judged without resolving', async () => {
     const resolve = jest.fn(resolving(['8.8.8.8']));
-    await expect(allowedAddress('127.0.0.1', production, resolve)).rejects.toBeInstanceOf(DestinationRefusedError);
-    await expect(allowedAddress('[::1]', production, resolve)).rejects.toBeInstanceOf(DestinationRefusedError);
+    await expect(allowedAddresses('127.0.0.1', production, resolve)).rejects.toBeInstanceOf(DestinationRefusedError);
+    await expect(allowedAddresses('[::1]', production, resolve)).rejects.toBeInstanceOf(DestinationRefusedError);
     expect(resolve).not.toHaveBeenCalled();
   });
 });
@@ -167,6 +167,12 @@ describe('the HTTP sender', () => {
     const res = await local.post(`http://receiver.example.com:${port}/`, '{}', {}, 2_000, 'SANDBOX');
     expect(res.status).toBe(500);
     expect(res.body.length).toBe(RESPONSE_BODY_CAP);
+  });
+
+  test('the allowed addresses are tried in turn: one that does not answer does not stop the delivery', async () => {
+    const local = createHttpWebhookSender({ allowLoopback: true, resolve: async () => ['::1', '127.0.0.1'] });
+    // The receiver listens on 127.0.0.1 only: ::1 refuses the connection (or has no IPv6 at all).
+    expect((await local.post(`http://dual.example.com:${port}/`, '{}', {}, 2_000, 'SANDBOX')).status).toBe(500);
   });
 
   test('connection failures are reported in one vague way (no port scanning)', async () => {
