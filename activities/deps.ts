@@ -9,7 +9,8 @@ export interface WebhookHttpResult {
 }
 
 export interface WebhookSender {
-  post(url: string, body: string, headers: Record<string, string>, timeoutMs: number): Promise<WebhookHttpResult>;
+  /** `environment` picks the destination rules (the sandbox may allow loopback receivers); production when absent. */
+  post(url: string, body: string, headers: Record<string, string>, timeoutMs: number, environment?: 'SANDBOX' | 'PRODUCTION'): Promise<WebhookHttpResult>;
 }
 
 export interface ActivityDeps {

@@ -21,6 +21,11 @@ export interface Config {
   temporalMetricsAddress: string | null;
   /** Traces are exported over OTLP/HTTP only when an endpoint is configured (the standard OTEL_* variables). */
   tracing: boolean;
+  /**
+   * WEBHOOK_ALLOW_LOOPBACK=1: sandbox webhook endpoints may be loopback receivers (local development;
+   * `npm start` sets it). Production endpoints and every other non-public address stay refused.
+   */
+  webhookAllowLoopback: boolean;
 }
 
 /** Per API process (in memory): several API processes each allow this much (README: limits). */
@@ -86,6 +91,18 @@ function required(env: NodeJS.ProcessEnv, name: string, hint: string): string {
   return value;
 }
 
+/** `1`/`true` on, unset/`0`/`false` off; anything else is a typo worth stopping for. */
+function flag(env: NodeJS.ProcessEnv, name: string): boolean {
+  const value = (env[name] ?? '').trim().toLowerCase();
+  if (value === '' || value === '0' || value === 'false') return false;
+  if (value === '1' || value === 'true') return true;
+  throw new Error(`${name} must be 1 or 0, not ${JSON.stringify(env[name])}`);
+}
+
+export function loadWebhookAllowLoopback(env: NodeJS.ProcessEnv): boolean {
+  return flag(env, 'WEBHOOK_ALLOW_LOOPBACK');
+}
+
 export function basePath(apiPrefix: string): string {
   return `${apiPrefix.replace(/\/+$/, '')}/${API_VERSION}`;
 }
@@ -107,5 +124,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     workerMetrics: metricsListen(env, 'WORKER_METRICS_PORT', 9465),
     temporalMetricsAddress: env.TEMPORAL_METRICS_ADDRESS === 'off' ? null : (env.TEMPORAL_METRICS_ADDRESS ?? '127.0.0.1:9466'),
     tracing: !!(env.OTEL_EXPORTER_OTLP_ENDPOINT || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT),
+    webhookAllowLoopback: loadWebhookAllowLoopback(env),
   };
 }

@@ -1,7 +1,7 @@
 import { Client, Connection } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime, type LogEntry } from '@temporalio/worker';
 import { createWorkerMetrics } from '../activities/metrics';
-import { httpWebhookSender } from '../activities/webhooks/webhook-sender';
+import { createHttpWebhookSender } from '../activities/webhooks/webhook-sender';
 import { loadConfig } from '../src/config';
 import { migrate, openOrm } from '../src/db/orm';
 import { logger } from '../src/logger';
@@ -54,7 +54,7 @@ async function main(): Promise<void> {
   const worker = await createWorker({
     connection,
     namespace: config.temporalNamespace,
-    deps: { orm, masterKey: config.masterKey, webhookSender: httpWebhookSender, metrics },
+    deps: { orm, masterKey: config.masterKey, webhookSender: createHttpWebhookSender({ allowLoopback: config.webhookAllowLoopback }), metrics },
     ...(tracing ? { tracing: tracing.workerOptions } : {}),
   });
   logger.info({ temporalAddress: config.temporalAddress, taskQueue: worker.options.taskQueue }, 'worker started');

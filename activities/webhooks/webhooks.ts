@@ -1,40 +1,42 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { createPrivateKey, type KeyObject } from 'node:crypto';
-import type { Environment } from '../../src/contexts/platforms/entities';
 import { Platform } from '../../src/contexts/platforms/entities';
 import { WebhookEvent } from '../../src/contexts/webhooks/entities';
 import { classifyResponse, type DeliveryOutcome } from '../../src/contexts/webhooks/domain/webhook-retry';
-import { SIGNATURE_HEADER, SIGNATURE_HEADER_ALIAS, signWebhookBody } from '../../src/contexts/webhooks/domain/webhook-signature';
-import { signingKey } from '../../src/contexts/platforms/services/signing-keys';
+import { SIGNATURE_HEADER, SIGNATURE_HEADER_ALIAS, signWebhookBodyWithKeys } from '../../src/contexts/webhooks/domain/webhook-signature';
+import { activeSigningKeys, unsealPrivateKey, type ActiveSigningKey } from '../../src/contexts/platforms/services/signing-keys';
 import type { ActivityDeps } from '../deps';
 import { countWebhookAttempt } from '../metrics';
+import { RESPONSE_BODY_CAP } from './webhook-sender';
 
 export type AttemptOutcome = DeliveryOutcome & { url?: string; responseBody?: string };
 
 export function webhookActivities({ orm, masterKey, webhookSender, webhookTimeoutMs = 10_000, metrics }: ActivityDeps) {
-  // The signing key, unsealed and parsed once per environment for a minute, not per event.
-  const keys = new Map<string, { key: KeyObject; until: number }>();
-  async function privateKey(em: EntityManager, environment: Environment): Promise<KeyObject> {
-    const cached = keys.get(environment);
-    if (cached && cached.until > Date.now()) return cached.key;
-    const key = createPrivateKey((await signingKey(em, masterKey, environment)).privateKeyPem);
-    keys.set(environment, { key, until: Date.now() + 60_000 });
-    return key;
+  // Keys never change once made (a rotation makes a new one): each is unsealed and parsed once, not per event.
+  const parsedKeys = new Map<string, KeyObject>();
+  function privateKey(key: ActiveSigningKey): KeyObject {
+    let parsed = parsedKeys.get(key.id);
+    if (!parsed) {
+      if (parsedKeys.size >= 10_000) parsedKeys.clear();
+      parsed = createPrivateKey(unsealPrivateKey(masterKey, key));
+      parsedKeys.set(key.id, parsed);
+    }
+    return parsed;
   }
 
   /** Posts one recorded event to its platform's endpoint and records the attempt on it (flushed by the caller). */
-  async function post(em: EntityManager, event: WebhookEvent, platform: Platform): Promise<AttemptOutcome> {
+  async function post(event: WebhookEvent, platform: Platform, keys: ActiveSigningKey[]): Promise<AttemptOutcome> {
     const url = platform.webhookEndpoint;
     let outcome: AttemptOutcome;
     let status: number | null = null;
     if (!url) {
       outcome = { kind: 'NO_ENDPOINT' };
     } else {
-      const signature = signWebhookBody(await privateKey(em, event.environment), event.payload);
-      const res = await webhookSender.post(url, event.payload, { [SIGNATURE_HEADER]: signature, [SIGNATURE_HEADER_ALIAS]: signature, 'x-svc-webhook-id': event.id }, webhookTimeoutMs);
+      // Signed with the keys of the event's own platform (and environment) only.
+      const signature = signWebhookBodyWithKeys(keys.map((key) => ({ id: key.id, privateKey: privateKey(key) })), event.payload);
+      const res = await webhookSender.post(url, event.payload, { [SIGNATURE_HEADER]: signature, [SIGNATURE_HEADER_ALIAS]: signature, 'x-svc-webhook-id': event.id }, webhookTimeoutMs, event.environment);
       status = res.status;
-      outcome = res.status === null ? { kind: 'UNREACHABLE', error: res.error ?? 'no response' } : classifyResponse(res.status, res.body);
-      outcome = { ...outcome, url, responseBody: res.body.slice(0, 1000) };
+      outcome = res.status === null ? { kind: 'UNREACHABLE', error: res.error ?? 'no response' } : classifyResponse(res.status, res.body.slice(0, RESPONSE_BODY_CAP));
+      outcome = { ...outcome, url, responseBody: res.body.slice(0, RESPONSE_BODY_CAP) };
     }
     event.attempts += 1;
     event.lastAttemptAt = new Date();
@@ -52,13 +54,15 @@ export function webhookActivities({ orm, masterKey, webhookSender, webhookTimeou
     const em = orm.em.fork();
     const events = new Map((await em.find(WebhookEvent, { id: { $in: eventIds } })).map((e) => [e.id, e]));
     const platforms = new Map((await em.find(Platform, { id: { $in: [...new Set([...events.values()].map((e) => e.platformId))] } })).map((p) => [p.id, p]));
+    const pairs = new Map([...events.values()].map((e) => [`${e.platformId}/${e.environment}`, { platformId: e.platformId, environment: e.environment }]));
+    const keys = await activeSigningKeys(em, masterKey, [...pairs.values()]);
     const outcomes: { eventId: string; outcome: AttemptOutcome }[] = [];
     let deliveredNow = 0;
     for (const eventId of eventIds) {
       const event = events.get(eventId);
       if (!event) throw new Error(`webhook event ${eventId} is not recorded`);
       const wasDelivered = event.state === 'DELIVERED';
-      const outcome = await post(em, event, platforms.get(event.platformId)!);
+      const outcome = await post(event, platforms.get(event.platformId)!, keys.get(`${event.platformId}/${event.environment}`)!);
       countWebhookAttempt(metrics, outcome);
       if (!wasDelivered && event.state === 'DELIVERED') deliveredNow++;
       outcomes.push({ eventId, outcome });

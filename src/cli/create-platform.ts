@@ -1,8 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { basePath } from '../config';
+import { basePath, loadWebhookAllowLoopback } from '../config';
 import { parseMasterKey } from '../security/secrets';
+import { webhookEndpointErrors } from '../contexts/webhooks/services/webhook-destinations';
 import { migrate, openOrm } from '../db/orm';
 import type { Region } from '../contexts/platforms/entities/Platform';
 import { createPlatform, createToken } from '../contexts/platforms/services/platforms';
@@ -48,6 +49,9 @@ async function main(): Promise<void> {
   const environment = values.environment.toUpperCase();
   if (environment !== 'SANDBOX' && environment !== 'PRODUCTION') throw new Error('--environment must be SANDBOX or PRODUCTION');
   const masterKey = stackMasterKey();
+  // The same webhook destination policy as PATCH /config, for the token's environment.
+  const refused = webhookEndpointErrors(values['webhook-url'], environment, { webhookAllowLoopback: loadWebhookAllowLoopback(process.env) }, '--webhook-url');
+  if (refused.length > 0) throw new Error(`--webhook-url: ${refused[0]!.message}`);
   const orm = await openOrm(databaseUrl, { poolMax: 2 });
   try {
     await migrate(orm, databaseUrl);
@@ -62,7 +66,7 @@ async function main(): Promise<void> {
       webhookEndpoint: values['webhook-url'] ?? null,
       maxLiveCards: values['max-live-cards'] === undefined ? null : positiveInteger(values['max-live-cards'], '--max-live-cards'),
       oneCardPerCardholder: values['one-card-per-cardholder'],
-    });
+    }, { masterKey });
     const token = await createToken(em, masterKey, platform.id, environment);
     const port = process.env.PORT ?? '3000';
     const baseUrl = (process.env.PUBLIC_BASE_URL ?? `http://127.0.0.1:${port}`).replace(/\/+$/, '') + basePath(process.env.API_PREFIX ?? '');

@@ -116,7 +116,8 @@ async function main(): Promise<void> {
   say('running migrations');
   const creds = await sandboxCredentials(databaseUrl, baseUrl);
 
-  const env = { ...process.env, DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: temporalAddress, MASTER_KEY: masterKey(), PORT: String(port) };
+  // Local development: sandbox webhooks may go to a receiver on this machine (README: webhook destination policy).
+  const env = { ...process.env, DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: temporalAddress, MASTER_KEY: masterKey(), PORT: String(port), WEBHOOK_ALLOW_LOOPBACK: process.env.WEBHOOK_ALLOW_LOOPBACK ?? '1' };
   const tsx = join(root, 'node_modules/.bin/tsx');
   start('worker', tsx, ['worker/main.ts'], env);
   start('api', tsx, ['src/api/main.ts'], env);

@@ -22,6 +22,7 @@ export const ID_TYPES = [
   'Stablecoin',
   'StablecoinOperation',
   'StablecoinProviderAccount',
+  'WebhookSigningKey',
 ] as const;
 export type IdType = (typeof ID_TYPES)[number];
 

@@ -1,7 +1,9 @@
 import { InternalAccount } from '../../src/contexts/ledger/entities';
 import { verifyWebhookSignature } from '../../src/contexts/webhooks/domain/webhook-signature';
 import { createToken } from '../../src/contexts/platforms/services/platforms';
-import { Harness } from '../support/harness';
+import request from 'supertest';
+import { WebhookEvent } from '../../src/contexts/webhooks/entities';
+import { BASE, Harness } from '../support/harness';
 
 let h: Harness;
 beforeAll(async () => {
@@ -184,6 +186,18 @@ describe('POST /webhooks/test', () => {
     const res = await api.post('/webhooks/test');
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('WEBHOOK_DELIVERY_ERROR');
+  });
+
+  test('POST /sandbox/webhooks/test with a production token: 403 FORBIDDEN, nothing sent', async () => {
+    const { platform } = await h.platform();
+    const prod = await createToken(h.orm.em.fork(), h.masterKey, platform.id, 'PRODUCTION');
+    const before = h.receiver.ofType('TEST').length;
+    const res = await request(h.app).post(`${BASE}/sandbox/webhooks/test`).set('Authorization', `Basic ${Buffer.from(`${prod.tokenId}:${prod.clientSecret}`).toString('base64')}`);
+    expect(res.status).toBe(403);
+    expect(res.body.code).toBe('FORBIDDEN');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(h.receiver.ofType('TEST').length).toBe(before);
+    expect(await h.orm.em.fork().count(WebhookEvent, { platformId: platform.id, environment: 'PRODUCTION' })).toBe(0);
   });
 
   test('sandbox and production sign with different keys', async () => {

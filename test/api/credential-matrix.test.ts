@@ -364,6 +364,8 @@ describe('a production token on sandbox-only operations', () => {
   test("403 FORBIDDEN with the §7 body, on A's own resources", async () => {
     const sandboxOnly = operations.filter(({ op }) => op['x-sandbox-only']);
     expect(sandboxOnly.length).toBeGreaterThan(0);
+    // Every operation under /sandbox is one.
+    expect(operations.filter(({ path }) => path.startsWith('/sandbox/')).map(({ method, path }) => label(method, path))).toEqual(sandboxOnly.map(({ method, path }) => label(method, path)));
     const problems: string[] = [];
     for (const { method, path, op } of sandboxOnly) {
       const res = await send(productionAuth, callOn(world, method, path, op));

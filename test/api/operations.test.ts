@@ -5,7 +5,7 @@ import { Registry, type Counter } from 'prom-client';
 import request from 'supertest';
 import { createActivities } from '../../activities';
 import { createWorkerMetrics } from '../../activities/metrics';
-import { httpWebhookSender } from '../../activities/webhooks/webhook-sender';
+import { loopbackWebhookSender } from '../support/receiver';
 import { createApp } from '../../src/api/app';
 import { createApiMetrics } from '../../src/api/metrics';
 import { Customer } from '../../src/contexts/customers/entities';
@@ -166,7 +166,7 @@ describe('worker metrics', () => {
   test('a posting step run twice (an activity retry) counts its payment once; a refused payment counts as failed', async () => {
     const { platform, customerId, accountId } = await customerAccount();
     const metrics = createWorkerMetrics(new Registry());
-    const { postIncomingPayment } = createActivities({ orm: h.orm, masterKey: h.masterKey, webhookSender: httpWebhookSender, metrics }) as unknown as {
+    const { postIncomingPayment } = createActivities({ orm: h.orm, masterKey: h.masterKey, webhookSender: loopbackWebhookSender, metrics }) as unknown as {
       postIncomingPayment: (input: unknown) => Promise<{ status: string }>;
     };
     const input = (transactionId: string) => ({

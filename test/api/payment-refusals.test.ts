@@ -1,7 +1,7 @@
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { ApplicationFailure } from '@temporalio/common';
 import { createActivities } from '../../activities';
-import { httpWebhookSender } from '../../activities/webhooks/webhook-sender';
+import { loopbackWebhookSender } from '../support/receiver';
 import { Customer } from '../../src/contexts/customers/entities';
 import { LedgerAccount } from '../../src/contexts/ledger/entities';
 import { Transaction } from '../../src/contexts/payments/entities';
@@ -61,7 +61,7 @@ describe('refusals raised inside the payment workflow reach the caller with thei
 
 describe('activities refuse without retrying', () => {
   test('resolving a verification that does not exist is a non-retryable VERIFICATION_NOT_FOUND (was retried forever)', async () => {
-    const activities = createActivities({ orm: h.orm, masterKey: h.masterKey, webhookSender: httpWebhookSender });
+    const activities = createActivities({ orm: h.orm, masterKey: h.masterKey, webhookSender: loopbackWebhookSender });
     const err = await new MockActivityEnvironment().run(activities.resolveVerification as (input: unknown) => Promise<unknown>, { verificationId: 'Verification:missing', environment: 'SANDBOX' }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ApplicationFailure);
     expect(err).toMatchObject({ type: 'VERIFICATION_NOT_FOUND', nonRetryable: true });

@@ -67,7 +67,7 @@ export async function startStack(name: string): Promise<Stack> {
     const [apiPort, apiMetrics, workerMetrics, sdkMetrics] = await freePorts(4);
     // Metrics listeners on ports of the run's own: a bench beside a running stack never collides with it.
     const metricsPorts = { METRICS_PORT: String(apiMetrics), WORKER_METRICS_PORT: String(workerMetrics), TEMPORAL_METRICS_ADDRESS: `127.0.0.1:${sdkMetrics}` };
-    const env = { ...process.env, DATABASE_URL: dbUrl.toString(), TEMPORAL_ADDRESS: address, MASTER_KEY: randomBytes(32).toString('base64'), PORT: String(apiPort), TEMPORAL_TASK_QUEUE: `bench-payments-${randomUUID()}`, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn', ...metricsPorts };
+    const env = { ...process.env, DATABASE_URL: dbUrl.toString(), TEMPORAL_ADDRESS: address, MASTER_KEY: randomBytes(32).toString('base64'), PORT: String(apiPort), TEMPORAL_TASK_QUEUE: `bench-payments-${randomUUID()}`, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn', WEBHOOK_ALLOW_LOOPBACK: '1', ...metricsPorts };
     // tsx as a loader keeps each service in the process spawned here (the tsx CLI would start a child of its own).
     // BENCH_PROFILE_DIR=<dir> writes a CPU profile of the API and of the worker there (open in Chrome DevTools).
     const runner = [...(process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : []), '--import', 'tsx'];

@@ -52,6 +52,8 @@ beforeAll(async () => {
     PORT: String(apiPort),
     LOG_LEVEL: 'warn',
     TEMPORAL_TASK_QUEUE: 'payments-e2e',
+    // The receiver below listens on this machine: allowed for sandbox, as `npm start` does.
+    WEBHOOK_ALLOW_LOOPBACK: '1',
   };
   baseUrl = `http://127.0.0.1:${apiPort}/2025-10-13`;
 

@@ -2,7 +2,7 @@ import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { createActivities } from '../../activities';
-import { httpWebhookSender } from '../../activities/webhooks/webhook-sender';
+import { loopbackWebhookSender } from '../support/receiver';
 import { parseMasterKey } from '../../src/security/secrets';
 import { createPlatform } from '../../src/contexts/platforms/services/platforms';
 import { recordWebhookEvent } from '../../src/contexts/webhooks/services/webhooks';
@@ -108,7 +108,7 @@ record('record workflow histories', () => {
       const em = h.orm.em.fork();
       const platform = await createPlatform(em, { name: 'history', webhookEndpoint: h.receiver.url });
       const event = await recordWebhookEvent(em, { platformId: platform.id, environment: 'SANDBOX', type: 'TEST', data: {} });
-      const { worker, taskQueue } = await bundledWorker(env.nativeConnection, createActivities({ orm: h.orm, masterKey: parseMasterKey(process.env.MASTER_KEY!), webhookSender: httpWebhookSender }));
+      const { worker, taskQueue } = await bundledWorker(env.nativeConnection, createActivities({ orm: h.orm, masterKey: parseMasterKey(process.env.MASTER_KEY!), webhookSender: loopbackWebhookSender }));
       await worker.runUntil(async () => {
         const handle = await env.client.workflow.start<typeof webhookDelivery>('webhookDelivery', { workflowId: event.id, taskQueue, args: [{ eventId: event.id }] });
         await handle.result();
@@ -129,7 +129,7 @@ record('record workflow histories', () => {
       const platform = await createPlatform(em, { name: 'history', webhookEndpoint: h.receiver.url, isRegulatedFinancialInstitution: false, currencies: ['USD'] });
       const customer = await insertCustomer(h.orm, masterKey, platform.id, individualFields('Ada Lovelace'));
       const verificationId = verificationIdFor(customer.id);
-      const { worker, taskQueue } = await bundledWorker(env.nativeConnection, createActivities({ orm: h.orm, masterKey, webhookSender: httpWebhookSender }));
+      const { worker, taskQueue } = await bundledWorker(env.nativeConnection, createActivities({ orm: h.orm, masterKey, webhookSender: loopbackWebhookSender }));
       await worker.runUntil(async () => {
         const handle = await env.client.workflow.start<typeof customerVerification>('customerVerification', {
           workflowId: verificationId,
@@ -229,7 +229,7 @@ record('record workflow histories', () => {
     try {
       const masterKey = parseMasterKey(process.env.MASTER_KEY!);
       const { card } = await processingCard(h.orm, masterKey, { webhookEndpoint: h.receiver.url, funds: 10_000n });
-      const { worker, taskQueue } = await bundledWorker(env.nativeConnection, createActivities({ orm: h.orm, masterKey, webhookSender: httpWebhookSender }));
+      const { worker, taskQueue } = await bundledWorker(env.nativeConnection, createActivities({ orm: h.orm, masterKey, webhookSender: loopbackWebhookSender }));
       await worker.runUntil(async () => {
         const handle = await startCard(env.client, taskQueue, card, { issuerResponseSeconds: 2, authorizationWindowSeconds: 3600 });
         await env.sleep(3_000);

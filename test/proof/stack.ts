@@ -196,6 +196,8 @@ export class Stack {
           TEMPORAL_METRICS_ADDRESS: `127.0.0.1:${this.ports.sdkMetrics}`,
           // The worker's "worker started" line (info) tells the stack it is back.
           LOG_LEVEL: component === 'worker' ? 'info' : (process.env.LOG_LEVEL ?? 'warn'),
+          // The campaign's receivers listen on this machine (sandbox platforms only).
+          WEBHOOK_ALLOW_LOOPBACK: '1',
           ...this.options.env,
         };
         // The tsx loader keeps the service in this very process (the tsx CLI would fork a child a SIGKILL misses).

@@ -6,7 +6,6 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import request, { type Response, type Test } from 'supertest';
-import { httpWebhookSender } from '../../activities/webhooks/webhook-sender';
 import { createApp } from '../../src/api/app';
 import type { ApiDeps } from '../../src/api/context';
 import { basePath } from '../../src/config';
@@ -18,7 +17,7 @@ import { createWorker } from '../../worker/worker';
 import { conformanceRecord } from './conformance-record';
 import { createWorkerMetrics, type WorkerMetrics } from '../../activities/metrics';
 import { createApiMetrics, type ApiMetrics } from '../../src/api/metrics';
-import { WebhookReceiver } from './receiver';
+import { loopbackWebhookSender, WebhookReceiver } from './receiver';
 
 let runtimeQuiet = false;
 
@@ -74,7 +73,7 @@ export class Harness {
       connection: this.nativeConnection,
       namespace: 'default',
       taskQueue: this.taskQueue,
-      deps: { orm: this.orm, masterKey: this.masterKey, webhookSender: httpWebhookSender, webhookTimeoutMs: 3_000, metrics: this.workerMetrics },
+      deps: { orm: this.orm, masterKey: this.masterKey, webhookSender: loopbackWebhookSender, webhookTimeoutMs: 3_000, metrics: this.workerMetrics },
       workflowBundle: tracing
         ? await bundleWorkflowCode({ workflowsPath: require.resolve('../../workflows'), workflowInterceptorModules: tracing.worker.interceptors?.workflowModules ?? [], logger: silentLogger })
         : { code: readFileSync(process.env.TEST_WORKFLOW_BUNDLE!, 'utf8') },
@@ -84,7 +83,7 @@ export class Harness {
     this.deps = {
       orm: this.orm,
       temporal: this.temporal,
-      config: { masterKey: this.masterKey, apiPrefix: '', publicBaseUrl: 'http://127.0.0.1/2025-10-13' },
+      config: { masterKey: this.masterKey, apiPrefix: '', publicBaseUrl: 'http://127.0.0.1/2025-10-13', webhookAllowLoopback: true },
       taskQueue: this.taskQueue,
       metrics: this.apiMetrics,
       ...(tracing ? { requestSpans: tracing.requestSpans } : {}),
@@ -96,7 +95,7 @@ export class Harness {
   async platform(options: Partial<NewPlatform> & { environment?: Environment } = {}) {
     const em = this.orm.em.fork();
     // Regulated by default: individuals are approved at creation and hold accounts at once.
-    const platform = await createPlatform(em, { name: `test-${randomUUID().slice(0, 8)}`, currencies: ['USD', 'EUR'], webhookEndpoint: this.receiver.url, isRegulatedFinancialInstitution: true, ...options });
+    const platform = await createPlatform(em, { name: `test-${randomUUID().slice(0, 8)}`, currencies: ['USD', 'EUR'], webhookEndpoint: this.receiver.url, isRegulatedFinancialInstitution: true, ...options }, { masterKey: this.masterKey });
     const token = await createToken(em, this.masterKey, platform.id, options.environment ?? 'SANDBOX');
     const auth = `Basic ${Buffer.from(`${token.tokenId}:${token.clientSecret}`).toString('base64')}`;
     return { platform, token, auth, api: new Api(this.app, auth) };

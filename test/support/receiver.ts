@@ -1,4 +1,11 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { createHttpWebhookSender } from '../../activities/webhooks/webhook-sender';
+
+/**
+ * The real sender, with the operator setting that lets sandbox deliveries reach this machine's
+ * receivers (as `npm start` does); production deliveries stay under the full destination policy.
+ */
+export const loopbackWebhookSender = createHttpWebhookSender({ allowLoopback: true });
 
 export interface ReceivedWebhook {
   headers: IncomingHttpHeaders;

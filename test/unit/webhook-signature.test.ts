@@ -1,4 +1,4 @@
-import { generateSigningKeyPair, signWebhookBody, verifyWebhookSignature } from '../../src/contexts/webhooks/domain/webhook-signature';
+import { generateSigningKeyPair, signWebhookBody, signWebhookBodyWithKeys, verifyWebhookSignature } from '../../src/contexts/webhooks/domain/webhook-signature';
 
 describe('webhook signatures', () => {
   const keys = generateSigningKeyPair();
@@ -71,5 +71,34 @@ describe('webhook signatures', () => {
   test('fails (without throwing) for a malformed public key', () => {
     const header = signWebhookBody(keys.privateKeyPem, body);
     expect(verifyWebhookSignature('not a pem', body, header)).toBe(false);
+  });
+
+  describe('several keys (a rotation overlap)', () => {
+    const header = () => signWebhookBodyWithKeys([{ id: 'old', privateKey: keys.privateKeyPem }, { id: 'new', privateKey: other.privateKeyPem }], body);
+
+    test('a receiver holding either key verifies; a third key does not', () => {
+      expect(verifyWebhookSignature(keys.publicKeyPem, body, header())).toBe(true);
+      expect(verifyWebhookSignature(other.publicKeyPem, body, header())).toBe(true);
+      expect(verifyWebhookSignature(generateSigningKeyPair().publicKeyPem, body, header())).toBe(false);
+      expect(verifyWebhookSignature(other.publicKeyPem, `${body} `, header())).toBe(false);
+    });
+
+    test('`s` stays the oldest key\'s signature, for receivers that read only `s`', () => {
+      const parsed = JSON.parse(header()) as { v: string; s: string; sigs: { kid: string; s: string }[] };
+      expect(parsed.v).toBe('1');
+      expect(verifyWebhookSignature(keys.publicKeyPem, body, parsed.s)).toBe(true);
+      expect(parsed.sigs.map((x) => x.kid)).toEqual(['old', 'new']);
+      expect(verifyWebhookSignature(other.publicKeyPem, body, parsed.sigs[1]!.s)).toBe(true);
+    });
+
+    test('one key gives exactly the single-key header', () => {
+      expect(Object.keys(JSON.parse(signWebhookBodyWithKeys([{ id: 'only', privateKey: keys.privateKeyPem }], body)) as object)).toEqual(['v', 's']);
+    });
+
+    test('garbage in `sigs` is ignored, not thrown on', () => {
+      const { s } = JSON.parse(signWebhookBody(other.privateKeyPem, body)) as { s: string };
+      for (const sigs of [null, 'x', [null], [1], [{ s: 5 }], [{}]]) expect(verifyWebhookSignature(other.publicKeyPem, body, JSON.stringify({ v: '1', s: 'AAAA', sigs }))).toBe(false);
+      expect(verifyWebhookSignature(other.publicKeyPem, body, JSON.stringify({ v: '1', s: 'AAAA', sigs: [{}, { s }] }))).toBe(true);
+    });
   });
 });

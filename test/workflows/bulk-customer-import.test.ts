@@ -3,7 +3,6 @@ import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, type Worker } from '@temporalio/worker';
 import { randomUUID } from 'node:crypto';
 import { createActivities } from '../../activities';
-import { httpWebhookSender } from '../../activities/webhooks/webhook-sender';
 import { BulkImportJob, Customer } from '../../src/contexts/customers/entities';
 import { createBulkImportJob, importBulkRows } from '../../src/contexts/customers/services/bulk-import';
 import { createPlatform } from '../../src/contexts/platforms/services/platforms';
@@ -14,7 +13,7 @@ import { parseMasterKey } from '../../src/security/secrets';
 import { BusinessStatusKey, PlatformIdKey } from '../../src/temporal/search-attributes';
 import { startBulkCustomerImport } from '../../src/temporal/starters/bulk-customer-import';
 import { bundledWorker, quietTemporalRuntime } from '../support/bundled-worker';
-import { WebhookReceiver } from '../support/receiver';
+import { loopbackWebhookSender, WebhookReceiver } from '../support/receiver';
 
 // The import with the real activities, database and webhook receiver on the run's Temporal dev
 // server, and a worker that dies in the middle of a batch: the rows it committed stay, a second
@@ -55,7 +54,7 @@ async function job(rows: number) {
   return { platformId: platform.id, jobId: created.id };
 }
 
-const activityDeps = () => ({ orm, masterKey: masterKey(), webhookSender: httpWebhookSender, webhookTimeoutMs: 2_000 });
+const activityDeps = () => ({ orm, masterKey: masterKey(), webhookSender: loopbackWebhookSender, webhookTimeoutMs: 2_000 });
 
 test('a worker that dies mid-batch: its committed rows stay, a new worker finishes, every good row is created exactly once', async () => {
   const { platformId, jobId } = await job(250);

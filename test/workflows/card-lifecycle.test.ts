@@ -2,7 +2,6 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { Worker } from '@temporalio/worker';
 import { createActivities } from '../../activities';
-import { httpWebhookSender } from '../../activities/webhooks/webhook-sender';
 import { Card, CardTransaction } from '../../src/contexts/cards/entities';
 import { LedgerAccount } from '../../src/contexts/ledger/entities';
 import { applyCardEvent } from '../../src/contexts/cards/services/card-transactions';
@@ -16,7 +15,7 @@ import { cardNetworkEventUpdate, changeCardUpdate } from '../../workflows/defini
 import { bundledWorker, quietTemporalRuntime } from '../support/bundled-worker';
 import { processingCard, startCard } from '../support/card-fixtures';
 import { eventually } from '../support/eventually';
-import { WebhookReceiver } from '../support/receiver';
+import { loopbackWebhookSender, WebhookReceiver } from '../support/receiver';
 import { timeSkippingEnvironment } from '../support/time-skipping';
 
 // The card's lifecycle on the time-skipping server, with the real activities and database: the
@@ -40,7 +39,7 @@ beforeAll(async () => {
 // A test server of its own for each test (see customer-verification.test.ts).
 beforeEach(async () => {
   env = await timeSkippingEnvironment();
-  ({ worker, taskQueue } = await bundledWorker(env.nativeConnection, createActivities({ orm, masterKey: masterKey(), webhookSender: httpWebhookSender, webhookTimeoutMs: 2_000 })));
+  ({ worker, taskQueue } = await bundledWorker(env.nativeConnection, createActivities({ orm, masterKey: masterKey(), webhookSender: loopbackWebhookSender, webhookTimeoutMs: 2_000 })));
   running = worker.run();
 }, 120_000);
 

@@ -3,7 +3,7 @@ import { WorkflowIdConflictPolicy, WorkflowIdReusePolicy } from '@temporalio/cli
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { Worker } from '@temporalio/worker';
 import { createActivities } from '../../activities';
-import { httpWebhookSender } from '../../activities/webhooks/webhook-sender';
+import { loopbackWebhookSender } from '../support/receiver';
 import { Customer, Verification } from '../../src/contexts/customers/entities';
 import { InternalAccount } from '../../src/contexts/ledger/entities';
 import { openOrm } from '../../src/db/orm';
@@ -39,7 +39,7 @@ beforeAll(async () => {
 // has completed, the Java test server stops skipping time for the workflows that follow.
 beforeEach(async () => {
   env = await timeSkippingEnvironment();
-  ({ worker, taskQueue } = await bundledWorker(env.nativeConnection, createActivities({ orm, masterKey: masterKey(), webhookSender: httpWebhookSender, webhookTimeoutMs: 2_000 })));
+  ({ worker, taskQueue } = await bundledWorker(env.nativeConnection, createActivities({ orm, masterKey: masterKey(), webhookSender: loopbackWebhookSender, webhookTimeoutMs: 2_000 })));
   running = worker.run();
 }, 120_000);
 

@@ -2,7 +2,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { Worker } from '@temporalio/worker';
 import { createActivities } from '../../activities';
-import { httpWebhookSender } from '../../activities/webhooks/webhook-sender';
+import { loopbackWebhookSender } from '../support/receiver';
 import { WebhookEvent } from '../../src/contexts/webhooks/entities';
 import { openOrm } from '../../src/db/orm';
 import { parseMasterKey } from '../../src/security/secrets';
@@ -28,7 +28,7 @@ beforeAll(async () => {
   env = await timeSkippingEnvironment();
   orm = await openOrm(process.env.DATABASE_URL!, { poolMax: 5 });
   receiver = await new WebhookReceiver().start();
-  ({ worker, taskQueue } = await bundledWorker(env.nativeConnection, createActivities({ orm, masterKey: parseMasterKey(process.env.MASTER_KEY!), webhookSender: httpWebhookSender, webhookTimeoutMs: 2_000 })));
+  ({ worker, taskQueue } = await bundledWorker(env.nativeConnection, createActivities({ orm, masterKey: parseMasterKey(process.env.MASTER_KEY!), webhookSender: loopbackWebhookSender, webhookTimeoutMs: 2_000 })));
   running = worker.run();
 }, 120_000);
 

@@ -9,6 +9,7 @@ import { PlatformConfigSchema, PlatformConfigUpdateSchema } from './schemas';
 import { mergeFeeConfigs, unsupportedFeeSourceCurrencies } from '../domain/fee-configs';
 import { SUPPORTED_CURRENCY_CODES } from '../../../domain/currencies';
 import { sendTestWebhook } from '../../webhooks/services/webhook-test';
+import { webhookEndpointErrors } from '../../webhooks/services/webhook-destinations';
 
 export const configRoutes = [
   defineRoute({
@@ -30,9 +31,13 @@ export const configRoutes = [
     summary: "Change the platform's configuration; omitted fields stay as they are",
     tags: ['Platform Configuration'],
     body: PlatformConfigUpdateSchema,
-    // A fee config in a currency other than USD is not supported yet: a field error of the 400
-    // (with any other invalid fields), so nothing is changed.
-    check: async ({ body }) => unsupportedFeeSourceCurrencies((body as { feeConfigs?: unknown }).feeConfigs, SUPPORTED_CURRENCY_CODES),
+    // The webhook destination policy judges the endpoint for the caller's environment (and at every
+    // delivery again); a fee config in a currency other than USD is not supported yet. Both are
+    // field errors of the 400 (with any other invalid fields), so nothing is changed.
+    check: async ({ body, caller, deps }) => [
+      ...webhookEndpointErrors((body as { webhookEndpoint?: unknown }).webhookEndpoint, caller.environment, deps.config),
+      ...unsupportedFeeSourceCurrencies((body as { feeConfigs?: unknown }).feeConfigs, SUPPORTED_CURRENCY_CODES),
+    ],
     responses: {
       200: { description: 'The updated configuration', schema: PlatformConfigSchema },
       400: { description: 'INVALID_INPUT: every invalid field, among them each fee config whose sourceCurrency is not USD (constraint.rule supportedCurrency)', schema: errorResponses[400].schema },

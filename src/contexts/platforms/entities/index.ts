@@ -1,4 +1,4 @@
 // The platforms context's entities.
 export * from './ApiToken';
 export * from './Platform';
-export * from './SigningKey';
+export * from './WebhookSigningKey';

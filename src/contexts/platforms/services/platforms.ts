@@ -5,6 +5,7 @@ import type { PlatformCurrencyConfig, Region } from '../entities/Platform';
 import { newId } from '../../../domain/ids';
 import { hashClientSecret, newClientSecret } from '../../../security/secrets';
 import { provisionPlatformAccounts } from '../../ledger/services/provisioning';
+import { ensureSigningKeys } from './signing-keys';
 
 export interface NewPlatform {
   name: string;
@@ -23,8 +24,11 @@ export function defaultCurrencyConfig(code: string): PlatformCurrencyConfig {
   return { currencyCode: code, minAmount: 1, maxAmount: 100_000_000_000, requiredCounterpartyFields: [], enabledTransactionTypes: ['INCOMING', 'OUTGOING'] };
 }
 
-/** Creates a platform with its own internal accounts (one per currency). */
-export async function createPlatform(em: EntityManager, input: NewPlatform): Promise<Platform> {
+/**
+ * Creates a platform with its own internal accounts (one per currency) and, given the master key,
+ * its own webhook-signing keys (else they are made on first use).
+ */
+export async function createPlatform(em: EntityManager, input: NewPlatform, options: { masterKey?: Buffer } = {}): Promise<Platform> {
   const now = new Date();
   const currencies = input.currencies ?? ['USD'];
   const platform = em.create(Platform, {
@@ -46,6 +50,7 @@ export async function createPlatform(em: EntityManager, input: NewPlatform): Pro
   });
   await em.flush();
   await provisionPlatformAccounts(em, platform);
+  if (options.masterKey) await ensureSigningKeys(em, options.masterKey, platform.id);
   return platform;
 }
 

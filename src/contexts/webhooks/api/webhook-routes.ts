@@ -1,4 +1,6 @@
-import { publicSigningKey } from '../../platforms/services/signing-keys';
+import { MAX_ROTATION_OVERLAP_SECONDS, platformSigningKeys, rotateSigningKey } from '../../platforms/services/signing-keys';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Caller } from '../../../api/context';
 import { SIGNATURE_HEADER } from '../domain/webhook-signature';
 import { z } from '../../../api/openapi-registry';
 import { defineRoute } from '../../../api/route';
@@ -9,11 +11,57 @@ const TestWebhookResponseSchema = z
   .object({ id: z.string(), url: z.string(), responseStatus: z.number().int().nullable(), responseBody: z.string() })
   .openapi('TestWebhookResponse');
 
-const testWebhook = (path: string, operationId: string) =>
+const SigningKeyViewSchema = z
+  .object({
+    id: z.string(),
+    publicKeyPem: z.string().openapi({ description: 'PEM (SPKI) P-256 public key' }),
+    validFrom: z.iso.datetime(),
+    validUntil: z.iso.datetime().nullable().openapi({ description: 'End of the rotation overlap; null for the current key' }),
+  })
+  .openapi('WebhookSigningKey');
+
+const WebhookPublicKeySchema = z
+  .object({
+    environment: z.enum(['SANDBOX', 'PRODUCTION']),
+    algorithm: z.literal('ECDSA_P256_SHA256'),
+    signatureHeader: z.string(),
+    publicKeyPem: z.string().openapi({ description: 'The key that verifies the `s` signature of the header (the oldest key that signs now)' }),
+    keys: z.array(SigningKeyViewSchema).openapi({ description: 'Every key that signs now, oldest first: one, or two during a rotation overlap' }),
+  })
+  .openapi('WebhookPublicKey');
+
+const DEFAULT_ROTATION_OVERLAP_SECONDS = 24 * 60 * 60;
+
+const RotateSigningKeyRequestSchema = z
+  .object({
+    overlapSeconds: z
+      .number()
+      .int()
+      .min(0)
+      .max(MAX_ROTATION_OVERLAP_SECONDS)
+      .optional()
+      .openapi({ description: `How long the previous key keeps signing beside the new one (default ${DEFAULT_ROTATION_OVERLAP_SECONDS}, one day); 0 retires it at once` }),
+  })
+  .strict()
+  .openapi('RotateWebhookSigningKeyRequest');
+
+async function publicKeyView(em: EntityManager, masterKey: Buffer, caller: Caller) {
+  const keys = await platformSigningKeys(em, masterKey, caller.platformId, caller.environment);
+  return {
+    environment: caller.environment,
+    algorithm: 'ECDSA_P256_SHA256' as const,
+    signatureHeader: SIGNATURE_HEADER,
+    publicKeyPem: keys[0]!.publicKeyPem,
+    keys: keys.map((k) => ({ id: k.id, publicKeyPem: k.publicKeyPem, validFrom: k.createdAt.toISOString(), validUntil: k.expiresAt?.toISOString() ?? null })),
+  };
+}
+
+const testWebhook = (path: string, operationId: string, sandboxOnly = false) =>
   defineRoute({
     method: 'post',
     path,
     operationId,
+    ...(sandboxOnly ? { sandboxOnly } : {}),
     summary: 'Send a TEST webhook to the configured endpoint and report its answer',
     tags: ['Webhooks'],
     responses: {
@@ -26,28 +74,37 @@ const testWebhook = (path: string, operationId: string) =>
 
 export const webhookRoutes = [
   testWebhook('/webhooks/test', 'sendTestWebhook'),
-  testWebhook('/sandbox/webhooks/test', 'sendSandboxTestWebhook'),
+  testWebhook('/sandbox/webhooks/test', 'sendSandboxTestWebhook', true),
   defineRoute({
     method: 'get',
     path: '/webhooks/public-key',
     operationId: 'getWebhookPublicKey',
-    summary: "The public key that verifies webhook signatures for the calling token's environment",
+    summary: "The public keys that verify the calling platform's webhook signatures in the token's environment",
     tags: ['Webhooks'],
     responses: {
-      200: {
-        description: 'PEM (SPKI) P-256 public key',
-        schema: z.object({ environment: z.enum(['SANDBOX', 'PRODUCTION']), algorithm: z.literal('ECDSA_P256_SHA256'), signatureHeader: z.string(), publicKeyPem: z.string() }).openapi('WebhookPublicKey'),
-      },
+      200: { description: "The platform's signing keys, with their validity", schema: WebhookPublicKeySchema },
       401: errorResponses[401],
     },
-    handler: async ({ em, caller, deps }) => ({
-      status: 200,
-      body: {
-        environment: caller.environment,
-        algorithm: 'ECDSA_P256_SHA256',
-        signatureHeader: SIGNATURE_HEADER,
-        publicKeyPem: await publicSigningKey(em, deps.config.masterKey, caller.environment),
-      },
-    }),
+    handler: async ({ em, caller, deps }) => ({ status: 200, body: await publicKeyView(em, deps.config.masterKey, caller) }),
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/webhooks/signing-keys/rotate',
+    permission: 'MANAGE',
+    operationId: 'rotateWebhookSigningKey',
+    summary: 'Rotate the webhook signing key',
+    tags: ['Webhooks'],
+    body: RotateSigningKeyRequestSchema,
+    // A retried rotation must not rotate again: that would end the overlap it just opened.
+    idempotent: true,
+    responses: {
+      200: { description: 'The signing keys after the rotation: the new one and the previous one until the overlap ends', schema: WebhookPublicKeySchema },
+      400: errorResponses[400],
+      401: errorResponses[401],
+    },
+    handler: async ({ em, caller, deps, body }) => {
+      await rotateSigningKey(em, deps.config.masterKey, caller.platformId, caller.environment, body.overlapSeconds ?? DEFAULT_ROTATION_OVERLAP_SECONDS);
+      return { status: 200, body: await publicKeyView(em, deps.config.masterKey, caller) };
+    },
   }),
 ];

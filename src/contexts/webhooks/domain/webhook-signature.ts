@@ -17,26 +17,61 @@ export function generateSigningKeyPair(): { publicKeyPem: string; privateKeyPem:
  * is `{"v":"1","s":"<base64>"}`.
  */
 export function signWebhookBody(privateKey: string | KeyObject, body: string): string {
-  const key = typeof privateKey === 'string' ? createPrivateKey(privateKey) : privateKey;
-  const signature = sign('sha256', Buffer.from(body, 'utf8'), { key, dsaEncoding: 'der' });
-  return JSON.stringify({ v: '1', s: signature.toString('base64') });
+  return JSON.stringify({ v: '1', s: signature(privateKey, body) });
 }
 
-/** What a receiver does: parse the header (JSON or bare base64) and verify against the raw body. */
+function signature(privateKey: string | KeyObject, body: string): string {
+  const key = typeof privateKey === 'string' ? createPrivateKey(privateKey) : privateKey;
+  return sign('sha256', Buffer.from(body, 'utf8'), { key, dsaEncoding: 'der' }).toString('base64');
+}
+
+/** At most this many signatures are looked at in one header (a rotation has two keys sign). */
+export const MAX_SIGNATURES = 4;
+
+/**
+ * Signs with every key that signs now (oldest first). One key: `{"v":"1","s":…}` as always.
+ * During a rotation's overlap `s` is the oldest key's signature — the key receivers that read only
+ * `s` still hold — and `sigs` carries one `{kid, s}` per key, so that a receiver holding either
+ * the old or the new public key verifies the delivery.
+ */
+export function signWebhookBodyWithKeys(keys: { id: string; privateKey: string | KeyObject }[], body: string): string {
+  if (keys.length === 0) throw new Error('no signing key');
+  const signatures = keys.map((k) => ({ kid: k.id, s: signature(k.privateKey, body) }));
+  if (signatures.length === 1) return JSON.stringify({ v: '1', s: signatures[0]!.s });
+  return JSON.stringify({ v: '1', s: signatures[0]!.s, sigs: signatures });
+}
+
+/**
+ * What a receiver does: parse the header (JSON or bare base64) and verify against the raw body.
+ * True when `s` or any signature in `sigs` verifies with the key.
+ */
 export function verifyWebhookSignature(publicKeyPem: string, rawBody: string | Buffer, headerValue: string): boolean {
-  let encoded = headerValue.trim();
-  if (encoded.startsWith('{')) {
+  let candidates: string[];
+  const trimmed = headerValue.trim();
+  if (trimmed.startsWith('{')) {
     try {
-      const parsed = JSON.parse(encoded) as { s?: unknown };
-      if (typeof parsed.s !== 'string') return false;
-      encoded = parsed.s;
+      const parsed = JSON.parse(trimmed) as { s?: unknown; sigs?: unknown };
+      candidates = [parsed.s, ...(Array.isArray(parsed.sigs) ? parsed.sigs.slice(0, MAX_SIGNATURES).map((x: unknown) => (x && typeof x === 'object' ? (x as { s?: unknown }).s : undefined)) : [])].filter(
+        (x): x is string => typeof x === 'string',
+      );
     } catch {
       return false;
     }
+  } else {
+    candidates = [trimmed];
   }
+  let key: KeyObject;
   try {
-    return verify('sha256', typeof rawBody === 'string' ? Buffer.from(rawBody, 'utf8') : rawBody, { key: createPublicKey(publicKeyPem), dsaEncoding: 'der' }, Buffer.from(encoded, 'base64'));
+    key = createPublicKey(publicKeyPem);
   } catch {
     return false;
   }
+  const body = typeof rawBody === 'string' ? Buffer.from(rawBody, 'utf8') : rawBody;
+  return candidates.some((encoded) => {
+    try {
+      return verify('sha256', body, { key, dsaEncoding: 'der' }, Buffer.from(encoded, 'base64'));
+    } catch {
+      return false;
+    }
+  });
 }
