@@ -462,7 +462,7 @@ describe('card transactions on the ledger', () => {
     // A tip: clearing over the authorization pulls the excess.
     await simulate(api, card.id, 'clearing', { cardTransactionId: a, amount: 1_400 }).expect(202);
     expect(await bal()).toMatchObject({ balance: 8_600n, held: 0n });
-    expect(await row(a)).toMatchObject({ status: 'SETTLED', settledAmount: 1_400n, pullCount: 2, pullTotal: 1_200n, pendingPulls: 0 });
+    expect(await row(a)).toMatchObject({ status: 'SETTLED', settledAmount: 1_400n, pendingPulls: 0 });
     const lateAdvice = await simulate(api, card.id, 'authorization_advice', { cardTransactionId: a, amount: 2_000 });
     expect(lateAdvice.status).toBe(400);
 
@@ -518,7 +518,9 @@ describe('card transactions on the ledger', () => {
     const card = await activeCard(api, holder);
     const tx = (await simulate(api, card.id, 'authorization', { amount: 1_000, currency: usd, merchant }).expect(202)).body.cardTransactionId as string;
     await simulate(api, card.id, 'clearing', { cardTransactionId: tx, amount: 1_300 }).expect(202);
-    expect(await h.orm.em.fork().findOneOrFail(CardTransaction, { id: tx })).toMatchObject({ status: 'EXCEPTION', settledAmount: 1_300n, heldAmount: 0n, pullCount: 2, pullTotal: 1_300n });
+    expect(await h.orm.em.fork().findOneOrFail(CardTransaction, { id: tx })).toMatchObject({ status: 'EXCEPTION', settledAmount: 1_300n, heldAmount: 0n });
+    // Two pulls; the second failed (charged to the platform), so only the first took money.
+    expect((await api.get(`/transactions/${tx}`).expect(200)).body.pullSummary).toEqual({ count: 2, totalAmount: 1_000, pendingCount: 0 });
     expect(await account(holder.accountId)).toMatchObject({ balance: 0n, held: 0n });
     expect((await account(cardNetworkAccountId(platform.id, 'USD'))).balance).toBe(1_300n);
     expect((await account(`Ledger:${platform.id}:RETURN_SHORTFALL:USD`)).balance).toBe(-300n);
@@ -540,6 +542,63 @@ describe('card transactions on the ledger', () => {
     expect((await account(cardHoldsAccountId(platform.id, 'USD'))).balance).toBe(1_800n);
     const audit = await runLedgerAudit(h.orm.em.fork());
     expect(audit.findings.filter((f) => f.subject.includes(platform.id) || f.subject === holder.accountId)).toEqual([]);
+  });
+});
+
+describe('pullSummary', () => {
+  /** What the ledger took out of the funding account for one card transaction: one amount per entry. */
+  const ledgerPulls = async (cardTransactionId: string, fundingAccountId: string) => {
+    const em = h.orm.em.fork();
+    const entries = await em.find(JournalEntry, { transactionId: cardTransactionId });
+    const lines = await em.find(Posting, { entryId: { $in: entries.map((e) => e.id) }, accountId: fundingAccountId, amount: { $lt: 0n } }, { orderBy: { id: 'asc' } });
+    return lines.map((l) => -l.amount);
+  };
+  const sum = (xs: bigint[]) => Number(xs.reduce((a, b) => a + b, 0n));
+
+  test('counts every movement out of the funding account: the advice, and the pull of a return reversal', async () => {
+    const { api } = await h.platform();
+    const holder = await cardholder(api, 10_000);
+    const card = await activeCard(api, holder);
+    const view = async (id: string) => (await api.get(`/transactions/${id}`).expect(200)).body;
+
+    const a = (await simulate(api, card.id, 'authorization', { amount: 1_000, currency: usd, merchant }).expect(202)).body.cardTransactionId as string;
+    await simulate(api, card.id, 'authorization_advice', { cardTransactionId: a, amount: 1_500 }).expect(202);
+    expect(await account(holder.accountId)).toMatchObject({ balance: 8_500n, held: 1_500n });
+    expect(await ledgerPulls(a, holder.accountId)).toEqual([1_000n, 500n]);
+    expect((await view(a)).pullSummary).toEqual({ count: 2, totalAmount: 1_500, pendingCount: 0 });
+
+    // Settling from the hold takes nothing more; the return gives it all back; its reversal takes it again.
+    await simulate(api, card.id, 'clearing', { cardTransactionId: a, amount: 1_500 }).expect(202);
+    expect((await view(a)).pullSummary).toEqual({ count: 2, totalAmount: 1_500, pendingCount: 0 });
+    await simulate(api, card.id, 'return', { cardTransactionId: a, amount: 1_500 }).expect(202);
+    expect((await account(holder.accountId)).balance).toBe(10_000n);
+    await simulate(api, card.id, 'return_reversal', { cardTransactionId: a }).expect(202);
+    expect((await account(holder.accountId)).balance).toBe(8_500n);
+    const pulls = await ledgerPulls(a, holder.accountId);
+    expect(sum(pulls)).toBe(3_000);
+    const after = await view(a);
+    expect(after.pullSummary).toEqual({ count: pulls.length, totalAmount: 3_000, pendingCount: 0 });
+    expect(after.pullSummary.count).toBe(3);
+    // The webhook of the reversal says the same, as of its own transaction.
+    type Data = { id: string; status: string; refundSummary: { count: number }; pullSummary: unknown };
+    const reversed = (x: { body: { data: Record<string, unknown> } }) => {
+      const d = x.body.data as Data;
+      return d.id === a && d.status === 'SETTLED' && d.refundSummary?.count === 1;
+    };
+    await h.receiver.waitFor((hooks) => hooks.some(reversed));
+    expect((h.receiver.received.find(reversed)!.body.data as Data).pullSummary).toEqual({ count: 3, totalAmount: 3_000, pendingCount: 0 });
+  });
+
+  test('an over-auth clearing and a shrinking advice: what left the account, counted per movement', async () => {
+    const { api } = await h.platform();
+    const holder = await cardholder(api, 10_000);
+    const card = await activeCard(api, holder);
+    const a = (await simulate(api, card.id, 'authorization', { amount: 1_000, currency: usd, merchant }).expect(202)).body.cardTransactionId as string;
+    await simulate(api, card.id, 'authorization_advice', { cardTransactionId: a, amount: 1_500 }).expect(202);
+    await simulate(api, card.id, 'authorization_advice', { cardTransactionId: a, amount: 1_200 }).expect(202);
+    await simulate(api, card.id, 'clearing', { cardTransactionId: a, amount: 1_400 }).expect(202);
+    expect(await ledgerPulls(a, holder.accountId)).toEqual([1_000n, 500n, 200n]);
+    expect((await api.get(`/transactions/${a}`).expect(200)).body.pullSummary).toEqual({ count: 3, totalAmount: 1_700, pendingCount: 0 });
   });
 });
 
