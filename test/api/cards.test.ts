@@ -90,7 +90,7 @@ describe('issuing a card', () => {
     expect(expiresAt - Date.now()).toBeLessThanOrEqual(5 * 60_000);
     const token = new URL(res.body.panEmbedUrl as string).hash.slice(1);
     expect(res.body.panEmbedUrl).not.toContain(card.id);
-    expect(verifyRevealToken(h.masterKey, token, Date.now())).toBe(card.id);
+    expect(verifyRevealToken(h.masterKey, token, Date.now())?.cardId).toBe(card.id);
     expect(verifyRevealToken(h.masterKey, token, expiresAt + 1)).toBeNull();
   });
 
@@ -125,6 +125,46 @@ describe('issuing a card', () => {
     }
     expect((await api.patch(`/cards/${card.id}`, { state: 'CLOSED' })).status).toBe(200);
     expect((await request(h.app).post(url.pathname).send({ token })).status).toBe(404);
+  });
+
+  test('a reveal link works once, and only while the card is ACTIVE', async () => {
+    const { api } = await h.platform();
+    const card = await activeCard(api, await cardholder(api));
+    const link = async () => {
+      const url = new URL((await api.post(`/cards/${card.id}/reveal`).expect(200)).body.panEmbedUrl as string);
+      return { path: url.pathname, token: url.hash.slice(1) };
+    };
+    const first = await link();
+    expect((await request(h.app).post(first.path).send({ token: first.token })).status).toBe(200);
+    // A second use is refused, and says why.
+    const again = await request(h.app).post(first.path).send({ token: first.token });
+    expect(again.status).toBe(409);
+    expect(again.body).toMatchObject({ code: 'CONFLICT' });
+    expect(again.body.reason).toMatch(/already been used/);
+    expect(again.body).not.toHaveProperty('pan');
+
+    // A link minted while ACTIVE shows nothing once the card is frozen, nor after it is unfrozen.
+    const beforeFreeze = await link();
+    await api.patch(`/cards/${card.id}`, { state: 'FROZEN' }).expect(200);
+    expect((await request(h.app).post(beforeFreeze.path).send({ token: beforeFreeze.token })).status).toBe(404);
+    // A frozen card's details are not revealed: unfreezing comes first.
+    const frozen = await api.post(`/cards/${card.id}/reveal`);
+    expect([frozen.status, frozen.body.code]).toEqual([409, 'CONFLICT']);
+    await api.patch(`/cards/${card.id}`, { state: 'ACTIVE' }).expect(200);
+    const unfrozen = await link();
+    await api.patch(`/cards/${card.id}`, { state: 'CLOSED' }).expect(200);
+    expect((await request(h.app).post(unfrozen.path).send({ token: unfrozen.token })).status).toBe(404);
+    const closed = await api.post(`/cards/${card.id}/reveal`);
+    expect([closed.status, closed.body.code]).toEqual([409, 'CARD_NOT_MUTABLE']);
+  });
+
+  test('the newest reveal link replaces the one before it', async () => {
+    const { api } = await h.platform();
+    const card = await activeCard(api, await cardholder(api));
+    const older = new URL((await api.post(`/cards/${card.id}/reveal`).expect(200)).body.panEmbedUrl as string);
+    const newer = new URL((await api.post(`/cards/${card.id}/reveal`).expect(200)).body.panEmbedUrl as string);
+    expect((await request(h.app).post(older.pathname).send({ token: older.hash.slice(1) })).status).toBe(409);
+    expect((await request(h.app).post(newer.pathname).send({ token: newer.hash.slice(1) })).status).toBe(200);
   });
 
   test('the sandbox issuer rejects platformCardId ending in 002: CLOSED, ISSUER_REJECTED, and the slot is free', async () => {

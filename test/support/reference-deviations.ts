@@ -65,6 +65,12 @@ export const REFERENCE_DEVIATIONS: Deviation[] = [
     reason: 'Spec §7: the platform live-card cap and one card per cardholder answer 409 CARD_LIMIT_REACHED; the reference declares no 409 on createCard',
   },
   {
+    operation: 'POST /cards/{id}/reveal',
+    status: 409,
+    schemaPath: UNDECLARED(409),
+    reason: "Only an ACTIVE card's details are revealed: a CLOSED card answers 409 CARD_NOT_MUTABLE, a FROZEN one (or one with no number yet) 409 CONFLICT; the reference declares no 409 on revealCard",
+  },
+  {
     operation: ['* /cards/{id}*', 'POST /sandbox/cards/{id}/simulate/*'],
     status: 404,
     schemaPath: ERROR_CODE(404),
