@@ -7,6 +7,7 @@ import type { ApiDeps } from './context';
 import { authenticate } from './middleware/auth';
 import { errorHandler } from './middleware/errors';
 import { notFoundHandler } from './middleware/not-found';
+import { notImplementedHandler, unbuiltRoutes } from './middleware/not-implemented';
 import { rateLimitPerToken } from './middleware/rate-limit';
 import { requestMetrics } from './middleware/request-metrics';
 import { openApiDocument } from './openapi-registry';
@@ -74,9 +75,11 @@ export function createApp(deps: ApiDeps) {
   api.use(rateLimitPerToken(limits, now));
   const routes = contexts.flatMap(({ module }) => module.routes);
   for (const route of [...routes].sort(byPathSpecificity)) mountRoute(api, deps, route);
+  // After every route, behind authentication: the reference's operations not built yet answer 501.
+  api.use(notImplementedHandler());
   app.use(base, api);
 
-  app.use(notFoundHandler(() => registeredRoutes, base));
+  app.use(notFoundHandler(() => [...registeredRoutes, ...unbuiltRoutes], base));
   app.use(errorHandler);
   return app;
 }

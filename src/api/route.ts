@@ -12,6 +12,7 @@ import { errorResponses, ID_PARAMS } from './schemas/common';
 import { declaredKeys, looksLikeId, nulCharacterErrors, unknownQueryErrors } from './input-guards';
 import { fieldErrors } from '../schemas/field-errors';
 import { requiredPermission, type Permission } from './permissions';
+import { routePattern } from './route-match';
 
 type Method = 'get' | 'post' | 'patch' | 'put' | 'delete';
 
@@ -76,6 +77,12 @@ export interface RouteSpec<P extends z.ZodType, Q extends z.ZodType, B extends z
 /** Every route registered, for 405 detection and the OpenAPI document. */
 export const registeredRoutes: { method: Method; path: string; idParams: boolean }[] = [];
 
+/** Whether this route's path, with these parameter values, is the path of a registered route that reads them literally. */
+function isPathOfAnotherRoute(path: string, params: Record<string, string | string[]>): boolean {
+  const concrete = path.replace(/:(\w+)/g, (_m, name: string) => String(params[name] ?? '').replace(/\//g, '%2F'));
+  return registeredRoutes.some((route) => routePattern(route).test(concrete));
+}
+
 function openApiPath(path: string): string {
   return path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
 }
@@ -93,8 +100,11 @@ export function mountRoute<P extends z.ZodType, Q extends z.ZodType, B extends z
   const pathGuard = (req: Request, _res: Response, next: NextFunction) => {
     const nulInPath = nulCharacterErrors(req.params, '');
     if (nulInPath.length > 0) throw DomainError.invalidInput(nulInPath);
-    // An id parameter never captures a literal segment: leave the request (body unread) to a literal route or the 404.
-    next(idParams && Object.values(req.params).some((value) => typeof value === 'string' && !looksLikeId(value)) ? 'route' : undefined);
+    // A value that is not an id may be a literal segment of another route (`/customers/external-accounts`
+    // under `/customers/:customerId`): the request (body unread) goes on to it, or to the 405. Else it is
+    // this route's, naming nothing: the handler answers it as an unknown id, with the resource's own code.
+    const notAnId = idParams && Object.values(req.params).some((value) => typeof value === 'string' && !looksLikeId(value));
+    next(notAnId && isPathOfAnotherRoute(spec.path, req.params) ? 'route' : undefined);
   };
   router[spec.method](spec.path, pathGuard, receiveBody(bodyLimitOf(spec), { multipart: !!spec.multipart }), async (req: Request, res: Response) => {
     const caller = res.locals.caller as Caller;

@@ -90,7 +90,7 @@ describe('issuing a card', () => {
     expect(expiresAt - Date.now()).toBeLessThanOrEqual(5 * 60_000);
     const token = new URL(res.body.panEmbedUrl as string).hash.slice(1);
     expect(res.body.panEmbedUrl).not.toContain(card.id);
-    expect(verifyRevealToken(h.masterKey, token, Date.now())).toBe(card.id);
+    expect(verifyRevealToken(h.masterKey, token, Date.now())?.cardId).toBe(card.id);
     expect(verifyRevealToken(h.masterKey, token, expiresAt + 1)).toBeNull();
   });
 
@@ -125,6 +125,46 @@ describe('issuing a card', () => {
     }
     expect((await api.patch(`/cards/${card.id}`, { state: 'CLOSED' })).status).toBe(200);
     expect((await request(h.app).post(url.pathname).send({ token })).status).toBe(404);
+  });
+
+  test('a reveal link works once, and only while the card is ACTIVE', async () => {
+    const { api } = await h.platform();
+    const card = await activeCard(api, await cardholder(api));
+    const link = async () => {
+      const url = new URL((await api.post(`/cards/${card.id}/reveal`).expect(200)).body.panEmbedUrl as string);
+      return { path: url.pathname, token: url.hash.slice(1) };
+    };
+    const first = await link();
+    expect((await request(h.app).post(first.path).send({ token: first.token })).status).toBe(200);
+    // A second use is refused, and says why.
+    const again = await request(h.app).post(first.path).send({ token: first.token });
+    expect(again.status).toBe(409);
+    expect(again.body).toMatchObject({ code: 'CONFLICT' });
+    expect(again.body.reason).toMatch(/already been used/);
+    expect(again.body).not.toHaveProperty('pan');
+
+    // A link minted while ACTIVE shows nothing once the card is frozen, nor after it is unfrozen.
+    const beforeFreeze = await link();
+    await api.patch(`/cards/${card.id}`, { state: 'FROZEN' }).expect(200);
+    expect((await request(h.app).post(beforeFreeze.path).send({ token: beforeFreeze.token })).status).toBe(404);
+    // A frozen card's details are not revealed: unfreezing comes first.
+    const frozen = await api.post(`/cards/${card.id}/reveal`);
+    expect([frozen.status, frozen.body.code]).toEqual([409, 'CONFLICT']);
+    await api.patch(`/cards/${card.id}`, { state: 'ACTIVE' }).expect(200);
+    const unfrozen = await link();
+    await api.patch(`/cards/${card.id}`, { state: 'CLOSED' }).expect(200);
+    expect((await request(h.app).post(unfrozen.path).send({ token: unfrozen.token })).status).toBe(404);
+    const closed = await api.post(`/cards/${card.id}/reveal`);
+    expect([closed.status, closed.body.code]).toEqual([409, 'CARD_NOT_MUTABLE']);
+  });
+
+  test('the newest reveal link replaces the one before it', async () => {
+    const { api } = await h.platform();
+    const card = await activeCard(api, await cardholder(api));
+    const older = new URL((await api.post(`/cards/${card.id}/reveal`).expect(200)).body.panEmbedUrl as string);
+    const newer = new URL((await api.post(`/cards/${card.id}/reveal`).expect(200)).body.panEmbedUrl as string);
+    expect((await request(h.app).post(older.pathname).send({ token: older.hash.slice(1) })).status).toBe(409);
+    expect((await request(h.app).post(newer.pathname).send({ token: newer.hash.slice(1) })).status).toBe(200);
   });
 
   test('the sandbox issuer rejects platformCardId ending in 002: CLOSED, ISSUER_REJECTED, and the slot is free', async () => {
@@ -462,7 +502,7 @@ describe('card transactions on the ledger', () => {
     // A tip: clearing over the authorization pulls the excess.
     await simulate(api, card.id, 'clearing', { cardTransactionId: a, amount: 1_400 }).expect(202);
     expect(await bal()).toMatchObject({ balance: 8_600n, held: 0n });
-    expect(await row(a)).toMatchObject({ status: 'SETTLED', settledAmount: 1_400n, pullCount: 2, pullTotal: 1_200n, pendingPulls: 0 });
+    expect(await row(a)).toMatchObject({ status: 'SETTLED', settledAmount: 1_400n, pendingPulls: 0 });
     const lateAdvice = await simulate(api, card.id, 'authorization_advice', { cardTransactionId: a, amount: 2_000 });
     expect(lateAdvice.status).toBe(400);
 
@@ -518,7 +558,9 @@ describe('card transactions on the ledger', () => {
     const card = await activeCard(api, holder);
     const tx = (await simulate(api, card.id, 'authorization', { amount: 1_000, currency: usd, merchant }).expect(202)).body.cardTransactionId as string;
     await simulate(api, card.id, 'clearing', { cardTransactionId: tx, amount: 1_300 }).expect(202);
-    expect(await h.orm.em.fork().findOneOrFail(CardTransaction, { id: tx })).toMatchObject({ status: 'EXCEPTION', settledAmount: 1_300n, heldAmount: 0n, pullCount: 2, pullTotal: 1_300n });
+    expect(await h.orm.em.fork().findOneOrFail(CardTransaction, { id: tx })).toMatchObject({ status: 'EXCEPTION', settledAmount: 1_300n, heldAmount: 0n });
+    // Two pulls; the second failed (charged to the platform), so only the first took money.
+    expect((await api.get(`/transactions/${tx}`).expect(200)).body.pullSummary).toEqual({ count: 2, totalAmount: 1_000, pendingCount: 0 });
     expect(await account(holder.accountId)).toMatchObject({ balance: 0n, held: 0n });
     expect((await account(cardNetworkAccountId(platform.id, 'USD'))).balance).toBe(1_300n);
     expect((await account(`Ledger:${platform.id}:RETURN_SHORTFALL:USD`)).balance).toBe(-300n);
@@ -540,6 +582,63 @@ describe('card transactions on the ledger', () => {
     expect((await account(cardHoldsAccountId(platform.id, 'USD'))).balance).toBe(1_800n);
     const audit = await runLedgerAudit(h.orm.em.fork());
     expect(audit.findings.filter((f) => f.subject.includes(platform.id) || f.subject === holder.accountId)).toEqual([]);
+  });
+});
+
+describe('pullSummary', () => {
+  /** What the ledger took out of the funding account for one card transaction: one amount per entry. */
+  const ledgerPulls = async (cardTransactionId: string, fundingAccountId: string) => {
+    const em = h.orm.em.fork();
+    const entries = await em.find(JournalEntry, { transactionId: cardTransactionId });
+    const lines = await em.find(Posting, { entryId: { $in: entries.map((e) => e.id) }, accountId: fundingAccountId, amount: { $lt: 0n } }, { orderBy: { id: 'asc' } });
+    return lines.map((l) => -l.amount);
+  };
+  const sum = (xs: bigint[]) => Number(xs.reduce((a, b) => a + b, 0n));
+
+  test('counts every movement out of the funding account: the advice, and the pull of a return reversal', async () => {
+    const { api } = await h.platform();
+    const holder = await cardholder(api, 10_000);
+    const card = await activeCard(api, holder);
+    const view = async (id: string) => (await api.get(`/transactions/${id}`).expect(200)).body;
+
+    const a = (await simulate(api, card.id, 'authorization', { amount: 1_000, currency: usd, merchant }).expect(202)).body.cardTransactionId as string;
+    await simulate(api, card.id, 'authorization_advice', { cardTransactionId: a, amount: 1_500 }).expect(202);
+    expect(await account(holder.accountId)).toMatchObject({ balance: 8_500n, held: 1_500n });
+    expect(await ledgerPulls(a, holder.accountId)).toEqual([1_000n, 500n]);
+    expect((await view(a)).pullSummary).toEqual({ count: 2, totalAmount: 1_500, pendingCount: 0 });
+
+    // Settling from the hold takes nothing more; the return gives it all back; its reversal takes it again.
+    await simulate(api, card.id, 'clearing', { cardTransactionId: a, amount: 1_500 }).expect(202);
+    expect((await view(a)).pullSummary).toEqual({ count: 2, totalAmount: 1_500, pendingCount: 0 });
+    await simulate(api, card.id, 'return', { cardTransactionId: a, amount: 1_500 }).expect(202);
+    expect((await account(holder.accountId)).balance).toBe(10_000n);
+    await simulate(api, card.id, 'return_reversal', { cardTransactionId: a }).expect(202);
+    expect((await account(holder.accountId)).balance).toBe(8_500n);
+    const pulls = await ledgerPulls(a, holder.accountId);
+    expect(sum(pulls)).toBe(3_000);
+    const after = await view(a);
+    expect(after.pullSummary).toEqual({ count: pulls.length, totalAmount: 3_000, pendingCount: 0 });
+    expect(after.pullSummary.count).toBe(3);
+    // The webhook of the reversal says the same, as of its own transaction.
+    type Data = { id: string; status: string; refundSummary: { count: number }; pullSummary: unknown };
+    const reversed = (x: { body: { data: Record<string, unknown> } }) => {
+      const d = x.body.data as Data;
+      return d.id === a && d.status === 'SETTLED' && d.refundSummary?.count === 1;
+    };
+    await h.receiver.waitFor((hooks) => hooks.some(reversed));
+    expect((h.receiver.received.find(reversed)!.body.data as Data).pullSummary).toEqual({ count: 3, totalAmount: 3_000, pendingCount: 0 });
+  });
+
+  test('an over-auth clearing and a shrinking advice: what left the account, counted per movement', async () => {
+    const { api } = await h.platform();
+    const holder = await cardholder(api, 10_000);
+    const card = await activeCard(api, holder);
+    const a = (await simulate(api, card.id, 'authorization', { amount: 1_000, currency: usd, merchant }).expect(202)).body.cardTransactionId as string;
+    await simulate(api, card.id, 'authorization_advice', { cardTransactionId: a, amount: 1_500 }).expect(202);
+    await simulate(api, card.id, 'authorization_advice', { cardTransactionId: a, amount: 1_200 }).expect(202);
+    await simulate(api, card.id, 'clearing', { cardTransactionId: a, amount: 1_400 }).expect(202);
+    expect(await ledgerPulls(a, holder.accountId)).toEqual([1_000n, 500n, 200n]);
+    expect((await api.get(`/transactions/${a}`).expect(200)).body.pullSummary).toEqual({ count: 3, totalAmount: 1_700, pendingCount: 0 });
   });
 });
 

@@ -81,9 +81,16 @@ describe('GET /discoveries', () => {
 
   test('without filters every entry, ordered by country, currency and name; paging has no duplicates or gaps', async () => {
     const expected = discoveries().map(nameOf);
-    const first = await api.get('/discoveries');
-    expect(first.body.data).toHaveLength(20);
-    expect(first.body.totalCount).toBe(expected.length);
+    expect(expected.length).toBeGreaterThan(100);
+    // No paging unless asked for (the reference returns every institution, and its CLI cannot page).
+    const all = await api.get('/discoveries');
+    expect(all.status).toBe(200);
+    expect(all.body).toEqual({ data: expect.any(Array), hasMore: false, totalCount: expected.length });
+    expect([...all.body.data.map(nameOf)].sort()).toEqual([...expected].sort());
+    const allKeys = all.body.data.map((d: { country: string; currency: string; bankName: string }) => `${d.country} ${d.currency} ${d.bankName.toLowerCase()}`);
+    expect(allKeys).toEqual([...allKeys].sort());
+    const cny = await api.get('/discoveries?currency=CNY');
+    expect(cny.body).toMatchObject({ hasMore: false, totalCount: cny.body.data.length });
     for (const limit of [7, 100]) {
       const { items, pages, totalCount } = await walk<{ country: string; currency: string; bankName: string }>('/discoveries', limit);
       expect(totalCount).toBe(expected.length);

@@ -116,6 +116,9 @@ describe('permissions are enforced', () => {
         'post /stablecoins/{stablecoinId}/mints',
         'post /stablecoins/{stablecoinId}/burns',
         'post /sandbox/stablecoin-operations/{stablecoinOperationId}/fund',
+        ...['authorization', 'clearing', 'return', 'balance_inquiry', 'credit_authorization', 'financial_authorization', 'financial_credit_authorization', 'authorization_advice', 'credit_authorization_advice', 'return_reversal'].map(
+          (event) => `post /sandbox/cards/{cardId}/simulate/${event}`,
+        ),
       ].sort(),
     );
     for (const { op, permission } of declared) {
@@ -151,11 +154,15 @@ describe('permissions are enforced', () => {
     expect([execute.status, execute.body.code]).toEqual([403, 'FORBIDDEN']);
     const customer = await request(h.app).post(`${BASE}/customers`).set('Authorization', m).send({ customerType: 'INDIVIDUAL', platformCustomerId: 'm-1', fullName: 'Man Ager' });
     expect(customer.status).toBe(201);
+    // The card network simulators move money like the other sandbox payment simulators.
+    const simulated = await request(h.app).post(`${BASE}/sandbox/cards/Card:00000000-0000-4000-8000-000000000000/simulate/authorization`).set('Authorization', m).send({});
+    expect([simulated.status, simulated.body.code]).toEqual([403, 'FORBIDDEN']);
 
     const payer = await mint(p, 'payer', ['VIEW', 'TRANSACT']);
     const t = basic(payer.id, payer.clientSecret);
     // Past the permission check: the body is judged (and found wanting).
     expect((await request(h.app).post(`${BASE}/quotes`).set('Authorization', t).send({})).status).toBe(400);
+    expect((await request(h.app).post(`${BASE}/sandbox/cards/Card:00000000-0000-4000-8000-000000000000/simulate/authorization`).set('Authorization', t).send({})).status).toBe(400);
     expect((await request(h.app).patch(`${BASE}/config`).set('Authorization', t).send({ umaDomain: 'payer.example' })).status).toBe(403);
   });
 });

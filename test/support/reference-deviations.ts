@@ -1,4 +1,5 @@
 import { HTTP_STATUS } from '../../src/api/error-status';
+import { UNBUILT_OPERATIONS } from '../../src/api/unbuilt-operations';
 import { ERROR_CODES } from '../../src/domain/errors';
 import type { Difference } from './reference-conformance';
 
@@ -63,6 +64,18 @@ export const REFERENCE_DEVIATIONS: Deviation[] = [
     status: 409,
     schemaPath: UNDECLARED(409),
     reason: 'Spec §7: the platform live-card cap and one card per cardholder answer 409 CARD_LIMIT_REACHED; the reference declares no 409 on createCard',
+  },
+  {
+    operation: [...UNBUILT_OPERATIONS],
+    status: 501,
+    schemaPath: UNDECLARED(501),
+    reason: 'Operations of the reference not built yet answer 501 NOT_IMPLEMENTED (src/api/unbuilt-operations.ts) rather than "No route"',
+  },
+  {
+    operation: 'POST /cards/{id}/reveal',
+    status: 409,
+    schemaPath: UNDECLARED(409),
+    reason: "Only an ACTIVE card's details are revealed: a CLOSED card answers 409 CARD_NOT_MUTABLE, a FROZEN one (or one with no number yet) 409 CONFLICT; the reference declares no 409 on revealCard",
   },
   {
     operation: ['* /cards/{id}*', 'POST /sandbox/cards/{id}/simulate/*'],

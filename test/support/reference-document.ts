@@ -5,9 +5,10 @@ import { parse as parseYaml } from 'yaml';
 
 /**
  * The public reference's OpenAPI document, prepared for validating this service's responses.
- * The project is always checked out beside `shared/`, locally and in CI.
+ * The project is always checked out beside `shared/`, locally and in CI; a checkout elsewhere (a
+ * second worktree) names the file with REFERENCE_OPENAPI_YAML.
  */
-export const REFERENCE_YAML = resolve(__dirname, '../../../shared/reference/public-api-openapi.yaml');
+export const REFERENCE_YAML = process.env.REFERENCE_OPENAPI_YAML ?? resolve(__dirname, '../../../shared/reference/public-api-openapi.yaml');
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type JsonObject = { [key: string]: Json };

@@ -165,8 +165,8 @@ describe('card secrets', () => {
   });
   test('reveal tokens verify until they expire and not after tampering', () => {
     const key = Buffer.alloc(32, 7);
-    const token = revealToken(key, 'Card:abc', 1_000_000);
-    expect(verifyRevealToken(key, token, 999_999)).toBe('Card:abc');
+    const token = revealToken(key, 'Card:abc', 'link-1', 1_000_000);
+    expect(verifyRevealToken(key, token, 999_999)).toEqual({ cardId: 'Card:abc', linkId: 'link-1' });
     expect(verifyRevealToken(key, token, 1_000_001)).toBeNull();
     expect(verifyRevealToken(key, token.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A')), 999_999)).toBeNull();
     expect(verifyRevealToken(Buffer.alloc(32, 8), token, 999_999)).toBeNull();

@@ -5,7 +5,7 @@ import { toMinor } from '../../../domain/money';
 import { logger } from '../../../logger';
 import { changeCardOnWorkflow, startCardLifecycle, type CardRef } from '../../../temporal/starters/card-lifecycle';
 import type { Card } from '../entities';
-import { revealUrl } from '../services/card-reveal';
+import { issueRevealLink } from '../services/card-reveal';
 import { CARD_TIMING } from '../services/card-timing';
 import { cardView } from '../services/card-views';
 import { cardFromPayload, createCard, createProblems, type CardPayload, findCard, fundingSourceProblems, listCards } from '../services/cards';
@@ -124,14 +124,14 @@ export const cardRoutes = [
       200: { description: 'The reveal URL: a bearer secret, never store or log it', schema: CardRevealSchema },
       401: errorResponses[401],
       404: errorResponses[404],
-      409: conflict('CONFLICT: the card has no number yet (PROCESSING) or was rejected by the issuer'),
+      409: conflict('CARD_NOT_MUTABLE: the card is CLOSED; CONFLICT: the card is FROZEN (unfreeze it first) or has no number yet (PROCESSING, or rejected by the issuer)'),
     },
     handler: async ({ em, caller, params, deps }) => {
       const card = await findCard(em, caller.platformId, params.cardId);
-      if (!card.panHash) throw new DomainError('CONFLICT', `The card has no number to reveal (${card.state}${card.stateReason ? `, ${card.stateReason}` : ''})`);
+      const link = await issueRevealLink(em, deps.config, card);
       // An audit line names the card and the token that asked; the URL itself is never logged.
       logger.info({ cardId: card.id, tokenId: caller.tokenId }, 'card reveal URL issued');
-      return { status: 200, body: revealUrl(deps.config, card.id) };
+      return { status: 200, body: link };
     },
   }),
 ];

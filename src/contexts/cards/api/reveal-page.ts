@@ -1,8 +1,6 @@
 import express, { type Request, type Response, type Router } from 'express';
 import type { ApiDeps } from '../../../api/context';
-import { decrypt } from '../../../security/secrets';
-import { Card } from '../entities';
-import { verifyRevealToken } from '../domain/card-secrets';
+import { redeemRevealLink } from '../services/card-reveal';
 
 /**
  * The page a reveal URL opens (`POST /cards/{id}/reveal` mints it): the cardholder's browser
@@ -31,6 +29,7 @@ const SCRIPT = `(async () => {
   history.replaceState(null, '', location.pathname);
   if (!token) { status.textContent = 'This link is incomplete.'; return; }
   const res = await fetch('card-reveal', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token }) });
+  if (res.status === 409) { status.textContent = 'This link has already been used. Ask for a new one.'; return; }
   if (!res.ok) { status.textContent = 'This link has expired or is not valid. Ask for a new one.'; return; }
   const card = await res.json();
   document.getElementById('pan').textContent = card.pan.replace(/(\\d{4})(?=\\d)/g, '$1 ');
@@ -48,6 +47,11 @@ function refuse(res: Response): void {
   res.status(404).set(NO_STORE).json({ status: 404, code: 'NOT_FOUND', reason: 'This reveal link is not valid', message: 'This reveal link is not valid' });
 }
 
+function refuseUsed(res: Response): void {
+  const reason = 'This reveal link has already been used (or a newer one replaced it): ask for a new one';
+  res.status(409).set(NO_STORE).json({ status: 409, code: 'CONFLICT', reason, message: reason });
+}
+
 export function revealPageRouter(deps: ApiDeps): Router {
   const router = express.Router();
   router.get(REVEAL_PAGE_PATH, (_req: Request, res: Response) => {
@@ -58,13 +62,9 @@ export function revealPageRouter(deps: ApiDeps): Router {
   });
   router.post(REVEAL_PAGE_PATH, express.json({ limit: '2kb' }), async (req: Request, res: Response, next) => {
     try {
-      const token = (req.body as { token?: unknown } | undefined)?.token;
-      const cardId = typeof token === 'string' && token.length <= 1024 ? verifyRevealToken(deps.config.masterKey, token, Date.now()) : null;
-      if (!cardId) return refuse(res);
-      const card = await deps.orm.em.fork().findOne(Card, { id: cardId }, { populate: ['sealedSecrets'] });
-      if (!card?.sealedSecrets || card.state === 'CLOSED') return refuse(res);
-      const secrets = JSON.parse(decrypt(deps.config.masterKey, card.sealedSecrets)) as { pan: string; cvv: string };
-      res.status(200).set(NO_STORE).json({ pan: secrets.pan, cvv: secrets.cvv, expMonth: card.expMonth, expYear: card.expYear });
+      const redemption = await redeemRevealLink(deps.orm.em.fork(), deps.config.masterKey, (req.body as { token?: unknown } | undefined)?.token);
+      if ('refused' in redemption) return redemption.refused === 'USED' ? refuseUsed(res) : refuse(res);
+      res.status(200).set(NO_STORE).json(redemption.shown);
     } catch (err) {
       next(err);
     }

@@ -35,6 +35,8 @@ function simulation<S extends z.ZodType>(name: string, operationId: string, summ
     summary,
     tags: ['Sandbox'],
     sandboxOnly: true,
+    // A network event moves money on the funding account, like the other sandbox payment simulators.
+    permission: 'TRANSACT',
     idempotent: true,
     params: IdParam('cardId'),
     body,

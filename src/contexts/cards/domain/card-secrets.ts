@@ -39,22 +39,26 @@ export function panHash(key: Buffer, pan: string): string {
 
 const sign = (key: Buffer, payload: string) => createHmac('sha256', key).update(`card-reveal:${payload}`).digest('base64url');
 
-/** A bearer token naming the card and its expiry (ms since epoch), signed with the service's key. */
-export function revealToken(key: Buffer, cardId: string, expiresAtMs: number): string {
-  const payload = Buffer.from(JSON.stringify({ c: cardId, e: expiresAtMs })).toString('base64url');
+/**
+ * A bearer token naming the card, the link (`linkId`: the card keeps the id of the one link that
+ * may still be used, so a link works once) and its expiry (ms since epoch), signed with the
+ * service's key.
+ */
+export function revealToken(key: Buffer, cardId: string, linkId: string, expiresAtMs: number): string {
+  const payload = Buffer.from(JSON.stringify({ c: cardId, l: linkId, e: expiresAtMs })).toString('base64url');
   return `${payload}.${sign(key, payload)}`;
 }
 
-/** The card a reveal token is for, or null when it is forged, altered or expired. */
-export function verifyRevealToken(key: Buffer, token: string, nowMs: number): string | null {
+/** The card and link a reveal token is for, or null when it is forged, altered or expired. */
+export function verifyRevealToken(key: Buffer, token: string, nowMs: number): { cardId: string; linkId: string } | null {
   const [payload, signature] = token.split('.');
   if (!payload || !signature) return null;
   const expected = Buffer.from(sign(key, payload));
   const given = Buffer.from(signature);
   if (expected.length !== given.length || !timingSafeEqual(expected, given)) return null;
   try {
-    const { c, e } = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { c: unknown; e: unknown };
-    return typeof c === 'string' && typeof e === 'number' && nowMs <= e ? c : null;
+    const { c, l, e } = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { c: unknown; l: unknown; e: unknown };
+    return typeof c === 'string' && typeof l === 'string' && typeof e === 'number' && nowMs <= e ? { cardId: c, linkId: l } : null;
   } catch {
     return null;
   }

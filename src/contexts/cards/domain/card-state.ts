@@ -63,3 +63,17 @@ export function cardLimitRefusal(limits: CardLimits, live: { platform: number; c
   if (limits.oneCardPerCardholder && live.cardholder >= 1) return 'The platform allows one live card per cardholder; close the existing card first';
   return null;
 }
+
+export type RevealRefusal = { code: 'CARD_NOT_MUTABLE' | 'CONFLICT'; message: string };
+
+/**
+ * Why a card's number may not be revealed now, or null. Only an ACTIVE card shows it: a CLOSED
+ * card is done with (the reference's code for a closed card), and a FROZEN one is often frozen
+ * because it may be compromised, so its holder unfreezes it first (one PATCH).
+ */
+export function revealRefusal(state: CardState, hasNumber: boolean): RevealRefusal | null {
+  if (state === 'CLOSED') return { code: 'CARD_NOT_MUTABLE', message: 'The card is CLOSED: its details are no longer shown' };
+  if (state === 'FROZEN') return { code: 'CONFLICT', message: 'The card is FROZEN: unfreeze it (state ACTIVE) to reveal its details' };
+  if (state !== 'ACTIVE' || !hasNumber) return { code: 'CONFLICT', message: `The card has no number to reveal yet (${state})` };
+  return null;
+}

@@ -26,6 +26,8 @@ export class Card {
   /** `{pan, cvv}` sealed with the master key; never read outside the reveal path. */
   @Property({ type: 'string', nullable: true, lazy: true }) sealedSecrets?: string | null;
   @Property({ type: 'string', nullable: true }) panHash?: string | null;
+  /** The one reveal link that may still be used (its id, signed into the link); spent on use, voided by a state change. */
+  @Property({ type: 'string', nullable: true }) revealLinkId?: string | null;
   @Property({ type: 'datetime' }) createdAt!: Date;
   @Property({ type: 'datetime' }) updatedAt!: Date;
 }

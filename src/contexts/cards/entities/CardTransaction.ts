@@ -31,9 +31,6 @@ export class CardTransaction {
   @Property({ type: 'bigint' }) refundedAmount!: bigint;
   @Property({ type: 'integer' }) settlementCount!: number;
   @Property({ type: 'integer' }) refundCount!: number;
-  /** Money taken from the funding account: a debit's opening hold or pull, then each post-hoc pull (over-auth, reversal). */
-  @Property({ type: 'integer' }) pullCount!: number;
-  @Property({ type: 'bigint' }) pullTotal!: bigint;
   /** Pulls whose confirmation has not come yet (sandbox delayed-pull descriptors). */
   @Property({ type: 'integer' }) pendingPulls!: number;
   /** Events applied so far: each one's ledger entry and webhook are keyed by its number. */

@@ -65,3 +65,38 @@ export async function postMovement(em: EntityManager, p: CardPosting, m: Movemen
     ...(heldDelta !== 0n ? { heldChanges: [{ accountId: p.fundingAccountId, delta: heldDelta }] } : {}),
   });
 }
+
+/** What a card transaction took from its funding account (reference CardPullSummary, less pendingCount). */
+export interface CardPulls {
+  /** Pulls against the funding account: each entry that took money from it, and each pull that failed and was charged to the platform. */
+  count: number;
+  /** What those pulls took from the funding account (a failed pull took nothing). */
+  totalAmount: bigint;
+}
+
+/**
+ * The pulls of these card transactions, read from the ledger rather than counted beside it, so
+ * they cannot drift from what moved: every entry of the transaction with a debit on its funding
+ * account (the opening hold or pull, an advice that grows the hold, an over-auth clearing, a
+ * return reversal), and every pull forced through from RETURN_SHORTFALL (it failed: counted, 0 taken).
+ */
+export async function cardPulls(em: EntityManager, rows: { id: string; platformId: string; accountId: string; currency: string }[]): Promise<Map<string, CardPulls>> {
+  const pulls = new Map(rows.map((r) => [r.id, { count: 0, totalAmount: 0n }]));
+  if (rows.length === 0) return pulls;
+  const fundingOf = new Map(rows.map((r) => [r.id, r.accountId]));
+  const found = await em.getConnection().execute<{ transaction_id: string; account_id: string; entries: number; taken: string }[]>(
+    `select e.transaction_id, p.account_id, count(distinct e.id)::int as entries, (-sum(p.amount))::text as taken
+     from journal_entries e join postings p on p.entry_id = e.id
+     where e.transaction_id = any(array[?]::text[]) and p.amount < 0 and p.account_id = any(array[?]::text[])
+     group by e.transaction_id, p.account_id`,
+    [rows.map((r) => r.id), [...new Set(rows.flatMap((r) => [r.accountId, returnShortfallAccountId(r.platformId, r.currency)]))]],
+    'all',
+    em.getTransactionContext(),
+  );
+  for (const row of found) {
+    const summary = pulls.get(row.transaction_id)!;
+    summary.count += row.entries;
+    if (row.account_id === fundingOf.get(row.transaction_id)) summary.totalAmount += BigInt(row.taken);
+  }
+  return pulls;
+}

@@ -25,7 +25,7 @@ import {
   type Movement,
   type Plan,
 } from '../domain/card-transactions';
-import { postMovement } from './card-ledger';
+import { cardPulls, postMovement } from './card-ledger';
 import { cardTransactionView } from './card-views';
 import type { RecordedEvent } from './cards';
 
@@ -85,12 +85,14 @@ const amountsOf = (t: CardTransaction): CardAmounts => ({ direction: t.direction
 
 async function recordTransactionEvent(em: EntityManager, card: Card, t: CardTransaction, token: string): Promise<RecordedEvent> {
   const customer = await em.findOneOrFail(Customer, { id: t.customerId }, { fields: ['platformCustomerId'] });
+  // Read in the event's own transaction: the summary includes the entry just posted.
+  const pulls = (await cardPulls(em, [t])).get(t.id)!;
   const event = await recordWebhookEvent(em, {
     id: derivedId('Webhook', t.id, token),
     platformId: t.platformId,
     environment: card.environment,
     type: `CARD_TRANSACTION.${t.status}`,
-    data: cardTransactionView(t, customer.platformCustomerId),
+    data: cardTransactionView(t, customer.platformCustomerId, pulls),
   });
   return { eventId: event.id, type: event.type };
 }
@@ -178,8 +180,6 @@ async function openTransaction(tx: EntityManager, card: Card, input: CardEventIn
     refundedAmount: 0n,
     settlementCount: opened.amounts.settled > 0n ? 1 : 0,
     refundCount: 0,
-    pullCount: taken > 0n ? 1 : 0,
-    pullTotal: taken,
     pendingPulls: pullPending ? 1 : 0,
     eventCount: 1,
     expiresAt: holdsOpen ? new Date(now.getTime() + window * 1000) : null,
@@ -262,10 +262,6 @@ async function followUp(tx: EntityManager, card: Card, t: CardTransaction, input
   t.settledAmount = next.settled;
   if (event.kind === 'RETURN') t.refundCount += 1;
   t.refundedAmount = next.refunded;
-  if (movement.pull > 0n) {
-    t.pullCount += 1;
-    t.pullTotal += movement.pull;
-  }
   if (next.held === 0n) t.expiresAt = null;
   t.eventCount += 1;
   t.lastEventAt = now;
@@ -278,10 +274,11 @@ export async function findCardTransactionView(em: EntityManager, platformId: str
   const t = await em.findOne(CardTransaction, { id, platformId });
   if (!t) return null;
   const customer = await em.findOneOrFail(Customer, { id: t.customerId }, { fields: ['platformCustomerId'] });
-  return cardTransactionView(t, customer.platformCustomerId);
+  return cardTransactionView(t, customer.platformCustomerId, (await cardPulls(em, [t])).get(t.id)!);
 }
 
 export async function cardTransactionViews(em: EntityManager, rows: CardTransaction[]) {
   const customers = new Map((await em.find(Customer, { id: { $in: [...new Set(rows.map((r) => r.customerId))] } }, { fields: ['platformCustomerId'] })).map((c) => [c.id, c.platformCustomerId]));
-  return rows.map((r) => cardTransactionView(r, customers.get(r.customerId) ?? ''));
+  const pulls = await cardPulls(em, rows);
+  return rows.map((r) => cardTransactionView(r, customers.get(r.customerId) ?? '', pulls.get(r.id)!));
 }

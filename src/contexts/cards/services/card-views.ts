@@ -1,5 +1,6 @@
 import { currencyView } from '../../../domain/currencies';
 import type { Card, CardTransaction } from '../entities';
+import type { CardPulls } from './card-ledger';
 
 /** The API's Card. PAN and CVV are never part of it (only last4), nor the reveal URL. */
 export function cardView(card: Card) {
@@ -26,8 +27,8 @@ export function cardView(card: Card) {
 
 export type CardView = ReturnType<typeof cardView>;
 
-/** The API's CardTransaction (a `type: CARD` member of the transactions list). */
-export function cardTransactionView(t: CardTransaction, platformCustomerId: string) {
+/** The API's CardTransaction (a `type: CARD` member of the transactions list); `pulls` as the ledger shows them (cardPulls). */
+export function cardTransactionView(t: CardTransaction, platformCustomerId: string, pulls: CardPulls) {
   const amount = (value: bigint) => ({ amount: value, currency: currencyView(t.currency) });
   return {
     type: 'CARD' as const,
@@ -43,7 +44,7 @@ export function cardTransactionView(t: CardTransaction, platformCustomerId: stri
     settledAmount: amount(t.settledAmount),
     refundedAmount: amount(t.refundedAmount),
     accountId: t.accountId,
-    pullSummary: { count: t.pullCount, totalAmount: t.pullTotal, pendingCount: t.pendingPulls },
+    pullSummary: { count: pulls.count, totalAmount: pulls.totalAmount, pendingCount: t.pendingPulls },
     refundSummary: { count: t.refundCount, totalAmount: t.refundedAmount },
     settlementSummary: { count: t.settlementCount, totalAmount: t.settledAmount },
     authorizedAt: t.authorizedAt.toISOString(),

@@ -199,6 +199,8 @@ export async function changeCard(em: EntityManager, cardId: string, request: Car
     if (!plan.ok) throw new DomainError(plan.code, plan.message);
     card.state = plan.state;
     card.stateReason = plan.stateReason;
+    // A freeze or close voids the reveal link outstanding (only an ACTIVE card shows its details).
+    if (plan.stateChanged) card.revealLinkId = null;
     if (change.fundingSources) card.fundingSources = change.fundingSources;
     // Closing detaches the card's funding sources (the reference's close); late clearings and
     // returns still find their account on the card transaction itself.

@@ -1,6 +1,6 @@
 import { defineRoute } from '../../../api/route';
 import { errorResponses } from '../../../api/schemas/common';
-import { discoveries, discoveryKey, pageOfDirectory, umaProviderKey, umaProviders, vaspKey, vasps } from '../domain';
+import { discoveries, discoveryKey, pageOfDirectory, umaProviderKey, umaProviders, vaspKey, vasps, wholeOrPageOfDirectory } from '../domain';
 import { DiscoveryListSchema, DiscoveryQuerySchema, UmaProviderListSchema, UmaProviderQuerySchema, VaspListSchema, VaspQuerySchema } from './schemas';
 
 // Read-only directories of data the service owns (src/contexts/directories/domain/data): the same
@@ -13,8 +13,8 @@ export const directoryRoutes = [
     summary: 'List receiving institutions (banks, wallets, mobile-money providers) by country and currency',
     tags: ['Discoveries'],
     query: DiscoveryQuerySchema,
-    responses: { 200: { description: 'A page of institutions, by country, currency and name', schema: DiscoveryListSchema }, 400: errorResponses[400], 401: errorResponses[401] },
-    handler: async ({ query }) => ({ status: 200, body: pageOfDirectory('discoveries', discoveries({ country: query.country, currency: query.currency }), discoveryKey, query) }),
+    responses: { 200: { description: 'Every matching institution, by country, currency and name; a page of them when limit or cursor is sent', schema: DiscoveryListSchema }, 400: errorResponses[400], 401: errorResponses[401] },
+    handler: async ({ query }) => ({ status: 200, body: wholeOrPageOfDirectory('discoveries', discoveries({ country: query.country, currency: query.currency }), discoveryKey, query) }),
   }),
   defineRoute({
     method: 'get',

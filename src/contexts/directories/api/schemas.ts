@@ -2,6 +2,7 @@ import { isCountryCode } from '../../../domain/countries';
 import { SUPPORTED_CURRENCY_CODES } from '../../../domain/currencies';
 import { z } from '../../../api/openapi-registry';
 import { CurrencySchema, PageQuerySchema, pageOf } from '../../../api/schemas/common';
+import { MAX_PAGE_SIZE } from '../../../domain/pagination';
 
 const countryFilter = (description: string) =>
   z
@@ -27,7 +28,9 @@ export const DiscoverySchema = z
 
 export const DiscoveryListSchema = pageOf(DiscoverySchema, 'DiscoveryListResponse');
 
+// The reference returns every institution and has no paging: a page only when limit or cursor is sent.
 export const DiscoveryQuerySchema = PageQuerySchema.extend({
+  limit: PageQuerySchema.shape.limit.unwrap().optional().openapi({ description: `1 to ${MAX_PAGE_SIZE}; without limit or cursor every institution is returned` }),
   country: countryFilter('Institutions of this country (ISO 3166-1 alpha-2)'),
   currency: currencyFilter('Institutions receiving this currency (ISO 4217)'),
 });

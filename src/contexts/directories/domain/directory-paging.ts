@@ -58,8 +58,20 @@ function isCursorTuple(value: unknown): value is [typeof MARK, string, string, S
  * it simply continues after the last key seen. `list` names the list in its cursors.
  */
 export function pageOfDirectory<T>(list: string, entries: readonly T[], keyOf: (entry: T) => string, query: DirectoryPageQuery = {}, defaultOrder: SortOrder = 'asc'): Page<T> {
+  return page(list, entries, keyOf, query, defaultOrder, Math.min(MAX_PAGE_SIZE, Math.max(1, Math.trunc(query.limit ?? DEFAULT_PAGE_SIZE))));
+}
+
+/**
+ * The whole list, in order, unless the client asks for a page (`limit` or `cursor`): for lists the
+ * reference returns whole, whose clients may not know how to page.
+ */
+export function wholeOrPageOfDirectory<T>(list: string, entries: readonly T[], keyOf: (entry: T) => string, query: DirectoryPageQuery = {}, defaultOrder: SortOrder = 'asc'): Page<T> {
+  if (query.limit === undefined && query.cursor === undefined) return page(list, entries, keyOf, query, defaultOrder, entries.length);
+  return pageOfDirectory(list, entries, keyOf, query, defaultOrder);
+}
+
+function page<T>(list: string, entries: readonly T[], keyOf: (entry: T) => string, query: DirectoryPageQuery, defaultOrder: SortOrder, limit: number): Page<T> {
   const order = query.sortOrder ?? defaultOrder;
-  const limit = Math.min(MAX_PAGE_SIZE, Math.max(1, Math.trunc(query.limit ?? DEFAULT_PAGE_SIZE)));
   const after = query.cursor !== undefined ? decodeDirectoryCursor(query.cursor, list, order).key : undefined;
   const keyed = entries.map((entry) => ({ key: keyOf(entry), entry }));
   keyed.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));

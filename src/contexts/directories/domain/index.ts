@@ -8,5 +8,5 @@ export { findVasp, vaspKey, vasps } from './vasps';
 export type { VaspEntry } from './vasps';
 export { umaProviderKey, umaProviders } from './uma-providers';
 export type { UmaProviderFilter, UmaProviderView } from './uma-providers';
-export { pageOfDirectory, type DirectoryPageQuery } from './directory-paging';
+export { pageOfDirectory, wholeOrPageOfDirectory, type DirectoryPageQuery } from './directory-paging';
 export { DIRECTORY_DATA_VERSION } from './data/version';
