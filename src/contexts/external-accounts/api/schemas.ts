@@ -13,6 +13,8 @@ import {
 } from '../domain/account-types';
 import { EXTERNAL_ACCOUNT_STATUSES, OWNERSHIP_METHODS, OWNERSHIP_TYPES } from '../domain/account-status';
 import { identifierProblem } from '../domain/identifier-checks';
+import { chosenRailProblem } from '../domain/account-rails';
+import type { AccountInfo } from '../domain/account-identity';
 import { checkCnpj, checkCpf, checkPixKey, type PixKeyType } from '../domain/identifiers/brazil';
 
 const MAX_FULL_NAME = 250;
@@ -111,16 +113,34 @@ function pixProblems(info: Record<string, unknown>, ctx: z.core.$RefinementCtx) 
   }
 }
 
+/** Each rail the platform chose must be named once and reachable by the account's fields. */
+function chosenRailProblems(value: unknown, ctx: z.core.$RefinementCtx) {
+  const info = value as Record<string, unknown>;
+  if (!Array.isArray(info.paymentRails)) return;
+  const chosen = info.paymentRails as string[];
+  chosen.forEach((_rail, index) => {
+    const problem = chosenRailProblem(info as AccountInfo, chosen, index);
+    if (problem) ctx.addIssue({ code: 'custom', path: ['paymentRails', index], message: problem.message, params: { constraint: problem.constraint } });
+  });
+}
+
 function fiatVariant(spec: FiatAccountType, response: boolean) {
   const fields = Object.fromEntries(Object.entries(spec.fields).map(([name, rule]) => [name, fieldSchema(name, rule)]));
   const beneficiary = z.discriminatedUnion('beneficiaryType', [individualBeneficiary(spec.schemaPrefix, spec.beneficiary), BusinessBeneficiarySchema]);
-  let shape: Record<string, z.ZodType> = { accountType: z.literal(spec.accountType), ...fields, beneficiary };
+  const shape: Record<string, z.ZodType> = { accountType: z.literal(spec.accountType), ...fields, beneficiary };
   // The spec's USD example carries the caller's reference inside accountInfo too.
   if (spec.accountType === 'USD_ACCOUNT') shape.platformAccountId = z.string().min(1).max(255).optional();
-  if (response) shape = { ...shape, paymentRails: z.array(z.enum(spec.paymentRails as [string, ...string[]])) };
+  const rails = z.array(z.enum(spec.paymentRails as [string, ...string[]]));
+  shape.paymentRails = response
+    ? rails.openapi({ description: 'The rails a payout to this account may use: those chosen at registration, else every rail its fields reach' })
+    : rails
+        .min(1)
+        .optional()
+        .openapi({ description: "The rails the platform wants this account paid by (each one this account type supports and the account's fields reach); payouts use only these. Default: every rail the account reaches", example: [spec.paymentRails[0]!] });
   const object = z.object(shape).strict();
   let checked: z.ZodType = spec.anyOf ? object.superRefine(requireOneGroup(spec.anyOf)) : object;
   if (spec.accountType === 'BRL_ACCOUNT') checked = object.superRefine(pixProblems);
+  if (!response) checked = checked.superRefine(chosenRailProblems);
   return checked.openapi(`${spec.schemaPrefix}ExternalAccount${response ? 'Info' : 'CreateInfo'}`);
 }
 
