@@ -14,7 +14,8 @@ const testWebhook = (path: string, operationId: string) =>
     method: 'post',
     path,
     operationId,
-    summary: 'Send a TEST webhook to the configured endpoint and report its answer',
+    summary: path.startsWith('/sandbox/') ? 'Send a test webhook' : 'Test the webhook endpoint',
+    description: 'Send a TEST webhook to the configured endpoint and report its answer',
     tags: ['Webhooks'],
     responses: {
       200: { description: 'The endpoint answered 2xx', schema: TestWebhookResponseSchema },
@@ -31,7 +32,8 @@ export const webhookRoutes = [
     method: 'get',
     path: '/webhooks/public-key',
     operationId: 'getWebhookPublicKey',
-    summary: "The public key that verifies webhook signatures for the calling token's environment",
+    summary: 'Get the webhook public key',
+    description: "The public key that verifies webhook signatures for the calling token's environment",
     tags: ['Webhooks'],
     responses: {
       200: {
