@@ -108,6 +108,11 @@ describe('paymentRails on registration', () => {
     expect(unreachable.status).toBe(400);
     expect(unreachable.body.details.errors).toEqual([expect.objectContaining({ field: 'accountInfo.paymentRails.1', constraint: expect.objectContaining({ rule: 'reachable' }) })]);
 
+    // Listed with the other invalid fields, not after they are fixed.
+    const withOthers = await api.post('/customers/external-accounts', { customerId, currency: 'INR', accountInfo: { accountType: 'INR_ACCOUNT', vpa: 'jane@upi', paymentRails: ['NEFT'] } });
+    expect(withOthers.status).toBe(400);
+    expect(withOthers.body.details.errors.map((e: { field: string }) => e.field).sort()).toEqual(['accountInfo.beneficiary', 'accountInfo.paymentRails.0']);
+
     const empty = await api.post('/customers/external-accounts', { customerId, ...inrAccount([]) });
     expect(empty.status).toBe(400);
     expect(empty.body.details.errors).toEqual([expect.objectContaining({ field: 'accountInfo.paymentRails', constraint: expect.objectContaining({ rule: 'minItems' }) })]);

@@ -118,15 +118,23 @@ function pixProblems(info: Record<string, unknown>, ctx: z.core.$RefinementCtx) 
   }
 }
 
-/** Each rail the platform chose must be named once and reachable by the account's fields. */
-function chosenRailProblems(value: unknown, ctx: z.core.$RefinementCtx) {
-  const info = value as Record<string, unknown>;
-  if (!Array.isArray(info.paymentRails)) return;
-  const chosen = info.paymentRails as string[];
-  chosen.forEach((_rail, index) => {
-    const problem = chosenRailProblem(info as AccountInfo, chosen, index);
-    if (problem) ctx.addIssue({ code: 'custom', path: ['paymentRails', index], message: problem.message, params: { constraint: problem.constraint } });
-  });
+/**
+ * Each rail the platform chose must be named once and reachable by the account's fields (a rail
+ * its type lacks is the enum's to report). Runs even when other fields fail, so one answer lists
+ * every problem.
+ */
+function chosenRailProblems(typeRails: readonly string[]) {
+  return z.superRefine(
+    (value: unknown, ctx) => {
+      const info = value as Record<string, unknown>;
+      const chosen = info.paymentRails as string[];
+      chosen.forEach((rail, index) => {
+        const problem = typeRails.includes(rail) ? chosenRailProblem(info as AccountInfo, chosen, index) : null;
+        if (problem) ctx.addIssue({ code: 'custom', path: ['paymentRails', index], message: problem.message, params: { constraint: problem.constraint } });
+      });
+    },
+    { when: (payload) => typeof payload.value === 'object' && payload.value !== null && Array.isArray((payload.value as Record<string, unknown>).paymentRails) },
+  );
 }
 
 function fiatVariant(spec: FiatAccountType, response: boolean) {
@@ -145,7 +153,7 @@ function fiatVariant(spec: FiatAccountType, response: boolean) {
   const object = z.object(shape).strict();
   let checked: z.ZodType = spec.anyOf ? object.superRefine(requireOneGroup(spec.anyOf)) : object;
   if (spec.accountType === 'BRL_ACCOUNT') checked = object.superRefine(pixProblems);
-  if (!response) checked = checked.superRefine(chosenRailProblems);
+  if (!response) checked = checked.check(chosenRailProblems(spec.paymentRails));
   return checked.openapi(`${spec.schemaPrefix}ExternalAccount${response ? 'Info' : 'CreateInfo'}`);
 }
 
