@@ -18,7 +18,8 @@ export function openApiDocument(serverUrl: string) {
       title: 'Payments Service API',
       version: API_VERSION,
       description:
-        'Global payments API: customers, internal accounts, incoming payments and webhooks. Amounts are integers in the smallest currency unit. Webhooks are signed with P-256 ECDSA (header X-Svc-Signature).',
+        'Global payments API for partner platforms: API tokens and platform configuration; invitations; customers (individual and business) with KYC/KYB verifications, beneficial owners, documents, contact verification and bulk CSV import; internal accounts and their balances; external accounts (bank accounts, mobile money, wallets, Lightning) with ownership verification; quotes and payouts (cross-currency, real-time funding, pulls, UMA receivers), same-currency transfers, transactions and receiver lookups; exchange rates and crypto withdrawal fees; directories of institutions, VASPs and UMA providers; cards; stablecoins; webhooks; sandbox simulators. Not built yet: embedded-wallet authentication, strong customer authentication (SCA) and agents. ' +
+        'Amounts are integers in the smallest currency unit. Webhooks are signed with P-256 ECDSA (header X-Svc-Signature).',
     },
     servers: [{ url: serverUrl }],
     security: [{ BasicAuth: [] }],

@@ -39,7 +39,10 @@ export interface RouteSpec<P extends z.ZodType, Q extends z.ZodType, B extends z
   /** Express-style path below the versioned base, e.g. `/customers/:customerId`. */
   path: string;
   operationId: string;
+  /** A short name, as the reference's sidebar shows its operations ("Create a transfer quote"). */
   summary: string;
+  /** What the operation does, in a sentence or two. */
+  description?: string;
   tags: string[];
   params?: P;
   query?: Q;
@@ -192,6 +195,7 @@ function document<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType>
     path: openApiPath(spec.path),
     operationId: spec.operationId,
     summary: spec.summary,
+    ...(spec.description ? { description: spec.description } : {}),
     tags: spec.tags,
     ...(spec.deprecated ? { deprecated: true } : {}),
     ...(spec.sandboxOnly ? { 'x-sandbox-only': true } : {}),

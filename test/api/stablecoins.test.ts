@@ -490,6 +490,17 @@ describe('mints', () => {
 });
 
 describe('burns', () => {
+  test("the fiat goes out only by a rail the bank account's paymentRails allow", async () => {
+    const { api, coin } = await issuer();
+    const wireOnly = await bankAccount(api, '223456789', { paymentRails: ['WIRE'] });
+    const byAch = await burn(api, coin.id, { amount: '1000000', source: { type: 'PROVIDER_INTERNAL_BALANCE' }, destination: { type: 'EXTERNAL_ACCOUNT', externalAccountId: wireOnly, rail: 'ACH_CREDIT' } });
+    expect(byAch.status).toBe(400);
+    expect(byAch.body).toMatchObject({ code: 'INVALID_INPUT', details: { errors: [expect.objectContaining({ field: 'destination.rail', message: expect.stringContaining('WIRE') })] } });
+    // By wire the rail is allowed: what stops this burn is the supply (none minted yet).
+    const byWire = await burn(api, coin.id, { amount: '1000000', source: { type: 'PROVIDER_INTERNAL_BALANCE' }, destination: { type: 'EXTERNAL_ACCOUNT', externalAccountId: wireOnly, rail: 'WIRE' } });
+    expect(byWire.body.code).toBe('INSUFFICIENT_FUNDS');
+  });
+
   test('only the outstanding supply can be burned; from an external wallet the tokens are awaited at a deposit address; the fiat goes to a bank account', async () => {
     const { api, platform, coin, wallet, bank } = await issuer();
     const destination = { type: 'EXTERNAL_ACCOUNT', externalAccountId: bank, rail: 'ACH_CREDIT' };

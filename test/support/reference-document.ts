@@ -1,14 +1,21 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 
 /**
  * The public reference's OpenAPI document, prepared for validating this service's responses.
- * The project is always checked out beside `shared/`, locally and in CI; a checkout elsewhere (a
- * second worktree) names the file with REFERENCE_OPENAPI_YAML.
+ * The project is checked out beside `shared/`, locally and in CI; a git worktree of it may sit a
+ * level deeper, so the nearest `shared/` above the checkout counts (REFERENCE_OPENAPI_YAML names
+ * the file outright).
  */
-export const REFERENCE_YAML = process.env.REFERENCE_OPENAPI_YAML ?? resolve(__dirname, '../../../shared/reference/public-api-openapi.yaml');
+export const REFERENCE_YAML = process.env.REFERENCE_OPENAPI_YAML ?? nearestReference(resolve(__dirname, '../..'));
+
+function nearestReference(checkout: string): string {
+  const wanted = (dir: string) => join(dir, 'shared/reference/public-api-openapi.yaml');
+  for (let dir = dirname(checkout); dir !== dirname(dir); dir = dirname(dir)) if (existsSync(wanted(dir))) return wanted(dir);
+  return wanted(dirname(checkout));
+}
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type JsonObject = { [key: string]: Json };

@@ -27,12 +27,13 @@ type FollowUp = Exclude<CardNetworkEventArgs['event']['kind'], Opening>;
  * answered with its outcome. The reference answers 202 and reports the outcome by webhook; the
  * answer here also names the card transaction and, for a decline, its reason.
  */
-function simulation<S extends z.ZodType>(name: string, operationId: string, summary: string, body: S, toEvent: (body: z.infer<S>, newTransactionId: string) => CardNetworkEventArgs['event']) {
+function simulation<S extends z.ZodType>(name: string, operationId: string, description: string, body: S, toEvent: (body: z.infer<S>, newTransactionId: string) => CardNetworkEventArgs['event']) {
   return defineRoute({
     method: 'post',
     path: `/sandbox/cards/:cardId/simulate/${name}`,
     operationId,
-    summary,
+    summary: `Simulate a card ${name.replaceAll('_', ' ')}`,
+    description,
     tags: ['Sandbox'],
     sandboxOnly: true,
     // A network event moves money on the funding account, like the other sandbox payment simulators.

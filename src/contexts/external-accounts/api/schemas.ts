@@ -13,12 +13,18 @@ import {
 } from '../domain/account-types';
 import { EXTERNAL_ACCOUNT_STATUSES, OWNERSHIP_METHODS, OWNERSHIP_TYPES } from '../domain/account-status';
 import { identifierProblem } from '../domain/identifier-checks';
+import { chosenRailProblem } from '../domain/account-rails';
+import { sandboxValue } from '../domain/sandbox-values';
+import type { AccountInfo } from '../domain/account-identity';
 import { checkCnpj, checkCpf, checkPixKey, type PixKeyType } from '../domain/identifiers/brazil';
 
 const MAX_FULL_NAME = 250;
 const CountrySchema = z.enum(COUNTRY_CODES as [string, ...string[]]).openapi({ description: 'ISO 3166-1 alpha-2', example: 'US' });
 const DateSchema = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD').openapi({ format: 'date', example: '1990-01-15' });
-const PhoneSchema = z.string().regex(/^\+[0-9]{6,14}$/, 'must be an international phone number such as +14155550123');
+const PhoneSchema = z
+  .string()
+  .regex(/^\+[0-9]{6,14}$/, 'must be an international phone number such as +14155550123')
+  .openapi({ example: '+14155550123' });
 
 export const OwnershipTypeSchema = z.enum(OWNERSHIP_TYPES).openapi('OwnershipType');
 export const ExternalAccountStatusSchema = z.enum(EXTERNAL_ACCOUNT_STATUSES).openapi('ExternalAccountStatus');
@@ -26,8 +32,8 @@ export const BeneficiaryVerificationStatusSchema = z
   .enum(['MATCHED', 'PARTIAL_MATCH', 'NOT_MATCHED', 'UNSUPPORTED', 'CHECKED_BY_RECEIVING_FI', 'PENDING'])
   .openapi('BeneficiaryVerificationStatus');
 
-/** One account-info field from its rule in the account-type table, with the rail's identifier check. */
-function fieldSchema(field: string, spec: FieldSpec): z.ZodType {
+/** One account-info field from its rule in the account-type table, with the rail's identifier check and a sandbox value as its example. */
+function fieldSchema(field: string, spec: FieldSpec, example: string | undefined): z.ZodType {
   let schema: z.ZodType;
   if (spec.values) {
     schema = z.enum(spec.values as [string, ...string[]]);
@@ -46,6 +52,7 @@ function fieldSchema(field: string, spec: FieldSpec): z.ZodType {
         })
       : text;
   }
+  if (example !== undefined) schema = schema.openapi({ example });
   return spec.required ? schema : schema.optional();
 }
 
@@ -111,16 +118,42 @@ function pixProblems(info: Record<string, unknown>, ctx: z.core.$RefinementCtx) 
   }
 }
 
+/**
+ * Each rail the platform chose must be named once and reachable by the account's fields (a rail
+ * its type lacks is the enum's to report). Runs even when other fields fail, so one answer lists
+ * every problem.
+ */
+function chosenRailProblems(typeRails: readonly string[]) {
+  return z.superRefine(
+    (value: unknown, ctx) => {
+      const info = value as Record<string, unknown>;
+      const chosen = info.paymentRails as string[];
+      chosen.forEach((rail, index) => {
+        const problem = typeRails.includes(rail) ? chosenRailProblem(info as AccountInfo, chosen, index) : null;
+        if (problem) ctx.addIssue({ code: 'custom', path: ['paymentRails', index], message: problem.message, params: { constraint: problem.constraint } });
+      });
+    },
+    { when: (payload) => typeof payload.value === 'object' && payload.value !== null && Array.isArray((payload.value as Record<string, unknown>).paymentRails) },
+  );
+}
+
 function fiatVariant(spec: FiatAccountType, response: boolean) {
-  const fields = Object.fromEntries(Object.entries(spec.fields).map(([name, rule]) => [name, fieldSchema(name, rule)]));
+  const fields = Object.fromEntries(Object.entries(spec.fields).map(([name, rule]) => [name, fieldSchema(name, rule, sandboxValue(spec.accountType, name))]));
   const beneficiary = z.discriminatedUnion('beneficiaryType', [individualBeneficiary(spec.schemaPrefix, spec.beneficiary), BusinessBeneficiarySchema]);
-  let shape: Record<string, z.ZodType> = { accountType: z.literal(spec.accountType), ...fields, beneficiary };
+  const shape: Record<string, z.ZodType> = { accountType: z.literal(spec.accountType), ...fields, beneficiary };
   // The spec's USD example carries the caller's reference inside accountInfo too.
   if (spec.accountType === 'USD_ACCOUNT') shape.platformAccountId = z.string().min(1).max(255).optional();
-  if (response) shape = { ...shape, paymentRails: z.array(z.enum(spec.paymentRails as [string, ...string[]])) };
+  const rails = z.array(z.enum(spec.paymentRails as [string, ...string[]]));
+  shape.paymentRails = response
+    ? rails.openapi({ description: 'The rails a payout to this account may use: those chosen at registration, else every rail its fields reach' })
+    : rails
+        .min(1)
+        .optional()
+        .openapi({ description: "The rails the platform wants this account paid by (each one this account type supports and the account's fields reach); payouts use only these. Default: every rail the account reaches", example: [spec.paymentRails[0]!] });
   const object = z.object(shape).strict();
   let checked: z.ZodType = spec.anyOf ? object.superRefine(requireOneGroup(spec.anyOf)) : object;
   if (spec.accountType === 'BRL_ACCOUNT') checked = object.superRefine(pixProblems);
+  if (!response) checked = checked.check(chosenRailProblems(spec.paymentRails));
   return checked.openapi(`${spec.schemaPrefix}ExternalAccount${response ? 'Info' : 'CreateInfo'}`);
 }
 
@@ -135,7 +168,8 @@ function walletVariant(spec: WalletAccountType, response: boolean) {
         .superRefine((value, ctx) => {
           const problem = identifierProblem('wallet', value, spec.accountType);
           if (problem) ctx.addIssue({ code: 'custom', message: `address: ${problem}`, params: { constraint: 'format' } });
-        }),
+        })
+        .openapi({ example: sandboxValue(spec.accountType, 'address') }),
       vaspName: z.string().min(1).max(255).optional().openapi({ description: 'The custodian, from GET /vasps; absent for a self-custody wallet' }),
       beneficiary: WalletBeneficiarySchema.optional(),
     })
@@ -160,7 +194,7 @@ function lightningVariant(response: boolean) {
       accountType: z.enum(['LIGHTNING', LIGHTNING_ALIAS]),
       invoice: lightningField('lightningInvoice', 4096).openapi({ description: 'A single-use BOLT11 invoice' }),
       bolt12: lightningField('bolt12Offer', 4096).openapi({ description: 'A reusable BOLT12 offer' }),
-      lightningAddress: lightningField('lightningAddress', 320).openapi({ description: 'A Lightning address (user@domain)' }),
+      lightningAddress: lightningField('lightningAddress', 320).openapi({ description: 'A Lightning address (user@domain)', example: sandboxValue('LIGHTNING', 'lightningAddress') }),
     })
     .strict()
     .superRefine((info, ctx) => {

@@ -20,6 +20,8 @@ export class ExternalAccount {
   @Property({ type: 'string' }) accountType!: string;
   /** As validated, identifiers in the rail's form; returned as `accountInfo`. */
   @Property({ type: 'json' }) accountInfo!: AccountInfo;
+  /** The rails the platform chose at registration (`accountInfo.paymentRails`); null: every rail the account reaches. */
+  @Property({ type: 'json', nullable: true }) paymentRails?: string[] | null;
   /** See domain/account-identity duplicateKey; unique per owner among live accounts. */
   @Property({ type: 'string' }) duplicateKey!: string;
   @Property({ type: 'string' }) status!: ExternalAccountStatus;

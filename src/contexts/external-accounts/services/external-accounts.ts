@@ -120,7 +120,9 @@ export async function createExternalAccount(
   input: { platform: Platform; environment: Environment; owner: Owner; body: NewExternalAccount; idempotencyKey?: string },
 ): Promise<{ account: ExternalAccount; pendingWork: Registration['pendingWork'] }> {
   const { platform, body } = input;
-  const info = canonicalInfo(body.accountInfo);
+  // The platform's choice of rails is kept beside the account's coordinates (see railsInUse).
+  const { paymentRails, ...given } = body.accountInfo;
+  const info = canonicalInfo(given);
   const now = new Date();
   const registration = register({ info, ownershipType: body.ownershipType, environment: input.environment, platform, now });
   const id = registrationId(platform.id, input.owner, input.idempotencyKey);
@@ -145,6 +147,7 @@ export async function createExternalAccount(
         currency: body.currency,
         accountType: info.accountType,
         accountInfo: info,
+        paymentRails: Array.isArray(paymentRails) ? (paymentRails as string[]) : null,
         status: registration.status,
         ownershipType: body.ownershipType ?? null,
         platformAccountId: body.platformAccountId ?? null,

@@ -16,7 +16,8 @@ export const configRoutes = [
     method: 'get',
     path: '/config',
     operationId: 'getPlatformConfig',
-    summary: "Read the calling platform's configuration",
+    summary: 'Get platform configuration',
+    description: "Read the calling platform's configuration",
     tags: ['Platform Configuration'],
     responses: { 200: { description: 'The configuration', schema: PlatformConfigSchema }, 401: errorResponses[401] },
     handler: async ({ em, caller }) => {
@@ -28,7 +29,8 @@ export const configRoutes = [
     method: 'patch',
     path: '/config',
     operationId: 'updatePlatformConfig',
-    summary: "Change the platform's configuration; omitted fields stay as they are",
+    summary: 'Update platform configuration',
+    description: "Change the platform's configuration; omitted fields stay as they are",
     tags: ['Platform Configuration'],
     body: PlatformConfigUpdateSchema,
     // The webhook destination policy judges the endpoint for the caller's environment (and at every

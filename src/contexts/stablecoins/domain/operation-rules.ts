@@ -11,6 +11,15 @@ export const MINT_FUNDING_TYPES = ['WIRE', 'ACH_DEBIT', 'SAME_DAY_ACH_DEBIT', 'S
 export const BURN_SOURCE_TYPES = ['EXTERNAL_ACCOUNT', 'SVC_INTERNAL_ACCOUNT', 'PROVIDER_INTERNAL_BALANCE'] as const;
 export const PAYOUT_RAILS = ['WIRE', 'ACH_CREDIT', 'SAME_DAY_ACH_CREDIT', 'RTP_CREDIT'] as const;
 export type PayoutRail = (typeof PAYOUT_RAILS)[number];
+/** The bank network each provider payout rail travels on (an external account's paymentRails name networks). */
+export const PAYOUT_RAIL_NETWORK: Record<PayoutRail, string> = { WIRE: 'WIRE', ACH_CREDIT: 'ACH', SAME_DAY_ACH_CREDIT: 'ACH', RTP_CREDIT: 'RTP' };
+
+/** A redemption travels only on a network the bank account's rails allow (the platform may have chosen them). */
+export function assertPayoutRailAllowed(accountRails: readonly string[], rail: PayoutRail): void {
+  if (!accountRails.includes(PAYOUT_RAIL_NETWORK[rail])) {
+    throw DomainError.invalidInput([{ field: 'destination.rail', constraint: 'accountRails', message: `${rail} travels on ${PAYOUT_RAIL_NETWORK[rail]}; the bank account is paid by ${accountRails.join(', ')} only` }]);
+  }
+}
 
 /** The source of an operation as stored and shown (the reference's merged StablecoinOperationSource). */
 export interface OperationSource {

@@ -10,6 +10,7 @@ import { parseOperationAmount } from '../domain/stablecoin-amounts';
 import {
   assertBurnWithinSupply,
   assertGridFlow,
+  assertPayoutRailAllowed,
   awaitsFunding,
   failureReasonOf,
   FAILURE_REASONS,
@@ -28,6 +29,7 @@ import type { ProviderOrder } from '../domain/provider';
 import { assertProvisioned } from '../domain/stablecoin-states';
 import { Stablecoin, StablecoinOperation } from '../entities';
 import { issuerAccount, providerAddress } from './account-links';
+import { railsInUse } from '../../external-accounts/domain/account-rails';
 import { reserveAccountId, supplyAccountId } from './stablecoin-ledger';
 import { onLink, providerFor, retryable, usableLink, type UsableLink } from './provider-client';
 import { findStablecoin } from './stablecoins';
@@ -103,6 +105,7 @@ async function checkMint(em: EntityManager, usable: UsableLink, coin: Stablecoin
 async function checkBurn(em: EntityManager, usable: UsableLink, coin: Stablecoin, body: BurnRequest): Promise<{ source: OperationSource; destination: OperationDestination }> {
   if (body.source.type === 'SVC_INTERNAL_ACCOUNT') return assertGridFlow('burnSource', coin.gridOperationsStatus);
   const bank = await issuerAccount(em, coin.platformId, body.destination.externalAccountId, 'burnDestination', 'destination.externalAccountId');
+  assertPayoutRailAllowed(railsInUse(bank.accountInfo, bank.paymentRails) ?? [], body.destination.rail);
   await providerAddress(em, usable, bank);
   return { source: { type: body.source.type }, destination: { accountId: bank.id, rail: body.destination.rail } };
 }

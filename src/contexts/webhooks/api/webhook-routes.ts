@@ -62,7 +62,8 @@ const testWebhook = (path: string, operationId: string, sandboxOnly = false) =>
     path,
     operationId,
     ...(sandboxOnly ? { sandboxOnly } : {}),
-    summary: 'Send a TEST webhook to the configured endpoint and report its answer',
+    summary: path.startsWith('/sandbox/') ? 'Send a test webhook' : 'Test the webhook endpoint',
+    description: 'Send a TEST webhook to the configured endpoint and report its answer',
     tags: ['Webhooks'],
     responses: {
       200: { description: 'The endpoint answered 2xx', schema: TestWebhookResponseSchema },
@@ -79,7 +80,8 @@ export const webhookRoutes = [
     method: 'get',
     path: '/webhooks/public-key',
     operationId: 'getWebhookPublicKey',
-    summary: "The public keys that verify the calling platform's webhook signatures in the token's environment",
+    summary: 'Get the webhook public key',
+    description: "The public keys that verify the calling platform's webhook signatures in the token's environment, with their validity",
     tags: ['Webhooks'],
     responses: {
       200: { description: "The platform's signing keys, with their validity", schema: WebhookPublicKeySchema },
