@@ -192,6 +192,12 @@ export const REFERENCE_DEVIATIONS: Deviation[] = [
     values: ['LIGHTNING', 'SOLANA', 'TRON', 'SPARK'],
     reason: 'Crypto destinations name their network: the reference’s PaymentRail has no crypto rails and the field is required',
   },
+  {
+    operation: ['POST /customers/{customerId}/verify-email', 'POST /customers/{customerId}/verify-phone'],
+    status: 501,
+    schemaPath: UNDECLARED(501),
+    reason: 'A production server without an email or SMS delivery provider cannot send codes: 501 NOT_IMPLEMENTED says so, where the reference would answer 500',
+  },
 ];
 
 export function deviationFor(difference: Difference, deviations: readonly Deviation[] = REFERENCE_DEVIATIONS): Deviation | undefined {
