@@ -10,6 +10,7 @@ import { mergeFeeConfigs, unsupportedFeeSourceCurrencies } from '../domain/fee-c
 import { SUPPORTED_CURRENCY_CODES } from '../../../domain/currencies';
 import { DomainError } from '../../../domain/errors';
 import { sendTestWebhook } from '../../webhooks/services/webhook-test';
+import { reservedUmaDomainProblems, setUmaDomain } from '../services/uma-domain';
 
 export const configRoutes = [
   defineRoute({
@@ -34,24 +35,29 @@ export const configRoutes = [
     // A fee config in a currency other than USD is not implemented yet (reference: 501
     // NOT_IMPLEMENTED), named field by field; with other invalid fields it is listed among them
     // in the 400. Either way nothing is changed.
-    check: async ({ body }) => {
+    check: async ({ body, caller }) => {
       const unsupported = unsupportedFeeSourceCurrencies((body as { feeConfigs?: unknown }).feeConfigs, SUPPORTED_CURRENCY_CODES);
-      if (unsupported.length > 0 && PlatformConfigUpdateSchema.safeParse(body).success) {
+      const reserved = reservedUmaDomainProblems(caller.platformId, (body as { umaDomain?: unknown }).umaDomain);
+      if (unsupported.length > 0 && reserved.length === 0 && PlatformConfigUpdateSchema.safeParse(body).success) {
         throw new DomainError('NOT_IMPLEMENTED', 'Fee configs are accepted only for source currency USD today', { errors: unsupported });
       }
-      return unsupported;
+      return [...unsupported, ...reserved];
     },
     responses: {
       200: { description: 'The updated configuration', schema: PlatformConfigSchema },
       400: errorResponses[400],
       401: errorResponses[401],
+      409: {
+        description: 'UMA_DOMAIN_TAKEN: another platform holds the umaDomain; UMA_DOMAIN_IN_USE: customers have addresses on the current umaDomain, so it cannot be changed',
+        schema: errorResponses[400].schema,
+      },
       501: { description: 'NOT_IMPLEMENTED: a fee config with a sourceCurrency other than USD (listed in details.errors)', schema: errorResponses[400].schema },
     },
     handler: async ({ em, caller, body, deps }) => {
       let opened: Awaited<ReturnType<typeof provisionPlatformAccounts>> = [];
       const platform = await em.transactional(async (tx) => {
         const p = await tx.findOneOrFail(Platform, { id: caller.platformId });
-        if (body.umaDomain !== undefined) p.umaDomain = body.umaDomain;
+        if (body.umaDomain !== undefined) await setUmaDomain(tx, p, body.umaDomain);
         if (body.webhookEndpoint !== undefined) p.webhookEndpoint = body.webhookEndpoint;
         if (body.embeddedWalletConfig !== undefined) p.embeddedWalletConfig = { ...(p.embeddedWalletConfig ?? {}), ...body.embeddedWalletConfig };
         // Merge by (feeType, sourceCurrency); a zero config deactivates its key (domain/fee-configs).
