@@ -3,7 +3,9 @@ import { Customer } from '../../src/contexts/customers/entities';
 import { Invitation } from '../../src/contexts/invitations/entities';
 import { Platform } from '../../src/contexts/platforms/entities';
 import { defaultUmaDomain } from '../../src/contexts/platforms/domain/uma-domains';
-import { Harness } from '../support/harness';
+import { createPlatform, createToken } from '../../src/contexts/platforms/services/platforms';
+import { DEV_SANDBOX_PLATFORM } from '../../src/dev/sandbox-platform';
+import { Api, Harness } from '../support/harness';
 import { insertCustomer } from '../support/onboarding-fixtures';
 
 let h: Harness;
@@ -163,5 +165,20 @@ describe('invitations', () => {
     const ownInviter = await a.api.post('/customers', person()).expect(201);
     const invitation = await a.api.post('/invitations', { inviterUma: ownInviter.body.umaAddress }).expect(201);
     expect(invitation.body.url).toBe(`https://${domain}/invite/${invitation.body.code}`);
+  });
+});
+
+describe('the sandbox platform of `npm start`', () => {
+  test('has a UMA domain of its own: invitations work out of the box, on the domain of its customers’ addresses', async () => {
+    const em = h.orm.em.fork();
+    const platform = await createPlatform(em, { ...DEV_SANDBOX_PLATFORM, webhookEndpoint: h.receiver.url });
+    expect(platform.umaDomain).toBe(defaultUmaDomain(platform.id));
+    const token = await createToken(em, platform.id, 'SANDBOX');
+    const api = new Api(h.app, `Basic ${Buffer.from(`${token.tokenId}:${token.clientSecret}`).toString('base64')}`);
+    expect((await api.get('/config').expect(200)).body.umaDomain).toBe(platform.umaDomain);
+    const customer = await api.post('/customers', person(undefined, 'sandbox-inviter')).expect(201);
+    expect(customer.body.umaAddress.endsWith(`@${platform.umaDomain}`)).toBe(true);
+    const invitation = await api.post('/invitations', { inviterUma: customer.body.umaAddress }).expect(201);
+    expect(invitation.body.url).toBe(`https://${platform.umaDomain}/invite/${invitation.body.code}`);
   });
 });
