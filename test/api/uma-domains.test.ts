@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { Client as PgClient } from 'pg';
 import { Customer } from '../../src/contexts/customers/entities';
 import { Invitation } from '../../src/contexts/invitations/entities';
 import { Platform } from '../../src/contexts/platforms/entities';
@@ -138,6 +139,29 @@ describe('changing the domain', () => {
     await fresh.api.patch('/config', { umaDomain: unused }).expect(200);
     await fresh.api.patch('/config', { umaDomain: next }).expect(200);
     await b.api.patch('/config', { umaDomain: unused }).expect(200);
+  });
+
+  test('a customer written while the domain changes is judged against the domain as committed: no address lands on the domain just left', async () => {
+    const p = await h.platform();
+    const [old, next] = [freshDomain('old'), freshDomain('next')];
+    await p.api.patch('/config', { umaDomain: old }).expect(200);
+    // A domain change in flight: committed only after the customer's request has started.
+    const change = new PgClient({ connectionString: process.env.DATABASE_URL });
+    await change.connect();
+    try {
+      await change.query('begin');
+      await change.query('select 1 from platforms where id = $1 for no key update', [p.platform.id]);
+      await change.query('update platforms set uma_domain = $1 where id = $2', [next, p.platform.id]);
+      const writing = p.api.post('/customers', person(`$late@${old}`)).then((r) => r);
+      await new Promise((r) => setTimeout(r, 1_000));
+      await change.query('commit');
+      const res = await writing;
+      expect(res.status).toBe(400);
+      expect(res.body.details.errors).toEqual([expect.objectContaining({ field: 'umaAddress', constraint: expect.objectContaining({ rule: 'domain' }) })]);
+    } finally {
+      await change.end();
+    }
+    expect(await h.orm.em.fork().count(Customer, { platformId: p.platform.id })).toBe(0);
   });
 
   test('leaving the default domain for one of its own is allowed: the customers keep their default addresses', async () => {

@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { Customer } from '../../customers/entities';
 import { Platform as PlatformEntity, type Platform } from '../entities';
 import { DomainError, type FieldError } from '../../../domain/errors';
-import { defaultUmaDomain, isReservedUmaDomain, isUmaDomain, sameUmaDomain } from '../domain/uma-domains';
+import { defaultUmaDomain, isReservedUmaDomain, isUmaDomain, sameUmaDomain, umaDomainOf } from '../domain/uma-domains';
 
 /** A well-formed domain under the service's default root that is not the platform's own default. */
 export function reservedUmaDomainProblems(platformId: string, domain: unknown): FieldError[] {
@@ -31,7 +31,12 @@ export function umaDomainTaken(): DomainError {
 export async function setUmaDomain(em: EntityManager, platform: Platform, domain: string): Promise<void> {
   const problems = reservedUmaDomainProblems(platform.id, domain);
   if (problems.length > 0) throw DomainError.invalidInput(problems);
-  const current = platform.umaDomain;
+  // Locked before counting: a customer being written on the current domain (it holds a share
+  // lock, lockedUmaDomainOf) is counted, and one that starts now sees the new domain.
+  const [row] = await em
+    .getConnection()
+    .execute<{ uma_domain: string | null }[]>('select uma_domain from platforms where id = ? for no key update', [platform.id], 'all', em.getTransactionContext());
+  const current = row?.uma_domain ?? null;
   if (sameUmaDomain(current, domain)) {
     platform.umaDomain = domain;
     return;
@@ -51,4 +56,14 @@ export async function setUmaDomain(em: EntityManager, platform: Platform, domain
 /** Gives a platform that has no UMA domain its default one (the sandbox platform of an earlier `npm start`). */
 export async function adoptDefaultUmaDomain(em: EntityManager, platformId: string): Promise<void> {
   await em.nativeUpdate(PlatformEntity, { id: platformId, umaDomain: null }, { umaDomain: defaultUmaDomain(platformId), updatedAt: new Date() });
+}
+
+/**
+ * The platform's domain (its default while it has none) as committed, read under a share lock
+ * held to the end of the caller's transaction: a customer's address is judged against the domain
+ * a concurrent change (setUmaDomain) leaves or sets, never a stale one.
+ */
+export async function lockedUmaDomainOf(em: EntityManager, platformId: string): Promise<string> {
+  const [row] = await em.getConnection().execute<{ uma_domain: string | null }[]>('select uma_domain from platforms where id = ? for share', [platformId], 'all', em.getTransactionContext());
+  return umaDomainOf({ id: platformId, umaDomain: row?.uma_domain ?? null });
 }
