@@ -7,6 +7,7 @@ import { webhookEndpointErrors } from '../contexts/webhooks/services/webhook-des
 import { migrate, openOrm } from '../db/orm';
 import type { Region } from '../contexts/platforms/entities/Platform';
 import { createPlatform, createToken } from '../contexts/platforms/services/platforms';
+import { OWN_DEFAULT_UMA_DOMAIN } from '../contexts/platforms/domain/uma-domains';
 
 /**
  * Creates a platform and an API token and prints one line of JSON:
@@ -40,6 +41,8 @@ async function main(): Promise<void> {
       'embedded-wallets': { type: 'boolean', default: false },
       'counterparty-required': { type: 'boolean', default: false },
       'webhook-url': { type: 'string' },
+      // A host name of the platform's own; `default` (the default with a SANDBOX token) gives it its default domain.
+      'uma-domain': { type: 'string' },
       'max-live-cards': { type: 'string' },
       'one-card-per-cardholder': { type: 'boolean', default: false },
     },
@@ -64,6 +67,8 @@ async function main(): Promise<void> {
       embeddedWalletsSupported: values['embedded-wallets'],
       counterpartyInformationRequired: values['counterparty-required'],
       webhookEndpoint: values['webhook-url'] ?? null,
+      // A sandbox platform gets its default domain, so invitations work at once; production names its own.
+      umaDomain: values['uma-domain'] ?? (environment === 'SANDBOX' ? OWN_DEFAULT_UMA_DOMAIN : null),
       maxLiveCards: values['max-live-cards'] === undefined ? null : positiveInteger(values['max-live-cards'], '--max-live-cards'),
       oneCardPerCardholder: values['one-card-per-cardholder'],
     }, { masterKey });

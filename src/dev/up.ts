@@ -6,6 +6,8 @@ import { basePath, loadConfig, type MetricsListen } from '../config';
 import { ApiToken } from '../contexts/platforms/entities';
 import { migrate, openOrm } from '../db/orm';
 import { createPlatform, createToken } from '../contexts/platforms/services/platforms';
+import { adoptDefaultUmaDomain } from '../contexts/platforms/services/uma-domain';
+import { DEV_SANDBOX_PLATFORM } from './sandbox-platform';
 import { waitForPort } from './ports';
 import { parseMasterKey } from '../security/secrets';
 
@@ -38,12 +40,16 @@ async function sandboxCredentials(databaseUrl: string, baseUrl: string): Promise
     const em = orm.em.fork();
     if (existsSync(file)) {
       const saved = JSON.parse(readFileSync(file, 'utf8')) as Credentials;
-      if (await em.findOne(ApiToken, { id: saved.tokenId })) return { ...saved, baseUrl };
+      if (await em.findOne(ApiToken, { id: saved.tokenId })) {
+        // A sandbox platform created before platforms had a UMA domain gets its default one now.
+        await adoptDefaultUmaDomain(em, saved.platformId);
+        return { ...saved, baseUrl };
+      }
       say('saved sandbox credentials do not match this database; creating a new sandbox platform');
     }
-    // Regulated, so sandbox individuals are approved at creation (spec §8) and can be funded at once.
-    const platform = await createPlatform(em, { name: 'Sandbox platform', currencies: ['USD', 'EUR', 'USDC'], isRegulatedFinancialInstitution: true });
-    const token = await createToken(em, parseMasterKey(masterKey()), platform.id, 'SANDBOX', 'sandbox-default');
+    const key = parseMasterKey(masterKey());
+    const platform = await createPlatform(em, DEV_SANDBOX_PLATFORM, { masterKey: key });
+    const token = await createToken(em, key, platform.id, 'SANDBOX', 'sandbox-default');
     const creds = { platformId: platform.id, tokenId: token.tokenId, clientSecret: token.clientSecret, baseUrl };
     writeFileSync(file, JSON.stringify(creds), { mode: 0o600 });
     return creds;

@@ -69,6 +69,9 @@ export const ERROR_CODES = [
   // 409
   'CONFLICT',
   'UMA_ADDRESS_EXISTS',
+  // 409: the service's own (README: deviations): a UMA domain another platform holds, or one still in use
+  'UMA_DOMAIN_TAKEN',
+  'UMA_DOMAIN_IN_USE',
   'DOCUMENT_ALREADY_EXISTS',
   'IDEMPOTENCY_KEY_REUSED',
   'INVALID_STATE_TRANSITION',

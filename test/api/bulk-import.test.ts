@@ -30,11 +30,14 @@ const business = (id: string, over: { taxId?: string; incorporatedOn?: string } 
   line(`$${id}@uma.example.com`, id, 'BUSINESS', '', '', '400 Commerce Way', 'Suite 5', 'Austin', 'TX', '78701', 'US', '', `${id} Holdings, Inc.`, over.taxId ?? '12-3456789', over.incorporatedOn ?? '2018-03-14');
 const csv = (...lines: string[]) => Buffer.from([HEADER, ...lines].join('\r\n') + '\r\n');
 
+/** Rows are written on `uma.example.com`; a platform's customers' addresses are on its own domain, so they move there. */
+const onDomainOf = (p: Platform, bytes: Buffer) => Buffer.from(bytes.toString('utf8').replaceAll('@uma.example.com', `@${p.umaDomain}`));
+
 /** The upload, through the reference check like every other call of the harness. */
 function upload(p: Platform, bytes: Buffer | null, name = 'customers.csv', idempotencyKey?: string) {
   const r = p.api.post('/customers/bulk/csv');
   if (idempotencyKey) r.set('Idempotency-Key', idempotencyKey);
-  return bytes === null ? r.field('note', 'no file') : r.attach('file', bytes, { filename: name, contentType: 'text/csv' });
+  return bytes === null ? r.field('note', 'no file') : r.attach('file', onDomainOf(p, bytes), { filename: name, contentType: 'text/csv' });
 }
 
 async function finished(p: Platform, jobId: string): Promise<Job> {
@@ -87,7 +90,7 @@ describe('POST /customers/bulk/csv and GET /customers/bulk/jobs/{jobId}', () => 
     // Exactly the good rows exist, once each, with the ids derived from the job and their rows.
     const customers = await customersOf(p.platform.id);
     expect(customers.map((c) => c.platformCustomerId)).toEqual(['biz-1', 'ind-1', 'ind-2', 'quoted, name']);
-    expect(customers.find((c) => c.platformCustomerId === 'ind-1')).toMatchObject({ id: derivedId('Customer', jobId, '1'), umaAddress: '$ind-1@uma.example.com', email: 'ind1@example.com', kycStatus: 'APPROVED' });
+    expect(customers.find((c) => c.platformCustomerId === 'ind-1')).toMatchObject({ id: derivedId('Customer', jobId, '1'), umaAddress: `$ind-1@${p.umaDomain}`, email: 'ind1@example.com', kycStatus: 'APPROVED' });
     expect(customers.find((c) => c.platformCustomerId === 'quoted, name')!.fullName).toBe('Jane "JJ" Doe, Jr.');
     expect(customers.find((c) => c.platformCustomerId === 'biz-1')).toMatchObject({ customerType: 'BUSINESS', kycStatus: 'UNVERIFIED', address: { line1: '400 Commerce Way', line2: 'Suite 5', city: 'Austin', state: 'TX', postalCode: '78701', country: 'US' } });
     const created = await p.api.get(`/customers/${derivedId('Customer', jobId, '2')}`);
@@ -105,7 +108,7 @@ describe('POST /customers/bulk/csv and GET /customers/bulk/jobs/{jobId}', () => 
 
   test('a job recorded but never started (the API died in between) is started by the sweep, once', async () => {
     const p = await h.platform();
-    const parsed = parseCsv(csv(person('swept-1'), person('swept-2')).toString('utf8'));
+    const parsed = parseCsv(onDomainOf(p, csv(person('swept-1'), person('swept-2'))).toString('utf8'));
     if ('problem' in parsed) throw new Error(parsed.problem);
     const { job } = await createBulkImportJob(h.orm.em.fork(), { platformId: p.platform.id, environment: 'SANDBOX', csv: parsed });
     expect(await startStrandedBulkImports(h.orm, h.temporal, { graceMs: 60_000, taskQueue: h.taskQueue })).not.toContain(job.id);
@@ -130,6 +133,8 @@ describe('POST /customers/bulk/csv and GET /customers/bulk/jobs/{jobId}', () => 
 
   test('the reference example (UMA addresses without $, only the required columns of each type) is accepted', async () => {
     const p = await h.platform();
+    // Its addresses are on uma.domain.com: accepted for the platform that holds that domain.
+    await p.api.patch('/config', { umaDomain: 'uma.domain.com' }).expect(200);
     const file = Buffer.from(
       [
         'umaAddress,platformCustomerId,customerType,fullName,birthDate,addressLine1,city,state,postalCode,country,platformAccountId,businessLegalName',
@@ -141,6 +146,18 @@ describe('POST /customers/bulk/csv and GET /customers/bulk/jobs/{jobId}', () => 
     const job = await finished(p, accepted.body.jobId as string);
     expect(job).toMatchObject({ status: 'COMPLETED', progress: { total: 1, successful: 1, failed: 0 }, errors: [] });
     expect((await customersOf(p.platform.id)).map((c) => c.umaAddress)).toEqual(['$john.doe@uma.domain.com']);
+  }, 60_000);
+
+  test("a row whose UMA address is on another platform's domain fails on umaAddress, as POST /customers does; the others are created", async () => {
+    const owner = await h.platform();
+    const p = await h.platform();
+    const foreign = `alice-${Date.now()}.example`;
+    await owner.api.patch('/config', { umaDomain: foreign }).expect(200);
+    const accepted = await upload(p, csv(person('own'), person('ceo', { uma: `$ceo@${foreign}` })));
+    const job = await finished(p, accepted.body.jobId as string);
+    expect(job).toMatchObject({ status: 'COMPLETED', progress: { total: 2, successful: 1, failed: 1 } });
+    expect(job.errors).toEqual([expect.objectContaining({ correlationId: 'row_2', code: 'INVALID_INPUT', details: expect.objectContaining({ errors: [expect.objectContaining({ field: 'umaAddress', constraint: expect.objectContaining({ rule: 'domain' }) })] }) })]);
+    expect((await customersOf(p.platform.id)).map((c) => c.platformCustomerId)).toEqual(['own']);
   }, 60_000);
 });
 

@@ -211,7 +211,7 @@ const scenarios: Record<string, Scenario> = {
   },
   'POST /sandbox/uma/receive': {
     prepare: async (p) => {
-      const c = await customer(p, { umaAddress: `$bob.${Date.now()}${Math.floor(Math.random() * 1e6)}@uma.example.com` });
+      const c = await customer(p, { umaAddress: p.uma(`bob.${Date.now()}${Math.floor(Math.random() * 1e6)}`) });
       return {
         path: '/sandbox/uma/receive',
         body: { senderUmaAddress: '$success.usd@sandbox.example.com', receiverUmaAddress: c.umaAddress, receivingCurrencyCode: 'USD', receivingCurrencyAmount: 2_500 },

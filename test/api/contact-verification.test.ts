@@ -5,7 +5,8 @@ import { hashContactCode } from '../../src/contexts/customers/domain/contact-ver
 import type { ContactCodeSender } from '../../src/contexts/customers/services/contact-verification';
 import { applyContactVerificationRules } from '../../src/contexts/customers/services/contact-verification';
 import { createToken } from '../../src/contexts/platforms/services/platforms';
-import { Api, Harness } from '../support/harness';
+import request from 'supertest';
+import { Api, BASE, Harness } from '../support/harness';
 import { seedCustomer } from '../support/onboarding-seed';
 
 let h: Harness;
@@ -251,13 +252,24 @@ describe('outside the sandbox', () => {
     }
   });
 
-  test('without a delivery provider nothing is stored and the caller is told', async () => {
+  // A server without a delivery provider cannot send codes: that is the operator's to configure,
+  // not an internal error, so it answers 501 NOT_IMPLEMENTED (declared in the OpenAPI document).
+  test.each([
+    ['email', 'email'],
+    ['phone', 'SMS'],
+  ] as const)('without a %s delivery provider: 501 NOT_IMPLEMENTED, nothing stored, declared in the OpenAPI document', async (channel, noun) => {
     const { platform, customerId } = await euCustomer();
     const api = await productionApi(platform.id);
-    const res = await api.post(`/customers/${customerId}/verify-phone`);
-    expect(res.status).toBe(500);
-    expect(res.body.reason).toContain('No SMS delivery is configured');
-    expect(await codeRow(customerId, 'phone')).toBeNull();
+    const res = await api.post(`/customers/${customerId}/verify-${channel}`);
+    expect(res.status).toBe(501);
+    expect(res.body).toMatchObject({ code: 'NOT_IMPLEMENTED', details: { channel, delivery: 'NOT_CONFIGURED' } });
+    expect(res.body.reason).toContain(`No ${noun} delivery is configured`);
+    expect(await codeRow(customerId, channel)).toBeNull();
+
+    const doc = (await request(h.app).get(`${BASE}/openapi.json`)).body;
+    const responses = doc.paths[`/customers/{customerId}/verify-${channel}`].post.responses;
+    expect(responses['501'].description).toContain('NOT_IMPLEMENTED');
+    expect(responses['500'].description).not.toMatch(/delivery/i);
   });
 });
 

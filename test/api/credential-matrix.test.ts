@@ -9,6 +9,7 @@ import { eventually } from '../support/eventually';
 import { eurAccount, ibanOf } from '../support/external-account-fixtures';
 import { BASE, Harness } from '../support/harness';
 import { businessFields, FILES, insertCustomer, ownerBody } from '../support/onboarding-fixtures';
+import { defaultUmaDomain } from '../../src/contexts/platforms/domain/uma-domains';
 import { sampleOf, type OpenApiDocument, type OperationObject } from '../support/openapi-sample';
 
 // The tenant and credential matrix: every operation of the service's own OpenAPI document, read
@@ -126,7 +127,8 @@ async function buildWorld(auth: string, platformId: string): Promise<World> {
   const cardTransactionId = (await asA(auth, 'post', '/sandbox/cards/{cardId}/simulate/authorization', { cardId }, { json: { amount: 1_000, currency: { code: 'USD' }, merchant: { descriptor: 'MATRIX SHOP' } } })).body.cardTransactionId as string;
 
   // A bulk import of one customer, finished.
-  const csv = 'umaAddress,platformCustomerId,customerType,fullName,birthDate,addressLine1,city,state,postalCode,country\nmatrix.bulk@uma.example.com,matrix-bulk,INDIVIDUAL,Bulk Matrixowner,1980-01-01,1 Main St,Austin,TX,78701,US\n';
+  // On the platform's (default) domain, where its customers' addresses must be.
+  const csv = `umaAddress,platformCustomerId,customerType,fullName,birthDate,addressLine1,city,state,postalCode,country\nmatrix.bulk@${defaultUmaDomain(platformId)},matrix-bulk,INDIVIDUAL,Bulk Matrixowner,1980-01-01,1 Main St,Austin,TX,78701,US\n`;
   const bulkJobId = (await asA(auth, 'post', '/customers/bulk/csv', {}, { form: {}, file: { bytes: Buffer.from(csv), name: 'matrix.csv', type: 'text/csv' } })).body.jobId as string;
   await eventually(() => send(auth, { method: 'get', path: `/customers/bulk/jobs/${bulkJobId}`, query: {} }), (r) => r.body.status === 'COMPLETED');
   // A second API token, and an invitation (which needs the platform's UMA domain) left PENDING without expiry.

@@ -8,6 +8,7 @@ import { requestFingerprint } from '../../src/domain/idempotency';
 import { decrypt } from '../../src/security/secrets';
 import { eventually } from '../support/eventually';
 import { BASE, Harness } from '../support/harness';
+import { umaDomainOf } from '../../src/contexts/platforms/domain/uma-domains';
 
 let h: Harness;
 beforeAll(async () => {
@@ -121,7 +122,7 @@ describe('POST /customers', () => {
       customerType: 'INDIVIDUAL',
       kycStatus: 'APPROVED',
       platformCustomerId: body.platformCustomerId,
-      umaAddress: expect.stringMatching(/^\$[a-z0-9.-]+@sandbox\.uma\.local$/),
+      umaAddress: expect.stringMatching(new RegExp(`^\\$[a-z0-9.-]+@${umaDomainOf(platform).replace(/\./g, '\\.')}$`)),
       region: 'US',
       currencies: ['USD', 'EUR'],
       email: body.email,
@@ -185,21 +186,23 @@ describe('POST /customers', () => {
   });
 
   test('platformCustomerId and umaAddress are generated when absent; a given umaAddress is kept', async () => {
-    const { api } = await h.platform();
+    const { api, umaDomain } = await h.platform();
     const a = await api.post('/customers', { customerType: 'INDIVIDUAL' });
-    const b = await api.post('/customers', { customerType: 'INDIVIDUAL', umaAddress: '$Ada.Lovelace@pay.example.com' });
+    const b = await api.post('/customers', { customerType: 'INDIVIDUAL', umaAddress: `$Ada.Lovelace@${umaDomain}` });
     expect([a.status, b.status]).toEqual([201, 201]);
     expect(a.body.platformCustomerId).toMatch(/^[0-9a-f]{32}$/);
     expect(a.body.platformCustomerId).not.toBe(b.body.platformCustomerId);
-    expect(a.body.umaAddress).toMatch(/^\$[a-z0-9.]+@sandbox\.uma\.local$/);
-    expect(b.body.umaAddress).toBe('$Ada.Lovelace@pay.example.com');
+    // Without a domain of its own, the platform's default one: a subdomain of sandbox.uma.local.
+    expect(a.body.umaAddress).toMatch(/^\$[a-z0-9.]+@[0-9a-f-]{36}\.sandbox\.uma\.local$/);
+    expect(a.body.umaAddress.endsWith(`@${umaDomain}`)).toBe(true);
+    expect(b.body.umaAddress).toBe(`$Ada.Lovelace@${umaDomain}`);
   });
 
   test("the generated UMA address uses the platform's UMA domain", async () => {
     const { api } = await h.platform();
-    await api.patch('/config', { umaDomain: 'pay.example.com' }).expect(200);
+    await api.patch('/config', { umaDomain: 'grace.pay.example.com' }).expect(200);
     const c = await create(api, { platformCustomerId: 'Grace_Hopper' });
-    expect(c.umaAddress).toMatch(/^\$grace_hopper\.[0-9a-f]{8}@pay\.example\.com$/);
+    expect(c.umaAddress).toMatch(/^\$grace_hopper\.[0-9a-f]{8}@grace\.pay\.example\.com$/);
   });
 
   test('every invalid field of an individual is reported at once, and nothing is stored', async () => {
@@ -448,15 +451,17 @@ describe('POST /customers', () => {
     expect((await other.api.post('/customers', { customerType: 'INDIVIDUAL', platformCustomerId: 'taken' })).status).toBe(201);
   });
 
-  test('a UMA address in use (in any case) is 409 UMA_ADDRESS_EXISTS, also across platforms', async () => {
-    const { api } = await h.platform();
-    const address = `$${uniqueId('uma').toLowerCase()}@pay.example.com`;
+  test("a UMA address in use (in any case) is 409 UMA_ADDRESS_EXISTS; on another platform's domain it is 400, never a 409 about another platform", async () => {
+    const { api, uma } = await h.platform();
+    const address = uma(uniqueId('uma').toLowerCase());
     await create(api, { umaAddress: address });
     const res = await api.post('/customers', { customerType: 'INDIVIDUAL', umaAddress: address.toUpperCase() });
     expect(res.status).toBe(409);
     expect(res.body.code).toBe('UMA_ADDRESS_EXISTS');
     const other = await h.platform();
-    expect((await other.api.post('/customers', { customerType: 'INDIVIDUAL', umaAddress: address })).body.code).toBe('UMA_ADDRESS_EXISTS');
+    const foreign = await other.api.post('/customers', { customerType: 'INDIVIDUAL', umaAddress: address });
+    expect(foreign.status).toBe(400);
+    expect(fieldsOf(foreign)).toEqual(['umaAddress:domain']);
   });
 
   test('two simultaneous creates with one platformCustomerId: one customer and one 409', async () => {
@@ -469,8 +474,8 @@ describe('POST /customers', () => {
   });
 
   test('two simultaneous creates with one UMA address: one customer and one 409 UMA_ADDRESS_EXISTS', async () => {
-    const { api } = await h.platform();
-    const address = `$${uniqueId('race').toLowerCase()}@pay.example.com`;
+    const { api, uma } = await h.platform();
+    const address = uma(uniqueId('race').toLowerCase());
     const race = await Promise.all([api.post('/customers', { customerType: 'INDIVIDUAL', umaAddress: address }), api.post('/customers', { customerType: 'INDIVIDUAL', umaAddress: address })]);
     expect(race.map((r) => r.status).sort()).toEqual([201, 409]);
     expect(race.find((r) => r.status === 409)!.body.code).toBe('UMA_ADDRESS_EXISTS');
@@ -626,8 +631,8 @@ describe('GET /customers', () => {
   });
 
   test('every filter of the reference', async () => {
-    const { api } = await h.platform({ currencies: ['USD', 'EUR', 'USDC'] });
-    const a = await create(api, { platformCustomerId: 'alpha', currencies: ['USD'], umaAddress: `$${uniqueId('alpha').toLowerCase()}@pay.example.com` });
+    const { api, uma } = await h.platform({ currencies: ['USD', 'EUR', 'USDC'] });
+    const a = await create(api, { platformCustomerId: 'alpha', currencies: ['USD'], umaAddress: uma(uniqueId('alpha').toLowerCase()) });
     await new Promise((r) => setTimeout(r, 20));
     const b = (await api.post('/customers', { ...fullBusiness(), platformCustomerId: 'beta', currencies: ['USDC'] })).body;
     await new Promise((r) => setTimeout(r, 20));
@@ -691,7 +696,7 @@ describe('GET /customers', () => {
 
 describe('PATCH /customers/{customerId}', () => {
   test('changes the fields sent and leaves the rest', async () => {
-    const { api } = await h.platform();
+    const { api, uma } = await h.platform();
     const c = (await api.post('/customers', fullIndividual())).body;
     await new Promise((r) => setTimeout(r, 5));
     const res = await api.patch(`/customers/${c.id}`, {
@@ -703,7 +708,7 @@ describe('PATCH /customers/{customerId}', () => {
       pepStatus: 'DOMESTIC',
       netWorthRange: 'OVER_25M',
       email: 'john.q@example.com',
-      umaAddress: `$${uniqueId('john').toLowerCase()}@pay.example.com`,
+      umaAddress: uma(uniqueId('john').toLowerCase()),
     });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({

@@ -174,8 +174,9 @@ describe('GET /receiver/external-account/{accountId}', () => {
 
 describe('GET /receiver/uma/{receiverUmaAddress}', () => {
   test("a customer's address resolves in any case; the receiver's currencies are priced; the platform's counterparty fields are asked", async () => {
-    const { api, platform } = await h.platform();
-    const receiver = await customer(api, { umaAddress: '$bob.lookup@uma.example.com', currencies: ['EUR'] });
+    const { api, platform, uma } = await h.platform();
+    const address = uma('bob.lookup');
+    const receiver = await customer(api, { umaAddress: address, currencies: ['EUR'] });
     await setCurrencies(platform.id, (p) => {
       p.supportedCurrencies.find((c) => c.currencyCode === 'EUR')!.requiredCounterpartyFields = [
         { name: 'EMAIL', mandatory: false },
@@ -183,18 +184,18 @@ describe('GET /receiver/uma/{receiverUmaAddress}', () => {
         { name: 'NOT_A_FIELD', mandatory: true },
       ];
     });
-    const res = await api.get(`/receiver/uma/${encodeURIComponent('$BOB.Lookup@UMA.example.com')}`);
+    const res = await api.get(`/receiver/uma/${encodeURIComponent(address.toUpperCase())}`);
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ receiverUmaAddress: '$bob.lookup@uma.example.com', lookupId: expect.stringMatching(LOOKUP_ID), expiresAt: expect.any(String) });
+    expect(res.body).toMatchObject({ receiverUmaAddress: address, lookupId: expect.stringMatching(LOOKUP_ID), expiresAt: expect.any(String) });
     expect(pairs(res.body.supportedCurrencies)).toEqual(['USD>EUR', 'EUR>EUR']);
     expect(res.body.requiredPayerDataFields).toEqual([
       { name: 'FULL_NAME', mandatory: true },
       { name: 'EMAIL', mandatory: false },
     ]);
     const stored = await h.orm.em.fork().findOneOrFail(Lookup, { id: res.body.lookupId });
-    expect(stored).toMatchObject({ kind: 'UMA_ADDRESS', target: '$bob.lookup@uma.example.com', receivingCurrencies: ['EUR'] });
+    expect(stored).toMatchObject({ kind: 'UMA_ADDRESS', target: address, receivingCurrencies: ['EUR'] });
     // The unencoded form reaches the same route.
-    const raw = await api.get('/receiver/uma/$bob.lookup@uma.example.com');
+    const raw = await api.get(`/receiver/uma/${address}`);
     expect(raw.status).toBe(200);
     expect(raw.body.receiverUmaAddress).toBe(receiver.umaAddress);
   });

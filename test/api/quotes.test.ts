@@ -239,9 +239,9 @@ describe('quotes and their execution', () => {
   });
 
   test('to a UMA address: the lookup is required and must match; mandatory payer fields; the receiver is credited', async () => {
-    const { api } = await h.platform();
+    const { api, uma: umaOf } = await h.platform();
     const p = await payer(api);
-    const receiver = await api.post('/customers', { customerType: 'INDIVIDUAL', platformCustomerId: `r-${Math.random()}`, fullName: 'Bob Receiver', umaAddress: `$bob.${Date.now()}@uma.example.com` });
+    const receiver = await api.post('/customers', { customerType: 'INDIVIDUAL', platformCustomerId: `r-${Math.random()}`, fullName: 'Bob Receiver', umaAddress: umaOf(`bob.${Date.now()}`) });
     const uma = receiver.body.umaAddress as string;
     const destination = { destinationType: 'UMA_ADDRESS', umaAddress: uma, currency: 'EUR' };
     const base = { ...quoteBody(p.usd, p.bank), destination };

@@ -1,7 +1,7 @@
 import { Runtime } from '@temporalio/worker';
 import { FormData, request } from 'undici';
 import { load } from './load';
-import { startStack } from './stack';
+import { BENCH_UMA_DOMAIN, startStack } from './stack';
 
 /**
  * Bulk customer import against single POST /customers calls, in the same run, on the same
@@ -18,8 +18,8 @@ const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
 const none = () => undefined;
 
 const COLUMNS = 'umaAddress,platformCustomerId,customerType,fullName,birthDate,addressLine1,city,state,postalCode,country';
-const cells = (id: string) => [`$${id}@uma.example.com`, id, 'INDIVIDUAL', `Bench ${id}`, '1985-06-01', '1 Main St', 'Austin', 'TX', '78701', 'US'];
-const body = (id: string) => ({ customerType: 'INDIVIDUAL', umaAddress: `$${id}@uma.example.com`, platformCustomerId: id, fullName: `Bench ${id}`, birthDate: '1985-06-01', address: { line1: '1 Main St', city: 'Austin', state: 'TX', postalCode: '78701', country: 'US' } });
+const cells = (id: string) => [`$${id}@${BENCH_UMA_DOMAIN}`, id, 'INDIVIDUAL', `Bench ${id}`, '1985-06-01', '1 Main St', 'Austin', 'TX', '78701', 'US'];
+const body = (id: string) => ({ customerType: 'INDIVIDUAL', umaAddress: `$${id}@${BENCH_UMA_DOMAIN}`, platformCustomerId: id, fullName: `Bench ${id}`, birthDate: '1985-06-01', address: { line1: '1 Main St', city: 'Austin', state: 'TX', postalCode: '78701', country: 'US' } });
 
 async function main(): Promise<void> {
   Runtime.install({ logger: { log: none, trace: none, debug: none, info: none, warn: none, error: (m) => console.error(m) } });

@@ -33,6 +33,9 @@ export interface Stack {
   stop: () => Promise<void>;
 }
 
+/** The bench platform's UMA domain (each bench has a database of its own): its customers' addresses are on it. */
+export const BENCH_UMA_DOMAIN = 'bench.example';
+
 export async function startStack(name: string): Promise<Stack> {
   const admin = new PgClient({ connectionString: process.env.TEST_DATABASE_URL });
   await admin.connect();
@@ -80,7 +83,7 @@ export async function startStack(name: string): Promise<Stack> {
     await waitForPort(apiPort, 60_000);
 
     const em = orm.em.fork();
-    const platform = await createPlatform(em, { name: `bench-${name}`, currencies: ['USD'], webhookEndpoint: receiver.url, isRegulatedFinancialInstitution: true });
+    const platform = await createPlatform(em, { name: `bench-${name}`, currencies: ['USD'], webhookEndpoint: receiver.url, isRegulatedFinancialInstitution: true, umaDomain: BENCH_UMA_DOMAIN });
     const token = await createToken(em, parseMasterKey(env.MASTER_KEY), platform.id, 'SANDBOX');
     const auth = `Basic ${Buffer.from(`${token.tokenId}:${token.clientSecret}`).toString('base64')}`;
     const base = `http://127.0.0.1:${apiPort}/2025-10-13`;

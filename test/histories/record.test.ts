@@ -254,8 +254,8 @@ record('record workflow histories', () => {
       const platformId = p.platform.id;
       const file = [
         'umaAddress,platformCustomerId,customerType,fullName,birthDate,addressLine1,city,state,postalCode,country',
-        'ann@uma.example.com,h-1,INDIVIDUAL,Ann History,1980-01-01,1 Main St,Austin,TX,78701,US',
-        'bob@uma.example.com,h-2,INDIVIDUAL,Bob History,1980-02-30,1 Main St,Austin,TX,78701,US',
+        `ann@${p.umaDomain},h-1,INDIVIDUAL,Ann History,1980-01-01,1 Main St,Austin,TX,78701,US`,
+        `bob@${p.umaDomain},h-2,INDIVIDUAL,Bob History,1980-02-30,1 Main St,Austin,TX,78701,US`,
       ].join('\n');
       const accepted = await p.api.post('/customers/bulk/csv').attach('file', Buffer.from(file), { filename: 'h.csv', contentType: 'text/csv' });
       expect(accepted.status).toBe(202);
@@ -265,7 +265,7 @@ record('record workflow histories', () => {
 
       // Names ending in 003 stay UNVERIFIED: no webhooks per row, so the histories stay small.
       const header = ['umaAddress', 'platformCustomerId', 'customerType', 'fullName', 'birthDate', 'addressLine1', 'city', 'state', 'postalCode', 'country'];
-      const rows = Array.from({ length: 2_050 }, (_, i) => [`$big${i}@uma.example.com`, `big-${i}`, 'INDIVIDUAL', `Big Person 003`, '1980-01-01', '1 Main St', 'Austin', 'TX', '78701', 'US']);
+      const rows = Array.from({ length: 2_050 }, (_, i) => [`$big${i}@${p.umaDomain}`, `big-${i}`, 'INDIVIDUAL', `Big Person 003`, '1980-01-01', '1 Main St', 'Austin', 'TX', '78701', 'US']);
       const { job } = await createBulkImportJob(h.orm.em.fork(), { platformId, environment: 'SANDBOX', csv: { header, rows } });
       await startBulkCustomerImport(h.temporal, { jobId: job.id, platformId }, { taskQueue: h.taskQueue });
       const first = h.temporal.workflow.getHandle(job.id);

@@ -12,6 +12,7 @@ import { basePath } from '../../src/config';
 import type { Environment } from '../../src/contexts/platforms/entities/ApiToken';
 import { openOrm } from '../../src/db/orm';
 import { parseMasterKey } from '../../src/security/secrets';
+import { umaDomainOf } from '../../src/contexts/platforms/domain/uma-domains';
 import { createPlatform, createToken, type NewPlatform } from '../../src/contexts/platforms/services/platforms';
 import { createWorker } from '../../worker/worker';
 import { conformanceRecord } from './conformance-record';
@@ -98,7 +99,9 @@ export class Harness {
     const platform = await createPlatform(em, { name: `test-${randomUUID().slice(0, 8)}`, currencies: ['USD', 'EUR'], webhookEndpoint: this.receiver.url, isRegulatedFinancialInstitution: true, ...options }, { masterKey: this.masterKey });
     const token = await createToken(em, this.masterKey, platform.id, options.environment ?? 'SANDBOX');
     const auth = `Basic ${Buffer.from(`${token.tokenId}:${token.clientSecret}`).toString('base64')}`;
-    return { platform, token, auth, api: new Api(this.app, auth) };
+    // Customers' UMA addresses must be on the platform's domain: `uma('bob')` is `$bob@<that domain>`.
+    const umaDomain = umaDomainOf(platform);
+    return { platform, token, auth, api: new Api(this.app, auth), umaDomain, uma: (user: string) => `$${user}@${umaDomain}` };
   }
 
   async stop(): Promise<void> {

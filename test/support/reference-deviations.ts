@@ -217,6 +217,25 @@ export const REFERENCE_DEVIATIONS: Deviation[] = [
     values: ['LIGHTNING', 'SOLANA', 'TRON', 'SPARK'],
     reason: 'Crypto destinations name their network: the reference’s PaymentRail has no crypto rails and the field is required',
   },
+  {
+    operation: ['POST /customers/{customerId}/verify-email', 'POST /customers/{customerId}/verify-phone'],
+    status: 501,
+    schemaPath: UNDECLARED(501),
+    reason: 'A production server without an email or SMS delivery provider cannot send codes: 501 NOT_IMPLEMENTED says so, where the reference would answer 500',
+  },
+  {
+    operation: 'PATCH /config',
+    status: 409,
+    schemaPath: UNDECLARED(409),
+    reason: 'A UMA domain belongs to one platform: another platform’s domain answers 409 UMA_DOMAIN_TAKEN, and leaving a domain that customers’ addresses still use answers 409 UMA_DOMAIN_IN_USE',
+  },
+  {
+    operation: 'PATCH /config',
+    status: 409,
+    schemaPath: ERROR_CODE(409),
+    values: ['UMA_DOMAIN_TAKEN', 'UMA_DOMAIN_IN_USE'],
+    reason: 'Codes of the service’s own for UMA domain ownership; the reference has none',
+  },
 ];
 
 export function deviationFor(difference: Difference, deviations: readonly Deviation[] = REFERENCE_DEVIATIONS): Deviation | undefined {

@@ -1,3 +1,4 @@
+import { defaultUmaDomain } from '../../src/contexts/platforms/domain/uma-domains';
 import {
   acceptedAtProblem,
   applyOtherPairs,
@@ -269,8 +270,9 @@ describe('UMA addresses', () => {
 
   test('generated addresses are valid, built from the platform customer id and the platform domain', () => {
     expect(generatedUmaAddress('Cust-42', 'pay.example.com', 'ab12cd34')).toBe('$cust-42.ab12cd34@pay.example.com');
-    expect(generatedUmaAddress('###', null, 'ab12cd34')).toBe('$user.ab12cd34@sandbox.uma.local');
-    expect(generatedUmaAddress('--x--', null, 'ff')).toBe('$x.ff@sandbox.uma.local');
-    for (const id of ['Cust-42', '###', 'a'.repeat(300), 'ümlaut@domain', '__.', '0']) expect(isUmaAddress(generatedUmaAddress(id, null, '0a1b2c3d'))).toBe(true);
+    const fallback = defaultUmaDomain('Platform:0b8a54c2-6f0e-4c61-9a49-1f2ab3c4d5e6');
+    expect(generatedUmaAddress('###', fallback, 'ab12cd34')).toBe(`$user.ab12cd34@${fallback}`);
+    expect(generatedUmaAddress('--x--', fallback, 'ff')).toBe(`$x.ff@${fallback}`);
+    for (const id of ['Cust-42', '###', 'a'.repeat(300), 'ümlaut@domain', '__.', '0']) expect(isUmaAddress(generatedUmaAddress(id, fallback, '0a1b2c3d'))).toBe(true);
   });
 });

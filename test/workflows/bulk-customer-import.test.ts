@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { createActivities } from '../../activities';
 import { BulkImportJob, Customer } from '../../src/contexts/customers/entities';
 import { createBulkImportJob, importBulkRows } from '../../src/contexts/customers/services/bulk-import';
+import { umaDomainOf } from '../../src/contexts/platforms/domain/uma-domains';
 import { createPlatform } from '../../src/contexts/platforms/services/platforms';
 import { WebhookEvent } from '../../src/contexts/webhooks/entities';
 import { openOrm } from '../../src/db/orm';
@@ -43,13 +44,13 @@ afterAll(async () => {
 });
 
 const HEADER = ['umaAddress', 'platformCustomerId', 'customerType', 'fullName', 'birthDate', 'addressLine1', 'city', 'state', 'postalCode', 'country'];
-const row = (n: number, birthDate = '1985-06-01') => [`$r${n}@uma.example.com`, `r-${n}`, 'INDIVIDUAL', `Row Person ${n}`, birthDate, `${n} Main St`, 'Austin', 'TX', '78701', 'US'];
+const row = (n: number, domain: string, birthDate = '1985-06-01') => [`$r${n}@${domain}`, `r-${n}`, 'INDIVIDUAL', `Row Person ${n}`, birthDate, `${n} Main St`, 'Austin', 'TX', '78701', 'US'];
 const BAD_ROWS = new Set([50, 170]);
 
 async function job(rows: number) {
   const em = orm.em.fork();
   const platform = await createPlatform(em, { name: `bulk-${randomUUID().slice(0, 8)}`, currencies: ['USD'], webhookEndpoint: receiver.url, isRegulatedFinancialInstitution: true });
-  const cells = Array.from({ length: rows }, (_, i) => row(i + 1, BAD_ROWS.has(i + 1) ? '1985-13-01' : undefined));
+  const cells = Array.from({ length: rows }, (_, i) => row(i + 1, umaDomainOf(platform), BAD_ROWS.has(i + 1) ? '1985-13-01' : undefined));
   const { job: created } = await createBulkImportJob(em, { platformId: platform.id, environment: 'SANDBOX', csv: { header: HEADER, rows: cells } });
   return { platformId: platform.id, jobId: created.id };
 }

@@ -25,6 +25,10 @@ function channelRoutes(channel: ContactChannel, segment: 'email' | 'phone', noun
         401: errorResponses[401],
         404: errorResponses[404],
         409: conflict,
+        501: {
+          description: `NOT_IMPLEMENTED: production only, when this server has no ${channel === 'email' ? 'email' : 'SMS'} delivery configured (details: channel, delivery NOT_CONFIGURED); nothing is stored`,
+          schema: errorResponses[400].schema,
+        },
       },
       handler: async ({ em, caller, params, deps }) => {
         await sendContactVerificationCode(em, {

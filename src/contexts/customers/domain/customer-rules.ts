@@ -367,14 +367,12 @@ export function isUmaAddress(value: unknown): boolean {
   return typeof value === 'string' && value.length <= MAX_UMA_ADDRESS && UMA_ADDRESS.test(value);
 }
 
-/** Domain of generated UMA addresses for a platform that has not configured its own. */
-export const DEFAULT_UMA_DOMAIN = 'sandbox.uma.local';
-
 /**
- * A UMA address for a customer that did not ask for one: `$<handle>.<suffix>@<domain>`, the handle
+ * A UMA address for a customer that did not ask for one: `$<handle>.<suffix>@<domain>` on the
+ * platform's domain (platforms/domain/uma-domains: umaDomainOf), the handle
  * taken from the platform's customer id where it has usable characters, the suffix random.
  */
-export function generatedUmaAddress(platformCustomerId: string, domain: string | null | undefined, randomSuffix: string): string {
+export function generatedUmaAddress(platformCustomerId: string, domain: string, randomSuffix: string): string {
   const handle =
     platformCustomerId
       .toLowerCase()
@@ -382,5 +380,5 @@ export function generatedUmaAddress(platformCustomerId: string, domain: string |
       .replace(/^[^a-z0-9]+/, '')
       .slice(0, 40)
       .replace(/[^a-z0-9]+$/, '') || 'user';
-  return `$${handle}.${randomSuffix.toLowerCase()}@${domain ?? DEFAULT_UMA_DOMAIN}`;
+  return `$${handle}.${randomSuffix.toLowerCase()}@${domain}`;
 }

@@ -228,7 +228,9 @@ const createFields = {
   currencies: CurrencyListSchema.optional().openapi({ description: "Defaults to the platform's currencies that the customer's region can hold" }),
   email: EmailSchema.optional(),
   phoneNumber: PhoneSchema.optional(),
-  umaAddress: UmaAddressSchema.optional().openapi({ description: 'Generated when absent; unique' }),
+  umaAddress: UmaAddressSchema.optional().openapi({
+    description: "On the platform's UMA domain (its default domain while it has none; another domain is 400); generated there when absent; unique among the platform's customers (409 UMA_ADDRESS_EXISTS)",
+  }),
   agreementConsents: z.array(AgreementConsentRequestSchema).max(20).optional().openapi({ description: 'At most one entry per agreementType' }),
   endUserTermsConsent: EndUserTermsConsentRequestSchema.optional(),
 };
@@ -251,7 +253,7 @@ const updateFields = {
   currencies: CurrencyListSchema.optional().openapi({ description: 'Replaces the whole list' }),
   email: EmailSchema.optional().openapi({ description: 'Changed in a call of its own: not together with phoneNumber' }),
   phoneNumber: PhoneSchema.optional().openapi({ description: 'Changed in a call of its own: not together with email' }),
-  umaAddress: UmaAddressSchema.optional(),
+  umaAddress: UmaAddressSchema.optional().openapi({ description: "A new address must be on the platform's UMA domain (400 otherwise); the stored one may be sent unchanged" }),
   agreementConsents: z
     .array(AgreementConsentRequestSchema)
     .max(20)

@@ -87,8 +87,12 @@ export async function sendContactVerificationCode(
   input: Target & { environment: Environment; masterKey: Buffer; sender?: ContactCodeSender },
 ): Promise<void> {
   if (input.environment !== 'SANDBOX' && !input.sender) {
-    // Checked first so that nothing is stored for a code that could never arrive.
-    throw DomainError.internal(`No ${input.channel === 'email' ? 'email' : 'SMS'} delivery is configured for contact verification codes`);
+    // Checked first so that nothing is stored for a code that could never arrive. The server's
+    // operator has not set up delivery: not an internal error, and nothing the caller can fix.
+    throw new DomainError('NOT_IMPLEMENTED', `No ${input.channel === 'email' ? 'email' : 'SMS'} delivery is configured on this server for contact verification codes`, {
+      channel: input.channel,
+      delivery: 'NOT_CONFIGURED',
+    });
   }
   const code = newContactCode(input.environment);
   const issued = await em.transactional(async (tx) => {

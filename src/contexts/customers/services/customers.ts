@@ -5,6 +5,8 @@ import type { CustomerCreateRequest, CustomerUpdateRequest } from '../schemas/cu
 import { Customer } from '../entities';
 import { InternalAccount } from '../../ledger/entities';
 import { type Platform } from '../../platforms/entities';
+import { isOnPlatformDomain, umaDomainOf } from '../../platforms/domain/uma-domains';
+import { lockedUmaDomainOf } from '../../platforms/services/uma-domain';
 import { type WebhookEvent } from '../../webhooks/entities';
 import type { Environment } from '../../platforms/entities/ApiToken';
 import { mergeConsents, requestedConsents, unknownTermsVersion } from '../domain/agreements';
@@ -19,6 +21,7 @@ import {
   EDD_FIELDS,
   generatedUmaAddress,
   INDIVIDUAL_OTHER_PAIRS,
+  isUmaAddress,
   otherDescriptionProblems,
   type OtherPair,
   type RuleIssue,
@@ -99,10 +102,19 @@ function asValues(value: unknown): Values {
   return value && typeof value === 'object' && !Array.isArray(value) ? (value as Values) : {};
 }
 
-/** Create: currencies the platform offers, in a combination the customer's region allows. */
+/**
+ * A UMA address must be on the platform's own domain (its default one while it has none): a
+ * domain belongs to one platform, so no platform can claim addresses on another's.
+ */
+function umaAddressProblems(platform: Pick<Platform, 'id' | 'umaDomain'>, address: unknown): FieldError[] {
+  if (!isUmaAddress(address) || isOnPlatformDomain(address as string, platform)) return [];
+  return [{ field: 'umaAddress', constraint: 'domain', message: `must be on the platform's UMA domain, ${umaDomainOf(platform)}` }];
+}
+
+/** Create: currencies the platform offers, in a combination the customer's region allows; the address on the platform's domain. */
 export function createProblems(platform: Platform, rawBody: unknown): FieldError[] {
   const body = asValues(rawBody);
-  return currencyProblems(platform, regionFor(platform, body), body.currencies);
+  return [...umaAddressProblems(platform, body.umaAddress), ...currencyProblems(platform, regionFor(platform, body), body.currencies)];
 }
 
 /** Descriptions sent without their category are judged against the stored category. */
@@ -128,6 +140,8 @@ export function updateProblems(platform: Platform, customer: Customer, rawBody: 
   if (body.platformCustomerId !== undefined && body.platformCustomerId !== customer.platformCustomerId) {
     errors.push({ field: 'platformCustomerId', constraint: 'immutable', message: 'platformCustomerId cannot change' });
   }
+  // A changed address must be on the platform's domain; an unchanged one (perhaps on a domain the platform has left) may be echoed back.
+  if (typeof body.umaAddress !== 'string' || body.umaAddress.toLowerCase() !== customer.umaAddress.toLowerCase()) errors.push(...umaAddressProblems(platform, body.umaAddress));
   if (body.customerType !== customer.customerType) return errors;
   errors.push(...currencyProblems(platform, customer.regionCode, body.currencies));
   const profile = customer.profile ?? {};
@@ -244,12 +258,16 @@ export async function createCustomer(
     return await em.transactional(async (tx) => {
       const earlier = await tx.findOne(Customer, { id, platformId: platform.id });
       if (earlier) return foundAgain(tx, earlier);
+      // The domain as committed now (a change may have landed since the checks above).
+      const umaDomain = await lockedUmaDomainOf(tx, platform.id);
+      const domainProblems = umaAddressProblems({ id: platform.id, umaDomain }, input.umaAddress);
+      if (domainProblems.length > 0) throw DomainError.invalidInput(domainProblems);
       const customer = tx.create(Customer, {
         id,
         platformId: platform.id,
         platformCustomerId,
         customerType: input.customerType,
-        umaAddress: input.umaAddress ?? generatedUmaAddress(platformCustomerId, platform.umaDomain, randomBytes(4).toString('hex')),
+        umaAddress: input.umaAddress ?? generatedUmaAddress(platformCustomerId, umaDomain, randomBytes(4).toString('hex')),
         kycStatus: sandboxKycStatusAtCreation(platform, { customerType: input.customerType, fullName: input.customerType === 'INDIVIDUAL' ? input.fullName : null }),
         regionCode,
         currencies: input.currencies ?? defaultCurrencies(platformCurrencies(platform), regionCode),
@@ -310,6 +328,11 @@ export async function updateCustomer(em: EntityManager, platform: Platform, cust
       if (input.phoneNumber !== undefined && input.phoneNumber !== customer.phoneNumber) {
         customer.phoneNumber = input.phoneNumber;
         changedContacts.push('phone');
+      }
+      if (input.umaAddress !== undefined && input.umaAddress.toLowerCase() !== customer.umaAddress.toLowerCase()) {
+        // Judged again against the domain as committed now, as on create.
+        const domainProblems = umaAddressProblems({ id: platform.id, umaDomain: await lockedUmaDomainOf(tx, platform.id) }, input.umaAddress);
+        if (domainProblems.length > 0) throw DomainError.invalidInput(domainProblems);
       }
       if (input.umaAddress !== undefined) customer.umaAddress = input.umaAddress;
       if (input.currencies !== undefined) customer.currencies = [...input.currencies];

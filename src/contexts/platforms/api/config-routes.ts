@@ -10,6 +10,7 @@ import { mergeFeeConfigs, unsupportedFeeSourceCurrencies } from '../domain/fee-c
 import { SUPPORTED_CURRENCY_CODES } from '../../../domain/currencies';
 import { sendTestWebhook } from '../../webhooks/services/webhook-test';
 import { webhookEndpointErrors } from '../../webhooks/services/webhook-destinations';
+import { reservedUmaDomainProblems, setUmaDomain } from '../services/uma-domain';
 
 export const configRoutes = [
   defineRoute({
@@ -34,22 +35,28 @@ export const configRoutes = [
     tags: ['Platform Configuration'],
     body: PlatformConfigUpdateSchema,
     // The webhook destination policy judges the endpoint for the caller's environment (and at every
-    // delivery again); a fee config in a currency other than USD is not supported yet. Both are
-    // field errors of the 400 (with any other invalid fields), so nothing is changed.
+    // delivery again); a fee config in a currency other than USD is not supported yet; a UMA domain
+    // may not be a reserved one. All are field errors of the 400 (with any other invalid fields), so
+    // nothing is changed.
     check: async ({ body, caller, deps }) => [
       ...webhookEndpointErrors((body as { webhookEndpoint?: unknown }).webhookEndpoint, caller.environment, deps.config),
       ...unsupportedFeeSourceCurrencies((body as { feeConfigs?: unknown }).feeConfigs, SUPPORTED_CURRENCY_CODES),
+      ...reservedUmaDomainProblems(caller.platformId, (body as { umaDomain?: unknown }).umaDomain),
     ],
     responses: {
       200: { description: 'The updated configuration', schema: PlatformConfigSchema },
       400: { description: 'INVALID_INPUT: every invalid field, among them each fee config whose sourceCurrency is not USD (constraint.rule supportedCurrency)', schema: errorResponses[400].schema },
       401: errorResponses[401],
+      409: {
+        description: 'UMA_DOMAIN_TAKEN: another platform holds the umaDomain; UMA_DOMAIN_IN_USE: customers have addresses on the current umaDomain, so it cannot be changed',
+        schema: errorResponses[400].schema,
+      },
     },
     handler: async ({ em, caller, body, deps }) => {
       let opened: Awaited<ReturnType<typeof provisionPlatformAccounts>> = [];
       const platform = await em.transactional(async (tx) => {
         const p = await tx.findOneOrFail(Platform, { id: caller.platformId });
-        if (body.umaDomain !== undefined) p.umaDomain = body.umaDomain;
+        if (body.umaDomain !== undefined) await setUmaDomain(tx, p, body.umaDomain);
         if (body.webhookEndpoint !== undefined) p.webhookEndpoint = body.webhookEndpoint;
         if (body.embeddedWalletConfig !== undefined) p.embeddedWalletConfig = { ...(p.embeddedWalletConfig ?? {}), ...body.embeddedWalletConfig };
         // Merge by (feeType, sourceCurrency); a zero config deactivates its key (domain/fee-configs).

@@ -1,5 +1,6 @@
 import { SUPPORTED_CURRENCY_CODES } from '../../../domain/currencies';
 import { z } from '../../../api/openapi-registry';
+import { isUmaDomain, MAX_UMA_DOMAIN } from '../domain/uma-domains';
 
 export const PlatformCurrencyConfigSchema = z
   .object({
@@ -54,7 +55,17 @@ export const PlatformConfigSchema = z
 
 export const PlatformConfigUpdateSchema = z
   .object({
-    umaDomain: z.string().min(1).max(255).optional(),
+    umaDomain: z
+      .string()
+      .min(1)
+      .max(MAX_UMA_DOMAIN)
+      .refine(isUmaDomain, { message: 'must be a host name such as pay.example.com', params: { constraint: 'pattern' } })
+      .optional()
+      .openapi({
+        description:
+          "The platform's UMA domain: its customers' UMA addresses are on it and its invitation links live there. One platform's only (another's: 409 UMA_DOMAIN_TAKEN); it can be left only while no customer's address is on it (409 UMA_DOMAIN_IN_USE). Without one, the platform's default domain (a subdomain of sandbox.uma.local) is used.",
+        example: 'pay.example.com',
+      }),
     webhookEndpoint: z
       .url({ protocol: /^https?$/ })
       .max(2048)

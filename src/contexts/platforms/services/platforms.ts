@@ -1,8 +1,12 @@
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ApiToken, Platform } from '../entities';
 import type { Environment } from '../entities/ApiToken';
 import type { PlatformCurrencyConfig, Region } from '../entities/Platform';
 import { newId } from '../../../domain/ids';
+import { DomainError } from '../../../domain/errors';
+import { defaultUmaDomain, isUmaDomain, OWN_DEFAULT_UMA_DOMAIN } from '../domain/uma-domains';
+import { reservedUmaDomainProblems, umaDomainTaken } from './uma-domain';
 import { hashClientSecret, newClientSecret } from '../../../security/secrets';
 import { provisionPlatformAccounts } from '../../ledger/services/provisioning';
 import { ensureSigningKeys } from './signing-keys';
@@ -15,6 +19,12 @@ export interface NewPlatform {
   embeddedWalletsSupported?: boolean;
   counterpartyInformationRequired?: boolean;
   webhookEndpoint?: string | null;
+  /**
+   * The platform's UMA domain: a host name of its own (first come), OWN_DEFAULT_UMA_DOMAIN for its
+   * default domain (invitations then work at once), or none (addresses on the default domain,
+   * invitations not configured).
+   */
+  umaDomain?: string | null;
   /** Cards (operator settings): the live-card cap (none by default) and one live card per cardholder. */
   maxLiveCards?: number | null;
   oneCardPerCardholder?: boolean;
@@ -31,15 +41,20 @@ export function defaultCurrencyConfig(code: string): PlatformCurrencyConfig {
 export async function createPlatform(em: EntityManager, input: NewPlatform, options: { masterKey?: Buffer } = {}): Promise<Platform> {
   const now = new Date();
   const currencies = input.currencies ?? ['USD'];
+  const id = newId('Platform');
+  const umaDomain = input.umaDomain === OWN_DEFAULT_UMA_DOMAIN ? defaultUmaDomain(id) : (input.umaDomain ?? null);
+  if (umaDomain !== null && !isUmaDomain(umaDomain)) throw DomainError.invalidInput([{ field: 'umaDomain', constraint: 'pattern', message: 'must be a host name such as pay.example.com' }]);
+  const reserved = reservedUmaDomainProblems(id, umaDomain);
+  if (reserved.length > 0) throw DomainError.invalidInput(reserved);
   const platform = em.create(Platform, {
-    id: newId('Platform'),
+    id,
     name: input.name,
     region: input.region ?? 'US',
     isRegulatedFinancialInstitution: input.isRegulatedFinancialInstitution ?? false,
     embeddedWalletsSupported: input.embeddedWalletsSupported ?? false,
     counterpartyInformationRequired: input.counterpartyInformationRequired ?? false,
     webhookEndpoint: input.webhookEndpoint ?? null,
-    umaDomain: null,
+    umaDomain,
     supportedCurrencies: currencies.map(defaultCurrencyConfig),
     embeddedWalletConfig: null,
     feeConfigs: [],
@@ -48,7 +63,12 @@ export async function createPlatform(em: EntityManager, input: NewPlatform, opti
     createdAt: now,
     updatedAt: now,
   });
-  await em.flush();
+  try {
+    await em.flush();
+  } catch (err) {
+    if (err instanceof UniqueConstraintViolationException) throw umaDomainTaken();
+    throw err;
+  }
   await provisionPlatformAccounts(em, platform);
   if (options.masterKey) await ensureSigningKeys(em, options.masterKey, platform.id);
   return platform;
