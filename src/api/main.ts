@@ -19,8 +19,8 @@ async function main(): Promise<void> {
   const metrics = config.apiMetrics ? createApiMetrics() : undefined;
   const metricsServer = config.apiMetrics && metrics ? serveMetrics(metrics.registry, config.apiMetrics) : undefined;
   const app = createApp({ orm, temporal, config, metrics, ...(tracing ? { requestSpans: tracing.requestSpans } : {}) });
-  const server = app.listen(config.port, '0.0.0.0', () => {
-    logger.info({ baseUrl: config.publicBaseUrl, reference: `${config.publicBaseUrl}/reference` }, 'API listening');
+  const server = app.listen(config.port, config.host, () => {
+    logger.info({ host: config.host, port: config.port, baseUrl: config.publicBaseUrl, reference: `${config.publicBaseUrl}/reference` }, 'API listening');
   });
 
   const shutdown = (signal: string) => {
