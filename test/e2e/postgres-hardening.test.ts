@@ -1,8 +1,9 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync, statSync } from 'node:fs';
+import { chownSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Client } from 'pg';
+import { freePort } from '../../src/dev/ports';
 
 // The project's own PostgreSQL (the test cluster here; the dev cluster is made by the same script):
 // password authentication with a generated secret, and logs that keep account numbers out and are
@@ -81,3 +82,43 @@ ownTest('errors are logged tersely, without statements or detail, in files only 
   expect(text).not.toContain(accountNumber);
   expect(mode(log)).toBe('600');
 });
+
+test('a trust cluster of an earlier version is switched to a password at its next start, data kept', async () => {
+  const name = 'postgres-trust-upgrade-test';
+  const data = join(root, '.data');
+  const pgsh = (...args: string[]) => spawnSync('bash', [join(root, 'bin/lib/postgres.sh'), ...args], { encoding: 'utf8' });
+  const port = await freePort();
+  try {
+    expect(pgsh('start', name, String(port), 'kept').status).toBe(0);
+    const before = new Client({ connectionString: pgsh('url', name, String(port), 'kept').stdout.trim() });
+    await before.connect();
+    await before.query('create table marker (v text)');
+    await before.query("insert into marker values ('kept')");
+    await before.end();
+    // What an earlier version made: trust for everyone, no secret file.
+    expect(pgsh('stop', name).status).toBe(0);
+    const hba = join(data, name, 'pg_hba.conf');
+    const owner = statSync(hba);
+    writeFileSync(hba, 'local all all trust\nhost all all 127.0.0.1/32 trust\nhost all all ::1/128 trust\n');
+    chownSync(hba, owner.uid, owner.gid);
+    rmSync(join(data, `${name}.password`));
+
+    const upgrade = pgsh('start', name, String(port), 'kept');
+    expect(upgrade.stderr).toMatch(/trust authentication by an earlier version: switching it to a password/);
+    expect(upgrade.status).toBe(0);
+    expect(mode(join(data, `${name}.password`))).toBe('600');
+    const url = new URL(pgsh('url', name, String(port), 'kept').stdout.trim());
+    const after = new Client({ connectionString: url.toString() });
+    await after.connect();
+    expect((await after.query('select v from marker')).rows).toEqual([{ v: 'kept' }]);
+    expect((await after.query('show log_error_verbosity')).rows).toEqual([{ log_error_verbosity: 'terse' }]);
+    await after.end();
+    const anonymous = new Client({ host: '127.0.0.1', port, user: 'payments', database: 'kept', password: 'wrong', connectionTimeoutMillis: 10_000 });
+    await expect(anonymous.connect()).rejects.toMatchObject({ code: '28P01' });
+  } finally {
+    pgsh('stop', name);
+    rmSync(join(data, name), { recursive: true, force: true });
+    for (const suffix of ['.password', '.log', '.sock']) rmSync(join(data, `${name}${suffix}`), { recursive: true, force: true });
+    rmSync(join(data, `.${name}.lock`), { force: true });
+  }
+}, 120_000);
