@@ -7,7 +7,7 @@ import { ApiToken } from '../contexts/platforms/entities';
 import { migrate, openOrm } from '../db/orm';
 import { createPlatform, createToken } from '../contexts/platforms/services/platforms';
 import { stopLeftovers } from './leftovers';
-import { waitForPort } from './ports';
+import { portOpen, waitForPort } from './ports';
 import { acquireRunnerLock } from './runner-lock';
 
 /**
@@ -77,10 +77,6 @@ async function apiAnswers(port: number): Promise<void> {
     }
     await sleep(250);
   }
-}
-
-async function portInUse(port: number): Promise<boolean> {
-  return Promise.race([waitForPort(port, 0).then(() => true, () => false), sleep(2_000).then(() => false)]);
 }
 
 async function main(): Promise<void> {
@@ -181,7 +177,7 @@ async function startStack(start: Starter, isStopping: () => boolean, stopRequest
   let temporalUi = process.env.TEMPORAL_UI_URL ?? (temporalAddress ? '(your Temporal UI)' : `http://127.0.0.1:${uiPort}`);
   if (!temporalAddress) {
     const port = Number(process.env.TEMPORAL_PORT ?? 7233);
-    if (await portInUse(port)) throw new Error(`port ${port} is in use by another program: stop it, or choose another port with TEMPORAL_PORT`);
+    if (await portOpen(port)) throw new Error(`port ${port} is in use by another program: stop it, or choose another port with TEMPORAL_PORT`);
     say(`starting the Temporal dev server on 127.0.0.1:${port} (UI on ${uiPort}, state in ${shown(temporalDbFile)})`);
     start('temporal', 'bash', [join(root, 'bin/lib/temporal-dev.sh'), String(port), String(uiPort), temporalDbFile]);
     await unlessStopped(waitForPort(port, 60_000));
