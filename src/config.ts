@@ -6,6 +6,8 @@ export interface Config {
   databaseUrl: string;
   temporalAddress: string;
   temporalNamespace: string;
+  /** Interface the API listens on: loopback unless HOST says otherwise. */
+  host: string;
   port: number;
   /** Path prefix in front of the version segment, e.g. `/v1` → `/v1/2025-10-13`. */
   apiPrefix: string;
@@ -103,6 +105,13 @@ export function loadWebhookAllowLoopback(env: NodeJS.ProcessEnv): boolean {
   return flag(env, 'WEBHOOK_ALLOW_LOOPBACK');
 }
 
+/** An empty HOST would make Node listen on every interface: refuse it instead of guessing. */
+function listenHost(env: NodeJS.ProcessEnv): string {
+  const host = env.HOST ?? '127.0.0.1';
+  if (host.trim() === '') throw new Error('HOST must name an interface (e.g. 127.0.0.1, or 0.0.0.0 for every interface), not be empty');
+  return host.trim();
+}
+
 export function basePath(apiPrefix: string): string {
   return `${apiPrefix.replace(/\/+$/, '')}/${API_VERSION}`;
 }
@@ -114,6 +123,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: required(env, 'DATABASE_URL', 'point it at PostgreSQL, or start everything with `npm start`'),
     temporalAddress: env.TEMPORAL_ADDRESS ?? '127.0.0.1:7233',
     temporalNamespace: env.TEMPORAL_NAMESPACE ?? 'default',
+    host: listenHost(env),
     port,
     apiPrefix,
     publicBaseUrl: (env.PUBLIC_BASE_URL ?? `http://127.0.0.1:${port}`).replace(/\/+$/, '') + basePath(apiPrefix),

@@ -6,12 +6,16 @@
 #                                                     127.0.0.1:<port> unless running, create <db> if missing
 #   bin/lib/postgres.sh stop   <name>                 stop it (fast mode) if running
 #   bin/lib/postgres.sh status <name>                 print its state; exit 0 if running, 3 if not
-#   bin/lib/postgres.sh url    <name> <port> <db>     print postgresql://payments@127.0.0.1:<port>/<db>
+#   bin/lib/postgres.sh url    <name> <port> <db>     print postgresql://payments:<secret>@127.0.0.1:<port>/<db>
 # e.g. dev:   bin/lib/postgres.sh start postgres 55432 payments
 #      tests: bin/lib/postgres.sh start postgres-test 55433 payments_test
 #
-# Superuser "payments", trust authentication, UTF8, listening on 127.0.0.1 only; the Unix socket sits in
-# .data/<name>.sock and the server log in .data/<name>.log. Binaries: the newest /usr/lib/postgresql/*/bin
+# Superuser "payments", UTF8, listening on 127.0.0.1 only; the Unix socket sits in .data/<name>.sock and the
+# server log in .data/<name>.log. Password authentication (scram-sha-256, TCP and socket alike): the secret is
+# generated into .data/<name>.password (mode 600) and `url` prints it in the URL. A cluster made by an earlier
+# version with trust authentication gets its password and is switched over in place at its next start.
+# Logs leave out statements and DETAIL (a constraint violation's DETAIL names the row's values, account
+# numbers included) and are readable by their owner only. Binaries: the newest /usr/lib/postgresql/*/bin
 # (Debian's versioned folder, off PATH), else pg_ctl on PATH. PostgreSQL refuses to run as root, so as root
 # initdb/pg_ctl run as the system user "postgres" (created if missing), which then owns .data/<name> and
 # .data/<name>.sock; the rest of .data stays root's. If "postgres" cannot reach .data (a project under
@@ -24,6 +28,9 @@ DATA="$ROOT/.data"
 DB_USER=payments
 PG_OS_USER=postgres
 RESETTABLE=0
+PASSWORD=""       # the cluster's secret once known (empty: a trust cluster not yet switched over)
+# Given on the command line at every start, so that no configuration file can weaken them.
+SERVER_SETTINGS="-c listen_addresses=127.0.0.1 -c password_encryption=scram-sha-256 -c log_error_verbosity=terse -c log_min_error_statement=panic -c log_file_mode=0600"
 
 # shellcheck source=common.sh
 source "$ROOT/bin/lib/common.sh"
@@ -42,6 +49,57 @@ USAGE
 check_name() { [[ "$1" =~ ^[A-Za-z0-9][A-Za-z0-9._-]*$ ]] || die "bad cluster name '$1'." "use letters, digits, '.', '_' or '-' (e.g. postgres, postgres-test)."; }
 check_port() { [[ "$1" =~ ^[0-9]+$ ]] && [ "$1" -ge 1024 ] && [ "$1" -le 65535 ] || die "bad port '$1'." "use a port between 1024 and 65535 (e.g. 55432)."; }
 check_db()   { [[ "$1" =~ ^[A-Za-z_][A-Za-z0-9_]*$ ]] || die "bad database name '$1'." "use letters, digits and '_' (e.g. payments, payments_test)."; }
+
+secret_file() { echo "$DATA/$1.password"; }
+
+ensure_secret() { # the cluster's password, generated once (hex: safe in a URL as it is)
+  local file; file="$(secret_file "$1")"
+  if [ ! -s "$file" ]; then
+    mkdir -p "$DATA"
+    (umask 077 && od -An -tx1 -N24 /dev/urandom | tr -d ' \n' > "$file.tmp.$$" && mv -f "$file.tmp.$$" "$file")
+  fi
+  chmod 600 "$file"
+}
+
+read_secret() {
+  local file; file="$(secret_file "$1")"
+  [ -s "$file" ] || die "the password of PostgreSQL '$1' ($file) is missing." \
+    "if the cluster exists, its password is lost with that file: remove $DATA/$1 (this deletes its data) and run '$0 start $1 <port>' again;" \
+    "otherwise start it first: $0 start $1 <port>"
+  tr -d '\n' < "$file"
+}
+
+trusts() { # the cluster's pg_hba.conf still lets someone in without a password (made by an earlier version)
+  grep -qE '^[[:space:]]*[^#[:space:]].*[[:space:]](trust|peer|ident)([[:space:]]|$)' "$CLUSTER/pg_hba.conf" 2>/dev/null
+}
+
+write_hba() { # password for everyone, over the socket and TCP alike
+  local tmp="$CLUSTER/pg_hba.conf.tmp.$$"
+  cat > "$tmp" <<HBA
+# Written by bin/lib/postgres.sh: password (scram-sha-256) authentication only.
+# TYPE  DATABASE  USER  ADDRESS       METHOD
+local   all       all                 scram-sha-256
+host    all       all   127.0.0.1/32  scram-sha-256
+host    all       all   ::1/128       scram-sha-256
+HBA
+  chmod 600 "$tmp"
+  [ "$AS_ROOT" -eq 1 ] && chown "$PG_OS_USER:" "$tmp"
+  mv -f "$tmp" "$CLUSTER/pg_hba.conf"
+}
+
+# A trust cluster of an earlier version, now running on <port>: give the user the password (still let in
+# without one), require it from now on, and restart so that the logging settings apply too.
+upgrade_to_password() {
+  local name="$1" port="$2"
+  say "PostgreSQL '$name' was made with trust authentication by an earlier version: switching it to a password (kept in $(secret_file "$name"))"
+  ensure_secret "$name"
+  printf "ALTER ROLE %s PASSWORD '%s';\n" "$DB_USER" "$(read_secret "$name")" |
+    PGCONNECT_TIMEOUT=10 "$PG_BIN/psql" -X -q -v ON_ERROR_STOP=1 -h 127.0.0.1 -p "$port" -U "$DB_USER" -d postgres >/dev/null ||
+    die "could not set the password of '$DB_USER' on PostgreSQL '$name'." "see $LOG; or remove $DATA/$name (this deletes its data) to start afresh."
+  write_hba
+  as_pg "$PG_BIN/pg_ctl" -D "$CLUSTER" -m fast -w -t 60 restart -o "-p $port -k '$SOCK' $SERVER_SETTINGS" -l "$LOG" >/dev/null 2>&1 ||
+    die "PostgreSQL '$name' did not restart after the switch to a password." "see $LOG."
+}
 
 find_pg_bin() {
   local d best=""
@@ -125,7 +183,8 @@ prepare_dirs() { # as root: socket dir and log owned by postgres, cluster folder
     ln -sfn "$LOG" "$DATA/$name.log.tmp.$$" && mv -fT "$DATA/$name.log.tmp.$$" "$DATA/$name.log"
   fi
   mkdir -p "$SOCK"
-  [ -e "$LOG" ] || : > "$LOG"
+  [ -e "$LOG" ] || (umask 077 && : > "$LOG")
+  chmod 600 "$LOG"      # it may hold what a query failed on: its owner only
   if [ "$AS_ROOT" -eq 1 ]; then
     chown "$PG_OS_USER:" "$SOCK" "$LOG"
     if [ -d "$CLUSTER" ] && [ "$(stat -c %U "$CLUSTER")" != "$PG_OS_USER" ]; then
@@ -152,17 +211,22 @@ pick_locale() {
 }
 
 init_cluster() {
-  local tmp
+  local name="$1" tmp
   tmp="$CLUSTER.init.$$"
   rm -rf "$tmp"; mkdir -p "$tmp"; chmod 700 "$tmp"
   [ "$AS_ROOT" -eq 1 ] && chown "$PG_OS_USER:" "$tmp"
-  say "initialising a PostgreSQL $("$PG_BIN/pg_ctl" --version | awk '{print $3}') cluster in $CLUSTER"
-  if ! as_pg "$PG_BIN/initdb" -D "$tmp" --auth=trust -U "$DB_USER" -E UTF8 --locale="$(pick_locale)" >"$tmp.log" 2>&1; then
+  ensure_secret "$name"
+  # initdb reads the password from a file: a copy only the server's user can read, removed right after.
+  (umask 077 && read_secret "$name" > "$tmp.pw")
+  [ "$AS_ROOT" -eq 1 ] && chown "$PG_OS_USER:" "$tmp.pw"
+  # --auth: password for local (socket) and host connections alike, replication included.
+  say "initialising a PostgreSQL $("$PG_BIN/pg_ctl" --version | awk '{print $3}') cluster in $CLUSTER (password in $(secret_file "$name"))"
+  if ! as_pg "$PG_BIN/initdb" -D "$tmp" --auth=scram-sha-256 --pwfile="$tmp.pw" -U "$DB_USER" -E UTF8 --locale="$(pick_locale)" >"$tmp.log" 2>&1; then
     sed 's/^/[setup]   | /' "$tmp.log" >&2
-    rm -rf "$tmp" "$tmp.log"
+    rm -rf "$tmp" "$tmp.log" "$tmp.pw"
     die "initdb failed (its output is above)." "fix the cause, remove $CLUSTER if it exists, and run this again."
   fi
-  rm -f "$tmp.log"
+  rm -f "$tmp.log" "$tmp.pw"
   # Publish atomically: an interrupted initdb never leaves a half-made .data/<name>.
   if ! mv -T "$tmp" "$CLUSTER" 2>/dev/null; then
     rm -rf "$tmp"
@@ -174,7 +238,7 @@ init_cluster() {
 db_exists() {
   local out
   out="$(printf "SELECT 1 FROM pg_database WHERE datname = :'db';\n" |
-         PGCONNECT_TIMEOUT=10 "$PG_BIN/psql" -X -q -tA -v ON_ERROR_STOP=1 -v db="$2" \
+         PGPASSWORD="$PASSWORD" PGCONNECT_TIMEOUT=10 "$PG_BIN/psql" -X -q -tA -v ON_ERROR_STOP=1 -v db="$2" \
            -h 127.0.0.1 -p "$1" -U "$DB_USER" -d postgres)" || return 2
   [ "$out" = 1 ]
 }
@@ -185,7 +249,7 @@ ensure_db() {
   [ "$rc" -eq 2 ] && die "cannot query the server on 127.0.0.1:$port as $DB_USER." "see $LOG; is another server on port $port?"
   [ "$rc" -eq 0 ] && return 0
   say "creating database $db"
-  if ! PGCONNECT_TIMEOUT=10 "$PG_BIN/createdb" -h 127.0.0.1 -p "$port" -U "$DB_USER" "$db" 2>"$DATA/.createdb.$$.err"; then
+  if ! PGPASSWORD="$PASSWORD" PGCONNECT_TIMEOUT=10 "$PG_BIN/createdb" -h 127.0.0.1 -p "$port" -U "$DB_USER" "$db" 2>"$DATA/.createdb.$$.err"; then
     if db_exists "$port" "$db"; then rm -f "$DATA/.createdb.$$.err"; return 0; fi    # made concurrently
     sed 's/^/[setup]   | /' "$DATA/.createdb.$$.err" >&2; rm -f "$DATA/.createdb.$$.err"
     die "createdb $db failed (output above)." "check $LOG."
@@ -211,8 +275,9 @@ cmd_start() {
   local name="$1" port="$2" db="${3:-}" rc=0 cur holder
   check_name "$name"; check_port "$port"; [ -z "$db" ] || check_db "$db"
   find_pg_bin; setup_identity; lock "$name"; RESETTABLE=1 locate "$name"; prepare_dirs "$name"
-  is_initialised || init_cluster
+  is_initialised || init_cluster "$name"
   prepare_dirs "$name"
+  trusts || PASSWORD="$(read_secret "$name")"
   pg_status || rc=$?
   if [ "$rc" -eq 0 ]; then
     cur="$(running_port)"
@@ -222,7 +287,7 @@ cmd_start() {
   else
     say "starting PostgreSQL '$name' on 127.0.0.1:$port (log: $DATA/$name.log)"
     if ! as_pg "$PG_BIN/pg_ctl" -D "$CLUSTER" \
-          -o "-p $port -k '$SOCK' -c listen_addresses=127.0.0.1" \
+          -o "-p $port -k '$SOCK' $SERVER_SETTINGS" \
           -l "$LOG" -w -t 60 start >/dev/null 2>"$DATA/.pg_ctl.$$.err"; then
       sed 's/^/[setup]   | /' "$DATA/.pg_ctl.$$.err" >&2; rm -f "$DATA/.pg_ctl.$$.err"
       tail -n 15 "$LOG" | sed 's/^/[setup]   log | /' >&2
@@ -236,6 +301,7 @@ cmd_start() {
     fi
     rm -f "$DATA/.pg_ctl.$$.err"
   fi
+  if trusts; then upgrade_to_password "$name" "$port"; PASSWORD="$(read_secret "$name")"; fi
   [ -z "$db" ] || ensure_db "$port" "$db"
 }
 
@@ -267,7 +333,7 @@ cmd_status() {
 
 cmd_url() {
   check_name "$1"; check_port "$2"; check_db "$3"
-  echo "postgresql://$DB_USER@127.0.0.1:$2/$3"
+  echo "postgresql://$DB_USER:$(read_secret "$1")@127.0.0.1:$2/$3"
 }
 
 [ $# -ge 1 ] || usage

@@ -9,6 +9,8 @@
 #   2. `temporal` on PATH;
 #   3. $TOOLS_CACHE/temporal-cli-1.5.1/temporal, built once per machine from the Go module proxy with
 #      `go install github.com/temporalio/cli/cmd/temporal@v1.5.1` (needs Go >= 1.25; minutes on 2 cores).
+#      Its output (every package compiled) goes to $TOOLS_CACHE/temporal-cli-1.5.1/build.log; stderr gets a
+#      progress line every TEMPORAL_BUILD_PROGRESS_SECONDS (15) seconds.
 #      TOOLS_CACHE=${PAYMENTS_TOOLS_CACHE:-$HOME/.cache/payments-service}
 # The result is also symlinked to <project>/.tools/bin/temporal.
 # Progress and errors go to stderr, prefixed with [setup].
@@ -66,20 +68,33 @@ if command -v flock >/dev/null 2>&1; then
 fi
 if [ -x "$CLI_BIN" ]; then found "$CLI_BIN"; fi
 
-say "building Temporal CLI v$CLI_VERSION from the Go module proxy (several minutes the first time)…"
-say "($go_ver; target $CLI_BIN)"
+BUILD_LOG="$CLI_DIR/build.log"
+mkdir -p "$CLI_DIR"
+say "building Temporal CLI v$CLI_VERSION from the Go module proxy: a few minutes on 2 cores, once per machine"
+say "($go_ver; target $CLI_BIN; full build log: $BUILD_LOG)"
 BUILD_DIR="$(mktemp -d "$TOOLS_CACHE/.temporal-cli-$CLI_VERSION.build.XXXXXX")"
 trap 'rm -rf "$BUILD_DIR"' EXIT
 start=$SECONDS
-# -mod=mod: take the module's own go.mod as is. go's stdout (nothing, normally) is sent to stderr too,
-# so that stdout carries only the final path. go runs in the background so that an interrupt stops it
-# at once (a foreground child would delay our traps until it finished).
-GOBIN="$BUILD_DIR" GOFLAGS=-mod=mod go install -v "github.com/temporalio/cli/cmd/temporal@v$CLI_VERSION" >&2 9>&- &
+# -mod=mod: take the module's own go.mod as is. `go install -v` names every package it compiles (about
+# 1,400): all of it goes to the build log, and the terminal gets a progress line every PROGRESS_S seconds.
+# go runs in the background so that an interrupt stops it at once (a foreground child would delay our traps).
+PROGRESS_S="${TEMPORAL_BUILD_PROGRESS_SECONDS:-15}"
+GOBIN="$BUILD_DIR" GOFLAGS=-mod=mod go install -v "github.com/temporalio/cli/cmd/temporal@v$CLI_VERSION" >"$BUILD_LOG" 2>&1 9>&- &
 go_pid=$!
 trap 'kill -TERM "$go_pid" 2>/dev/null; wait "$go_pid" 2>/dev/null; exit 130' INT
 trap 'kill -TERM "$go_pid" 2>/dev/null; wait "$go_pid" 2>/dev/null; exit 143' TERM
+packages_built() { awk '!/^go: / { n++ } END { print n + 0 }' "$BUILD_LOG"; }
+next_report=$((SECONDS + PROGRESS_S))
+while kill -0 "$go_pid" 2>/dev/null; do
+  sleep 1
+  if [ "$SECONDS" -ge "$next_report" ] && kill -0 "$go_pid" 2>/dev/null; then
+    say "temporal CLI build: $((SECONDS - start)) s: $(packages_built) packages built so far…"
+    next_report=$((SECONDS + PROGRESS_S))
+  fi
+done
 if ! wait "$go_pid"; then
-  die "'go install github.com/temporalio/cli/cmd/temporal@v$CLI_VERSION' failed (see go's output above)." \
+  tail -n 20 "$BUILD_LOG" | sed 's/^/[setup]   | /' >&2
+  die "'go install github.com/temporalio/cli/cmd/temporal@v$CLI_VERSION' failed after $((SECONDS - start)) s (last lines above; full log: $BUILD_LOG)." \
       "check access to the Go module proxy (go env GOPROXY) and Go >= 1.$GO_MIN_MINOR, then run this again;" \
       "or install the Temporal CLI yourself and set TEMPORAL_CLI=/path/to/temporal."
 fi
@@ -87,7 +102,6 @@ trap - INT TERM
 [ -x "$BUILD_DIR/temporal" ] || die "go install succeeded but produced no $BUILD_DIR/temporal." "report this; set TEMPORAL_CLI meanwhile."
 "$BUILD_DIR/temporal" --version >/dev/null 2>&1 ||
   die "the freshly built $BUILD_DIR/temporal does not run." "remove $TOOLS_CACHE and retry."
-mkdir -p "$CLI_DIR"
 mv -f "$BUILD_DIR/temporal" "$CLI_BIN"    # same filesystem: an atomic rename, never a half-written file
-say "built Temporal CLI v$CLI_VERSION in $((SECONDS - start)) s: $CLI_BIN"
+say "built Temporal CLI v$CLI_VERSION in $((SECONDS - start)) s ($(packages_built) packages): $CLI_BIN"
 found "$CLI_BIN"

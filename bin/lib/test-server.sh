@@ -106,7 +106,7 @@ if command -v flock >/dev/null 2>&1; then
 fi
 if cache_ok; then found "$WRAPPER"; fi
 
-say "preparing the Temporal time-skipping test server $TS_VERSION with Maven (about 40 MB from Maven Central the first time)…"
+say "preparing the Temporal time-skipping test server $TS_VERSION with Maven: about 40 MB from Maven Central, a minute or so, once per machine (full log: $TS_DIR/mvn.log)…"
 start=$SECONDS
 cat > "$TS_DIR/pom.xml" <<POM
 <?xml version="1.0" encoding="UTF-8"?>

@@ -19,8 +19,14 @@ async function main(): Promise<void> {
   const metrics = config.apiMetrics ? createApiMetrics() : undefined;
   const metricsServer = config.apiMetrics && metrics ? serveMetrics(metrics.registry, config.apiMetrics) : undefined;
   const app = createApp({ orm, temporal, config, metrics, ...(tracing ? { requestSpans: tracing.requestSpans } : {}) });
-  const server = app.listen(config.port, '0.0.0.0', () => {
-    logger.info({ baseUrl: config.publicBaseUrl, reference: `${config.publicBaseUrl}/reference` }, 'API listening');
+  const server = app.listen(config.port, config.host, (err?: Error) => {
+    // Express 5 hands a listen error (port taken) to this callback instead of throwing: without this
+    // check the process would stay up, serving nothing.
+    if (err) {
+      logger.fatal({ err, host: config.host, port: config.port }, 'API cannot listen');
+      process.exit(1);
+    }
+    logger.info({ host: config.host, port: config.port, baseUrl: config.publicBaseUrl, reference: `${config.publicBaseUrl}/reference` }, 'API listening');
   });
 
   const shutdown = (signal: string) => {

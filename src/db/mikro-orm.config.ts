@@ -1,3 +1,5 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { defineConfig } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
 import { entities } from './entities';
@@ -17,4 +19,11 @@ export function ormConfig(databaseUrl: string, options: { debug?: boolean; poolM
   });
 }
 
-export default ormConfig(process.env.DATABASE_URL ?? 'postgresql://payments@127.0.0.1:55432/payments');
+/** The MikroORM CLI's default: `npm start`'s cluster, with the password bin/lib/postgres.sh generated for it. */
+function devDatabaseUrl(): string {
+  const secretFile = resolve(__dirname, '../../.data/postgres.password');
+  const secret = existsSync(secretFile) ? `:${readFileSync(secretFile, 'utf8').trim()}` : '';
+  return `postgresql://payments${secret}@127.0.0.1:55432/payments`;
+}
+
+export default ormConfig(process.env.DATABASE_URL ?? devDatabaseUrl());

@@ -46,3 +46,13 @@ export function waitForPort(port: number, timeoutMs: number): Promise<void> {
     attempt();
   });
 }
+
+/** Whether something accepts TCP connections on 127.0.0.1:`port` right now. */
+export function portOpen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.setTimeout(2_000, () => (socket.destroy(), resolve(false)));
+    socket.once('connect', () => (socket.destroy(), resolve(true)));
+    socket.once('error', () => (socket.destroy(), resolve(false)));
+  });
+}

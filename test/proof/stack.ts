@@ -45,6 +45,7 @@ export class Stack {
   private stopping = false;
   private ports!: { postgres: number; temporal: number; api: number; apiMetrics: number; workerMetrics: number; sdkMetrics: number };
   private database = '';
+  private dbUrl = '';
   private readonly masterKey = randomBytes(32).toString('base64');
 
   private constructor(private readonly options: StackOptions) {
@@ -65,7 +66,14 @@ export class Stack {
   }
 
   get databaseUrl(): string {
-    return `postgresql://payments@127.0.0.1:${this.ports.postgres}/${this.database}`;
+    return this.dbUrl;
+  }
+
+  /** The cluster's URL (with its generated password) for one of its databases. */
+  private clusterUrl(database: string): string {
+    const result = spawnSync('bash', [join(root, 'bin/lib/postgres.sh'), 'url', this.clusterName, String(this.ports.postgres), database], { encoding: 'utf8' });
+    if (result.status !== 0) throw new Error(`no URL for PostgreSQL ${this.clusterName}: ${result.stderr}`);
+    return result.stdout.trim();
   }
 
   get temporalAddress(): string {
@@ -94,7 +102,8 @@ export class Stack {
     // A cluster left running by an interrupted earlier run would hold another port.
     spawnSync('bash', [join(root, 'bin/lib/postgres.sh'), 'stop', this.clusterName], { stdio: 'ignore' });
     await this.startComponent('postgres');
-    const admin = new PgClient({ connectionString: `postgresql://payments@127.0.0.1:${this.ports.postgres}/postgres` });
+    this.dbUrl = this.clusterUrl(this.database);
+    const admin = new PgClient({ connectionString: this.clusterUrl('postgres') });
     await admin.connect();
     await admin.query(`create database ${this.database}`);
     await admin.end();

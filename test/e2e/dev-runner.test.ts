@@ -1,0 +1,204 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, connect, type Server } from 'node:net';
+import { networkInterfaces } from 'node:os';
+import { join, resolve } from 'node:path';
+import { freePorts, waitForPort } from '../../src/dev/ports';
+
+// `npm start`'s runner (bin/up → src/dev/up.ts) with the real stack: its own PostgreSQL cluster,
+// a Temporal dev server, the worker and the API, in a state folder of its own (DEV_DATA_DIR) and on
+// ports of its own, so that a developer's `npm start` in this checkout is not disturbed.
+
+const root = resolve(__dirname, '../..');
+const dataDir = join(root, '.data', 'dev-runner-test');
+const cluster = 'postgres-dev-runner-test';
+const READY = 'Payments service is running.';
+let ports: { pg: number; temporal: number; ui: number; api: number; metrics: number; workerMetrics: number; sdkMetrics: number };
+
+interface Runner {
+  proc: ChildProcess;
+  output: () => string;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+function startRunner(): Runner {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const name of ['DATABASE_URL', 'TEMPORAL_ADDRESS', 'MASTER_KEY', 'TEMPORAL_CLI']) delete env[name];
+  Object.assign(env, {
+    DEV_DATA_DIR: dataDir,
+    PG_CLUSTER: cluster,
+    PG_PORT: String(ports.pg),
+    TEMPORAL_PORT: String(ports.temporal),
+    TEMPORAL_UI_PORT: String(ports.ui),
+    PORT: String(ports.api),
+    METRICS_PORT: String(ports.metrics),
+    WORKER_METRICS_PORT: String(ports.workerMetrics),
+    TEMPORAL_METRICS_ADDRESS: `127.0.0.1:${ports.sdkMetrics}`,
+    LOG_LEVEL: 'warn',
+  });
+  const proc = spawn('bash', [join(root, 'bin/up')], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let text = '';
+  proc.stdout!.on('data', (d: Buffer) => (text += d.toString()));
+  proc.stderr!.on('data', (d: Buffer) => (text += d.toString()));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) => proc.once('exit', (code, signal) => done({ code, signal })));
+  return { proc, output: () => text, exited };
+}
+
+async function until<T>(what: string, read: () => T | undefined | false, timeoutMs: number, runner?: Runner): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = read();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${runner ? `; runner output:\n${runner.output()}` : ''}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+const running = (r: Runner) => until('the stack to run', () => r.output().includes(READY) || (r.proc.exitCode !== null && r.proc.exitCode !== undefined ? fail(r) : false), 240_000, r);
+const fail = (r: Runner): never => {
+  throw new Error(`the runner exited ${r.proc.exitCode}:\n${r.output()}`);
+};
+
+const portOpen = (port: number, host = '127.0.0.1') =>
+  new Promise<boolean>((done) => {
+    const socket = connect(port, host);
+    socket.once('connect', () => (socket.destroy(), done(true)));
+    socket.once('error', () => (socket.destroy(), done(false)));
+  });
+
+/** Alive and not a zombie (a reaper-less container leaves dead children as zombies). */
+function alive(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+  } catch {
+    return false;
+  }
+}
+
+/** Every process below `pid`, whatever process group or session it moved to. */
+function descendants(pid: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const found: number[] = [];
+  const walk = (p: number) => (children.get(p) ?? []).forEach((c) => (found.push(c), walk(c)));
+  walk(pid);
+  return found;
+}
+
+/** Processes whose command line names this test's state folder (the Temporal server's SQLite file). */
+const usingDataDir = () =>
+  readdirSync('/proc')
+    .filter((e) => /^\d+$/.test(e))
+    .filter((e) => {
+      try {
+        return readFileSync(`/proc/${e}/cmdline`, 'utf8').includes(dataDir) && alive(Number(e));
+      } catch {
+        return false;
+      }
+    });
+
+const pgRunning = () => spawnSync('bash', [join(root, 'bin/lib/postgres.sh'), 'status', cluster]).status === 0;
+const noStackTrace = (text: string) => expect(text.split('\n').filter((l) => /^\s+at .+\(?.+:\d+:\d+\)?$|Unhandled|uncaught/i.test(l))).toEqual([]);
+
+const runners: Runner[] = [];
+const launch = () => {
+  const r = startRunner();
+  runners.push(r);
+  return r;
+};
+
+beforeAll(async () => {
+  const [pg, temporal, ui, api, metrics, workerMetrics, sdkMetrics] = await freePorts(7);
+  ports = { pg: pg!, temporal: temporal!, ui: ui!, api: api!, metrics: metrics!, workerMetrics: workerMetrics!, sdkMetrics: sdkMetrics! };
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+afterAll(async () => {
+  for (const r of runners) if (r.proc.exitCode === null && r.proc.signalCode === null) r.proc.kill('SIGINT');
+  await Promise.race([Promise.all(runners.map((r) => r.exited)), new Promise((r) => setTimeout(r, 30_000))]);
+  for (const pid of usingDataDir()) process.kill(Number(pid), 'SIGKILL');
+  spawnSync('bash', [join(root, 'bin/lib/postgres.sh'), 'stop', cluster], { stdio: 'ignore' });
+  rmSync(dataDir, { recursive: true, force: true });
+}, 60_000);
+
+let first: Runner;
+
+test('a second start while one runs says so, exits, and leaves the first one running', async () => {
+  first = launch();
+  await running(first);
+  const second = launch();
+  const { code } = await second.exited;
+  expect(second.output()).toMatch(/already running \(runner pid \d+\)/);
+  expect(second.output()).toContain(String(first.proc.pid));
+  expect(code).not.toBe(0);
+  noStackTrace(second.output());
+
+  expect(first.proc.exitCode).toBeNull();
+  expect(pgRunning()).toBe(true);
+  expect(await portOpen(ports.temporal)).toBe(true);
+  const ready = await fetch(`http://127.0.0.1:${ports.api}/ready`);
+  expect(ready.status).toBe(200);
+  // The API listens on loopback only (HOST unset): not on the machine's other addresses.
+  const external = Object.values(networkInterfaces()).flat().find((a) => a && a.family === 'IPv4' && !a.internal);
+  if (external) expect(await portOpen(ports.api, external.address)).toBe(false);
+}, 300_000);
+
+test('SIGKILL of the runner takes its children with it', async () => {
+  const runnerPid = first.proc.pid!;
+  const children = descendants(runnerPid);
+  expect(children.length).toBeGreaterThanOrEqual(3);
+  process.kill(runnerPid, 'SIGKILL');
+  await first.exited;
+  const left = await until('the children to go', () => (children.some(alive) ? false : 'none'), 30_000).catch(() => children.filter(alive));
+  expect(left).toBe('none');
+  expect(usingDataDir()).toEqual([]);
+  expect(await portOpen(ports.temporal)).toBe(false);
+  expect(await portOpen(ports.api)).toBe(false);
+}, 60_000);
+
+let blocker: Server | undefined;
+
+test('a start stops a Temporal server left over from its own state folder, and a child that fails stops everything cleanly', async () => {
+  // What an earlier runner that died without cleaning up left behind: its Temporal dev server,
+  // on its port and its SQLite file, in a session of its own.
+  const leftover = spawn(process.env.TEMPORAL_CLI_PATH!, ['server', 'start-dev', '--headless', '--ip', '127.0.0.1', '--port', String(ports.temporal), '--db-filename', join(dataDir, 'temporal.sqlite'), '--namespace', 'default', '--log-level', 'error'], { detached: true, stdio: 'ignore' });
+  leftover.unref();
+  await until('the leftover server to listen', () => existsSync(join(dataDir, 'temporal.sqlite')), 30_000);
+  await waitForPort(ports.temporal, 30_000);
+  // The API's port is taken: the API fails to start, and the runner must stop the rest in order.
+  blocker = await new Promise<Server>((done) => {
+    const s = createServer((socket) => socket.destroy()).listen(ports.api, '127.0.0.1', () => done(s));
+  });
+  const third = launch();
+  const { code } = await third.exited;
+  expect(third.output()).toMatch(/left over/);
+  expect(alive(leftover.pid!)).toBe(false);
+  expect(third.output()).toMatch(/api exited/);
+  expect(code).toBe(1);
+  noStackTrace(third.output());
+  expect(usingDataDir()).toEqual([]);
+  expect(pgRunning()).toBe(false);
+}, 300_000);
+
+test('the next start runs, and Ctrl-C stops it all', async () => {
+  await new Promise((done) => blocker!.close(done));
+  const fourth = launch();
+  await running(fourth);
+  fourth.proc.kill('SIGINT');
+  const { code } = await fourth.exited;
+  expect(code).toBe(0);
+  noStackTrace(fourth.output());
+  expect(usingDataDir()).toEqual([]);
+  expect(pgRunning()).toBe(false);
+  expect(await portOpen(ports.api)).toBe(false);
+}, 300_000);
