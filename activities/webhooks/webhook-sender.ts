@@ -1,5 +1,5 @@
 import { Agent, request } from 'undici';
-import { addressRefusal, DESTINATION_REFUSED, type DestinationRules } from '../../src/contexts/webhooks/domain/destination-policy';
+import { addressRefusal, DESTINATION_REFUSED, endpointRefusal, type DestinationRules } from '../../src/contexts/webhooks/domain/destination-policy';
 import type { WebhookSender } from '../deps';
 import { DestinationRefusedError, guardedConnector, systemResolve, type AddressPolicy, type Resolve } from './guarded-connector';
 
@@ -47,6 +47,9 @@ export function createHttpWebhookSender({ allowLoopback = false, policy = addres
   };
   return {
     async post(url, body, headers, timeoutMs, environment = 'PRODUCTION') {
+      // The URL's own rules again (https in production, no credentials): an endpoint stored before
+      // the policy, or by a sandbox token of a platform that also has production ones, is not trusted.
+      if (endpointRefusal(url, { environment, allowLoopback })) return { status: null, body: '', error: DESTINATION_REFUSED };
       try {
         const res = await request(url, {
           method: 'POST',

@@ -27,7 +27,8 @@ export const STALE_CLAIM_MS = 10_000;
  * a repeat with a different request is refused. 5xx outcomes release the key. `content` is what
  * makes the request itself (its JSON body unless the route says otherwise, as a multipart route
  * does for its file). `sealed`: the answer holds a secret (a new token's client secret), so it is
- * stored encrypted with the master key and decrypted only to replay it.
+ * stored encrypted with the master key, decrypted only to replay it, and replayed only to the
+ * token that made the request.
  */
 export async function withIdempotency(deps: ApiDeps, req: Request, res: Response, caller: Caller, work: () => Promise<Reply>, content: unknown = req.body ?? null, options: { sealed?: boolean } = {}): Promise<void> {
   const key = req.get('idempotency-key');
@@ -39,7 +40,11 @@ export async function withIdempotency(deps: ApiDeps, req: Request, res: Response
   if (key.length === 0 || key.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
     throw DomainError.invalidInput([{ field: 'Idempotency-Key', constraint: 'maxLength', message: `must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters` }]);
   }
-  const fingerprint = requestFingerprint(req.method, req.originalUrl.split('?')[0]!, content, deps.config.masterKey);
+  // A sealed answer (a new token's secret) is replayed to the token that asked for it only: another
+  // token of the platform with the key and the body (both readable from GET /tokens and logs) would
+  // otherwise get a secret with permissions it may not grant. For it, the key was used differently.
+  const fingerprinted = options.sealed ? { content, askedBy: caller.tokenId } : content;
+  const fingerprint = requestFingerprint(req.method, req.originalUrl.split('?')[0]!, fingerprinted, deps.config.masterKey);
   const em = deps.orm.em.fork();
   const claim = async (): Promise<boolean> => {
     const inserted = await em.getConnection().execute<{ key: string }[]>(

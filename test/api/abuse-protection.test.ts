@@ -153,6 +153,18 @@ describe('per-token rate limit', () => {
   });
 });
 
+/** A token as an earlier version stored it: its secret under the slow scrypt hash. */
+async function legacyToken(platformId: string) {
+  const secret = `sk_legacy-secret-of-an-older-version-${randomUUID()}`;
+  const salt = randomBytes(16);
+  const scrypted = scryptSync(secret, salt, 32, { N: 1 << 15, r: 8, p: 1, maxmem: 64 * 1024 * 1024 });
+  const legacy = ['scrypt', 32768, 8, 1, salt.toString('base64url'), scrypted.toString('base64url')].join('$');
+  const tokenId = `Token:${randomUUID()}`;
+  const now = new Date();
+  await h.orm.em.fork().insert(ApiToken, { id: tokenId, platformId, name: 'legacy', environment: 'SANDBOX', permissions: ['VIEW'], secretHash: legacy, createdAt: now, updatedAt: now });
+  return { tokenId, secret, legacy };
+}
+
 describe('authentication failures are throttled per address, never per token', () => {
   const lockout = { authFailuresBeforeLockout: 3, authLockoutSeconds: 2, authLockoutMaxSeconds: 60 };
 
@@ -252,6 +264,34 @@ describe('authentication failures are throttled per address, never per token', (
     }
   });
 
+  test("a locked address gets no slow scrypt check of a legacy token: answered as fast as an unknown id's, and its first good check waits for the window", async () => {
+    const s = await served(lockout);
+    try {
+      const { platform } = await h.platform();
+      const { tokenId, secret } = await legacyToken(platform.id);
+      const unknown = basic('Token:00000000-0000-4000-8000-000000000002', 'sk_wrong');
+      for (let i = 0; i < 3; i++) expect((await s.get('127.0.0.6', unknown)).status).toBe(401);
+      const times: { legacy: number[]; unknown: number[] } = { legacy: [], unknown: [] };
+      for (let i = 0; i < 9; i++) {
+        const l = await s.get('127.0.0.6', basic(tokenId, `sk_guess${i}`));
+        const u = await s.get('127.0.0.6', unknown);
+        expect([l.status, u.status]).toEqual([429, 429]);
+        times.legacy.push(l.ms);
+        times.unknown.push(u.ms);
+      }
+      const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+      // One scrypt check of this kind takes ~100 ms and 32 MB: anyone could spend them without limit.
+      expect(Math.abs(median(times.legacy) - median(times.unknown))).toBeLessThan(30);
+      // The rightful client's first good check (which re-hashes the token) works from any other
+      // address at once, and from this one after the window.
+      expect((await s.get('127.0.0.6', basic(tokenId, secret))).status).toBe(429);
+      expect((await s.get('127.0.0.7', basic(tokenId, secret))).status).toBe(200);
+      expect((await s.get('127.0.0.6', basic(tokenId, secret))).status).toBe(200);
+    } finally {
+      await s.close();
+    }
+  });
+
   test('missing or malformed credentials are 401 and count nothing', async () => {
     const { app } = appWith(lockout);
     for (let i = 0; i < 5; i++) {
@@ -275,13 +315,7 @@ describe('client secrets are stored as a keyed hash', () => {
 
   test('a token stored with the former scrypt hash still works, and is re-hashed on its first good check', async () => {
     const { platform } = await h.platform();
-    const secret = 'sk_legacy-secret-of-an-older-version';
-    const salt = randomBytes(16);
-    const scrypted = scryptSync(secret, salt, 32, { N: 1 << 15, r: 8, p: 1, maxmem: 64 * 1024 * 1024 });
-    const legacy = ['scrypt', 32768, 8, 1, salt.toString('base64url'), scrypted.toString('base64url')].join('$');
-    const tokenId = `Token:${randomUUID()}`;
-    const now = new Date();
-    await h.orm.em.fork().insert(ApiToken, { id: tokenId, platformId: platform.id, name: 'legacy', environment: 'SANDBOX', permissions: ['VIEW'], secretHash: legacy, createdAt: now, updatedAt: now });
+    const { tokenId, secret, legacy } = await legacyToken(platform.id);
     const get = (s: string) => request(h.app).get(`${BASE}/config`).set('Authorization', basic(tokenId, s));
     expect((await get(`${secret}x`)).status).toBe(401);
     expect(await stored(tokenId)).toBe(legacy);

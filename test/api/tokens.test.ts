@@ -96,6 +96,21 @@ describe('POST /tokens with an Idempotency-Key', () => {
     const reused = await request(h.app).post(`${BASE}/tokens`).set('Authorization', p.auth).set('Idempotency-Key', 'token-once').send({ name: 'other', permissions: ['VIEW'] });
     expect(reused.status).toBe(409);
   });
+
+  test("the replay is the asking token's only: another token of the platform with the same key and body gets no secret", async () => {
+    const p = await h.platform();
+    const manager = await mint(p, 'manager', ['MANAGE']);
+    const body = { name: 'payouts', permissions: ['VIEW', 'TRANSACT'] };
+    const first = await p.api.post('/tokens', body, { 'Idempotency-Key': 'payouts-token' });
+    expect(first.status).toBe(201);
+    const before = await tokenRows(p.platform.id);
+    // The name and permissions are readable from GET /tokens; the key may leak from logs.
+    const replayed = await request(h.app).post(`${BASE}/tokens`).set('Authorization', basic(manager.id, manager.clientSecret)).set('Idempotency-Key', 'payouts-token').send(body);
+    expect(replayed.status).toBe(409);
+    expect(replayed.body.code).toBe('IDEMPOTENCY_KEY_REUSED');
+    expect(JSON.stringify(replayed.body)).not.toContain(first.body.clientSecret);
+    expect(await tokenRows(p.platform.id)).toBe(before);
+  });
 });
 
 describe('permissions are enforced', () => {

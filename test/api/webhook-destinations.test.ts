@@ -2,6 +2,7 @@ import request from 'supertest';
 import { createApp } from '../../src/api/app';
 import { Platform } from '../../src/contexts/platforms/entities';
 import { WebhookEvent } from '../../src/contexts/webhooks/entities';
+import { NOT_REACHED } from '../../src/contexts/webhooks/services/webhook-test';
 import { BASE, Harness } from '../support/harness';
 
 let h: Harness;
@@ -60,7 +61,7 @@ describe('a production platform', () => {
       expect({ url, status: res.status, code: res.body.code }).toEqual({ url, status: 400, code: 'WEBHOOK_DELIVERY_ERROR' });
       expect(res.body.details).toMatchObject({ responseStatus: null });
       expect(res.body.details.responseBody ?? '').toBe('');
-      expect(res.body.reason).toContain('destination policy');
+      expect(res.body.reason).toContain(NOT_REACHED);
       expect(h.receiver.received.length).toBe(before);
     }
     // Each attempt is recorded, as failed without an answer.
@@ -75,6 +76,8 @@ describe('a production platform', () => {
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('WEBHOOK_DELIVERY_ERROR');
     expect(res.body.reason).not.toMatch(/ECONNREFUSED|refused|connect ECONN/i);
+    // ...and the same way as a refused destination: what a host name resolves to is not told.
+    expect(res.body.reason).toBe(`The webhook endpoint did not accept the test event (${NOT_REACHED})`);
   });
 });
 

@@ -160,6 +160,16 @@ describe('the HTTP sender', () => {
     expect(hits).toBe(before);
   });
 
+  test('production refuses a plain-http endpoint at delivery too, before connecting (one stored before the policy)', async () => {
+    // Every address allowed, so that only the URL's own rules can refuse it.
+    const sender = createHttpWebhookSender({ policy: () => null, resolve: async () => ['127.0.0.1'] });
+    const before = hits;
+    expect(await sender.post(`http://receiver.example.com:${port}/`, '{}', {}, 2_000, 'PRODUCTION')).toEqual({ status: null, body: '', error: DESTINATION_REFUSED });
+    expect(await sender.post(`http://user:pass@receiver.example.com:${port}/`, '{}', {}, 2_000, 'SANDBOX')).toEqual({ status: null, body: '', error: DESTINATION_REFUSED });
+    expect(hits).toBe(before);
+    expect((await sender.post(`http://receiver.example.com:${port}/`, '{}', {}, 2_000, 'SANDBOX')).status).toBe(500);
+  });
+
   test('the sandbox reaches a loopback receiver only with the operator setting; answers are capped', async () => {
     const strict = createHttpWebhookSender();
     expect(await strict.post(`http://127.0.0.1:${port}/`, '{}', {}, 2_000, 'SANDBOX')).toEqual({ status: null, body: '', error: DESTINATION_REFUSED });

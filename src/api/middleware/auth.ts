@@ -1,6 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { AbuseLimits } from '../../config';
-import { tokenForCredentials } from '../../contexts/platforms/services/authentication';
+import { checkCredentials } from '../../contexts/platforms/services/authentication';
 import { DomainError } from '../../domain/errors';
 import { throttledAddress } from '../../security/client-address';
 import { FailureThrottle } from '../../security/failure-throttle';
@@ -24,7 +24,9 @@ const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/;
  * secret is still checked during the window and a right one always goes through — no one's
  * failures lock out a client that knows its secret, not even an attacker behind the same proxy or
  * NAT — and a success does not clear the address's count (else a second platform's own token
- * would reset its guessing). Nothing is counted per token.
+ * would reset its guessing). Nothing is counted per token. The one exception: a token still
+ * stored with the former slow scrypt hash is not checked from an address in its window (its
+ * first good check, which re-hashes it, must come from an address not failing).
  */
 export function authenticate(deps: ApiDeps, limits: AbuseLimits, now: () => number) {
   const failures = new FailureThrottle(
@@ -47,15 +49,16 @@ export function authenticate(deps: ApiDeps, limits: AbuseLimits, now: () => numb
     const tokenId = userName.startsWith('Token:') ? userName : `Token:${userName}`;
     const secret = decoded.slice(colon + 1);
 
-    const token = await tokenForCredentials(deps.orm.em.fork(), deps.config.masterKey, tokenId, secret);
-    if (token) {
+    const address = throttledAddress(req.ip);
+    const wait = failures.lockedForSeconds(address);
+    const checked = await checkCredentials(deps.orm.em.fork(), deps.config.masterKey, tokenId, secret, { slowCheckAllowed: wait === 0 });
+    if ('token' in checked) {
+      const { token } = checked;
       res.locals.caller = { platformId: token.platformId, tokenId: token.id, environment: token.environment, permissions: token.permissions } satisfies Caller;
       next();
       return;
     }
     // Decided after the same read and hash for every id: the answer says nothing of which ids exist.
-    const address = throttledAddress(req.ip);
-    const wait = failures.lockedForSeconds(address);
     if (wait > 0) throw tooManyRequests(res, wait, 'Too many failed authentications from this address');
     failures.fail(address);
     throw DomainError.unauthorized();

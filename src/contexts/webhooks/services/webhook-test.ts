@@ -4,6 +4,9 @@ import { recordWebhookEvent } from './webhooks';
 import { startWebhookDelivery } from '../../../temporal/starters/webhook-delivery';
 import type { ApiDeps, Caller } from '../../../api/context';
 
+/** What the caller is told of an attempt that got no HTTP answer, whatever the reason. */
+export const NOT_REACHED = 'no HTTP answer: the endpoint could not be reached, or is not an allowed destination';
+
 /**
  * Sends a TEST event through the same delivery workflow as every other event, with a single
  * attempt, and reports what the endpoint answered.
@@ -21,7 +24,10 @@ export async function sendTestWebhook(deps: ApiDeps, caller: Caller, options: { 
   const outcome = result.lastOutcome as typeof result.lastOutcome & { url?: string; responseBody?: string };
   if (!result.delivered) {
     const responseStatus = 'status' in outcome ? outcome.status : null;
-    throw new DomainError('WEBHOOK_DELIVERY_ERROR', `The webhook endpoint did not accept the test event (${responseStatus ?? ('error' in outcome ? outcome.error : outcome.kind)})`, {
+    // Without an HTTP answer the caller learns no more than that: a destination the policy refused
+    // and one that did not answer read the same, so internal host names cannot be told apart by
+    // what they resolve to. The reason stays in the delivery's workflow history for support staff.
+    throw new DomainError('WEBHOOK_DELIVERY_ERROR', `The webhook endpoint did not accept the test event (${responseStatus ?? NOT_REACHED})`, {
       url: platform.webhookEndpoint,
       responseStatus,
       responseBody: outcome.responseBody ?? null,
