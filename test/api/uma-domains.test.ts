@@ -192,6 +192,23 @@ describe('invitations', () => {
   });
 });
 
+describe('addresses kept from before domains were owned', () => {
+  test("cannot invite: B's customer still holding an address on A's domain is refused as an inviter", async () => {
+    const { b, domain } = await aliceAndMallory();
+    await b.api.patch('/config', { umaDomain: freshDomain('bob') }).expect(200);
+    const kept = await b.api.post('/customers', person()).expect(201);
+    // As the migration left it: an address on a domain another platform holds now.
+    await h.orm.em.fork().nativeUpdate(Customer, { id: kept.body.id }, { umaAddress: `$ceo@${domain}` });
+    const refused = await b.api.post('/invitations', { inviterUma: `$ceo@${domain}` }).expect(400);
+    expect(refused.body.details.errors).toEqual([expect.objectContaining({ field: 'inviterUma', constraint: expect.objectContaining({ rule: 'domain' }) })]);
+    expect(await h.orm.em.fork().count(Invitation, { platformId: b.platform.id })).toBe(0);
+    // An address on the platform's default domain (kept when it took one of its own) still invites.
+    const onDefault = await b.api.post('/customers', person()).expect(201);
+    await h.orm.em.fork().nativeUpdate(Customer, { id: onDefault.body.id }, { umaAddress: `$early@${defaultUmaDomain(b.platform.id)}` });
+    await b.api.post('/invitations', { inviterUma: `$early@${defaultUmaDomain(b.platform.id)}` }).expect(201);
+  });
+});
+
 describe('the sandbox platform of `npm start`', () => {
   test('has a UMA domain of its own: invitations work out of the box, on the domain of its customers’ addresses', async () => {
     const em = h.orm.em.fork();

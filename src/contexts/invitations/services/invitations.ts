@@ -9,6 +9,7 @@ import { Customer } from '../../customers/entities';
 import { isUmaAddress } from '../../customers/domain/customer-rules';
 import type { Environment } from '../../platforms/entities';
 import { Platform } from '../../platforms/entities';
+import { defaultUmaDomain, domainOfUmaAddress, isOnPlatformDomain, sameUmaDomain } from '../../platforms/domain/uma-domains';
 import { assertCancellable, assertClaimable, invitationUrl } from '../domain/invitation-rules';
 import { Invitation } from '../entities';
 import { invitationView, type InvitationView } from './invitation-views';
@@ -43,7 +44,12 @@ export async function inviterProblems(em: EntityManager, platformId: string, bod
   const uma = (body as { inviterUma?: unknown } | null)?.inviterUma;
   if (!isUmaAddress(uma)) return [];
   const inviter = await findInviter(em, platformId, uma as string);
-  return inviter ? [] : [{ field: 'inviterUma', constraint: 'customer', message: "is not the UMA address of one of the platform's customers" }];
+  if (!inviter) return [{ field: 'inviterUma', constraint: 'customer', message: "is not the UMA address of one of the platform's customers" }];
+  // An address kept from before domains were owned may sit on another platform's domain: inviting
+  // under it would speak for that platform's users.
+  const platform = await em.findOneOrFail(Platform, { id: platformId });
+  const onOwnDomain = isOnPlatformDomain(inviter.umaAddress!, platform) || sameUmaDomain(domainOfUmaAddress(inviter.umaAddress!), defaultUmaDomain(platformId));
+  return onOwnDomain ? [] : [{ field: 'inviterUma', constraint: 'domain', message: "is not on one of the platform's UMA domains" }];
 }
 
 async function findInviter(em: EntityManager, platformId: string, uma: string): Promise<Customer | null> {
