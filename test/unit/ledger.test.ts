@@ -1,4 +1,4 @@
-import { applyEntry, auditLedger, checkEntry, takeBack, totalBalance, transfer, type AccountState, type AuditInput, type PostingLine } from '../../src/contexts/ledger/domain/ledger';
+import { applyEntry, auditedBalance, auditLedger, checkEntry, keepsRunningBalance, takeBack, totalBalance, transfer, type AccountState, type AuditInput, type PostingLine } from '../../src/contexts/ledger/domain/ledger';
 
 /** 2^53 + 1: the first integer a JS number cannot hold. */
 const BIG = 9_007_199_254_740_993n;
@@ -204,10 +204,31 @@ describe('auditLedger', () => {
     expect(auditLedger(input)).toEqual([{ kind: 'NEGATIVE_BALANCE', subject: 'B', detail: 'balance -1' }]);
   });
 
+  test("a shared account's balance is its postings: its stored column is not compared", () => {
+    const input = cleanLedger();
+    input.accounts[0]!.balance = 0n;
+    expect(auditLedger(input)).toEqual([]);
+    expect(auditedBalance(input.accounts[0]!, input.postedTotals)).toBe(-BIG);
+    expect(auditedBalance(input.accounts[1]!, input.postedTotals)).toBe(BIG - 1_000n);
+  });
+
+  test('a hold on a shared account (written without its row lock) is SHARED_ACCOUNT_HELD', () => {
+    const input = cleanLedger();
+    input.accounts[0]!.held = 5n;
+    expect(auditLedger(input)).toEqual([{ kind: 'SHARED_ACCOUNT_HELD', subject: 'funding', detail: expect.any(String) }]);
+  });
+
   test('a negative hold is NEGATIVE_HOLD', () => {
     const input = cleanLedger();
     input.accounts[2]!.held = -3n;
     expect(auditLedger(input)).toEqual([{ kind: 'NEGATIVE_HOLD', subject: 'B', detail: 'held -3' }]);
+  });
+});
+
+describe('keepsRunningBalance', () => {
+  test('only a protected account keeps a locked running balance; one that may go negative is derived from its postings', () => {
+    expect(keepsRunningBalance({ allowNegative: false })).toBe(true);
+    expect(keepsRunningBalance({ allowNegative: true })).toBe(false);
   });
 });
 

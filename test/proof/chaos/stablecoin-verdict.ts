@@ -175,11 +175,12 @@ async function ledger(pg: PgClient, platformId: string, issuer: Issuer, rows: Op
     else if (lines.size !== 2 || lines.get(reserve) !== signed || lines.get(supply) !== -signed) problems.push(`${r.id}: entry ${JSON.stringify(Object.fromEntries([...lines].map(([a, n]) => [a, String(n)])))}, expected reserve ${signed}`);
   }
   if (entries.size) problems.push(`${entries.size} stablecoin entries without an operation of this coin: ${[...entries.keys()].slice(0, 3).join(', ')}`);
-  const { rows: balances } = await pg.query<{ id: string; balance: string }>('select id, balance::text from ledger_accounts where id = any($1)', [[reserve, supply]]);
+  // Reserve and supply may go negative, so they keep no running balance: their balance is their postings.
+  const { rows: balances } = await pg.query<{ id: string; balance: string }>('select account_id as id, sum(amount)::text as balance from postings where account_id = any($1) group by account_id', [[reserve, supply]]);
   const balance = (id: string) => BigInt(balances.find((b) => b.id === id)?.balance ?? 0);
   if (balance(reserve) !== expectedReserve) problems.push(`reserve ${balance(reserve)}, completed mints − burns ${expectedReserve}`);
   if (balance(supply) !== -balance(reserve)) problems.push(`supply ${balance(supply)} is not −reserve (${balance(reserve)})`);
-  // The reserve's row is locked while an entry posts to it, so posting ids follow the order the entries were made in.
+  // Every entry on the reserve posts under the coin's row lock, so posting ids follow the order the entries were made in.
   const { rows: history } = await pg.query<{ amount: string }>('select amount::text from postings where account_id = $1 order by id', [reserve]);
   let running = 0n;
   let lowest = 0n;

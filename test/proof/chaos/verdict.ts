@@ -257,7 +257,11 @@ async function externalFlows(pg: PgClient, input: VerdictInput, rows: Transactio
   }
   const actual = await input.apiBalances();
   const off = [...expected].filter(([id, amount]) => actual.get(id) !== amount).map(([id, amount]) => `${id}: API ${String(actual.get(id))}, expected ${amount}`);
-  const { rows: source } = await pg.query<{ balance: string }>(`select coalesce(sum(balance), 0)::text as balance from ledger_accounts where platform_id = $1 and kind = 'SANDBOX_FUNDING_SOURCE' and currency = 'USD'`, [input.platformId]);
+  // The funding source may go negative, so it keeps no running balance: its balance is its postings.
+  const { rows: source } = await pg.query<{ balance: string }>(
+    `select coalesce(sum(p.amount), 0)::text as balance from postings p join ledger_accounts a on a.id = p.account_id where a.platform_id = $1 and a.kind = 'SANDBOX_FUNDING_SOURCE' and a.currency = 'USD'`,
+    [input.platformId],
+  );
   const sourceBalance = BigInt(source[0]!.balance);
   if (sourceBalance !== -fundedIn) off.push(`sandbox funding source ${sourceBalance}, expected ${-fundedIn}`);
   return { name: 'balances equal the external flows', ok: off.length === 0, detail: off.length ? off.slice(0, 4).join('; ') : `${expected.size} accounts as tallied; ${fundedIn} USD cents funded in` };

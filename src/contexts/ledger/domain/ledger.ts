@@ -22,6 +22,17 @@ export type LedgerRuleViolation =
   | { kind: 'UNKNOWN_ACCOUNT'; accountId: string }
   | { kind: 'INSUFFICIENT_FUNDS'; accountId: string; balance: Minor; change: Minor };
 
+/**
+ * Whether an account keeps a stored running balance, updated under its row lock by every entry.
+ * A protected account must (the lock is what stops two concurrent debits overdrawing it). An
+ * account that may go negative is shared by many customers' payments (a platform's pending,
+ * clearing, fee and funding accounts): it has nothing to guard, so entries post to it without
+ * locking or writing its row, and its balance is the sum of its postings.
+ */
+export function keepsRunningBalance(account: { allowNegative: boolean }): boolean {
+  return !account.allowNegative;
+}
+
 /** Checks the shape of an entry on its own: at least two lines, no zeros, zero-sum per currency. */
 export function checkEntry(lines: readonly PostingLine[]): LedgerRuleViolation[] {
   if (lines.length < 2) return [{ kind: 'EMPTY_ENTRY' }];
@@ -39,7 +50,8 @@ export function checkEntry(lines: readonly PostingLine[]): LedgerRuleViolation[]
 
 /**
  * Applies an entry to the current account states and returns the new balances, or the
- * rules it breaks. Pure: the caller holds the row locks and writes the result.
+ * rules it breaks. Pure: the caller holds the row locks of the accounts that keep a running
+ * balance and writes theirs; the others' new balance here is only relative to what was given.
  */
 export function applyEntry(
   accounts: readonly AccountState[],
@@ -102,8 +114,13 @@ export interface AuditInput {
   postedTotals: Map<string, Minor>;
 }
 
+/** An account's balance: its stored running balance, or the sum of its postings for an account that keeps none. */
+export function auditedBalance(account: { id: string; balance: Minor; allowNegative: boolean }, postedTotals: Map<string, Minor>): Minor {
+  return keepsRunningBalance(account) ? account.balance : (postedTotals.get(account.id) ?? 0n);
+}
+
 export interface AuditFinding {
-  kind: 'UNBALANCED_ENTRY' | 'BALANCE_MISMATCH' | 'NEGATIVE_BALANCE' | 'NEGATIVE_HOLD';
+  kind: 'UNBALANCED_ENTRY' | 'BALANCE_MISMATCH' | 'NEGATIVE_BALANCE' | 'NEGATIVE_HOLD' | 'SHARED_ACCOUNT_HELD';
   subject: string;
   detail: string;
 }
@@ -118,6 +135,12 @@ export function auditLedger(input: AuditInput): AuditFinding[] {
   }
   for (const account of input.accounts) {
     const posted = input.postedTotals.get(account.id) ?? 0n;
+    if (!keepsRunningBalance(account)) {
+      // Its balance is its postings by definition (the stored column is not kept); a hold there
+      // would have been written without the row lock postEntry never takes on it.
+      if (account.held !== 0n) findings.push({ kind: 'SHARED_ACCOUNT_HELD', subject: account.id, detail: `held ${account.held} on an account that keeps no running balance` });
+      continue;
+    }
     if (posted !== account.balance) {
       findings.push({ kind: 'BALANCE_MISMATCH', subject: account.id, detail: `stored ${account.balance} but postings sum to ${posted}` });
     }

@@ -2,7 +2,7 @@ import { IsolationLevel } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { InternalAccountType } from '../entities/InternalAccount';
 import { auditInternalAccounts, type InternalAccountFinding } from '../domain/internal-accounts';
-import { auditLedger, type AuditFinding, type PostingLine } from '../domain/ledger';
+import { auditedBalance, auditLedger, type AuditFinding, type PostingLine } from '../domain/ledger';
 import { auditCardLedger, type CardLedgerFinding } from '../../cards/domain/card-audit';
 import { cardHoldsAccountId, cardNetworkAccountId } from '../../cards/services/card-ledger';
 import { auditStablecoinLedger, type StablecoinLedgerFinding } from '../../stablecoins/domain/stablecoin-audit';
@@ -45,11 +45,10 @@ async function audit(em: EntityManager): Promise<{ findings: Finding[]; entries:
   }
   const entryIds = await conn.execute<{ id: string }[]>('select id from journal_entries');
   for (const { id } of entryIds) if (!entries.has(id)) entries.set(id, []);
-  const findings: Finding[] = auditLedger({
-    entries: [...entries].map(([id, lines]) => ({ id, lines })),
-    accounts: accounts.map((a) => ({ id: a.id, currency: a.currency, balance: BigInt(a.balance), held: BigInt(a.held), allowNegative: a.allow_negative })),
-    postedTotals,
-  });
+  const ledgerAccounts = accounts.map((a) => ({ id: a.id, currency: a.currency, balance: BigInt(a.balance), held: BigInt(a.held), allowNegative: a.allow_negative }));
+  const findings: Finding[] = auditLedger({ entries: [...entries].map(([id, lines]) => ({ id, lines })), accounts: ledgerAccounts, postedTotals });
+  // The card and stablecoin checks compare balances: a shared account's is the sum of its postings.
+  const balances = new Map(ledgerAccounts.map((a) => [a.id, auditedBalance(a, postedTotals)]));
   findings.push(
     ...auditInternalAccounts(
       internalAccounts.map((a) => ({ id: a.id, platformId: a.platform_id, customerId: a.customer_id, type: a.type, currency: a.currency })),
@@ -69,7 +68,7 @@ async function audit(em: EntityManager): Promise<{ findings: Finding[]; entries:
   findings.push(
     ...auditCardLedger({
       totals: cardTotals.map((t) => ({ platformId: t.platform_id, currency: t.currency, held: BigInt(t.held), toNetwork: BigInt(t.to_network) })),
-      balances: new Map(accounts.map((a) => [a.id, BigInt(a.balance)])),
+      balances,
       holdsAccountId: cardHoldsAccountId,
       networkAccountId: cardNetworkAccountId,
       fundingHolds: fundingHolds.map((f) => ({ accountId: f.account_id, cardHeld: BigInt(f.card_held), accountHeld: BigInt(f.account_held) })),
@@ -84,7 +83,7 @@ async function audit(em: EntityManager): Promise<{ findings: Finding[]; entries:
   findings.push(
     ...auditStablecoinLedger({
       coins: coinTotals.map((c) => ({ platformId: c.platform_id, stablecoinId: c.id, completedNet: BigInt(c.completed_net) })),
-      balances: new Map(accounts.map((a) => [a.id, BigInt(a.balance)])),
+      balances,
       reserveAccountId,
       supplyAccountId,
     }),

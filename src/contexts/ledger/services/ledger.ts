@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { LedgerAccount } from '../entities';
 import { DomainError } from '../../../domain/errors';
 import { newId } from '../../../domain/ids';
-import { applyEntry, checkEntry, type PostingLine } from '../domain/ledger';
+import { applyEntry, checkEntry, keepsRunningBalance, type PostingLine } from '../domain/ledger';
 
 export interface PostEntryInput {
   platformId: string;
@@ -31,12 +31,16 @@ type Row = Record<string, unknown>;
 
 /**
  * Posts one balanced entry and updates the balances it touches, all in the caller's database
- * transaction, in two statements. The first locks the accounts in id order (concurrent entries
- * never deadlock) and finds an entry already posted under the idempotency key; the rules of
- * domain/ledger are then checked before anything is written (a protected account is never
- * overdrawn, and the database's CHECK constraint stands behind that). The second writes the
- * entry, its postings and every balance together — or nothing, when a concurrent twin with the
- * same key got there first.
+ * transaction, in two statements. The first locks the protected accounts (those that keep a
+ * running balance: customers', platforms') in id order, so concurrent entries never deadlock,
+ * reads the shared ones without a lock, and finds an entry already posted under the idempotency
+ * key; the rules of domain/ledger are then checked before anything is written (a protected
+ * account is never overdrawn, and the database's CHECK constraint stands behind that). The second
+ * writes the entry, its postings and the protected accounts' balances together — or nothing, when
+ * a concurrent twin with the same key got there first. A shared account (one that may go
+ * negative: a platform's pending, clearing, fee, funding, card and reserve accounts) is never
+ * locked nor written: its balance is the sum of its postings (`ledgerBalance`), so different
+ * customers' payments of one platform never queue on its row.
  */
 export async function postEntry(em: EntityManager, input: PostEntryInput): Promise<PostEntryResult> {
   if (!em.isInTransaction()) throw new Error('postEntry must run inside a database transaction');
@@ -46,25 +50,33 @@ export async function postEntry(em: EntityManager, input: PostEntryInput): Promi
   const sql = <T extends Row>(query: string, params: unknown[]) => em.getConnection().execute<T[]>(query, params, 'all', ctx);
 
   const ids = [...new Set([...input.lines.map((l) => l.accountId), ...(input.heldChanges ?? []).map((h) => h.accountId)])].sort();
-  const locked = await sql<{ id: string; currency: string; balance: string; held: string; allow_negative: boolean; posted: string | null }>(
-    `select id, currency, balance::text as balance, held::text as held, allow_negative,
+  // allow_negative never changes, so filtering the lock on it is safe.
+  const found = await sql<{ id: string; currency: string; balance: string; held: string; allow_negative: boolean; posted: string | null }>(
+    `with protected as (
+       select id, currency, balance, held, allow_negative from ledger_accounts
+       where id = any(array[?]::text[]) and platform_id = ? and not allow_negative order by id for update),
+     shared as (
+       select id, currency, balance, held, allow_negative from ledger_accounts
+       where id = any(array[?]::text[]) and platform_id = ? and allow_negative)
+     select id, currency, balance::text as balance, held::text as held, allow_negative,
        (select id from journal_entries where idempotency_key = ?) as posted
-     from ledger_accounts where id = any(array[?]::text[]) and platform_id = ? order by id for update`,
-    [input.idempotencyKey, ids, input.platformId],
+     from (select * from protected union all select * from shared) accounts order by id`,
+    [ids, input.platformId, ids, input.platformId, input.idempotencyKey],
   );
-  if (locked[0]?.posted) return { entryId: locked[0].posted, alreadyPosted: true };
-  const accounts = locked.map((a) => ({ id: a.id, currency: a.currency, balance: BigInt(a.balance), held: BigInt(a.held), allowNegative: a.allow_negative }));
+  if (found[0]?.posted) return { entryId: found[0].posted, alreadyPosted: true };
+  const accounts = found.map((a) => ({ id: a.id, currency: a.currency, balance: BigInt(a.balance), held: BigInt(a.held), allowNegative: a.allow_negative }));
   const result = applyEntry(accounts, input.lines);
   if (!result.ok) {
     if (result.violations.some((v) => v.kind === 'INSUFFICIENT_FUNDS')) throw new DomainError('INSUFFICIENT_FUNDS', 'The account balance is too low for this movement');
     throw new Error(`ledger entry rejected: ${describeViolations(result.violations)}`);
   }
-  const held = new Map(accounts.map((a) => [a.id, a.held]));
+  const kept = new Map(accounts.filter(keepsRunningBalance).map((a) => [a.id, a]));
+  const held = new Map([...kept.values()].map((a) => [a.id, a.held]));
   for (const change of input.heldChanges ?? []) {
-    if (!held.has(change.accountId)) throw new Error(`ledger entry rejected: unknown account ${change.accountId}`);
+    if (!held.has(change.accountId)) throw new Error(`ledger entry rejected: held changes only on a protected account of the entry, not ${change.accountId}`);
     held.set(change.accountId, held.get(change.accountId)! + change.delta);
   }
-  const changed = accounts.filter((a) => result.balances.get(a.id) !== a.balance || held.get(a.id) !== a.held);
+  const changed = [...kept.values()].filter((a) => result.balances.get(a.id) !== a.balance || held.get(a.id) !== a.held);
 
   const now = new Date();
   const entryId = newId('JournalEntry');
@@ -93,15 +105,21 @@ export async function postEntry(em: EntityManager, input: PostEntryInput): Promi
     return { entryId: first!.id, alreadyPosted: true };
   }
   // Accounts this unit of work already holds are brought up to date, so later reads in the same
-  // transaction (balance webhooks) see the new balances.
+  // transaction (balance webhooks) see the new balances; a shared account's by this entry's lines.
   const uow = em.getUnitOfWork();
   for (const a of changed) {
     const managed = uow.getById<LedgerAccount>(LedgerAccount, a.id);
     if (!managed) continue;
     managed.balance = result.balances.get(a.id)!;
+    managed.storedBalance = managed.balance;
     managed.held = held.get(a.id)!;
     managed.updatedAt = now;
     uow.merge(managed);
+  }
+  for (const line of input.lines) {
+    if (kept.has(line.accountId)) continue;
+    const managed = uow.getById<LedgerAccount>(LedgerAccount, line.accountId);
+    if (managed) managed.balance += line.amount;
   }
   return { entryId, alreadyPosted: false };
 }
@@ -117,13 +135,29 @@ export async function ensureSystemAccount(em: EntityManager, platformId: string,
   await ensureSystemAccountSet(em, platformId, currency, [[id, kind]]);
 }
 
-/** Creates the platform's system accounts of one currency that do not exist yet, in one statement. System accounts may go negative. */
+/** Creates the platform's system accounts of one currency that do not exist yet, in one statement. System accounts may go negative (and keep no running balance). */
 export async function ensureSystemAccountSet(em: EntityManager, platformId: string, currency: string, accounts: [id: string, kind: LedgerAccount['kind']][]): Promise<void> {
   const now = new Date();
   await em
     .createQueryBuilder(LedgerAccount)
-    .insert(accounts.map(([id, kind]) => ({ id, platformId, kind, currency, allowNegative: true, balance: 0n, held: 0n, createdAt: now, updatedAt: now })))
+    .insert(accounts.map(([id, kind]) => ({ id, platformId, kind, currency, allowNegative: true, storedBalance: 0n, held: 0n, createdAt: now, updatedAt: now })))
     .onConflict('id')
     .ignore()
     .execute();
+}
+
+/**
+ * An account's balance as the caller's transaction sees it: the stored running balance of a
+ * protected account, the sum of its postings for an account that may go negative (whose row
+ * postEntry never locks nor writes). Read it through here, not from the entity, where it guards money.
+ */
+export async function ledgerBalance(em: EntityManager, accountId: string): Promise<bigint> {
+  const [row] = await em.getConnection().execute<{ balance: string }[]>(
+    `select (case when a.allow_negative then (select coalesce(sum(p.amount), 0) from postings p where p.account_id = a.id) else a.balance end)::text as balance
+     from ledger_accounts a where a.id = ?`,
+    [accountId],
+    'all',
+    em.isInTransaction() ? em.getTransactionContext() : undefined,
+  );
+  return BigInt(row?.balance ?? 0);
 }

@@ -4,8 +4,7 @@ import type { Caller } from '../../../api/context';
 import { DomainError } from '../../../domain/errors';
 import { derivedId, isId } from '../../../domain/ids';
 import { listPage } from '../../../services/listing';
-import { ensureSystemAccountSet, postEntry } from '../../ledger/services/ledger';
-import { LedgerAccount } from '../../ledger/entities';
+import { ensureSystemAccountSet, ledgerBalance, postEntry } from '../../ledger/services/ledger';
 import { parseOperationAmount } from '../domain/stablecoin-amounts';
 import {
   assertBurnWithinSupply,
@@ -135,8 +134,9 @@ export async function createOperation(em: EntityManager, masterKey: Buffer, call
     const again = await tx.findOne(StablecoinOperation, { id });
     if (again) return again;
     if (type === 'BURN') {
-      const reserve = await tx.findOne(LedgerAccount, { id: reserveAccountId(coin.platformId, coin.id) });
-      assertBurnWithinSupply(cents, reserve?.balance ?? 0n, await claimedByOpenBurns(tx, coin.id), coin.baseCurrency);
+      // The reserve keeps no running balance (it may go negative): its postings, all made under this lock, are summed.
+      const reserve = await ledgerBalance(tx, reserveAccountId(coin.platformId, coin.id));
+      assertBurnWithinSupply(cents, reserve, await claimedByOpenBurns(tx, coin.id), coin.baseCurrency);
     }
     const now = new Date();
     const rail = destination.rail;
