@@ -35,8 +35,9 @@ export function webhookActivities({ orm, masterKey, webhookSender, webhookTimeou
       const signature = signWebhookBodyWithKeys(keys.map((key) => ({ id: key.id, privateKey: privateKey(key) })), event.payload);
       const res = await webhookSender.post(url, event.payload, { [SIGNATURE_HEADER]: signature, [SIGNATURE_HEADER_ALIAS]: signature, 'x-svc-webhook-id': event.id }, webhookTimeoutMs, event.environment);
       status = res.status;
-      outcome = res.status === null ? { kind: 'UNREACHABLE', error: res.error ?? 'no response' } : classifyResponse(res.status, res.body.slice(0, RESPONSE_BODY_CAP));
-      outcome = { ...outcome, url, responseBody: res.body.slice(0, RESPONSE_BODY_CAP) };
+      const answer = res.body.slice(0, RESPONSE_BODY_CAP);
+      outcome = res.status === null ? { kind: 'UNREACHABLE', error: res.error ?? 'no response' } : classifyResponse(res.status, answer);
+      outcome = { ...outcome, url, responseBody: answer };
     }
     event.attempts += 1;
     event.lastAttemptAt = new Date();

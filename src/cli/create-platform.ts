@@ -1,8 +1,7 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { basePath, loadWebhookAllowLoopback } from '../config';
 import { parseMasterKey } from '../security/secrets';
+import { stackDataDir, stackMasterKey } from '../dev/master-key';
 import { webhookEndpointErrors } from '../contexts/webhooks/services/webhook-destinations';
 import { migrate, openOrm } from '../db/orm';
 import type { Region } from '../contexts/platforms/entities/Platform';
@@ -19,16 +18,6 @@ function positiveInteger(text: string, flag: string): number {
   return n;
 }
 
-/**
- * The stack's master key: client secrets are stored as a hash keyed from it, so the token works
- * only with the API's own key. MASTER_KEY, else the one `npm start` keeps in .data/.
- */
-function stackMasterKey(): Buffer {
-  if (process.env.MASTER_KEY) return parseMasterKey(process.env.MASTER_KEY);
-  const file = join(resolve(__dirname, '../..'), '.data', 'master.key');
-  if (!existsSync(file)) throw new Error('MASTER_KEY is not set and .data/master.key does not exist: give the API its MASTER_KEY');
-  return parseMasterKey(readFileSync(file, 'utf8').trim());
-}
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -51,7 +40,7 @@ async function main(): Promise<void> {
   if (!databaseUrl) throw new Error('DATABASE_URL is not set');
   const environment = values.environment.toUpperCase();
   if (environment !== 'SANDBOX' && environment !== 'PRODUCTION') throw new Error('--environment must be SANDBOX or PRODUCTION');
-  const masterKey = stackMasterKey();
+  const masterKey = parseMasterKey(stackMasterKey(stackDataDir(), { create: false }));
   // The same webhook destination policy as PATCH /config, for the token's environment.
   const refused = webhookEndpointErrors(values['webhook-url'], environment, { webhookAllowLoopback: loadWebhookAllowLoopback(process.env) }, '--webhook-url');
   if (refused.length > 0) throw new Error(`--webhook-url: ${refused[0]!.message}`);

@@ -1,5 +1,4 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { basePath, loadConfig, type MetricsListen } from '../config';
@@ -11,6 +10,7 @@ import { DEV_SANDBOX_PLATFORM } from './sandbox-platform';
 import { stopLeftovers } from './leftovers';
 import { portOpen, waitForPort } from './ports';
 import { acquireRunnerLock } from './runner-lock';
+import { stackDataDir, stackMasterKey } from './master-key';
 import { parseMasterKey } from '../security/secrets';
 
 /**
@@ -21,7 +21,7 @@ import { parseMasterKey } from '../security/secrets';
 
 const root = resolve(__dirname, '../..');
 // DEV_DATA_DIR: another state folder (the runner's own tests use one, to leave a developer's stack alone).
-const dataDir = resolve(process.env.DEV_DATA_DIR ?? join(root, '.data'));
+const dataDir = stackDataDir();
 const runDir = join(dataDir, 'run');
 const temporalDbFile = join(dataDir, 'temporal.sqlite');
 const shown = (path: string) => relative(root, path) || '.';
@@ -31,10 +31,7 @@ process.stderr.on('error', () => undefined);
 const say = (msg: string) => process.stderr.write(`[up] ${msg}\n`);
 
 function masterKey(): string {
-  if (process.env.MASTER_KEY) return process.env.MASTER_KEY;
-  const file = join(dataDir, 'master.key');
-  if (!existsSync(file)) writeFileSync(file, randomBytes(32).toString('base64'), { mode: 0o600 });
-  return readFileSync(file, 'utf8').trim();
+  return stackMasterKey(dataDir, { create: true });
 }
 
 interface Credentials {

@@ -1,4 +1,5 @@
 import { isIPv6 } from 'node:net';
+import { ipv6Bytes } from './ip-address';
 
 /**
  * The unit failures are counted by: an IPv4 address (IPv4-mapped IPv6 included) as itself, an
@@ -11,9 +12,7 @@ export function throttledAddress(ip: string | undefined): string {
   const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(address);
   if (mapped) return mapped[1]!;
   if (!isIPv6(address)) return address;
-  const [head, tail] = address.split('::') as [string, string | undefined];
-  const front = head ? head.split(':') : [];
-  const back = tail ? tail.split(':') : [];
-  const groups = tail === undefined ? front : [...front, ...Array<string>(8 - front.length - back.length).fill('0'), ...back];
-  return `${groups.slice(0, 4).map((g) => parseInt(g, 16).toString(16)).join(':')}::/64`;
+  const bytes = ipv6Bytes(address);
+  const groups = [0, 2, 4, 6].map((i) => ((bytes[i]! << 8) | bytes[i + 1]!).toString(16));
+  return `${groups.join(':')}::/64`;
 }

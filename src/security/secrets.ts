@@ -69,16 +69,16 @@ export interface SecretCheck {
   rehashed?: string;
 }
 
-/**
- * Checks a client secret against its stored hash, or, with none (an unknown token id), does the
- * same work and fails. A secret matching a hash of the former scrypt format comes back with its
- * keyed hash, to be stored in its place.
- */
 /** A hash of the former scrypt format: slow to check on purpose, until its token's next good check re-hashes it. */
 export function isSlowLegacyHash(stored: string): boolean {
   return stored.startsWith('scrypt$');
 }
 
+/**
+ * Checks a client secret against its stored hash, or, with none (an unknown token id), does the
+ * same work and fails. A secret matching a hash of the former scrypt format comes back with its
+ * keyed hash, to be stored in its place.
+ */
 export async function checkClientSecret(masterKey: Buffer, secret: string, stored: string | undefined): Promise<SecretCheck> {
   if (stored !== undefined && isSlowLegacyHash(stored)) {
     const matches = await verifyScryptHash(secret, stored);

@@ -66,7 +66,7 @@ describe('cryptoNetwork on real-time funding quotes', () => {
     expect(info).toEqual({ accountType: 'SOLANA_WALLET', address: expect.any(String), assetType: 'USDC' });
     expect(checkSolanaAddress(String(info.address)).valid).toBe(true);
     expect((await api.get(`/quotes/${q.id}`)).body).toEqual(q);
-    expect((await h.orm.em.fork().findOneOrFail(Quote, { id: q.id })).cryptoNetwork).toBe('SOLANA');
+    expect((await h.orm.em.fork().findOneOrFail(Quote, { id: q.id })).source.cryptoNetwork).toBe('SOLANA');
 
     const sent = await api.post('/sandbox/send', { quoteId: q.id, currencyCode: 'USDC' });
     expect(sent.status).toBe(200);

@@ -30,7 +30,7 @@ export const invitationRoutes = [
     },
     responses: {
       201: { description: 'The invitation (PENDING)', schema: InvitationSchema },
-      400: bad('INVALID_INPUT (every invalid field), INVALID_UMA_ADDRESS (inviterUma malformed or not one of the platform’s customers), INVITATIONS_NOT_CONFIGURED (the platform has no umaDomain)'),
+      400: bad('INVALID_INPUT (every invalid field; inviterUma with rule domain: an address on none of the platform’s UMA domains), INVALID_UMA_ADDRESS (inviterUma malformed or not one of the platform’s customers), INVITATIONS_NOT_CONFIGURED (the platform has no umaDomain)'),
       401: errorResponses[401],
     },
     handler: async ({ em, caller, body, deps }) => ({ status: 201, body: await createInvitation(em, { temporal: deps.temporal, taskQueue: deps.taskQueue }, caller, body) }),

@@ -9,7 +9,7 @@ import { Customer } from '../../customers/entities';
 import { isUmaAddress } from '../../customers/domain/customer-rules';
 import type { Environment } from '../../platforms/entities';
 import { Platform } from '../../platforms/entities';
-import { defaultUmaDomain, domainOfUmaAddress, isOnPlatformDomain, sameUmaDomain } from '../../platforms/domain/uma-domains';
+import { isOnOwnUmaDomain } from '../../platforms/domain/uma-domains';
 import { assertCancellable, assertClaimable, invitationUrl } from '../domain/invitation-rules';
 import { Invitation } from '../entities';
 import { invitationView, type InvitationView } from './invitation-views';
@@ -36,20 +36,19 @@ const lifecycleInput = (inv: Invitation): InvitationLifecycleInput => ({
   expiresInMs: inv.expiresAt ? inv.expiresAt.getTime() - Date.now() : null,
 });
 
+const NOT_ON_OWN_DOMAIN = "is not on one of the platform's UMA domains";
+
 /**
  * Field checks of POST /invitations that need stored data: an inviterUma that is well formed but
- * names none of the platform's (live) customers.
+ * names none of the platform's (live) customers, or one whose address is on none of its UMA domains.
  */
 export async function inviterProblems(em: EntityManager, platformId: string, body: unknown): Promise<FieldError[]> {
   const uma = (body as { inviterUma?: unknown } | null)?.inviterUma;
   if (!isUmaAddress(uma)) return [];
   const inviter = await findInviter(em, platformId, uma as string);
   if (!inviter) return [{ field: 'inviterUma', constraint: 'customer', message: "is not the UMA address of one of the platform's customers" }];
-  // An address kept from before domains were owned may sit on another platform's domain: inviting
-  // under it would speak for that platform's users.
   const platform = await em.findOneOrFail(Platform, { id: platformId });
-  const onOwnDomain = isOnPlatformDomain(inviter.umaAddress!, platform) || sameUmaDomain(domainOfUmaAddress(inviter.umaAddress!), defaultUmaDomain(platformId));
-  return onOwnDomain ? [] : [{ field: 'inviterUma', constraint: 'domain', message: "is not on one of the platform's UMA domains" }];
+  return isOnOwnUmaDomain(inviter.umaAddress!, platform) ? [] : [{ field: 'inviterUma', constraint: 'domain', message: NOT_ON_OWN_DOMAIN }];
 }
 
 async function findInviter(em: EntityManager, platformId: string, uma: string): Promise<Customer | null> {
@@ -76,6 +75,8 @@ export async function createInvitation(
   const platform = await assertInvitationsConfigured(em, caller.platformId);
   const inviter = await findInviter(em, caller.platformId, input.inviterUma);
   if (!inviter) throw new DomainError('INVALID_UMA_ADDRESS', "inviterUma is not the UMA address of one of the platform's customers");
+  // Judged here too, not only by the route's check: the rule belongs to the invitation.
+  if (!isOnOwnUmaDomain(inviter.umaAddress!, platform)) throw DomainError.invalidInput([{ field: 'inviterUma', constraint: 'domain', message: NOT_ON_OWN_DOMAIN }]);
   const now = new Date();
   const code = newCode();
   const inv = em.create(Invitation, {

@@ -25,7 +25,6 @@ export class Quote {
   @Property({ type: 'json' }) rateDetails!: Record<string, unknown>;
   @Property({ type: 'string', nullable: true }) paymentRail?: string | null;
   /** Real-time funding in crypto: the chain the deposit is made on (its paymentInstructions are an address there). */
-  @Property({ type: 'string', nullable: true }) cryptoNetwork?: string | null;
   @Property({ type: 'string', nullable: true }) description?: string | null;
   @Property({ type: 'string', nullable: true }) remittanceInformation?: string | null;
   @Property({ type: 'string', nullable: true }) purposeOfPayment?: string | null;

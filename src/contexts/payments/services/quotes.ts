@@ -92,10 +92,8 @@ interface Source {
   accountId?: string;
   /** A pull source: the customer's external bank account the service debits (ACH pull). */
   pullFrom?: ExternalAccount;
-  /** As the quote shows it. */
+  /** As the quote shows it (real-time funding in crypto: with the chain the deposit address is on). */
   stored: Record<string, unknown>;
-  /** Real-time funding in crypto: the chain the deposit address is on. */
-  cryptoNetwork?: DepositNetwork;
 }
 
 /**
@@ -116,7 +114,7 @@ async function resolveSource(em: EntityManager, platform: Platform, request: Quo
     if (networkProblems.length > 0) throw invalid(networkProblems);
     const cryptoNetwork = s.cryptoNetwork as DepositNetwork | undefined;
     return {
-      source: { stored: { sourceType: 'REALTIME_FUNDING', currency: s.currency, ...(cryptoNetwork ? { cryptoNetwork } : {}), ...(s.customerId ? { customerId: s.customerId } : {}) }, cryptoNetwork },
+      source: { stored: { sourceType: 'REALTIME_FUNDING', currency: s.currency, ...(cryptoNetwork ? { cryptoNetwork } : {}), ...(s.customerId ? { customerId: s.customerId } : {}) } },
       sendingCurrency: s.currency,
       customerId: s.customerId ?? null,
     };
@@ -251,7 +249,6 @@ export async function createQuote(em: EntityManager, input: { platform: Platform
     exchangeRate: priced.exchangeRate,
     rateDetails,
     paymentRail: rail,
-    cryptoNetwork: source.cryptoNetwork ?? null,
     description: request.description ?? null,
     remittanceInformation: request.remittanceInformation ?? null,
     purposeOfPayment: request.purposeOfPayment ?? null,
@@ -307,7 +304,7 @@ export async function assertExecutableWithoutWalletSignature(em: EntityManager, 
 /** How to pay a real-time-funded quote: the service's receiving coordinates (on the quote's crypto network, if any) with a reference unique to the quote. */
 export function quotePaymentInstructions(q: Quote) {
   const reference = `Q${createHash('sha256').update(q.id).digest('hex').slice(0, 11).toUpperCase()}`;
-  return fundingInstructions({ type: 'INTERNAL_FIAT', currency: q.sendingCurrency, fundingReference: reference, customerId: q.customerId ?? null, cryptoNetwork: (q.cryptoNetwork as DepositNetwork | null) ?? null });
+  return fundingInstructions({ type: 'INTERNAL_FIAT', currency: q.sendingCurrency, fundingReference: reference, customerId: q.customerId ?? null, cryptoNetwork: (q.source.cryptoNetwork as DepositNetwork | undefined) ?? null });
 }
 
 /** The API's Quote. */

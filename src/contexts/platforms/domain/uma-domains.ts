@@ -54,3 +54,12 @@ export function domainOfUmaAddress(address: string): string {
 export function isOnPlatformDomain(address: string, platform: { id: string; umaDomain?: string | null }): boolean {
   return sameUmaDomain(domainOfUmaAddress(address), umaDomainOf(platform));
 }
+
+/**
+ * Whether an address is on one of the platform's own domains: its current one, or its default (the
+ * customers there keep their addresses when it takes a domain of its own). An address kept from
+ * before domains were owned may be on neither: it would speak for another platform's users.
+ */
+export function isOnOwnUmaDomain(address: string, platform: { id: string; umaDomain?: string | null }): boolean {
+  return isOnPlatformDomain(address, platform) || sameUmaDomain(domainOfUmaAddress(address), defaultUmaDomain(platform.id));
+}

@@ -1,6 +1,5 @@
-import { raw, UniqueConstraintViolationException } from '@mikro-orm/core';
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Customer } from '../../customers/entities';
 import { Platform as PlatformEntity, type Platform } from '../entities';
 import { DomainError, type FieldError } from '../../../domain/errors';
 import { defaultUmaDomain, isReservedUmaDomain, isUmaDomain, sameUmaDomain, umaDomainOf } from '../domain/uma-domains';
@@ -12,8 +11,12 @@ export function reservedUmaDomainProblems(platformId: string, domain: unknown): 
 }
 
 /** Whether any customer of the platform (deleted ones included: their addresses stay taken) has an address on the domain. */
+// Read by SQL rather than through the customers context's entity: customers depend on platforms, not back.
 async function customersOnDomain(em: EntityManager, platformId: string, domain: string): Promise<number> {
-  return em.count(Customer, { platformId, [raw(`lower(split_part(uma_address, '@', 2))`)]: domain.toLowerCase() } as never);
+  const [row] = await em
+    .getConnection()
+    .execute<{ n: string }[]>(`select count(*)::text as n from customers where platform_id = ? and lower(split_part(uma_address, '@', 2)) = ?`, [platformId, domain.toLowerCase()], 'all', em.getTransactionContext());
+  return Number(row!.n);
 }
 
 /** The unique index on lower(uma_domain) decides who holds a domain; its refusal names no one. */

@@ -1,4 +1,5 @@
 import { isIP } from 'node:net';
+import { ipv4Bytes, ipv6Bytes } from '../../../security/ip-address';
 
 /**
  * Where webhooks may go (README: webhook destination policy). A webhook endpoint is a URL the
@@ -58,30 +59,6 @@ function inRange(bytes: number[], base: number[], prefixBits: number): boolean {
   return true;
 }
 
-function v4Bytes(text: string): number[] {
-  return text.split('.').map(Number);
-}
-
-/** The 16 bytes of an IPv6 address in any valid textual form (with `::` and a dotted IPv4 tail). */
-function v6Bytes(text: string): number[] {
-  const address = text.split('%')[0]!;
-  const dotted = /(\d+\.\d+\.\d+\.\d+)$/.exec(address);
-  let head = address;
-  let tail: number[] = [];
-  if (dotted) {
-    tail = v4Bytes(dotted[1]!);
-    head = address.slice(0, -dotted[1]!.length);
-    if (head.endsWith(':') && !head.endsWith('::')) head = head.slice(0, -1);
-  }
-  const groupsOf = (part: string) => (part === '' ? [] : part.split(':').map((g) => parseInt(g, 16)));
-  const [left, right] = head.includes('::') ? head.split('::') : [head, undefined];
-  const leftGroups = groupsOf(left!);
-  const rightGroups = right === undefined ? [] : groupsOf(right);
-  const missing = 8 - tail.length / 2 - leftGroups.length - rightGroups.length;
-  const groups = [...leftGroups, ...Array<number>(right === undefined ? 0 : missing).fill(0), ...rightGroups];
-  return [...groups.flatMap((g) => [g >> 8, g & 0xff]), ...tail];
-}
-
 function categoryOfV4(bytes: number[]): AddressCategory {
   return V4_RANGES.find(([base, bits]) => inRange(bytes, base, bits))?.[2] ?? 'public';
 }
@@ -90,9 +67,9 @@ function categoryOfV4(bytes: number[]): AddressCategory {
 export function addressCategory(address: string): AddressCategory {
   const bare = address.startsWith('[') && address.endsWith(']') ? address.slice(1, -1) : address;
   const family = isIP(bare.split('%')[0]!);
-  if (family === 4) return categoryOfV4(v4Bytes(bare));
+  if (family === 4) return categoryOfV4(ipv4Bytes(bare));
   if (family !== 6) return 'reserved';
-  const bytes = v6Bytes(bare);
+  const bytes = ipv6Bytes(bare);
   const zeros = (from: number, to: number) => bytes.slice(from, to).every((b) => b === 0);
   if (zeros(0, 16)) return 'unspecified';
   if (zeros(0, 15) && bytes[15] === 1) return 'loopback';
