@@ -1,5 +1,6 @@
 import { Context } from '@temporalio/activity';
-import { completeOutgoingPayment, executeQuote, expireQuote, fundQuote, failOutgoingPayment, returnOutgoingPayment, returnPulledPayment, type Execution, type FailureKind, type StepResult } from '../../src/contexts/payments/services/outgoing-payments';
+import { completeOutgoingPayment, expireQuote, failOutgoingPayment, returnOutgoingPayment, returnPulledPayment, type FailureKind, type StepResult } from '../../src/contexts/payments/services/outgoing-payments';
+import { executeQuote, fundQuote, type Execution } from '../../src/contexts/payments/services/quote-execution';
 import type { ActivityDeps } from '../deps';
 import { countFinishedPayment } from '../metrics';
 

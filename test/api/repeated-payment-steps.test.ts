@@ -1,5 +1,6 @@
 import { WebhookEvent } from '../../src/contexts/webhooks/entities';
-import { completeOutgoingPayment, executeQuote, expireQuote, failOutgoingPayment, returnOutgoingPayment } from '../../src/contexts/payments/services/outgoing-payments';
+import { completeOutgoingPayment, expireQuote, failOutgoingPayment, returnOutgoingPayment } from '../../src/contexts/payments/services/outgoing-payments';
+import { executeQuote } from '../../src/contexts/payments/services/quote-execution';
 import { attemptQuoteExecution } from '../../src/contexts/payments/services/quote-execution';
 import { Quote, Transaction } from '../../src/contexts/payments/entities';
 import { LedgerAccount } from '../../src/contexts/ledger/entities';
