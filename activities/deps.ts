@@ -1,5 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { WorkerMetrics } from './metrics';
+import type { ExecutionGate } from '../src/domain/execution-gate';
 
 /** What a webhook POST came back with; `null` status means no HTTP answer (network error, time-out). */
 export interface WebhookHttpResult {
@@ -20,4 +21,6 @@ export interface ActivityDeps {
   webhookTimeoutMs?: number;
   /** Outcome counters for Prometheus; nothing is counted without them. */
   metrics?: WorkerMetrics;
+  /** The gates quote executions pass; the registered list (src/contexts/execution-gates.ts) unless a test adds its own. */
+  executionGates?: readonly ExecutionGate[];
 }

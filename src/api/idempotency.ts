@@ -21,6 +21,14 @@ export const CLAIM_RENEWAL_MS = 2_000;
  */
 export const STALE_CLAIM_MS = 10_000;
 
+/** An Idempotency-Key is 1 to 255 characters; none at all is fine. */
+export function checkIdempotencyKey(key: string | undefined): void {
+  if (key === undefined) return;
+  if (key.length === 0 || key.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
+    throw DomainError.invalidInput([{ field: 'Idempotency-Key', constraint: 'maxLength', message: `must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters` }]);
+  }
+}
+
 /**
  * Runs `work` at most once per (platform, Idempotency-Key). The first request claims the key
  * with an IN_PROGRESS row; repeats replay the stored response; concurrent repeats wait for it;
@@ -37,9 +45,7 @@ export async function withIdempotency(deps: ApiDeps, req: Request, res: Response
     sendJson(res, reply.status, reply.body);
     return;
   }
-  if (key.length === 0 || key.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
-    throw DomainError.invalidInput([{ field: 'Idempotency-Key', constraint: 'maxLength', message: `must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters` }]);
-  }
+  checkIdempotencyKey(key);
   // A sealed answer (a new token's secret) is replayed to the token that asked for it only: another
   // token of the platform with the key and the body (both readable from GET /tokens and logs) would
   // otherwise get a secret with permissions it may not grant. For it, the key was used differently.

@@ -5,7 +5,7 @@ import { DomainError, type FieldError } from '../domain/errors';
 import { bodyLimitOf, receiveBody } from './body-limits';
 import type { ApiDeps, Caller } from './context';
 import { sendJson } from './http';
-import { withIdempotency } from './idempotency';
+import { checkIdempotencyKey, withIdempotency } from './idempotency';
 import { receiveMultipart, type MultipartOptions, type UploadedFile } from './multipart';
 import { registry, z } from './openapi-registry';
 import { errorResponses, ID_PARAMS } from './schemas/common';
@@ -48,8 +48,13 @@ export interface RouteSpec<P extends z.ZodType, Q extends z.ZodType, B extends z
   query?: Q;
   body?: B;
   responses: Record<number, { description: string; schema?: z.ZodType }>;
-  /** Accepts an Idempotency-Key header (spec §4.2); `'required'` refuses a request without one (400, field `Idempotency-Key`). */
-  idempotent?: boolean | 'required';
+  /**
+   * Accepts an Idempotency-Key header (spec §4.2); `'required'` refuses a request without one (400,
+   * field `Idempotency-Key`). Both keep the request's answer in the HTTP idempotency record.
+   * `'workflow'`: a workflow holds the answer, so no record is kept: the handler passes the key
+   * on as the workflow's update id, and Temporal answers a repeat with the first outcome.
+   */
+  idempotent?: boolean | 'required' | 'workflow';
   /** The answer holds a secret shown once: its stored copy for Idempotency-Key replays is encrypted. */
   sealedReplay?: boolean;
   /** The token permission the route needs; by default reads VIEW, money movement TRANSACT, other writes MANAGE (src/api/permissions.ts). */
@@ -160,7 +165,11 @@ export function mountRoute<P extends z.ZodType, Q extends z.ZodType, B extends z
         ...(file ? { file } : {}),
       });
     };
-    if (spec.idempotent) {
+    if (spec.idempotent === 'workflow') {
+      checkIdempotencyKey(req.get('idempotency-key'));
+      const reply = await run();
+      sendJson(res, reply.status, reply.body);
+    } else if (spec.idempotent) {
       // A multipart body's file is part of the request: another file with the same key is another request.
       const content = file ? { fields: req.body ?? {}, file: { field: file.fieldName, name: file.originalName, sha256: createHash('sha256').update(file.bytes).digest('hex') } } : req.body ?? null;
       await withIdempotency(deps, req, res, caller, run, content, { sealed: !!spec.sealedReplay });
@@ -235,7 +244,7 @@ function withStandardResponses(spec: {
   body?: z.ZodType;
   path: string;
   permission?: Permission;
-  idempotent?: boolean | 'required';
+  idempotent?: boolean | 'required' | 'workflow';
   sandboxOnly?: boolean;
   bodyLimitBytes?: number;
   multipart?: MultipartOptions;
@@ -257,7 +266,7 @@ function withStandardResponses(spec: {
     schema: errorResponses[400].schema,
   };
   if (spec.path.includes(':')) standard[404] = errorResponses[404];
-  if (spec.idempotent) standard[409] = { description: 'IDEMPOTENCY_KEY_REUSED: the key was used with a different request', schema: errorResponses[400].schema };
+  if (spec.idempotent && spec.idempotent !== 'workflow') standard[409] = { description: 'IDEMPOTENCY_KEY_REUSED: the key was used with a different request', schema: errorResponses[400].schema };
   if (spec.body && !spec.multipart) standard[415] = { description: 'UNSUPPORTED_MEDIA_TYPE: a body not sent as application/json', schema: errorResponses[400].schema };
   return { ...standard, ...spec.responses };
 }

@@ -4,6 +4,7 @@ import { returnShortfallAccountId } from '../../src/contexts/ledger/services/hol
 import { LedgerAccount } from '../../src/contexts/ledger/entities';
 import { returnPulledPayment } from '../../src/contexts/payments/services/outgoing-payments';
 import { executeQuote as executeQuoteStep } from '../../src/contexts/payments/services/quote-execution';
+import { EXECUTION_GATES } from '../../src/contexts/execution-gates';
 import { eventually } from '../support/eventually';
 import { eurAccount, ibanOf, usdAccount } from '../support/external-account-fixtures';
 import { Harness } from '../support/harness';
@@ -221,7 +222,7 @@ describe('pull-funded quotes', () => {
     expect(signed.status).toBe(501);
     expect((await api.get(`/quotes/${q.body.id}`)).body.status).toBe('PENDING');
     // No other path (e.g. the deprecated /transfer-out) can go around it: the execution step itself refuses wallets.
-    await expect(executeQuoteStep(h.orm.em.fork(), { quoteId: q.body.id })).rejects.toMatchObject({ code: 'NOT_IMPLEMENTED' });
+    await expect(executeQuoteStep(h.orm.em.fork(), { quoteId: q.body.id }, EXECUTION_GATES)).rejects.toMatchObject({ code: 'NOT_IMPLEMENTED' });
     expect((await api.get(`/customers/internal-accounts?customerId=${encodeURIComponent(c.customerId)}&type=EMBEDDED_WALLET`)).body.data[0].balance.amount).toBe(50_000_000);
   });
 });

@@ -229,7 +229,7 @@ describe('quotes and their execution', () => {
     const p = await payer(api);
     const q = (await api.post('/quotes', quoteBody(p.usd, p.bank))).body;
     // As if the workflow had never started: terminate it and push the expiry into the past.
-    await h.temporal.workflow.getHandle(q.id).terminate('test: stranded');
+    await h.temporal.workflow.getHandle(q.transactionId).terminate('test: stranded');
     await h.orm.em.fork().nativeUpdate(Quote, { id: q.id }, { expiresAt: new Date(Date.now() - 120_000) });
     expect(await expireStrandedQuotes(h.orm, h.temporal, { taskQueue: h.taskQueue })).toContain(q.id);
     const expired = await eventually(() => api.get(`/quotes/${q.id}`).then((r) => r.body), (b) => b.status === 'EXPIRED');

@@ -1,8 +1,8 @@
 import { WebhookEvent } from '../../src/contexts/webhooks/entities';
 import { completeOutgoingPayment, expireQuote, failOutgoingPayment, returnOutgoingPayment } from '../../src/contexts/payments/services/outgoing-payments';
 import { executeQuote } from '../../src/contexts/payments/services/quote-execution';
-import { attemptQuoteExecution } from '../../src/contexts/payments/services/quote-execution';
-import { Quote, Transaction } from '../../src/contexts/payments/entities';
+import { EXECUTION_GATES } from '../../src/contexts/execution-gates';
+import { Quote } from '../../src/contexts/payments/entities';
 import { LedgerAccount } from '../../src/contexts/ledger/entities';
 import { eventually } from '../support/eventually';
 import { eurAccount, ibanOf } from '../support/external-account-fixtures';
@@ -81,33 +81,36 @@ describe('a payment step repeated after its commit reports the events it recorde
   });
 });
 
-describe('an execute attempt whose execution step ran twice', () => {
+describe('an execution step that runs twice', () => {
   const balance = async (id: string) => (await h.orm.em.fork().findOneOrFail(LedgerAccount, { id })).balance;
-  /**
-   * The quote's workflow executing it with its step run twice, as a loaded machine can make
-   * Temporal do: the first run executes the quote, the second finds that done and reports a
-   * repeat. `meanwhile` runs before them.
-   */
-  const stepRunTwice = (meanwhile?: () => Promise<unknown>) => async (quote: Quote) => {
-    await meanwhile?.();
-    await executeQuote(h.orm.em.fork(), { quoteId: quote.id });
-    const second = await executeQuote(h.orm.em.fork(), { quoteId: quote.id });
-    return { repeat: second.alreadyExecuted };
-  };
 
-  test("with the attempt's own key recorded on the quote it is answered as executed, with its transaction, and the funds are held once", async () => {
+  test("run again for the same request (its commit outlived its report) it is the request's own execution: not a repeat, the funds held once", async () => {
     const { quoteId, transactionId, accountId, totalSendingAmount } = await payout('999', false);
     const before = await balance(accountId);
-    const executed = await attemptQuoteExecution(h.orm.em.fork(), { quoteId, attemptKey: 'attempt:own', execute: stepRunTwice() });
-    expect(executed).toMatchObject({ id: quoteId, status: 'PROCESSING', transactionId, executionKey: 'attempt:own' });
-    expect((await h.orm.em.fork().findOneOrFail(Transaction, { id: transactionId })).status).toBe('PROCESSING');
+    const first = await executeQuote(h.orm.em.fork(), { quoteId, requestKey: 'pay-own' }, EXECUTION_GATES);
+    const second = await executeQuote(h.orm.em.fork(), { quoteId, requestKey: 'pay-own' }, EXECUTION_GATES);
+    expect(first).toMatchObject({ alreadyExecuted: false, repeat: false, ended: false, transactionId });
+    expect(second).toMatchObject({ alreadyExecuted: true, repeat: false, ended: false, transactionId });
+    // The same events, so that the payment still announces them if the first report was lost.
+    expect('events' in second && second.events).toEqual('events' in first && first.events);
+    expect((await h.orm.em.fork().findOneOrFail(Quote, { id: quoteId })).executionKey).toBe('pay-own');
     expect(await balance(accountId)).toBe(before - totalSendingAmount);
   });
 
-  test("with another request's key recorded it is 409 CONFLICT naming the transaction", async () => {
+  test("run for another request it is a repeat (409 at the route), and nothing moves again", async () => {
+    const { quoteId, transactionId, accountId } = await payout('999', false);
+    await executeQuote(h.orm.em.fork(), { quoteId, requestKey: 'pay-first' }, EXECUTION_GATES);
+    const held = await balance(accountId);
+    const other = await executeQuote(h.orm.em.fork(), { quoteId, requestKey: 'pay-other' }, EXECUTION_GATES);
+    expect(other).toMatchObject({ alreadyExecuted: true, repeat: true, transactionId });
+    expect(await balance(accountId)).toBe(held);
+  });
+
+  test('run after the payment ended it has nothing left to run or announce', async () => {
     const { quoteId, transactionId } = await payout('999', false);
-    const anotherRequestTookIt = () => h.orm.em.fork().nativeUpdate(Quote, { id: quoteId }, { executionKey: 'attempt:another-request' });
-    const attempt = attemptQuoteExecution(h.orm.em.fork(), { quoteId, attemptKey: 'attempt:own', execute: stepRunTwice(anotherRequestTookIt) });
-    await expect(attempt).rejects.toMatchObject({ code: 'CONFLICT', details: { transactionId } });
+    await executeQuote(h.orm.em.fork(), { quoteId, requestKey: 'pay-first' }, EXECUTION_GATES);
+    await completeOutgoingPayment(h.orm.em.fork(), { transactionId });
+    const later = await executeQuote(h.orm.em.fork(), { quoteId, requestKey: 'pay-first' }, EXECUTION_GATES);
+    expect(later).toMatchObject({ alreadyExecuted: true, repeat: false, ended: true, events: [] });
   });
 });

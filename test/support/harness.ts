@@ -19,6 +19,7 @@ import { conformanceRecord } from './conformance-record';
 import { createWorkerMetrics, type WorkerMetrics } from '../../activities/metrics';
 import { createApiMetrics, type ApiMetrics } from '../../src/api/metrics';
 import { loopbackWebhookSender, WebhookReceiver } from './receiver';
+import type { ExecutionGate } from '../../src/domain/execution-gate';
 
 let runtimeQuiet = false;
 
@@ -29,6 +30,8 @@ export interface HarnessOptions {
    * OpenTelemetry.
    */
   tracing?: { requestSpans: RequestHandler; clientInterceptors: ClientInterceptors; worker: Pick<WorkerOptions, 'interceptors' | 'sinks'> };
+  /** The execution gates the worker's activities run; the registered ones unless a test brings its own. */
+  executionGates?: readonly ExecutionGate[];
 }
 
 /**
@@ -74,7 +77,7 @@ export class Harness {
       connection: this.nativeConnection,
       namespace: 'default',
       taskQueue: this.taskQueue,
-      deps: { orm: this.orm, masterKey: this.masterKey, webhookSender: loopbackWebhookSender, webhookTimeoutMs: 3_000, metrics: this.workerMetrics },
+      deps: { orm: this.orm, masterKey: this.masterKey, webhookSender: loopbackWebhookSender, webhookTimeoutMs: 3_000, metrics: this.workerMetrics, ...(options.executionGates ? { executionGates: options.executionGates } : {}) },
       workflowBundle: tracing
         ? await bundleWorkflowCode({ workflowsPath: require.resolve('../../workflows'), workflowInterceptorModules: tracing.worker.interceptors?.workflowModules ?? [], logger: silentLogger })
         : { code: readFileSync(process.env.TEST_WORKFLOW_BUNDLE!, 'utf8') },

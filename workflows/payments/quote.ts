@@ -1,6 +1,7 @@
 import { allHandlersFinished, condition, ParentClosePolicy, patched, proxyLocalActivities, setHandler, startChild, upsertSearchAttributes, WorkflowIdReusePolicy } from '@temporalio/workflow';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { PaymentActivities } from '../../activities/payments';
+import type { Execution } from '../../src/contexts/payments/services/quote-execution';
 import { ERROR } from '../../src/domain/errors';
 import { BusinessStatusKey, CustomerIdKey, PlatformIdKey, QuoteIdKey, TransactionIdKey } from '../../src/temporal/search-attributes';
 import { deliverEvents } from '../webhooks/announce';
@@ -30,7 +31,7 @@ export async function quote(input: QuoteInput): Promise<string> {
   let execution: QuoteExecution | null = null;
   let busy = false;
   // Execution (a held source) and funding (money from outside) start the payment the same way.
-  const start = async (step: () => Promise<Awaited<ReturnType<typeof executeQuote>>>): Promise<QuoteExecution> => {
+  const start = async (step: () => Promise<Execution>): Promise<QuoteExecution> => {
     await condition(() => !busy);
     if (execution) return { ...execution, repeat: true };
     busy = true;
@@ -73,7 +74,8 @@ export async function quote(input: QuoteInput): Promise<string> {
       busy = false;
     }
   };
-  setHandler(executeQuoteUpdate, () => start(() => executeQuote({ quoteId: input.quoteId })));
+  // No gate holds the executions of runs of this type (they began before gates could hold).
+  setHandler(executeQuoteUpdate, () => start(() => executeQuote({ quoteId: input.quoteId }) as Promise<Execution>));
   setHandler(fundQuoteUpdate, ({ amount }) => start(() => fundQuote({ quoteId: input.quoteId, amount })));
 
   const executed = await condition(() => execution !== null, input.lifetimeSeconds * 1000);

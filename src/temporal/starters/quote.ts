@@ -1,6 +1,7 @@
 import { WithStartWorkflowOperation, WorkflowIdConflictPolicy, WorkflowIdReusePolicy, type Client } from '@temporalio/client';
-import type { quote } from '../../../workflows/payments/quote';
-import { cancelPayoutUpdate, executeQuoteUpdate, fundQuoteUpdate, type QuoteExecution, type QuoteInput } from '../../../workflows/definitions';
+import type { payment } from '../../../workflows/payments/payment';
+import { cancelPayoutUpdate, fundQuoteUpdate, type QuoteInput } from '../../../workflows/definitions';
+import { decideHoldUpdate, executePaymentUpdate, type PaymentExecution } from '../../../workflows/payments/definitions';
 import { WorkflowNotFoundError } from '@temporalio/common';
 import { DomainError } from '../../domain/errors';
 import { domainErrorFrom } from '../failures';
@@ -9,9 +10,17 @@ import { CustomerIdKey, PlatformIdKey, QuoteIdKey, TransactionIdKey, BusinessSta
 import { TASK_QUEUE } from '../task-queue';
 import { retryingUnprocessedUpdate } from '../update-retry';
 
+/**
+ * The one starter of the payment workflow: one workflow per payment, from its quote's creation to
+ * its end. Its id is the TRANSACTION id (assigned when the quote is made): whatever starts it —
+ * the quote's creation, an execution, the arrival of funds, a sweeper — joins the one payment, and
+ * no retry can start a second. The quote id is a search attribute. (Quotes made before this
+ * workflow existed ran a `quote` workflow, id = quote id, with the payment as its child; those
+ * runs finish on their own code.)
+ */
 function operation(input: QuoteInput, taskQueue?: string) {
   return {
-    workflowId: input.quoteId,
+    workflowId: input.transactionId,
     taskQueue: taskQueue ?? TASK_QUEUE,
     workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
     workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
@@ -26,34 +35,51 @@ function operation(input: QuoteInput, taskQueue?: string) {
   };
 }
 
-/** Starts the quote's workflow unless it runs; an operation serves one call, so every attempt builds its own. */
+/** Starts the payment's workflow unless it runs; an operation serves one call, so every attempt builds its own. */
 function withStart(input: QuoteInput, taskQueue?: string) {
-  return new WithStartWorkflowOperation<typeof quote>('quote', operation(input, taskQueue));
+  return new WithStartWorkflowOperation<typeof payment>('payment', operation(input, taskQueue));
 }
 
-/** Starts the quote's workflow (id = quote id): it waits for execution or expires on its timer. */
+/** Starts the payment's workflow with its quote: it waits for execution or expires the quote on its timer. */
 export async function startQuote(client: Client, input: QuoteInput, options: { taskQueue?: string } = {}): Promise<void> {
-  await client.workflow.start<typeof quote>('quote', operation(input, options.taskQueue));
+  await client.workflow.start<typeof payment>('payment', operation(input, options.taskQueue));
 }
 
 /**
- * Executes a quote: the update joins the quote's running workflow, or starts one to answer when
- * the workflow has ended (an expired quote is then refused, an executed one answered with its
- * transaction marked as a repeat), so a repeat never executes twice.
+ * Executes a quote: the update joins the payment's running workflow, or starts one to answer when
+ * it has ended. The update id is the request's key, so Temporal answers a retry of the request
+ * (same key) with its first outcome, and the execution records the key, so a retry that comes
+ * after the workflow ended is told from another request (a repeat, 409).
  */
-export async function executeQuote(client: Client, input: QuoteInput, options: { taskQueue?: string } = {}): Promise<QuoteExecution> {
+export async function executeQuote(client: Client, input: QuoteInput, options: { requestKey: string; taskQueue?: string }): Promise<PaymentExecution> {
   try {
-    return await retryingUnprocessedUpdate(() => client.workflow.executeUpdateWithStart(executeQuoteUpdate, { startWorkflowOperation: withStart(input, options.taskQueue) }));
+    return await retryingUnprocessedUpdate(() =>
+      client.workflow.executeUpdateWithStart(executePaymentUpdate, { args: [{ requestKey: options.requestKey }], updateId: `execute:${options.requestKey}`, startWorkflowOperation: withStart(input, options.taskQueue) }),
+    );
   } catch (err) {
     return rethrowAsDomainError(err);
   }
 }
 
 /** The funds of a real-time-funded quote arrived: the payment starts as if executed. */
-export async function fundQuote(client: Client, input: QuoteInput, amount: bigint, options: { taskQueue?: string } = {}): Promise<QuoteExecution> {
+export async function fundQuote(client: Client, input: QuoteInput, amount: bigint, options: { taskQueue?: string } = {}): Promise<PaymentExecution> {
   try {
     return await retryingUnprocessedUpdate(() => client.workflow.executeUpdateWithStart(fundQuoteUpdate, { args: [{ amount: amount.toString() }], startWorkflowOperation: withStart(input, options.taskQueue) }));
   } catch (err) {
+    return rethrowAsDomainError(err);
+  }
+}
+
+/**
+ * Decides a held payment (its gate's name): approved, the execution runs again with that gate
+ * passing; rejected, the payment fails. `CONFLICT` when the payment is not held by that gate.
+ * A decision's own id makes its retries one decision.
+ */
+export async function decideHold(client: Client, transactionId: string, decision: { gate: string; decision: 'APPROVE' | 'REJECT'; decisionId: string }): Promise<PaymentExecution> {
+  try {
+    return await retryingUnprocessedUpdate(() => client.workflow.getHandle(transactionId).executeUpdate(decideHoldUpdate, { args: [{ gate: decision.gate, decision: decision.decision }], updateId: `decide:${decision.decisionId}` }));
+  } catch (err) {
+    if (err instanceof WorkflowNotFoundError) throw new DomainError('CONFLICT', `The payment is not held by ${decision.gate}`);
     return rethrowAsDomainError(err);
   }
 }

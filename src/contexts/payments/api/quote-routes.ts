@@ -7,9 +7,7 @@ import { defineRoute } from '../../../api/route';
 import { errorResponses, IdParam, moneyMovementRefusals } from '../../../api/schemas/common';
 import { DomainError } from '../../../domain/errors';
 import { logger } from '../../../logger';
-import { oneAttemptAtATime } from '../services/workflow-turns';
-import { attemptQuoteExecution } from '../services/quote-execution';
-import { executionAttemptKey } from '../domain/execution-attempts';
+import { executionRequestKey } from '../domain/execution-attempts';
 import { executeQuote, startQuote } from '../../../temporal/starters/quote';
 import type { QuoteInput } from '../../../../workflows/definitions';
 import { assertExecutableWithoutWalletSignature, createQuote, quoteView, type QuoteRequest } from '../services/quotes';
@@ -40,8 +38,17 @@ export function workflowInput(q: Quote): QuoteInput {
   };
 }
 
-async function execute(deps: ApiDeps, q: Quote) {
-  return executeQuote(deps.temporal, workflowInput(q), { taskQueue: deps.taskQueue });
+async function execute(deps: ApiDeps, q: Quote, idempotencyKey: string | undefined) {
+  return executeQuote(deps.temporal, workflowInput(q), { requestKey: executionRequestKey(idempotencyKey), taskQueue: deps.taskQueue });
+}
+
+/** The quote as its execution left it (PROCESSING, or held by a gate): every answer to one request is the same. */
+function executedQuoteView(q: Quote, held?: { status: Quote['status'] }) {
+  return quoteView(Object.assign(Object.create(Object.getPrototypeOf(q) as object) as Quote, q, { status: held?.status ?? 'PROCESSING' }));
+}
+
+function alreadyExecuted(q: Quote): DomainError {
+  return new DomainError('CONFLICT', 'The quote has already been executed', { transactionId: q.transactionId });
 }
 
 export const quoteRoutes = [
@@ -66,7 +73,7 @@ export const quoteRoutes = [
       const platform = await em.findOneOrFail(Platform, { id: caller.platformId });
       const q = await createQuote(em, { platform, environment: caller.environment, request: body as QuoteRequest, ...(idempotencyKey ? { idempotencyKey } : {}) });
       if (body.immediatelyExecute) {
-        await execute(deps, q);
+        await execute(deps, q, idempotencyKey);
       } else {
         try {
           await startQuote(deps.temporal, workflowInput(q), { taskQueue: deps.taskQueue });
@@ -100,7 +107,7 @@ export const quoteRoutes = [
     description: 'Execute a quote: the funds are held and the payment starts',
     tags: TAGS,
     params: IdParam('quoteId'),
-    idempotent: true,
+    idempotent: 'workflow',
     responses: {
       200: { description: 'The quote, PROCESSING once the funds are held (its transaction is transactionId)', schema: QuoteSchema },
       400: { description: 'QUOTE_EXPIRED, INSUFFICIENT_FUNDS, INVALID_BANK_ACCOUNT, EXTERNAL_ACCOUNT_VERIFICATION_REQUIRED', schema: errorResponses[400].schema },
@@ -113,10 +120,15 @@ export const quoteRoutes = [
     handler: async ({ em, caller, params, deps, req, idempotencyKey }) => {
       const found = await findQuote(em, caller.platformId, params.quoteId);
       await assertExecutableWithoutWalletSignature(em, found, req.get('svc-wallet-signature') ?? req.get('grid-wallet-signature'));
-      return oneAttemptAtATime(deps, found.id, async () => {
-        const executed = await attemptQuoteExecution(em, { quoteId: found.id, attemptKey: executionAttemptKey(idempotencyKey), execute: (q) => execute(deps, q) });
-        return { status: 200 as const, body: quoteView(executed) };
-      });
+      const requestKey = executionRequestKey(idempotencyKey);
+      // Executed before: the quote records by which request, so no workflow is asked.
+      if (found.executedAt) {
+        if (found.executionKey !== requestKey) throw alreadyExecuted(found);
+        return { status: 200 as const, body: executedQuoteView(found) };
+      }
+      const executed = await executeQuote(deps.temporal, workflowInput(found), { requestKey, taskQueue: deps.taskQueue });
+      if (executed.repeat) throw alreadyExecuted(found);
+      return { status: 200 as const, body: executedQuoteView(found, executed.held) };
     },
   }),
 ];

@@ -7,6 +7,7 @@ import { InternalAccount } from '../../ledger/entities';
 import { ExternalAccount } from '../../external-accounts/entities';
 import { Platform } from '../../platforms/entities';
 import { executeQuote } from '../../../temporal/starters/quote';
+import { executionRequestKey } from '../domain/execution-attempts';
 import { createQuote, type QuoteRequest } from '../services/quotes';
 import { currentTransactionView, workflowInput } from './quote-routes';
 import { TransactionSchema } from './schemas';
@@ -59,7 +60,7 @@ async function sameCurrencyTransfer({ em, caller, deps, idempotencyKey }: Pick<H
   }
   const platform = await em.findOneOrFail(Platform, { id: caller.platformId });
   const quote = await createQuote(em, { platform, environment: caller.environment, request: { ...transfer.request, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: transfer.amount }, ...(idempotencyKey ? { idempotencyKey } : {}) });
-  const { transactionId } = await executeQuote(deps.temporal, workflowInput(quote), { taskQueue: deps.taskQueue });
+  const { transactionId } = await executeQuote(deps.temporal, workflowInput(quote), { requestKey: executionRequestKey(idempotencyKey), taskQueue: deps.taskQueue });
   return { status: 201, body: await currentTransactionView(em, transactionId) };
 }
 

@@ -71,7 +71,7 @@ function eventIdsOf(tx: Transaction, statuses: string[], balanceOf: (string | un
  * died before reporting, or the workflow task that ran it was lost) answers with them again,
  * so that the workflow still delivers them. Nothing is recorded here.
  */
-async function eventsRecordedBefore(em: EntityManager, tx: Transaction, ...steps: { statuses: string[]; balanceOf?: (string | undefined)[] }[]): Promise<RecordedEvent[]> {
+export async function eventsRecordedBefore(em: EntityManager, tx: Transaction, ...steps: { statuses: string[]; balanceOf?: (string | undefined)[] }[]): Promise<RecordedEvent[]> {
   const candidates = steps.flatMap(({ statuses, balanceOf }) => {
     const ids = eventIdsOf(tx, statuses, balanceOf);
     return [...ids.payment.map((e) => e.eventId), ...ids.balances.map((e) => e.eventId)];

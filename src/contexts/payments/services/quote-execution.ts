@@ -4,22 +4,27 @@ import { Quote, Transaction } from '../entities';
 import { InternalAccount } from '../../ledger/entities';
 import { ExternalAccount } from '../../external-accounts/entities';
 import { Platform } from '../../platforms/entities';
-import { assertCustomerMayMoveMoney } from '../../customers/services/money-movement-policy';
-import { assertExternalAccountUsable } from '../../external-accounts/domain/account-usage';
 import { primaryIdentifier } from '../../external-accounts/domain/account-identity';
 import { holdFunds, receiveFunding } from '../../ledger/services/holds';
 import { DomainError } from '../../../domain/errors';
-import { executeAnswer } from '../domain/execution-attempts';
+import type { ExecutionGate, ExecutionSubject, GateHold } from '../../../domain/execution-gate';
 import { payoutPlan, type PayoutPlan } from '../domain/payout-scenarios';
 import { pullPlan, type PullPlan } from '../domain/pull-scenarios';
 import { assertPaidBySendingFunds } from '../domain/quote-funding';
 import { valueIn } from '../domain/pricing/value-in';
-import { creditedAccountOf, destinationAccount, pullSourceIdOf, recordEvents, sourceAccountOf, type RecordedEvent } from './outgoing-payments';
+import { creditedAccountOf, destinationAccount, eventsRecordedBefore, pullSourceIdOf, recordEvents, sourceAccountOf, type RecordedEvent } from './outgoing-payments';
 
-/** What the quote's workflow needs to run the payment (JSON-safe: it is an activity result). */
+/** What the payment's workflow needs to run the payment (JSON-safe: it is an activity result). */
 export interface Execution {
   /** True when the quote had been executed before (a retried step, or a later execute call). */
   alreadyExecuted: boolean;
+  /**
+   * Whether this call is a repeat of another request's execution: executed before under another
+   * request key (and always, for a call that brings no key). The execute route answers it 409.
+   */
+  repeat: boolean;
+  /** True when the payment had already ended (settled, failed or returned): nothing is left to run or announce. */
+  ended: boolean;
   transactionId: string;
   plan: PayoutPlan;
   /** For a pull-funded quote: what the bank does with the pull. */
@@ -27,13 +32,34 @@ export interface Execution {
   events: RecordedEvent[];
 }
 
+/** An execution a gate holds: nothing moved; the payment waits for the hold's decision or its expiry. */
+export interface HeldExecution {
+  transactionId: string;
+  /** expiresAt: when the hold lapses, stamped when it was taken (the workflow waits expiresInSeconds). */
+  held: GateHold & { gate: string; expiresAt: string };
+}
+
+export type ExecutionStep = Execution | HeldExecution;
+
+export const isHeld = (step: ExecutionStep): step is HeldExecution => 'held' in step;
+
+export interface ExecuteQuoteInput {
+  quoteId: string;
+  /** The request's key (its Idempotency-Key, or one made for it): recorded with the execution, so a retry of that request is told from another one. */
+  requestKey?: string;
+  /** Gates whose hold was approved: they pass this time. */
+  approved?: string[];
+}
+
 /**
- * Executes a quote in ONE database transaction: the gates (the quote is PENDING and not expired,
- * the customer may move money, the destination may be used, the funds are there), the hold on
- * the source, and the transaction and quote moving to PROCESSING with their webhook events. A
- * refusal changes nothing. A repeat of an execution that happened returns it unchanged.
+ * Executes a quote in ONE database transaction: the quote is PENDING and not expired, every
+ * execution gate passes (customer policy, usable accounts, the wallet's signature, …, in their
+ * registered order), the source's funds are held, and the transaction and quote move to
+ * PROCESSING with their webhook events. A refusal changes nothing; a hold moves the quote and its
+ * transaction to the hold's status and nothing else. A repeat of an execution that happened
+ * returns it unchanged.
  */
-export async function executeQuote(em: EntityManager, input: { quoteId: string }): Promise<Execution> {
+export async function executeQuote(em: EntityManager, input: ExecuteQuoteInput, gates: readonly ExecutionGate[]): Promise<ExecutionStep> {
   return em.transactional(async (tx) => {
     const quote = await tx.findOneOrFail(Quote, { id: input.quoteId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     const payment = await tx.findOneOrFail(Transaction, { id: quote.transactionId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
@@ -41,30 +67,99 @@ export async function executeQuote(em: EntityManager, input: { quoteId: string }
     const plan = payoutPlan(quote.environment, destination ? primaryIdentifier(destination.accountInfo) : '');
     const pullFrom = await pullSourceAccount(tx, quote);
     const pull = pullFrom ? await pullPlanOf(tx, quote, pullFrom) : undefined;
-    const executed = (events: RecordedEvent[], alreadyExecuted: boolean): Execution => ({ alreadyExecuted, transactionId: payment.id, plan, ...(pull ? { pull } : {}), events });
-    // Executed before: the same answer, and the same (already recorded) events, so that a step
-    // retried after its commit still starts the payment and delivers them.
-    if (quote.executedAt) return executed(await recordEvents(tx, quote, payment, ['PROCESSING'], { balanceOf: [sourceAccountOf(quote)] }), true);
-    if (quote.status === 'EXPIRED' || quote.expiresAt.getTime() <= Date.now()) throw new DomainError('QUOTE_EXPIRED', 'The quote has expired; request a new quote');
-    if (quote.status !== 'PENDING') throw new DomainError('CONFLICT', `The quote is ${quote.status} and cannot be executed`);
     const payer = sourceAccountOf(quote);
+    const executed = (events: RecordedEvent[], alreadyExecuted: boolean): Execution => ({
+      alreadyExecuted,
+      repeat: alreadyExecuted && (input.requestKey === undefined || quote.executionKey !== input.requestKey),
+      ended: alreadyExecuted && payment.status !== 'PROCESSING',
+      transactionId: payment.id,
+      plan,
+      ...(pull ? { pull } : {}),
+      events,
+    });
+    // Executed before: the same answer, and the same (already recorded) events while the payment
+    // runs, so that a step retried after its commit still runs the payment and announces it.
+    if (quote.executedAt) {
+      if (payment.status !== 'PROCESSING') return executed([], true);
+      return executed(await recordEvents(tx, quote, payment, ['PROCESSING'], { balanceOf: [payer] }), true);
+    }
+    const resuming = (input.approved ?? []).length > 0 && quote.status === 'PENDING_AUTHORIZATION';
+    if (quote.status === 'EXPIRED' || (!resuming && quote.expiresAt.getTime() <= Date.now())) throw new DomainError('QUOTE_EXPIRED', 'The quote has expired; request a new quote');
+    if (quote.status === 'PENDING_AUTHORIZATION' && !resuming) throw new DomainError('CONFLICT', 'The quote is waiting for its authorization; it is executed once authorized');
+    if (quote.status !== 'PENDING' && !resuming) throw new DomainError('CONFLICT', `The quote is ${quote.status} and cannot be executed`);
     if (!payer && !pullFrom) throw new DomainError('CONFLICT', 'A real-time-funded quote is executed by the arrival of its funds, not by this call');
-    if (quote.customerId) await assertCustomerMayMoveMoney(tx, quote.platformId, quote.customerId, { lock: true });
     const platform = await tx.findOneOrFail(Platform, { id: quote.platformId });
-    if (destination) assertExternalAccountUsable(destination, { platformRegion: platform.region, amountEurCents: valueIn('EUR', quote.sendingCurrency, quote.totalSendingAmount) });
+    const subject = subjectOf(quote, platform, 'EXECUTE');
+    for (const gate of gates) {
+      const verdict = await gate.check(tx, subject, { approved: (input.approved ?? []).includes(gate.name) });
+      if ('hold' in verdict) return hold(tx, quote, payment, { gate: gate.name, ...verdict.hold, expiresAt: new Date(Date.now() + verdict.hold.expiresInSeconds * 1000).toISOString() });
+    }
     if (payer) {
-      // Every execution path (quotes, /transfer-out) meets this: no wallet pays without its owner's signature.
-      if ((await tx.findOne(InternalAccount, { id: payer }))?.type === 'EMBEDDED_WALLET') {
-        throw new DomainError('NOT_IMPLEMENTED', 'Wallet signatures cannot be verified yet: embedded-wallet sources cannot be executed in this version');
-      }
       await holdFunds(tx, { platformId: quote.platformId, transactionId: payment.id, accountId: payer, currency: quote.sendingCurrency, amount: quote.totalSendingAmount });
-    } else {
-      assertExternalAccountUsable(pullFrom!, { platformRegion: platform.region, field: 'source.accountId' });
+    } else if (pull!.outcome === 'COLLECTED') {
       // A pull the bank honours at once is booked now, where a hold would have put the money;
       // one that fails (or stays pending) leaves the ledger untouched until the bank answers.
-      if (pull!.outcome === 'COLLECTED') await receiveFunding(tx, { platformId: quote.platformId, transactionId: payment.id, currency: quote.sendingCurrency, amount: quote.totalSendingAmount });
+      await receiveFunding(tx, { platformId: quote.platformId, transactionId: payment.id, currency: quote.sendingCurrency, amount: quote.totalSendingAmount });
     }
+    quote.executionKey = input.requestKey ?? null;
     return executed((await startProcessing(tx, quote, payment)).events, false);
+  });
+}
+
+function subjectOf(quote: Quote, platform: Platform, trigger: ExecutionSubject['trigger']): ExecutionSubject {
+  const payer = sourceAccountOf(quote);
+  const pullFrom = pullSourceIdOf(quote);
+  const destination = quote.destination.accountId;
+  return {
+    quoteId: quote.id,
+    transactionId: quote.transactionId,
+    platformId: quote.platformId,
+    platformRegion: platform.region,
+    environment: quote.environment,
+    customerId: quote.customerId ?? null,
+    trigger,
+    ...(payer ? { payerAccountId: payer } : {}),
+    ...(pullFrom ? { pullAccountId: pullFrom } : {}),
+    ...(typeof destination === 'string' && destination.startsWith('ExternalAccount:') ? { destinationAccountId: destination } : {}),
+    sendingCurrency: quote.sendingCurrency,
+    totalSendingAmount: quote.totalSendingAmount,
+    ...eurValue(valueIn('EUR', quote.sendingCurrency, quote.totalSendingAmount)),
+    description: quote.description ?? null,
+  };
+}
+
+const eurValue = (cents: bigint | undefined) => (cents === undefined ? {} : { amountEurCents: cents });
+
+/** A gate held the execution: the quote and its transaction show the hold's status until its decision. */
+async function hold(em: EntityManager, quote: Quote, payment: Transaction, held: HeldExecution['held']): Promise<HeldExecution> {
+  const now = new Date();
+  quote.status = held.status;
+  quote.updatedAt = now;
+  payment.status = held.status;
+  payment.updatedAt = now;
+  await em.flush();
+  return { transactionId: payment.id, held };
+}
+
+/**
+ * A held execution ends without moving money: REJECTED (the hold's decision was no) fails the
+ * quote and its transaction, EXPIRED (nobody decided in time) expires them. Each with its
+ * webhook; a repeat finds it done and answers the events it recorded.
+ */
+export async function endHeldExecution(em: EntityManager, input: { quoteId: string; outcome: 'REJECTED' | 'EXPIRED' }): Promise<{ events: RecordedEvent[] }> {
+  return em.transactional(async (tx) => {
+    const quote = await tx.findOneOrFail(Quote, { id: input.quoteId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    const payment = await tx.findOneOrFail(Transaction, { id: quote.transactionId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    const status = input.outcome === 'REJECTED' ? 'FAILED' : 'EXPIRED';
+    if (quote.status !== 'PENDING_AUTHORIZATION') return { events: quote.status === status ? await eventsRecordedBefore(tx, payment, { statuses: [status] }) : [] };
+    const now = new Date();
+    quote.status = status;
+    quote.updatedAt = now;
+    payment.status = status;
+    payment.failureReason = input.outcome === 'REJECTED' ? 'QUOTE_EXECUTION_FAILED' : 'QUOTE_EXPIRED';
+    payment.updatedAt = now;
+    await tx.flush();
+    return { events: await recordEvents(tx, quote, payment, [status]) };
   });
 }
 
@@ -81,7 +176,9 @@ async function startProcessing(em: EntityManager, quote: Quote, payment: Transac
 
 async function pullSourceAccount(em: EntityManager, quote: Quote): Promise<ExternalAccount | null> {
   const id = pullSourceIdOf(quote);
-  return id ? em.findOne(ExternalAccount, { id, platformId: quote.platformId }) : null;
+  if (!id) return null;
+  const account = await em.findOne(ExternalAccount, id);
+  return account?.platformId === quote.platformId ? account : null;
 }
 
 /** The simulated bank's answer to a pull; a 009 return is not simulated for credits to an embedded wallet. */
@@ -94,46 +191,30 @@ async function pullPlanOf(em: EntityManager, quote: Quote, pullFrom: ExternalAcc
 /**
  * The funds of a real-time-funded quote arrived (in the sandbox: POST /sandbox/send): in ONE
  * database transaction they are booked to PENDING_OUTGOING and the payment moves to PROCESSING,
- * exactly as an executed quote's hold. The amount must be the quote's totalSendingAmount.
+ * exactly as an executed quote's hold. The amount must be the quote's totalSendingAmount. Every
+ * arrival of funds answers with the one payment: a repeat is no refusal here.
  */
-export async function fundQuote(em: EntityManager, input: { quoteId: string; amount: string }): Promise<Execution> {
+export async function fundQuote(em: EntityManager, input: { quoteId: string; amount: string }, gates: readonly ExecutionGate[]): Promise<Execution> {
   return em.transactional(async (tx) => {
     const quote = await tx.findOneOrFail(Quote, { id: input.quoteId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     const payment = await tx.findOneOrFail(Transaction, { id: quote.transactionId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     const destination = await destinationAccount(tx, quote);
     const plan = payoutPlan(quote.environment, destination ? primaryIdentifier(destination.accountInfo) : '');
     assertPaidBySendingFunds(quote);
-    if (quote.executedAt) return { alreadyExecuted: true, transactionId: payment.id, plan, events: await recordEvents(tx, quote, payment, ['PROCESSING']) };
+    const funded = (events: RecordedEvent[], alreadyExecuted: boolean): Execution => ({ alreadyExecuted, repeat: alreadyExecuted, ended: alreadyExecuted && payment.status !== 'PROCESSING', transactionId: payment.id, plan, events });
+    if (quote.executedAt) return funded(payment.status === 'PROCESSING' ? await recordEvents(tx, quote, payment, ['PROCESSING']) : [], true);
     if (quote.status === 'EXPIRED' || quote.expiresAt.getTime() <= Date.now()) throw new DomainError('QUOTE_EXPIRED', 'The quote has expired; request a new quote');
     if (quote.status !== 'PENDING') throw new DomainError('CONFLICT', `The quote is ${quote.status}`);
     if (BigInt(input.amount) !== quote.totalSendingAmount) {
       throw DomainError.invalidInput([{ field: 'currencyAmount', constraint: 'quoteAmount', message: `must be the quote's totalSendingAmount, ${quote.totalSendingAmount}` }]);
     }
-    if (quote.customerId) await assertCustomerMayMoveMoney(tx, quote.platformId, quote.customerId, { lock: true });
+    const subject = subjectOf(quote, await tx.findOneOrFail(Platform, { id: quote.platformId }), 'FUNDS_ARRIVED');
+    for (const gate of gates) {
+      // The money is in: a gate may refuse it (it goes back), never hold it. Holds on real-time
+      // funding belong before the payment instructions are given.
+      if ('hold' in (await gate.check(tx, subject, { approved: false }))) throw new Error(`execution gate ${gate.name} held arrived funds; it may only pass or refuse them`);
+    }
     await receiveFunding(tx, { platformId: quote.platformId, transactionId: payment.id, currency: quote.sendingCurrency, amount: quote.totalSendingAmount });
-    return { alreadyExecuted: false, transactionId: payment.id, plan, events: (await startProcessing(tx, quote, payment)).events };
+    return funded((await startProcessing(tx, quote, payment)).events, false);
   });
-}
-
-/**
- * One attempt of POST /quotes/{quoteId}/execute, run under the quote's lease: records the
- * attempt's key on the quote, has the quote executed (`execute`: the route asks the quote's
- * workflow) and answers with the quote as it is then, or refuses 409 CONFLICT when another
- * request executed it.
- */
-export async function attemptQuoteExecution(
-  em: EntityManager,
-  input: { quoteId: string; attemptKey: string; execute: (quote: Quote) => Promise<{ repeat?: boolean }> },
-): Promise<Quote> {
-  const fresh = () => em.fork().findOneOrFail(Quote, { id: input.quoteId });
-  const answer = (quote: Quote, repeat: boolean): Quote => {
-    if (executeAnswer({ key: input.attemptKey, repeat }, quote.executionKey) === 'EXECUTED') return quote;
-    throw new DomainError('CONFLICT', 'The quote has already been executed', { transactionId: quote.transactionId });
-  };
-  const quote = await fresh();
-  if (quote.executedAt) return answer(quote, true);
-  await em.fork().nativeUpdate(Quote, { id: quote.id, executedAt: null }, { executionKey: input.attemptKey });
-  const { repeat } = await input.execute(quote);
-  // Read again: the execution has moved it on.
-  return answer(await fresh(), repeat === true);
 }

@@ -1,0 +1,12 @@
+import type { ExecutionGate } from '../../../domain/execution-gate';
+import { PASS } from '../../../domain/execution-gate';
+import { assertCustomerMayMoveMoney } from '../services/money-movement-policy';
+
+/** The paying customer may move money (not deleted, verified, terms accepted); its row stays locked until the funds are held. */
+export const customerMayMoveMoney: ExecutionGate = {
+  name: 'customer-may-move-money',
+  async check(em, subject) {
+    if (subject.customerId) await assertCustomerMayMoveMoney(em, subject.platformId, subject.customerId, { lock: true });
+    return PASS;
+  },
+};

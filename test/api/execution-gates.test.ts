@@ -1,0 +1,95 @@
+import { runLedgerAudit } from '../../src/contexts/ledger/services/audit';
+import { decideHold } from '../../src/temporal/starters/quote';
+import { eventually } from '../support/eventually';
+import { eurAccount, ibanOf } from '../support/external-account-fixtures';
+import { Harness } from '../support/harness';
+import { GATES_WITH_HELD, HELD_GATE } from '../support/held-gate';
+
+// The worker runs the registered gates plus one only tests register (test/support/held-gate.ts):
+// it holds every execution whose quote's description is `hold:<seconds>`.
+let h: Harness;
+beforeAll(async () => {
+  h = await Harness.start({ executionGates: GATES_WITH_HELD });
+});
+afterAll(async () => {
+  await h.stop();
+});
+
+type Api = Awaited<ReturnType<Harness['platform']>>['api'];
+
+async function heldPayout(holdSeconds: number) {
+  const { api } = await h.platform();
+  const customer = await api.post('/customers', { customerType: 'INDIVIDUAL', platformCustomerId: `g-${Math.random()}`, fullName: 'Jane Doe' });
+  const accounts = await api.get(`/customers/internal-accounts?customerId=${encodeURIComponent(customer.body.id)}&currency=USD`);
+  const usd = accounts.body.data[0].id as string;
+  expect((await api.post(`/sandbox/internal-accounts/${usd}/fund`, { amount: 100_000 })).status).toBe(200);
+  const bank = await api.post('/customers/external-accounts', { customerId: customer.body.id, ...eurAccount(ibanOf('DE', '370400440532013999')) });
+  const quote = (await api.post('/quotes', { source: { sourceType: 'ACCOUNT', accountId: usd }, destination: { destinationType: 'ACCOUNT', accountId: bank.body.id }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 10_000, description: `hold:${holdSeconds}` })).body;
+  const executed = await api.post(`/quotes/${quote.id}/execute`, undefined, { 'Idempotency-Key': `exec-${quote.id}` });
+  return { api, usd, quote, executed };
+}
+
+const balanceOf = async (api: Api, accountId: string) => (await api.get(`/customers/internal-accounts?limit=100`)).body.data.find((a: { id: string }) => a.id === accountId).balance.amount as number;
+const transactionOf = (api: Api, id: string) => api.get(`/transactions/${id}`).then((r) => r.body);
+const hooksOf = (transactionId: string) => h.receiver.received.filter((w) => w.body.data?.id === transactionId).map((w) => w.body.type);
+const decide = (transactionId: string, decision: 'APPROVE' | 'REJECT', gate = HELD_GATE) => decideHold(h.temporal, transactionId, { gate, decision, decisionId: `${decision}-${Math.random()}` });
+
+describe('a payment an execution gate holds', () => {
+  test('the execution is answered held: nothing moves, the quote and transaction show PENDING_AUTHORIZATION, another execute is 409, a retry the same answer', async () => {
+    const { api, usd, quote, executed } = await heldPayout(3600);
+    expect(executed.status).toBe(200);
+    expect(executed.body).toMatchObject({ id: quote.id, status: 'PENDING_AUTHORIZATION', transactionId: quote.transactionId });
+    expect((await api.get(`/quotes/${quote.id}`)).body.status).toBe('PENDING_AUTHORIZATION');
+    expect(await transactionOf(api, quote.transactionId)).toMatchObject({ status: 'PENDING_AUTHORIZATION' });
+    expect(await balanceOf(api, usd)).toBe(100_000);
+    const retried = await api.post(`/quotes/${quote.id}/execute`, undefined, { 'Idempotency-Key': `exec-${quote.id}` });
+    expect(retried.status).toBe(200);
+    expect(retried.text).toBe(executed.text);
+    const other = await api.post(`/quotes/${quote.id}/execute`, undefined, { 'Idempotency-Key': 'another' });
+    expect(other.status).toBe(409);
+    expect(other.body.code).toBe('CONFLICT');
+    // A decision for a gate that does not hold it is refused.
+    await expect(decide(quote.transactionId, 'APPROVE', 'some-other-gate')).rejects.toMatchObject({ code: 'CONFLICT' });
+  });
+
+  test('hold → approve: the execution runs once, the payout completes, funds leave once, webhooks of a payout', async () => {
+    const { api, usd, quote } = await heldPayout(3600);
+    const answer = await decide(quote.transactionId, 'APPROVE');
+    expect(answer).toMatchObject({ transactionId: quote.transactionId });
+    expect(answer.held).toBeUndefined();
+    await eventually(() => transactionOf(api, quote.transactionId), (t) => t.status === 'COMPLETED');
+    expect(await balanceOf(api, usd)).toBe(100_000 - quote.totalSendingAmount);
+    // Decided: a second approval finds nothing held.
+    await expect(decide(quote.transactionId, 'APPROVE')).rejects.toMatchObject({ code: expect.stringMatching(/CONFLICT/) });
+    await h.receiver.waitFor(() => hooksOf(quote.transactionId).includes('OUTGOING_PAYMENT.COMPLETED'));
+    expect(hooksOf(quote.transactionId).sort()).toEqual(['OUTGOING_PAYMENT.COMPLETED', 'OUTGOING_PAYMENT.PROCESSING']);
+    // The execution after the approval is the held request's: retried with its key, it is answered executed.
+    const retried = await api.post(`/quotes/${quote.id}/execute`, undefined, { 'Idempotency-Key': `exec-${quote.id}` });
+    expect(retried.status).toBe(200);
+    expect(retried.body.status).toBe('PROCESSING');
+    expect((await runLedgerAudit(h.orm.em.fork())).findings).toEqual([]);
+  });
+
+  test('hold → reject: FAILED with nothing moved, its webhook, and no later approval revives it', async () => {
+    const { api, usd, quote } = await heldPayout(3600);
+    await decide(quote.transactionId, 'REJECT');
+    const failed = await eventually(() => transactionOf(api, quote.transactionId), (t) => t.status === 'FAILED');
+    expect(failed.failureReason).toBe('QUOTE_EXECUTION_FAILED');
+    expect((await api.get(`/quotes/${quote.id}`)).body.status).toBe('FAILED');
+    expect(await balanceOf(api, usd)).toBe(100_000);
+    await h.receiver.waitFor(() => hooksOf(quote.transactionId).includes('OUTGOING_PAYMENT.FAILED'));
+    expect(hooksOf(quote.transactionId)).toEqual(['OUTGOING_PAYMENT.FAILED']);
+    await expect(decide(quote.transactionId, 'APPROVE')).rejects.toMatchObject({ code: 'CONFLICT' });
+    expect(await balanceOf(api, usd)).toBe(100_000);
+  });
+
+  test('hold → expire: nobody decides in time, the payment is EXPIRED with nothing moved', async () => {
+    const { api, usd, quote } = await heldPayout(2);
+    const expired = await eventually(() => transactionOf(api, quote.transactionId), (t) => t.status === 'EXPIRED', 30_000);
+    expect(expired.failureReason).toBe('QUOTE_EXPIRED');
+    expect((await api.get(`/quotes/${quote.id}`)).body.status).toBe('EXPIRED');
+    expect(await balanceOf(api, usd)).toBe(100_000);
+    await h.receiver.waitFor(() => hooksOf(quote.transactionId).includes('OUTGOING_PAYMENT.EXPIRED'));
+    await expect(decide(quote.transactionId, 'APPROVE')).rejects.toMatchObject({ code: 'CONFLICT' });
+  });
+});

@@ -1,0 +1,142 @@
+import { allHandlersFinished, ApplicationFailure, condition, proxyLocalActivities, setHandler, sleep, upsertSearchAttributes } from '@temporalio/workflow';
+import type { PaymentActivities } from '../../activities/payments';
+import type { Execution, ExecutionStep, HeldExecution } from '../../src/contexts/payments/services/quote-execution';
+import { ERROR } from '../../src/domain/errors';
+import { BusinessStatusKey, CustomerIdKey, QuoteIdKey, TransactionIdKey } from '../../src/temporal/search-attributes';
+import { deliverEvents } from '../webhooks/announce';
+import { cancelPayoutUpdate, fundQuoteUpdate, TRANSACTION_NOT_CANCELLABLE } from '../definitions';
+import { oneStepAtATime } from '../one-step-at-a-time';
+import { asApplicationFailure } from '../update-failures';
+import { decideHoldUpdate, executePaymentUpdate, type PaymentExecution, type PaymentInput } from './definitions';
+import { runPayment } from './payment-steps';
+
+// Refusals are answers, not faults: never retried.
+const refusals = [ERROR.QUOTE_EXPIRED, ERROR.INSUFFICIENT_FUNDS, ERROR.CONFLICT, ERROR.BANK_ACCOUNT_VALIDATION_PENDING, ERROR.INVALID_BANK_ACCOUNT, ERROR.EXTERNAL_ACCOUNT_VERIFICATION_REQUIRED, ERROR.USER_NOT_READY, ERROR.CUSTOMER_DELETED, ERROR.END_USER_TERMS_NOT_ACCEPTED, ERROR.INVALID_INPUT, ERROR.NOT_IMPLEMENTED, ERROR.USER_NOT_FOUND];
+// Short database steps: local activities, no task round trip through the server.
+const { executeQuote, fundQuote, expireQuote, endHeldExecution } = proxyLocalActivities<PaymentActivities>({ startToCloseTimeout: '30 seconds', retry: { initialInterval: '1 second', maximumInterval: '30 seconds', nonRetryableErrorTypes: refusals } });
+
+type Hold = HeldExecution['held'];
+
+/**
+ * One payment, from its quote to its end, in one workflow (workflow id = transaction id; the quote
+ * id is a search attribute). It waits for the quote's execution (an update answered once the funds
+ * are held) or the arrival of its funds, or expires the quote on a durable timer. An execution an
+ * execution gate holds waits here for the hold's decision (approve: executed again, the gate
+ * passing; reject: FAILED) or its expiry (EXPIRED). Then the payment runs: the rail's answer on a
+ * timer, settlement or refund, webhooks from a local activity. A payout costs 3 workflow tasks
+ * and no activity task.
+ */
+export async function payment(input: PaymentInput): Promise<string> {
+  const attributes = [
+    { key: TransactionIdKey, value: input.transactionId },
+    { key: QuoteIdKey, value: input.quoteId },
+    ...(input.customerId ? [{ key: CustomerIdKey, value: input.customerId }] : []),
+  ];
+  let execution: Execution | null = null;
+  let hold: Hold | null = null;
+  /** The key of the request a gate held: the execution that follows the approval is that request's. */
+  let heldRequestKey: string | undefined;
+  const approved: string[] = [];
+  let rejected = false;
+  let lifetimeOver = false;
+  const turn = oneStepAtATime();
+
+  /** Runs one execution attempt, unless this run executed the quote already (then another request is a repeat). */
+  const execute = (attempt: () => Promise<ExecutionStep>, requestKey?: string): Promise<PaymentExecution> =>
+    turn.run(async () => {
+      if (execution) return { transactionId: input.transactionId, repeat: true };
+      const step = await attempt().catch((err: unknown) => {
+        throw asApplicationFailure(err);
+      });
+      if ('held' in step) {
+        hold = step.held;
+        heldRequestKey = requestKey;
+        return { transactionId: input.transactionId, held: { gate: hold.gate, status: hold.status, expiresAt: hold.expiresAt } };
+      }
+      execution = step;
+      hold = null;
+      return { transactionId: step.transactionId, repeat: step.repeat };
+    });
+  setHandler(executePaymentUpdate, (request) => execute(() => executeQuote({ quoteId: input.quoteId, requestKey: request.requestKey }), request.requestKey));
+  setHandler(fundQuoteUpdate, ({ amount }) => execute(() => fundQuote({ quoteId: input.quoteId, amount })));
+  setHandler(
+    decideHoldUpdate,
+    async ({ gate, decision }) => {
+      if (decision === 'REJECT') {
+        rejected = true;
+        return { transactionId: input.transactionId };
+      }
+      approved.push(gate);
+      return execute(() => executeQuote({ quoteId: input.quoteId, approved: [...approved], ...(heldRequestKey ? { requestKey: heldRequestKey } : {}) }), heldRequestKey);
+    },
+    { validator: ({ gate }) => assertHeldBy(hold, gate) },
+  );
+  // Until the payment runs there is nothing to cancel: the quote is not executed yet.
+  const refuseCancel = (_request: { reason?: string }): never => {
+    throw notCancellable();
+  };
+  setHandler(cancelPayoutUpdate, async (request) => refuseCancel(request), { validator: refuseCancel });
+
+  // The quote's lifetime is not cancelled once executed: a timer left to fire costs no event.
+  void sleep(input.lifetimeSeconds * 1000).then(() => (lifetimeOver = true));
+  for (;;) {
+    await condition(() => !turn.busy && (execution !== null || hold !== null || lifetimeOver));
+    if (execution) break;
+    if (hold) {
+      const waiting: Hold = hold;
+      await condition(() => rejected || hold !== waiting || execution !== null, waiting.expiresInSeconds * 1000);
+      await condition(() => !turn.busy);
+      if (execution) break;
+      if (hold !== waiting) continue; // held again, by a later gate
+      return endHeld(rejected ? 'REJECTED' : 'EXPIRED');
+    }
+    await turn.run(async () => {
+      const expired = await expireQuote({ quoteId: input.quoteId });
+      if (expired.events.length > 0) upsertSearchAttributes([{ key: BusinessStatusKey, value: 'EXPIRED' }]);
+      await deliverEvents(input.platformId, expired.events, attributes, { local: true });
+    });
+    await condition(allHandlersFinished);
+    return 'EXPIRED';
+  }
+
+  const executed: Execution = execution;
+  // A run started only to answer a later request (an earlier run carried the payment to its end).
+  if (executed.ended) {
+    await condition(allHandlersFinished);
+    return 'ANSWERED';
+  }
+  const outcome = await runPayment({
+    transactionId: input.transactionId,
+    platformId: input.platformId,
+    plan: executed.plan,
+    ...(executed.pull ? { pull: executed.pull } : {}),
+    attributes,
+    unannounced: executed.events,
+    localDelivery: true,
+    showWaiting: true,
+    answerFirst: true,
+  });
+  await condition(allHandlersFinished);
+  return outcome;
+
+  async function endHeld(outcome: 'REJECTED' | 'EXPIRED'): Promise<string> {
+    await turn.run(async () => {
+      const ended = await endHeldExecution({ quoteId: input.quoteId, outcome });
+      hold = null;
+      upsertSearchAttributes([{ key: BusinessStatusKey, value: outcome === 'REJECTED' ? 'FAILED' : 'EXPIRED' }]);
+      await deliverEvents(input.platformId, ended.events, attributes, { local: true });
+    });
+    await condition(allHandlersFinished);
+    return outcome;
+  }
+}
+
+function assertHeldBy(hold: Hold | null, gate: string): void {
+  if (!hold || hold.gate !== gate) {
+    throw ApplicationFailure.create({ type: ERROR.CONFLICT, message: `The payment is not held by ${gate}`, nonRetryable: true });
+  }
+}
+
+function notCancellable(): ApplicationFailure {
+  return ApplicationFailure.create({ type: TRANSACTION_NOT_CANCELLABLE, message: 'The transfer has been processed and can no longer be cancelled', nonRetryable: true });
+}
