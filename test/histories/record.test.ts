@@ -21,6 +21,10 @@ import { bundledWorker } from '../support/bundled-worker';
 import { processingCard, startCard } from '../support/card-fixtures';
 import { cardNetworkEventUpdate, changeCardUpdate } from '../../workflows/definitions';
 import { Harness } from '../support/harness';
+import { GATES_WITH_HELD, HELD_GATE } from '../support/held-gate';
+import { decideHold } from '../../src/temporal/starters/quote';
+import { expireStrandedQuotes } from '../../src/contexts/payments/services/quote-sweeper';
+import { Quote } from '../../src/contexts/payments/entities';
 import { createBulkImportJob } from '../../src/contexts/customers/services/bulk-import';
 import { startBulkCustomerImport } from '../../src/temporal/starters/bulk-customer-import';
 import { timeSkippingEnvironment } from '../support/time-skipping';
@@ -42,7 +46,7 @@ const dir = __dirname;
  * The current code version of each workflow type: raise it with every versioned change
  * (patched()), so that the new code's histories are recorded beside the older ones.
  */
-const HISTORY_VERSION: Record<string, string> = { incomingPayment: 'v3', webhookDelivery: 'v2', customerVerification: 'v1', externalAccountVerification: 'v1', quote: 'v2', outgoingPayment: 'v2', cardLifecycle: 'v1', bulkCustomerImport: 'v1', invitationLifecycle: 'v1', stablecoinIssuance: 'v1', stablecoinOperation: 'v1' };
+const HISTORY_VERSION: Record<string, string> = { incomingPayment: 'v3', webhookDelivery: 'v2', customerVerification: 'v1', externalAccountVerification: 'v1', quote: 'v2', outgoingPayment: 'v2', payment: 'v1', cardLifecycle: 'v1', bulkCustomerImport: 'v1', invitationLifecycle: 'v1', stablecoinIssuance: 'v1', stablecoinOperation: 'v1' };
 
 async function save(workflowType: string, scenario: string, history: Parameters<typeof historyToJSON>[0]) {
   const file = join(dir, workflowType, `${HISTORY_VERSION[workflowType]}-${scenario}.json`);
@@ -174,55 +178,76 @@ record('record workflow histories', () => {
       await h.stop();
     }
   }, 120_000);
-  test('quote and outgoingPayment: a USD → EUR payout executed and completed; one whose delivery fails and is refunded; on the dev server', async () => {
-    const h = await Harness.start();
+  // quote and outgoingPayment: their histories (v1, v2) were recorded while quotes started them;
+  // the current code starts a payment workflow instead, so no new ones can be recorded.
+  test('payment: payouts completed, failed, cancelled while waiting; pulls collected, refused, returned; a quote expired; a run that only answers; a real-time-funded quote; held payments approved, rejected, expired; on the dev server', async () => {
+    const h = await Harness.start({ executionGates: GATES_WITH_HELD });
     try {
       const { api } = await h.platform();
-      const customer = await api.post('/customers', { customerType: 'INDIVIDUAL', platformCustomerId: 'history-payouts', fullName: 'Jane Doe' });
-      const accounts = await api.get(`/customers/internal-accounts?customerId=${encodeURIComponent(customer.body.id)}&currency=USD`);
+      const customer = await api.post('/customers', { customerType: 'INDIVIDUAL', platformCustomerId: 'history-payments', fullName: 'Jane Doe' });
+      const customerId = customer.body.id as string;
+      const accounts = await api.get(`/customers/internal-accounts?customerId=${encodeURIComponent(customerId)}&currency=USD`);
       const usd = accounts.body.data[0].id as string;
-      await api.post(`/sandbox/internal-accounts/${usd}/fund`, { amount: 100_000 }).expect(200);
-      const payout = async (iban: string) => {
-        const bank = await api.post('/customers/external-accounts', { customerId: customer.body.id, ...eurAccount(iban) }).expect(201);
-        const q = await api.post('/quotes', { source: { sourceType: 'ACCOUNT', accountId: usd }, destination: { destinationType: 'ACCOUNT', accountId: bank.body.id }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 10_000 }).expect(201);
-        await api.post(`/quotes/${q.body.id}/execute`).expect(200);
-        const quoteRun = h.temporal.workflow.getHandle(q.body.id);
-        const paymentRun = h.temporal.workflow.getHandle(q.body.transactionId);
-        await Promise.all([quoteRun.result(), paymentRun.result()]);
-        return { quote: await quoteRun.fetchHistory(), payment: await paymentRun.fetchHistory() };
+      await api.post(`/sandbox/internal-accounts/${usd}/fund`, { amount: 1_000_000 }).expect(200);
+      const run = (transactionId: string) => h.temporal.workflow.getHandle(transactionId);
+      const quote = async (destination: string, extra: Record<string, unknown> = {}, source: Record<string, unknown> = { sourceType: 'ACCOUNT', accountId: usd }) =>
+        (await api.post('/quotes', { source, destination: { destinationType: 'ACCOUNT', accountId: destination }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 10_000, ...extra }).expect(201)).body as { id: string; transactionId: string };
+      const bankEnding = async (iban: string) => (await api.post('/customers/external-accounts', { customerId, ...eurAccount(iban) }).expect(201)).body.id as string;
+      const executed = async (destination: string, extra: Record<string, unknown> = {}) => {
+        const q = await quote(destination, extra);
+        await api.post(`/quotes/${q.id}/execute`, undefined, { 'Idempotency-Key': `history-${q.id}` }).expect(200);
+        return q;
       };
-      const completed = await payout('DE89370400440532013000');
-      await save('quote', 'executed', completed.quote);
-      await save('outgoingPayment', 'completed', completed.payment);
-      const failed = await payout(ibanOf('DE', '370400440532013004'));
-      await save('outgoingPayment', 'delivery-failed-refunded', failed.payment);
-    } finally {
-      await h.stop();
-    }
-  }, 120_000);
-  test('outgoingPayment of pulls: collected into an internal account; refused by the bank; returned 30 s after completion; on the dev server', async () => {
-    const h = await Harness.start();
-    try {
-      const { api } = await h.platform();
-      const customer = await api.post('/customers', { customerType: 'INDIVIDUAL', platformCustomerId: 'history-pulls', fullName: 'Jane Doe' });
-      const accounts = await api.get(`/customers/internal-accounts?customerId=${encodeURIComponent(customer.body.id)}&currency=USD`);
-      const usd = accounts.body.data[0].id as string;
+      const finished = async (transactionId: string) => {
+        await run(transactionId).result();
+        return run(transactionId).fetchHistory();
+      };
+
+      const completed = await executed(await bankEnding('DE89370400440532013000'));
+      await save('payment', 'payout-completed', await finished(completed.transactionId));
+      // Executed again after its run ended, under the same key: a new run that only answers.
+      await api.post(`/quotes/${completed.id}/execute`, undefined, { 'Idempotency-Key': `history-${completed.id}` }).expect(200);
+      await save('payment', 'payout-completed-then-answered', await finished(completed.transactionId));
+      await save('payment', 'payout-delivery-failed-refunded', await finished((await executed(await bankEnding(ibanOf('DE', '370400440532013004')))).transactionId));
+      const slow = await executed(await bankEnding(ibanOf('DE', '370400440532013003')));
+      await api.post(`/transactions/${slow.transactionId}/cancel`, {}).expect(200);
+      await save('payment', 'payout-cancelled-while-waiting', await finished(slow.transactionId));
+
       const pull = async (accountNumber: string) => {
-        const bank = await api.post('/customers/external-accounts', { customerId: customer.body.id, ...usdAccount(accountNumber) }).expect(201);
+        const bank = await api.post('/customers/external-accounts', { customerId, ...usdAccount(accountNumber) }).expect(201);
         await h.orm.em.fork().nativeUpdate(ExternalAccount, { id: bank.body.id }, { bankValidation: 'PASSED' });
-        const q = await api.post('/quotes', { source: { sourceType: 'ACCOUNT', accountId: bank.body.id }, destination: { destinationType: 'ACCOUNT', accountId: usd }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 10_000 }).expect(201);
-        await api.post(`/quotes/${q.body.id}/execute`).expect(200);
-        const paymentRun = h.temporal.workflow.getHandle(q.body.transactionId);
-        await paymentRun.result();
-        return paymentRun.fetchHistory();
+        const q = (await api.post('/quotes', { source: { sourceType: 'ACCOUNT', accountId: bank.body.id }, destination: { destinationType: 'ACCOUNT', accountId: usd }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 10_000 }).expect(201)).body;
+        await api.post(`/quotes/${q.id}/execute`).expect(200);
+        return finished(q.transactionId);
       };
-      await save('outgoingPayment', 'pull-collected', await pull('123456999'));
-      await save('outgoingPayment', 'pull-refused', await pull('123456004'));
-      await save('outgoingPayment', 'pull-returned', await pull('123456009'));
+      await save('payment', 'pull-collected', await pull('123456999'));
+      await save('payment', 'pull-refused', await pull('123456004'));
+      await save('payment', 'pull-returned', await pull('123456009'));
+
+      // A quote whose workflow start was lost, expired by the sweep (no time left).
+      const stranded = await quote(await bankEnding('DE89370400440532013000'));
+      await run(stranded.transactionId).terminate('history: stranded');
+      await h.orm.em.fork().nativeUpdate(Quote, { id: stranded.id }, { expiresAt: new Date(Date.now() - 120_000) });
+      await expireStrandedQuotes(h.orm, h.temporal, { taskQueue: h.taskQueue });
+      await save('payment', 'quote-expired', await finished(stranded.transactionId));
+
+      const realTime = await quote(await bankEnding('DE89370400440532013000'), {}, { sourceType: 'REALTIME_FUNDING', currency: 'USD', customerId });
+      await api.post('/sandbox/send', { quoteId: realTime.id, currencyCode: 'USD' }).expect(200);
+      await save('payment', 'real-time-funded', await finished(realTime.transactionId));
+
+      const decide = (transactionId: string, decision: 'APPROVE' | 'REJECT') => decideHold(h.temporal, transactionId, { gate: HELD_GATE, decision, decisionId: `history-${transactionId}` });
+      const approved = await executed(await bankEnding('DE89370400440532013000'), { description: 'hold:3600' });
+      await decide(approved.transactionId, 'APPROVE');
+      await save('payment', 'held-approved', await finished(approved.transactionId));
+      const rejected = await executed(await bankEnding('DE89370400440532013000'), { description: 'hold:3600' });
+      await decide(rejected.transactionId, 'REJECT');
+      await save('payment', 'held-rejected', await finished(rejected.transactionId));
+      const lapsed = await executed(await bankEnding('DE89370400440532013000'), { description: 'hold:2' });
+      await save('payment', 'held-expired', await finished(lapsed.transactionId));
     } finally {
       await h.stop();
     }
-  }, 120_000);
+  }, 300_000);
   test('cardLifecycle: issued, an authorization partly cleared, frozen, unfrozen, closed, the rest of the hold released at expiry; on the time-skipping server', async () => {
     const h = await Harness.start();
     const env = await timeSkippingEnvironment();

@@ -6,6 +6,8 @@ import { pullPlan, type PullPlan } from '../../src/contexts/payments/domain/pull
 import type { outgoingPayment } from '../../workflows/payments/outgoing-payment';
 import type { quote } from '../../workflows/payments/quote';
 import { cancelPayoutUpdate, executeQuoteUpdate, type QuoteInput } from '../../workflows/definitions';
+import type { payment } from '../../workflows/payments/payment';
+import { decideHoldUpdate, executePaymentUpdate } from '../../workflows/payments/definitions';
 import { quietTemporalRuntime, startMockedWorker, type MockedWorker } from '../support/bundled-worker';
 
 // The quote and outgoingPayment state machines with in-memory activities, on the time-skipping
@@ -20,11 +22,18 @@ let calls: string[];
 
 const event = (type: string) => ({ eventId: `Webhook:${randomUUID()}`, type });
 const activities = {
-  async executeQuote(input: { quoteId: string }) {
-    calls.push('execute');
+  async executeQuote(input: { quoteId: string; requestKey?: string; approved?: string[] }) {
+    calls.push(input.approved?.length ? `execute+${input.approved.join('+')}` : 'execute');
+    if (holdBy && !(input.approved ?? []).includes(holdBy)) {
+      return { transactionId: `Transaction:${input.quoteId.slice(6)}`, held: { gate: holdBy, status: 'PENDING_AUTHORIZATION', expiresInSeconds: 600, expiresAt: '2030-01-01T00:00:00.000Z', reason: 'test' } };
+    }
     const alreadyExecuted = executedQuotes.has(input.quoteId);
     executedQuotes.add(input.quoteId);
-    return { alreadyExecuted, repeat: alreadyExecuted, transactionId: `Transaction:${input.quoteId.slice(6)}`, plan: nextPlan, events: [event('OUTGOING_PAYMENT.PROCESSING')] };
+    return { alreadyExecuted, repeat: alreadyExecuted, ended: alreadyExecuted, transactionId: `Transaction:${input.quoteId.slice(6)}`, plan: nextPlan, events: [event('OUTGOING_PAYMENT.PROCESSING')] };
+  },
+  async endHeldExecution(input: { outcome: string }) {
+    calls.push(`end:${input.outcome}`);
+    return { events: [event(input.outcome === 'REJECTED' ? 'OUTGOING_PAYMENT.FAILED' : 'OUTGOING_PAYMENT.EXPIRED')] };
   },
   async expireQuote() {
     calls.push('expire');
@@ -52,6 +61,8 @@ const activities = {
   },
 };
 const executedQuotes = new Set<string>();
+/** When set, executions are held by this gate until it is approved. */
+let holdBy: string | undefined;
 let deliveries: string[][] = [];
 let nextPlan: PayoutPlan = { outcome: 'COMPLETES', afterSeconds: 0 };
 
@@ -61,6 +72,7 @@ beforeEach(async () => {
   ({ env, taskQueue } = mocked);
   calls = [];
   deliveries = [];
+  holdBy = undefined;
 }, 120_000);
 afterEach(async () => {
   await mocked?.stop();
@@ -186,4 +198,99 @@ test('the payment announces the execution: its events go out with the completion
   const slow = await start({ outcome: 'COMPLETES', afterSeconds: 360 });
   expect(await slow.result()).toBe('COMPLETED');
   expect(deliveries.map((d) => d.length)).toEqual([2, 1]);
+});
+
+describe('payment: one workflow from the quote to the payment\'s end (workflow id = transaction id)', () => {
+  const paymentInput = (lifetimeSeconds: number): QuoteInput => {
+    const quoteId = `Quote:${randomUUID()}`;
+    return { quoteId, transactionId: `Transaction:${quoteId.slice(6)}`, platformId: 'Platform:1', customerId: null, environment: 'SANDBOX', lifetimeSeconds };
+  };
+  const withStart = (input: QuoteInput) => new WithStartWorkflowOperation<typeof payment>('payment', { workflowId: input.transactionId, taskQueue, workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING, args: [input] });
+  const execute = (input: QuoteInput, requestKey: string) => env.client.workflow.executeUpdateWithStart(executePaymentUpdate, { args: [{ requestKey }], updateId: `execute:${requestKey}`, startWorkflowOperation: withStart(input) });
+  const history = async (handle: WorkflowHandle) => (await handle.fetchHistory()).events ?? [];
+
+  test('a quote not executed in its lifetime expires on its timer and is announced', async () => {
+    const input = paymentInput(120);
+    const handle = await env.client.workflow.start<typeof payment>('payment', { workflowId: input.transactionId, taskQueue, args: [input] });
+    expect(await handle.result()).toBe('EXPIRED');
+    expect(calls).toEqual(['expire']);
+    expect(await timers(handle)).toEqual([120]);
+  });
+
+  test('a payout executed and completed: within the template\'s engine budget (≤ 3 workflow tasks, ≤ 20 events, no activity task)', async () => {
+    const input = paymentInput(300);
+    nextPlan = { outcome: 'COMPLETES', afterSeconds: 0 };
+    await env.client.workflow.start<typeof payment>('payment', { workflowId: input.transactionId, taskQueue, args: [input] });
+    const answer = await execute(input, 'key-1');
+    expect(answer).toEqual({ transactionId: input.transactionId, repeat: false });
+    const handle = env.client.workflow.getHandle(input.transactionId);
+    expect(await handle.result()).toBe('COMPLETED');
+    expect(calls).toEqual(['execute', 'complete']);
+    // The execution's and the completion's events in one first attempt.
+    expect(deliveries.map((d) => d.length)).toEqual([2]);
+    const events = await history(handle);
+    expect(events.filter((e) => e.workflowTaskCompletedEventAttributes).length).toBeLessThanOrEqual(3);
+    expect(events.length).toBeLessThanOrEqual(20);
+    expect(events.filter((e) => e.activityTaskScheduledEventAttributes)).toHaveLength(0);
+    expect(events.filter((e) => e.startChildWorkflowExecutionInitiatedEventAttributes)).toHaveLength(0);
+  });
+
+  test('another request in the same run is a repeat; after the run ended a new run only answers', async () => {
+    const input = paymentInput(300);
+    nextPlan = { outcome: 'COMPLETES', afterSeconds: 360 };
+    expect(await execute(input, 'key-1')).toMatchObject({ repeat: false });
+    expect(await execute(input, 'key-2')).toMatchObject({ repeat: true });
+    // The same request again: Temporal answers it from the first outcome, nothing runs.
+    expect(await execute(input, 'key-1')).toMatchObject({ repeat: false });
+    expect(await env.client.workflow.getHandle(input.transactionId).result()).toBe('COMPLETED');
+    expect(calls).toEqual(['execute', 'complete']);
+    await execute(input, 'key-3');
+    expect(await env.client.workflow.getHandle(input.transactionId).result()).toBe('ANSWERED');
+    expect(calls).toEqual(['execute', 'complete', 'execute']);
+  });
+
+  test('a slow payout can be cancelled from the moment it is executed', async () => {
+    const input = paymentInput(300);
+    nextPlan = { outcome: 'COMPLETES', afterSeconds: 360 };
+    await execute(input, 'key-1');
+    const handle = env.client.workflow.getHandle(input.transactionId);
+    await handle.executeUpdate(cancelPayoutUpdate, { args: [{}] });
+    expect(await handle.result()).toBe('FAILED');
+    expect(calls).toEqual(['execute', 'fail:CANCELLED_BY_PLATFORM']);
+  });
+
+  test('before its execution there is nothing to cancel', async () => {
+    const input = paymentInput(300);
+    const handle = await env.client.workflow.start<typeof payment>('payment', { workflowId: input.transactionId, taskQueue, args: [input] });
+    await expect(handle.executeUpdate(cancelPayoutUpdate, { args: [{}] })).rejects.toMatchObject({ cause: { type: 'TRANSACTION_NOT_CANCELLABLE' } });
+    await handle.terminate('test done');
+  });
+
+  test.each([
+    ['APPROVE', ['execute', 'execute+g', 'complete'], 'COMPLETED'],
+    ['REJECT', ['execute', 'end:REJECTED'], 'REJECTED'],
+  ] as const)('a held payment, %s: %j', async (decision, steps, result) => {
+    holdBy = 'g';
+    const input = paymentInput(300);
+    nextPlan = { outcome: 'COMPLETES', afterSeconds: 0 };
+    expect(await execute(input, 'key-1')).toMatchObject({ held: { gate: 'g', status: 'PENDING_AUTHORIZATION' } });
+    const handle = env.client.workflow.getHandle(input.transactionId);
+    // A decision for a gate that does not hold it is refused before it reaches the history.
+    await expect(handle.executeUpdate(decideHoldUpdate, { args: [{ gate: 'other', decision }] })).rejects.toMatchObject({ cause: { type: 'CONFLICT' } });
+    await handle.executeUpdate(decideHoldUpdate, { args: [{ gate: 'g', decision }], updateId: 'decision-1' });
+    // Retried with its id, the decision is the same one: nothing runs twice.
+    await handle.executeUpdate(decideHoldUpdate, { args: [{ gate: 'g', decision }], updateId: 'decision-1' }).catch(() => undefined);
+    expect(await handle.result()).toBe(result);
+    expect(calls).toEqual(steps);
+  });
+
+  test('a held payment nobody decides expires on the hold\'s timer', async () => {
+    holdBy = 'g';
+    const input = paymentInput(300);
+    await execute(input, 'key-1');
+    const handle = env.client.workflow.getHandle(input.transactionId);
+    expect(await handle.result()).toBe('EXPIRED');
+    expect(calls).toEqual(['execute', 'end:EXPIRED']);
+    expect(await timers(handle)).toContain(600);
+  });
 });

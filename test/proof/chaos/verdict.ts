@@ -72,8 +72,10 @@ async function webhookEventIds(pg: PgClient, platformId: string): Promise<Map<st
 async function unexplainedOpenWorkflows(pg: PgClient, client: Client): Promise<{ type: string; id: string }[]> {
   const open: { type: string; id: string }[] = [];
   for await (const wf of client.workflow.list({ query: 'ExecutionStatus = "Running"' })) open.push({ type: wf.type, id: wf.workflowId });
-  const pendingQuotes = new Set((await pg.query<{ id: string }>(`select id from quotes where status = 'PENDING'`)).rows.map((r) => r.id));
-  return open.filter((w) => !(w.type === 'quote' && pendingQuotes.has(w.id)));
+  // A pending quote's payment workflow (id = its transaction id; older runs: a quote workflow, id = quote id) waits for it.
+  const pending = (await pg.query<{ id: string; transaction_id: string }>(`select id, transaction_id from quotes where status = 'PENDING'`)).rows;
+  const waiting = new Set([...pending.map((r) => r.id), ...pending.map((r) => r.transaction_id)]);
+  return open.filter((w) => !((w.type === 'quote' || w.type === 'payment') && waiting.has(w.id)));
 }
 
 /**
