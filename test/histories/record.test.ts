@@ -22,7 +22,7 @@ import { processingCard, startCard } from '../support/card-fixtures';
 import { cardNetworkEventUpdate, changeCardUpdate } from '../../workflows/definitions';
 import { Harness } from '../support/harness';
 import { GATES_WITH_HELD, HELD_GATE } from '../support/held-gate';
-import { decideHold } from '../../src/temporal/starters/quote';
+import { decideHold, executeQuote } from '../../src/temporal/starters/quote';
 import { expireStrandedQuotes } from '../../src/contexts/payments/services/quote-sweeper';
 import { Quote } from '../../src/contexts/payments/entities';
 import { createBulkImportJob } from '../../src/contexts/customers/services/bulk-import';
@@ -183,7 +183,7 @@ record('record workflow histories', () => {
   test('payment: payouts completed, failed, cancelled while waiting; pulls collected, refused, returned; a quote expired; a run that only answers; a real-time-funded quote; held payments approved, rejected, expired; on the dev server', async () => {
     const h = await Harness.start({ executionGates: GATES_WITH_HELD });
     try {
-      const { api } = await h.platform();
+      const { api, platform } = await h.platform();
       const customer = await api.post('/customers', { customerType: 'INDIVIDUAL', platformCustomerId: 'history-payments', fullName: 'Jane Doe' });
       const customerId = customer.body.id as string;
       const accounts = await api.get(`/customers/internal-accounts?customerId=${encodeURIComponent(customerId)}&currency=USD`);
@@ -203,13 +203,19 @@ record('record workflow histories', () => {
         return run(transactionId).fetchHistory();
       };
 
-      const completed = await executed(await bankEnding('DE89370400440532013000'));
+      const plain = await bankEnding('DE89370400440532013000');
+      const completed = await executed(plain);
       await save('payment', 'payout-completed', await finished(completed.transactionId));
-      // Executed again after its run ended, under the same key: a new run that only answers.
-      await api.post(`/quotes/${completed.id}/execute`, undefined, { 'Idempotency-Key': `history-${completed.id}` }).expect(200);
-      await save('payment', 'payout-completed-then-answered', await finished(completed.transactionId));
+      // Executed again after its run ended by another request, straight through the starter (the
+      // route answers it from the quote without asking Temporal): a new run that only answers.
+      const again = await executeQuote(h.temporal, { quoteId: completed.id, transactionId: completed.transactionId, platformId: platform.id, customerId, environment: 'SANDBOX', lifetimeSeconds: 60 }, { requestKey: `history-other-${completed.id}`, taskQueue: h.taskQueue });
+      expect(again.repeat).toBe(true);
+      await save('payment', 'payout-executed-again-after-its-end', await finished(completed.transactionId));
       await save('payment', 'payout-delivery-failed-refunded', await finished((await executed(await bankEnding(ibanOf('DE', '370400440532013004')))).transactionId));
-      const slow = await executed(await bankEnding(ibanOf('DE', '370400440532013003')));
+      // An ACH payout (cancellable) the simulated bank answers after six minutes.
+      const ach = (await api.post('/customers/external-accounts', { customerId, ...usdAccount('123456003') }).expect(201)).body.id as string;
+      await h.orm.em.fork().nativeUpdate(ExternalAccount, { id: ach }, { bankValidation: 'PASSED' });
+      const slow = await executed(ach);
       await api.post(`/transactions/${slow.transactionId}/cancel`, {}).expect(200);
       await save('payment', 'payout-cancelled-while-waiting', await finished(slow.transactionId));
 
@@ -225,24 +231,24 @@ record('record workflow histories', () => {
       await save('payment', 'pull-returned', await pull('123456009'));
 
       // A quote whose workflow start was lost, expired by the sweep (no time left).
-      const stranded = await quote(await bankEnding('DE89370400440532013000'));
+      const stranded = await quote(plain);
       await run(stranded.transactionId).terminate('history: stranded');
       await h.orm.em.fork().nativeUpdate(Quote, { id: stranded.id }, { expiresAt: new Date(Date.now() - 120_000) });
       await expireStrandedQuotes(h.orm, h.temporal, { taskQueue: h.taskQueue });
       await save('payment', 'quote-expired', await finished(stranded.transactionId));
 
-      const realTime = await quote(await bankEnding('DE89370400440532013000'), {}, { sourceType: 'REALTIME_FUNDING', currency: 'USD', customerId });
+      const realTime = await quote(plain, {}, { sourceType: 'REALTIME_FUNDING', currency: 'USD', customerId });
       await api.post('/sandbox/send', { quoteId: realTime.id, currencyCode: 'USD' }).expect(200);
       await save('payment', 'real-time-funded', await finished(realTime.transactionId));
 
       const decide = (transactionId: string, decision: 'APPROVE' | 'REJECT') => decideHold(h.temporal, transactionId, { gate: HELD_GATE, decision, decisionId: `history-${transactionId}` });
-      const approved = await executed(await bankEnding('DE89370400440532013000'), { description: 'hold:3600' });
+      const approved = await executed(plain, { description: 'hold:3600' });
       await decide(approved.transactionId, 'APPROVE');
       await save('payment', 'held-approved', await finished(approved.transactionId));
-      const rejected = await executed(await bankEnding('DE89370400440532013000'), { description: 'hold:3600' });
+      const rejected = await executed(plain, { description: 'hold:3600' });
       await decide(rejected.transactionId, 'REJECT');
       await save('payment', 'held-rejected', await finished(rejected.transactionId));
-      const lapsed = await executed(await bankEnding('DE89370400440532013000'), { description: 'hold:2' });
+      const lapsed = await executed(plain, { description: 'hold:2' });
       await save('payment', 'held-expired', await finished(lapsed.transactionId));
     } finally {
       await h.stop();
