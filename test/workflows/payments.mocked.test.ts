@@ -29,7 +29,9 @@ const activities = {
     }
     const alreadyExecuted = executedQuotes.has(input.quoteId);
     executedQuotes.add(input.quoteId);
-    return { alreadyExecuted, repeat: alreadyExecuted, ended: alreadyExecuted, transactionId: `Transaction:${input.quoteId.slice(6)}`, plan: nextPlan, events: [event('OUTGOING_PAYMENT.PROCESSING')] };
+    if (!alreadyExecuted) executedBy.set(input.quoteId, input.requestKey ?? null);
+    const by = executedBy.get(input.quoteId) ?? null;
+    return { alreadyExecuted, repeat: alreadyExecuted && by !== input.requestKey, ended: alreadyExecuted, executedBy: by, transactionId: `Transaction:${input.quoteId.slice(6)}`, plan: nextPlan, events: [event('OUTGOING_PAYMENT.PROCESSING')] };
   },
   async endHeldExecution(input: { outcome: string }) {
     calls.push(`end:${input.outcome}`);
@@ -61,6 +63,7 @@ const activities = {
   },
 };
 const executedQuotes = new Set<string>();
+const executedBy = new Map<string, string | null>();
 /** When set, executions are held by this gate until it is approved. */
 let holdBy: string | undefined;
 let deliveries: string[][] = [];

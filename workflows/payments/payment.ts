@@ -41,10 +41,14 @@ export async function payment(input: PaymentInput): Promise<string> {
   let lifetimeOver = false;
   const turn = oneStepAtATime();
 
-  /** Runs one execution attempt, unless this run executed the quote already (then another request is a repeat). */
+  /**
+   * Runs one execution attempt, unless this run has the execution already: then the request is
+   * answered by the key the execution recorded (its own request, or a repeat). By key, not by
+   * arrival: a workflow task that is retried may deliver its updates in another order.
+   */
   const execute = (attempt: () => Promise<ExecutionStep>, requestKey?: string): Promise<PaymentExecution> =>
     turn.run(async () => {
-      if (execution) return { transactionId: input.transactionId, repeat: true };
+      if (execution) return { transactionId: input.transactionId, repeat: requestKey === undefined || execution.executedBy !== requestKey };
       const step = await attempt().catch((err: unknown) => {
         throw asApplicationFailure(err);
       });

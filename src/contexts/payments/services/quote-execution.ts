@@ -25,6 +25,8 @@ export interface Execution {
   repeat: boolean;
   /** True when the payment had already ended (settled, failed or returned): nothing is left to run or announce. */
   ended: boolean;
+  /** The key of the request that executed the quote (none for funds that arrived, or executions of older versions). */
+  executedBy: string | null;
   transactionId: string;
   plan: PayoutPlan;
   /** For a pull-funded quote: what the bank does with the pull. */
@@ -72,6 +74,7 @@ export async function executeQuote(em: EntityManager, input: ExecuteQuoteInput, 
       alreadyExecuted,
       repeat: alreadyExecuted && (input.requestKey === undefined || quote.executionKey !== input.requestKey),
       ended: alreadyExecuted && payment.status !== 'PROCESSING',
+      executedBy: alreadyExecuted ? (quote.executionKey ?? null) : (input.requestKey ?? null),
       transactionId: payment.id,
       plan,
       ...(pull ? { pull } : {}),
@@ -201,7 +204,7 @@ export async function fundQuote(em: EntityManager, input: { quoteId: string; amo
     const destination = await destinationAccount(tx, quote);
     const plan = payoutPlan(quote.environment, destination ? primaryIdentifier(destination.accountInfo) : '');
     assertPaidBySendingFunds(quote);
-    const funded = (events: RecordedEvent[], alreadyExecuted: boolean): Execution => ({ alreadyExecuted, repeat: alreadyExecuted, ended: alreadyExecuted && payment.status !== 'PROCESSING', transactionId: payment.id, plan, events });
+    const funded = (events: RecordedEvent[], alreadyExecuted: boolean): Execution => ({ alreadyExecuted, repeat: alreadyExecuted, ended: alreadyExecuted && payment.status !== 'PROCESSING', executedBy: null, transactionId: payment.id, plan, events });
     if (quote.executedAt) return funded(payment.status === 'PROCESSING' ? await recordEvents(tx, quote, payment, ['PROCESSING']) : [], true);
     if (quote.status === 'EXPIRED' || quote.expiresAt.getTime() <= Date.now()) throw new DomainError('QUOTE_EXPIRED', 'The quote has expired; request a new quote');
     if (quote.status !== 'PENDING') throw new DomainError('CONFLICT', `The quote is ${quote.status}`);
