@@ -28,6 +28,12 @@ describe('canTransition / assertTransition', () => {
     expect(canTransition('PROCESSING', 'PENDING')).toBe(false);
   });
 
+  test('a payment an execution gate holds waits in PENDING_AUTHORIZATION, then runs, fails or expires', () => {
+    expect(canTransition('PENDING', 'PENDING_AUTHORIZATION')).toBe(true);
+    for (const to of ['PROCESSING', 'FAILED', 'EXPIRED'] as const) expect(canTransition('PENDING_AUTHORIZATION', to)).toBe(true);
+    expect(canTransition('PROCESSING', 'PENDING_AUTHORIZATION')).toBe(false);
+  });
+
   test.each(['REJECTED', 'REFUNDED', 'EXPIRED'] as const)('%s is terminal', (from) => {
     for (const to of ALL) {
       expect(canTransition(from, to)).toBe(false);

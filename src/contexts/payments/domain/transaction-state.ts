@@ -14,7 +14,8 @@ export type TransactionStatus =
 /** Allowed status moves of a transaction. COMPLETED -> FAILED is a bank return (spec §3). */
 const NEXT: Record<TransactionStatus, readonly TransactionStatus[]> = {
   CREATED: ['PENDING', 'PROCESSING', 'FAILED', 'EXPIRED'],
-  PENDING: ['PROCESSING', 'COMPLETED', 'FAILED', 'REJECTED', 'EXPIRED'],
+  // PENDING_AUTHORIZATION: an execution gate holds the payment until its decision.
+  PENDING: ['PENDING_AUTHORIZATION', 'PROCESSING', 'COMPLETED', 'FAILED', 'REJECTED', 'EXPIRED'],
   PENDING_AUTHORIZATION: ['PENDING', 'PROCESSING', 'FAILED', 'EXPIRED'],
   PROCESSING: ['COMPLETED', 'FAILED'],
   COMPLETED: ['FAILED', 'REFUNDED'],

@@ -12,6 +12,7 @@ import { payoutPlan, type PayoutPlan } from '../domain/payout-scenarios';
 import { pullPlan, type PullPlan } from '../domain/pull-scenarios';
 import { assertPaidBySendingFunds } from '../domain/quote-funding';
 import { valueIn } from '../domain/pricing/value-in';
+import { assertTransition } from '../domain/transaction-state';
 import { creditedAccountOf, destinationAccount, eventsRecordedBefore, pullSourceIdOf, recordEvents, sourceAccountOf, type RecordedEvent } from './outgoing-payments';
 
 /** What the payment's workflow needs to run the payment (JSON-safe: it is an activity result). */
@@ -135,6 +136,7 @@ const eurValue = (cents: bigint | undefined) => (cents === undefined ? {} : { am
 
 /** A gate held the execution: the quote and its transaction show the hold's status until its decision. */
 async function hold(em: EntityManager, quote: Quote, payment: Transaction, held: HeldExecution['held']): Promise<HeldExecution> {
+  if (payment.status !== held.status) assertTransition(payment.status, held.status);
   const now = new Date();
   quote.status = held.status;
   quote.updatedAt = now;
@@ -155,6 +157,7 @@ export async function endHeldExecution(em: EntityManager, input: { quoteId: stri
     const payment = await tx.findOneOrFail(Transaction, { id: quote.transactionId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     const status = input.outcome === 'REJECTED' ? 'FAILED' : 'EXPIRED';
     if (quote.status !== 'PENDING_AUTHORIZATION') return { events: quote.status === status ? await eventsRecordedBefore(tx, payment, { statuses: [status] }) : [] };
+    assertTransition(payment.status, status);
     const now = new Date();
     quote.status = status;
     quote.updatedAt = now;
