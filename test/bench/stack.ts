@@ -11,6 +11,7 @@ import { parseMasterKey } from '../../src/security/secrets';
 import { freePort, freePorts, waitForPort } from '../../src/dev/ports';
 import { ensureSearchAttributes } from '../../src/temporal/register-search-attributes';
 import { WebhookReceiver } from '../support/receiver';
+import { sumOfCounter } from '../proof/stack';
 
 const none = () => undefined;
 
@@ -24,6 +25,10 @@ export interface Stack {
   base: string;
   /** Basic credentials of a sandbox token of the bench's platform. */
   auth: string;
+  /** The bench's platform. */
+  platformId: string;
+  /** SQL statements sent and database transactions committed so far, by the API and the worker together (their metrics listeners). */
+  dbWork: () => Promise<{ statements: number; transactions: number }>;
   /** The API and the worker, each a process of its own (their pids are the services', not a launcher's). */
   services: { api: ChildProcess; worker: ChildProcess };
   /** A JSON call to the API; throws on a status ≥ 300. */
@@ -93,7 +98,14 @@ export async function startStack(name: string): Promise<Stack> {
       if (res.statusCode >= 300) throw new Error(`${method} ${path}: ${res.statusCode} ${JSON.stringify(json)}`);
       return json;
     };
-    return { client, native, orm, receiver, base, auth, services, call, cleanup, stop };
+    const dbWork = async () => {
+      const texts = await Promise.all([apiMetrics, workerMetrics].map(async (port) => (await request(`http://127.0.0.1:${port}/metrics`)).body.text()));
+      return {
+        statements: texts.reduce((sum, text) => sum + sumOfCounter(text, 'payments_db_statements_total'), 0),
+        transactions: texts.reduce((sum, text) => sum + sumOfCounter(text, 'payments_db_transactions_total', { outcome: /^commit$/ }), 0),
+      };
+    };
+    return { client, native, orm, receiver, base, auth, platformId: platform.id, dbWork, services, call, cleanup, stop };
   } catch (err) {
     await stop();
     throw err;
