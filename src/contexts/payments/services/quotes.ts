@@ -1,3 +1,4 @@
+import type { EntityData } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { createHash } from 'node:crypto';
 import { fundingInstructions } from '../../ledger/services/internal-account-views';
@@ -25,6 +26,7 @@ import { assertLookupUsable } from '../domain/lookups';
 import { valueIn } from '../domain/pricing/value-in';
 import { isPullable, PULL_RAILS } from '../domain/pull-scenarios';
 import { aliasedColumns, heldOrFind, mapAliased } from '../../../db/joined-rows';
+import { insertTogether } from '../../../db/combined-insert';
 import { Platform } from '../../platforms/entities';
 
 export interface QuoteRequest {
@@ -266,7 +268,7 @@ export async function createQuote(em: EntityManager, input: { platform: Platform
   const rateDetails: Record<string, unknown> = Object.fromEntries(Object.entries(priced.rateDetails).map(([k, v]) => [k, typeof v === 'bigint' ? Number(v) : v]));
   const now = new Date();
   const { quoteId, transactionId } = ids;
-  const quote = em.create(Quote, {
+  const quoteData: EntityData<Quote> = {
     id: quoteId,
     platformId: platform.id,
     environment: input.environment,
@@ -296,8 +298,8 @@ export async function createQuote(em: EntityManager, input: { platform: Platform
     executedAt: null,
     createdAt: now,
     updatedAt: now,
-  });
-  em.create(Transaction, {
+  };
+  const transactionData: EntityData<Transaction> = {
     id: transactionId,
     platformId: platform.id,
     customerId,
@@ -321,9 +323,13 @@ export async function createQuote(em: EntityManager, input: { platform: Platform
     paymentRail: rail,
     createdAt: now,
     updatedAt: now,
-  });
-  await em.flush();
-  return quote;
+  };
+  // One statement (the ORM's flush would send two inserts in a transaction of their own).
+  await insertTogether(em, [
+    { entity: Transaction, data: transactionData },
+    { entity: Quote, data: quoteData },
+  ]);
+  return em.getUnitOfWork().getById<Quote>(Quote, quoteId)!;
 }
 
 /**
