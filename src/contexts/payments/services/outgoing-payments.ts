@@ -124,7 +124,11 @@ function holdOf(quote: Quote, transactionId: string) {
   return { platformId: quote.platformId, transactionId, accountId: sourceAccountOf(quote), currency: quote.sendingCurrency, amount: quote.totalSendingAmount };
 }
 
-function finish(payment: Transaction, quote: Quote, status: 'COMPLETED' | 'FAILED', failureReason?: string | null) {
+/**
+ * The payment and its quote reach an end state, written in ONE statement (a flush would send an
+ * update per table) with the payment's refund, if any; both entities are left as written.
+ */
+async function finish(em: EntityManager, payment: Transaction, quote: Quote, status: 'COMPLETED' | 'FAILED', failureReason?: string | null): Promise<void> {
   const now = new Date();
   payment.status = status;
   payment.failureReason = failureReason ?? null;
@@ -132,6 +136,16 @@ function finish(payment: Transaction, quote: Quote, status: 'COMPLETED' | 'FAILE
   payment.updatedAt = now;
   quote.status = status;
   quote.updatedAt = now;
+  await em.getConnection().execute(
+    `with quote as (update quotes set status = ?, updated_at = ? where id = ?)
+     update transactions set status = ?, failure_reason = ?, settled_at = ?, refund = ?, updated_at = ? where id = ?`,
+    [quote.status, now, quote.id, payment.status, payment.failureReason, payment.settledAt ?? null, payment.refund ? JSON.stringify(payment.refund) : null, now, payment.id],
+    'run',
+    em.getTransactionContext(),
+  );
+  const uow = em.getUnitOfWork();
+  uow.merge(payment);
+  uow.merge(quote);
 }
 
 /** The rail delivered: the hold leaves (fees to their accounts), the payment is COMPLETED. */
@@ -146,8 +160,7 @@ export async function completeOutgoingPayment(em: EntityManager, input: { transa
       platformFees: quote.platformFeesIncluded,
       delivery: { receivingCurrency: quote.receivingCurrency, receivedAmount: quote.totalReceivingAmount, ...(credited ? { toAccountId: credited } : {}) },
     });
-    finish(payment, quote, 'COMPLETED');
-    await tx.flush();
+    await finish(tx, payment, quote, 'COMPLETED');
     return { events: await recordEvents(tx, quote, payment, ['COMPLETED'], { balanceOf: [sourceAccountOf(quote), credited] }), finished: { type: payment.type, outcome: 'COMPLETED' } };
   });
 }
@@ -193,8 +206,7 @@ export async function failOutgoingPayment(em: EntityManager, input: { transactio
     }
     const finished: FinishedPayment = { type: payment.type, outcome: 'FAILED' };
     if (!(await isFunded(tx, quote, payment.id))) {
-      finish(payment, quote, 'FAILED', failureReasonOf(payment, input.kind));
-      await tx.flush();
+      await finish(tx, payment, quote, 'FAILED', failureReasonOf(payment, input.kind));
       return { events: await recordEvents(tx, quote, payment, ['FAILED']), finished };
     }
     const hold = holdOf(quote, payment.id);
@@ -202,8 +214,7 @@ export async function failOutgoingPayment(em: EntityManager, input: { transactio
     else await settleHold(tx, { ...hold, serviceFees: 0n, platformFees: 0n, delivery: { receivingCurrency: quote.receivingCurrency, receivedAmount: quote.totalReceivingAmount } });
     const now = new Date().toISOString();
     payment.refund = { reference: derivedId('Transaction', payment.id, 'refund').split(':')[1]!, initiatedAt: now, status: failure.refund, reason: failure.refundReason, ...(failure.refund === 'COMPLETED' ? { settledAt: now } : {}) };
-    finish(payment, quote, 'FAILED', failureReasonOf(payment, input.kind));
-    await tx.flush();
+    await finish(tx, payment, quote, 'FAILED', failureReasonOf(payment, input.kind));
     return { events: await recordEvents(tx, quote, payment, ['FAILED', `REFUND_${failure.refund}`], { balanceOf: [sourceAccountOf(quote)] }), finished };
   });
 }
@@ -216,8 +227,7 @@ export async function returnOutgoingPayment(em: EntityManager, input: { transact
     await refundSettled(tx, { ...holdOf(quote, payment.id), serviceFees: quote.feesIncluded - quote.platformFeesIncluded, platformFees: quote.platformFeesIncluded });
     const now = new Date().toISOString();
     payment.refund = { reference: derivedId('Transaction', payment.id, 'refund').split(':')[1]!, initiatedAt: now, settledAt: now, status: 'COMPLETED', reason: 'TRANSACTION_FAILED' };
-    finish(payment, quote, 'FAILED', 'PAYOUT_RETURNED');
-    await tx.flush();
+    await finish(tx, payment, quote, 'FAILED', 'PAYOUT_RETURNED');
     return { events: await recordEvents(tx, quote, payment, ['FAILED', 'REFUND_COMPLETED'], { balanceOf: [sourceAccountOf(quote)] }), finished: { type: payment.type, outcome: 'RETURNED' } };
   });
 }
@@ -240,8 +250,7 @@ export async function returnPulledPayment(em: EntityManager, input: { transactio
       platformFees: quote.platformFeesIncluded,
       delivery: { receivingCurrency: quote.receivingCurrency, receivedAmount: quote.totalReceivingAmount, toAccountId: credited },
     });
-    finish(payment, quote, 'FAILED', payment.type === 'INCOMING' ? 'COLLECTION_FAILED' : 'QUOTE_EXECUTION_FAILED');
-    await tx.flush();
+    await finish(tx, payment, quote, 'FAILED', payment.type === 'INCOMING' ? 'COLLECTION_FAILED' : 'QUOTE_EXECUTION_FAILED');
     return { events: await recordEvents(tx, quote, payment, ['FAILED'], { balanceOf: [credited] }), finished: { type: payment.type, outcome: 'RETURNED' } };
   });
 }
