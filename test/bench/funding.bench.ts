@@ -1,6 +1,7 @@
 import { bundleWorkflowCode, Runtime, Worker } from '@temporalio/worker';
 import { randomUUID } from 'node:crypto';
 import { derivedId } from '../../src/domain/ids';
+import { sumOfCounter } from '../proof/stack';
 import { load, paced } from './load';
 import { averageWork, engineWork, paymentWork, perOperation, printPerOperation } from './per-operation';
 import { customerAccounts, funder, startStack } from './stack';
@@ -126,7 +127,14 @@ async function main(): Promise<void> {
     const halfRate = quotes.rate / 2;
     const pacedOps = Math.max(100, Math.round(halfRate * 10));
     const bareAtHalf = await paced('bare StartWorkflow, paced', pacedOps, halfRate, bareStart);
+    // What the API process went through meanwhile: its event-loop delay (reset at every scrape) and garbage collection.
+    const gcSeconds = async () => sumOfCounter(await stack.metricsText('api'), 'nodejs_gc_duration_seconds_sum');
+    const gcBefore = await gcSeconds();
     const quotesAtHalf = await paced('quote creation (HTTP), paced', pacedOps, halfRate, quoteOnly);
+    const apiText = await stack.metricsText('api');
+    console.log(
+      `  API process during it: event-loop delay p99 ${(sumOfCounter(apiText, 'nodejs_eventloop_lag_p99_seconds') * 1000).toFixed(0)} ms, max ${(sumOfCounter(apiText, 'nodejs_eventloop_lag_max_seconds') * 1000).toFixed(0)} ms; garbage collection ${((sumOfCounter(apiText, 'nodejs_gc_duration_seconds_sum') - gcBefore) * 1000).toFixed(0)} ms`,
+    );
     console.log(`ratio quote creation p99/bare StartWorkflow p99 at ${halfRate.toFixed(1)}/s: ${(quotesAtHalf.p99 / bareAtHalf.p99).toFixed(2)}   (target ≤ 2.0)`);
   } finally {
     await stack.stop();

@@ -29,6 +29,8 @@ export interface Stack {
   platformId: string;
   /** SQL statements sent and database transactions committed so far, by the API and the worker together (their metrics listeners). */
   dbWork: () => Promise<{ statements: number; transactions: number }>;
+  /** A process's Prometheus text, as its metrics listener serves it now. */
+  metricsText: (process: 'api' | 'worker') => Promise<string>;
   /** The API and the worker, each a process of its own (their pids are the services', not a launcher's). */
   services: { api: ChildProcess; worker: ChildProcess };
   /** A JSON call to the API; throws on a status ≥ 300. */
@@ -98,14 +100,15 @@ export async function startStack(name: string): Promise<Stack> {
       if (res.statusCode >= 300) throw new Error(`${method} ${path}: ${res.statusCode} ${JSON.stringify(json)}`);
       return json;
     };
+    const metricsText = async (process: 'api' | 'worker') => (await request(`http://127.0.0.1:${process === 'api' ? apiMetrics : workerMetrics}/metrics`)).body.text();
     const dbWork = async () => {
-      const texts = await Promise.all([apiMetrics, workerMetrics].map(async (port) => (await request(`http://127.0.0.1:${port}/metrics`)).body.text()));
+      const texts = await Promise.all([metricsText('api'), metricsText('worker')]);
       return {
         statements: texts.reduce((sum, text) => sum + sumOfCounter(text, 'payments_db_statements_total'), 0),
         transactions: texts.reduce((sum, text) => sum + sumOfCounter(text, 'payments_db_transactions_total', { outcome: /^commit$/ }), 0),
       };
     };
-    return { client, native, orm, receiver, base, auth, platformId: platform.id, dbWork, services, call, cleanup, stop };
+    return { client, native, orm, receiver, base, auth, platformId: platform.id, dbWork, metricsText, services, call, cleanup, stop };
   } catch (err) {
     await stop();
     throw err;
