@@ -27,6 +27,8 @@ export interface Stack {
   auth: string;
   /** The bench's platform. */
   platformId: string;
+  /** The task queue the service's worker polls. */
+  taskQueue: string;
   /** SQL statements sent and database transactions committed so far, by the API and the worker together (their metrics listeners). */
   dbWork: () => Promise<{ statements: number; transactions: number }>;
   /** A process's Prometheus text, as its metrics listener serves it now. */
@@ -77,7 +79,8 @@ export async function startStack(name: string): Promise<Stack> {
     const [apiPort, apiMetrics, workerMetrics, sdkMetrics] = await freePorts(4);
     // Metrics listeners on ports of the run's own: a bench beside a running stack never collides with it.
     const metricsPorts = { METRICS_PORT: String(apiMetrics), WORKER_METRICS_PORT: String(workerMetrics), TEMPORAL_METRICS_ADDRESS: `127.0.0.1:${sdkMetrics}` };
-    const env = { ...process.env, DATABASE_URL: dbUrl.toString(), TEMPORAL_ADDRESS: address, MASTER_KEY: randomBytes(32).toString('base64'), PORT: String(apiPort), TEMPORAL_TASK_QUEUE: `bench-payments-${randomUUID()}`, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn', WEBHOOK_ALLOW_LOOPBACK: '1', ...metricsPorts };
+    const taskQueue = `bench-payments-${randomUUID()}`;
+    const env = { ...process.env, DATABASE_URL: dbUrl.toString(), TEMPORAL_ADDRESS: address, MASTER_KEY: randomBytes(32).toString('base64'), PORT: String(apiPort), TEMPORAL_TASK_QUEUE: taskQueue, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn', WEBHOOK_ALLOW_LOOPBACK: '1', ...metricsPorts };
     // tsx as a loader keeps each service in the process spawned here (the tsx CLI would start a child of its own).
     // BENCH_PROFILE_DIR=<dir> writes a CPU profile of the API and of the worker there (open in Chrome DevTools).
     const runner = [...(process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : []), '--import', 'tsx'];
@@ -108,7 +111,7 @@ export async function startStack(name: string): Promise<Stack> {
         transactions: texts.reduce((sum, text) => sum + sumOfCounter(text, 'payments_db_transactions_total', { outcome: /^commit$/ }), 0),
       };
     };
-    return { client, native, orm, receiver, base, auth, platformId: platform.id, dbWork, metricsText, services, call, cleanup, stop };
+    return { client, native, orm, receiver, base, auth, platformId: platform.id, taskQueue, dbWork, metricsText, services, call, cleanup, stop };
   } catch (err) {
     await stop();
     throw err;
