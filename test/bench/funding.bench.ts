@@ -145,7 +145,15 @@ async function main(): Promise<void> {
       await startQuote(client, { quoteId, transactionId: `Transaction:bench-${randomUUID()}`, platformId: stack.platformId, customerId: null, environment: 'SANDBOX', lifetimeSeconds: 86_400 }, { taskQueue: stack.taskQueue });
       return quoteId;
     };
+    // The same start on a queue nobody polls: the search attributes' cost without the first task's.
+    const idleQuoteWorkflowStart = async () => {
+      const quoteId = `Quote:bench-${randomUUID()}`;
+      await startQuote(client, { quoteId, transactionId: `Transaction:bench-${randomUUID()}`, platformId: stack.platformId, customerId: null, environment: 'SANDBOX', lifetimeSeconds: 86_400 }, { taskQueue: `idle-${templateQueue}` });
+      return quoteId;
+    };
+    const idleStartsAtHalf = await paced('quote workflow start, idle queue', pacedOps, halfRate, idleQuoteWorkflowStart);
     const startsAtHalf = await paced('quote workflow start only, paced', pacedOps, halfRate, quoteWorkflowStart);
+    console.log(`ratio quote workflow start on an idle queue p99/bare StartWorkflow p99: ${(idleStartsAtHalf.p99 / bareAtHalf.p99).toFixed(2)}   (the search attributes' share)`);
     console.log(`ratio quote workflow start p99/bare StartWorkflow p99 at ${halfRate.toFixed(1)}/s: ${(startsAtHalf.p99 / bareAtHalf.p99).toFixed(2)}   (what the engine alone costs the quote's tail)`);
   } finally {
     await stack.stop();
