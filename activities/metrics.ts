@@ -1,4 +1,5 @@
 import { Counter, Registry } from 'prom-client';
+import { createDbMetrics, type DbMetrics } from '../src/observability/db-metrics';
 import type { FinishedPayment } from '../src/contexts/payments/domain/payment-outcome';
 import type { DeliveryOutcome } from '../src/contexts/webhooks/domain/webhook-retry';
 
@@ -15,6 +16,8 @@ export interface WorkerMetrics {
   webhookAttempts: Counter<'outcome'>;
   /** Events that reached a final state: delivered (accepted or already had) or failed (retries exhausted). */
   webhookDeliveries: Counter<'outcome'>;
+  /** What the worker sends to PostgreSQL (its ORM counts into these). */
+  db: DbMetrics;
 }
 
 export function createWorkerMetrics(registry = new Registry()): WorkerMetrics {
@@ -38,6 +41,7 @@ export function createWorkerMetrics(registry = new Registry()): WorkerMetrics {
       labelNames: ['outcome'],
       registers: [registry],
     }),
+    db: createDbMetrics(registry),
   };
 }
 

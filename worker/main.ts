@@ -48,7 +48,7 @@ async function main(): Promise<void> {
   const tracing = config.tracing ? (await import('./tracing.js')).startWorkerTracing() : undefined;
   const metrics = config.workerMetrics ? createWorkerMetrics() : undefined;
   const metricsServer = config.workerMetrics && metrics ? serveMetrics(metrics.registry, config.workerMetrics) : undefined;
-  const orm = await openOrm(config.databaseUrl);
+  const orm = await openOrm(config.databaseUrl, metrics ? { dbMetrics: metrics.db } : {});
   await migrate(orm, config.databaseUrl);
   const connection = await NativeConnection.connect({ address: config.temporalAddress });
   const worker = await createWorker({

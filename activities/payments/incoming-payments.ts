@@ -9,7 +9,7 @@ import { transfer } from '../../src/contexts/ledger/domain/ledger';
 import { parseMinor } from '../../src/domain/money';
 import { assertTransition, incomingPaymentEventType, type TransactionStatus } from '../../src/contexts/payments/domain/transaction-state';
 import type { FinishedPayment } from '../../src/contexts/payments/domain/payment-outcome';
-import { ensureSystemAccount, postEntry, sandboxFundingAccountId } from '../../src/contexts/ledger/services/ledger';
+import { postEntry, sandboxFundingAccountId } from '../../src/contexts/ledger/services/ledger';
 import { internalAccountView } from '../../src/contexts/ledger/services/internal-account-views';
 import { transactionViews } from '../../src/contexts/payments/services/transaction-views';
 import { recordWebhookEvent } from '../../src/contexts/webhooks/services/webhooks';
@@ -119,13 +119,13 @@ async function settle(em: EntityManager, tx: Transaction): Promise<DomainError |
   }
   const accountId = String(tx.destination.accountId);
   const source = sandboxFundingAccountId(tx.platformId, tx.receivedCurrency);
-  await ensureSystemAccount(em, tx.platformId, source, 'SANDBOX_FUNDING_SOURCE', tx.receivedCurrency);
   await postEntry(em, {
     platformId: tx.platformId,
     idempotencyKey: `settle:${tx.id}`,
     transactionId: tx.id,
     description: 'Incoming payment credited',
     lines: transfer(source, accountId, tx.receivedCurrency, tx.receivedAmount),
+    systemAccounts: [[source, 'SANDBOX_FUNDING_SOURCE']],
   });
   tx.status = 'COMPLETED';
   tx.settledAt = now;

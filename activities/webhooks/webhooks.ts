@@ -5,6 +5,7 @@ import { classifyResponse, type DeliveryOutcome } from '../../src/contexts/webho
 import { SIGNATURE_HEADER, SIGNATURE_HEADER_ALIAS, signWebhookBodyWithKeys } from '../../src/contexts/webhooks/domain/webhook-signature';
 import { activeSigningKeys, unsealPrivateKey, type ActiveSigningKey } from '../../src/contexts/platforms/services/signing-keys';
 import type { ActivityDeps } from '../deps';
+import { aliasedColumns, mapAliased } from '../../src/db/joined-rows';
 import { countWebhookAttempt } from '../metrics';
 import { RESPONSE_BODY_CAP } from './webhook-sender';
 
@@ -48,13 +49,22 @@ export function webhookActivities({ orm, masterKey, webhookSender, webhookTimeou
 
   /**
    * One attempt for each of the events, in the order given (a receiver sees a payment's events in
-   * the order they happened): the events and their platforms read in two queries, the attempts
-   * recorded in one flush.
+   * the order they happened): the events with their platforms read in one statement, their
+   * signing keys in another, the attempts recorded in one flush.
    */
   async function attempts(eventIds: string[]): Promise<{ eventId: string; outcome: AttemptOutcome }[]> {
+    if (eventIds.length === 0) return [];
     const em = orm.em.fork();
-    const events = new Map((await em.find(WebhookEvent, { id: { $in: eventIds } })).map((e) => [e.id, e]));
-    const platforms = new Map((await em.find(Platform, { id: { $in: [...new Set([...events.values()].map((e) => e.platformId))] } })).map((p) => [p.id, p]));
+    const rows = await em
+      .getConnection()
+      .execute<Record<string, unknown>[]>(`select ${aliasedColumns(em, WebhookEvent, 'w')}, ${aliasedColumns(em, Platform, 'p')} from webhook_events w join platforms p on p.id = w.platform_id where w.id = any(array[?]::text[])`, [eventIds]);
+    const events = new Map<string, WebhookEvent>();
+    const platforms = new Map<string, Platform>();
+    for (const row of rows) {
+      const event = mapAliased(em, WebhookEvent, row, 'w')!;
+      events.set(event.id, event);
+      platforms.set(event.platformId, mapAliased(em, Platform, row, 'p')!);
+    }
     const pairs = new Map([...events.values()].map((e) => [`${e.platformId}/${e.environment}`, { platformId: e.platformId, environment: e.environment }]));
     const keys = await activeSigningKeys(em, masterKey, [...pairs.values()]);
     const outcomes: { eventId: string; outcome: AttemptOutcome }[] = [];

@@ -11,12 +11,12 @@ async function main(): Promise<void> {
   const config = loadConfig();
   // Imported only when configured: without an OTLP endpoint no OpenTelemetry code is loaded.
   const tracing = config.tracing ? (await import('./tracing.js')).startApiTracing() : undefined;
-  const orm = await openOrm(config.databaseUrl);
+  const metrics = config.apiMetrics ? createApiMetrics() : undefined;
+  const orm = await openOrm(config.databaseUrl, metrics ? { dbMetrics: metrics.db } : {});
   await migrate(orm, config.databaseUrl);
   const connection = await Connection.connect({ address: config.temporalAddress });
   await ensureSearchAttributes(connection, config.temporalNamespace);
   const temporal = new Client({ connection, namespace: config.temporalNamespace, ...(tracing ? { interceptors: tracing.clientInterceptors } : {}) });
-  const metrics = config.apiMetrics ? createApiMetrics() : undefined;
   const metricsServer = config.apiMetrics && metrics ? serveMetrics(metrics.registry, config.apiMetrics) : undefined;
   const app = createApp({ orm, temporal, config, metrics, ...(tracing ? { requestSpans: tracing.requestSpans } : {}) });
   const server = app.listen(config.port, config.host, (err?: Error) => {

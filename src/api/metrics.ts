@@ -1,4 +1,5 @@
 import { Counter, Histogram, Registry } from 'prom-client';
+import { createDbMetrics, type DbMetrics } from '../observability/db-metrics';
 
 /** The API's Prometheus metrics, in a registry of their own (one per app, so tests never share counts). */
 export interface ApiMetrics {
@@ -7,6 +8,8 @@ export interface ApiMetrics {
   requestDuration: Histogram<'method' | 'route' | 'status_code'>;
   /** Requests answered from a stored Idempotency-Key response instead of running again. */
   idempotencyReplays: Counter<'route'>;
+  /** What the API sends to PostgreSQL (its ORM counts into these). */
+  db: DbMetrics;
 }
 
 export function createApiMetrics(registry = new Registry()): ApiMetrics {
@@ -26,5 +29,6 @@ export function createApiMetrics(registry = new Registry()): ApiMetrics {
       labelNames: ['route'],
       registers: [registry],
     }),
+    db: createDbMetrics(registry),
   };
 }

@@ -4,8 +4,17 @@ import { defineConfig } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
 import { entities } from './entities';
 import { migrationsList } from './migrations';
+import { countDbWork, type DbMetrics } from '../observability/db-metrics';
 
-export function ormConfig(databaseUrl: string, options: { debug?: boolean; poolMax?: number } = {}) {
+export interface OrmOptions {
+  debug?: boolean;
+  poolMax?: number;
+  /** Counts the statements and transactions this ORM sends (the process's metrics). */
+  dbMetrics?: DbMetrics;
+}
+
+export function ormConfig(databaseUrl: string, options: OrmOptions = {}) {
+  const { dbMetrics } = options;
   return defineConfig({
     clientUrl: databaseUrl,
     entities,
@@ -13,6 +22,7 @@ export function ormConfig(databaseUrl: string, options: { debug?: boolean; poolM
     migrations: { migrationsList, transactional: true, allOrNothing: true, snapshot: false, silent: true },
     debug: options.debug ?? false,
     pool: { min: 0, max: options.poolMax ?? 10 },
+    ...(dbMetrics ? { driverOptions: { onPoolCreated: (pool: Parameters<typeof countDbWork>[0]) => countDbWork(pool, dbMetrics) } } : {}),
     // Entities are declared with explicit types; no reflection needed.
     discovery: { warnWhenNoEntities: true },
     allowGlobalContext: false,

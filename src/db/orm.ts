@@ -1,10 +1,10 @@
 import { MikroORM } from '@mikro-orm/postgresql';
 import { Client } from 'pg';
-import { ormConfig } from './mikro-orm.config';
+import { ormConfig, type OrmOptions } from './mikro-orm.config';
 
 export type Orm = MikroORM;
 
-export async function openOrm(databaseUrl: string, options: { poolMax?: number } = {}): Promise<MikroORM> {
+export async function openOrm(databaseUrl: string, options: Omit<OrmOptions, 'debug'> = {}): Promise<MikroORM> {
   return MikroORM.init(ormConfig(databaseUrl, options));
 }
 

@@ -1,7 +1,10 @@
-import type { Client } from '@temporalio/client';
 import { bundleWorkflowCode, Runtime, Worker } from '@temporalio/worker';
 import { randomUUID } from 'node:crypto';
+import { derivedId } from '../../src/domain/ids';
+import { sumOfCounter } from '../proof/stack';
+import { startQuote } from '../../src/temporal/starters/quote';
 import { load, paced } from './load';
+import { averageWork, engineWork, paymentWork, perOperation, printPerOperation } from './per-operation';
 import { customerAccounts, funder, startStack } from './stack';
 import { bankActivities } from './template/activities';
 import type { moneyTransfer } from './template/workflows';
@@ -13,7 +16,8 @@ import type { moneyTransfer } from './template/workflows';
  * HTTP → Express → starter → incomingPayment workflow → PostgreSQL ledger → webhook delivery to a
  * local receiver; its completion is the HTTP answer (the money is posted). The
  * template's completion is its workflow result. Prints completions/s, p50/p99 latency, the
- * funding/template ratio and the engine work per execution counted from recorded histories.
+ * funding/template ratio and, from a sequential sample of each operation, the SQL statements and
+ * database transactions (the services' counters) and the engine work (recorded histories) per operation.
  * No threshold is asserted: speed is read here, never in tests.
  */
 
@@ -23,39 +27,8 @@ const ACCOUNTS = 64;
 
 const none = () => undefined;
 
-/** Engine work of one execution, from its history (children included). */
-async function engineWork(client: Client, workflowId: string): Promise<{ workflows: number; workflowTasks: number; activityTasks: number; localActivities: number; events: number }> {
-  const history = await client.workflow.getHandle(workflowId).fetchHistory();
-  const events = history.events ?? [];
-  const count = (attr: keyof (typeof events)[number]) => events.filter((e) => e[attr]).length;
-  const own = {
-    workflows: 1,
-    workflowTasks: count('workflowTaskCompletedEventAttributes'),
-    activityTasks: count('activityTaskScheduledEventAttributes'),
-    // Local activities leave a marker; so does patched(), which is not work: count markers with a result payload.
-    localActivities: events.filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity').length,
-    events: events.length,
-  };
-  const children = events.map((e) => e.startChildWorkflowExecutionInitiatedEventAttributes?.workflowId).filter((id): id is string => !!id);
-  for (const child of children) {
-    await client.workflow.getHandle(child).result().catch(none);
-    const w = await engineWork(client, child);
-    own.workflows += w.workflows;
-    own.workflowTasks += w.workflowTasks;
-    own.activityTasks += w.activityTasks;
-    own.localActivities += w.localActivities;
-    own.events += w.events;
-  }
-  return own;
-}
-
-async function averageWork(client: Client, ids: string[]) {
-  const sample = ids.slice(0, 10);
-  const works: Awaited<ReturnType<typeof engineWork>>[] = [];
-  for (const id of sample) works.push(await engineWork(client, id));
-  const avg = (k: keyof (typeof works)[number]) => works.reduce((s, w) => s + w[k], 0) / works.length;
-  return { workflows: avg('workflows'), workflowTasks: avg('workflowTasks'), activityTasks: avg('activityTasks'), localActivities: avg('localActivities'), events: avg('events') };
-}
+/** Operations in each sequential sample that reads the work per operation. */
+const SAMPLE = 10;
 
 async function main(): Promise<void> {
   Runtime.install({ logger: { log: none, trace: none, debug: none, info: none, warn: none, error: (m) => console.error(m) } });
@@ -90,19 +63,12 @@ async function main(): Promise<void> {
     const template = await load('template transfer', OPS, CONCURRENCY, transfer);
     const funding = await load('sandbox funding (HTTP)', OPS, CONCURRENCY, fund);
 
-    // Engine work per execution. Funding workflow ids are transaction ids derived from the keys.
-    const recent: string[] = [];
-    for await (const wf of client.workflow.list({ query: `WorkflowType = 'incomingPayment'` })) {
-      recent.push(wf.workflowId);
-      if (recent.length >= 10) break;
-    }
-    const tw = await averageWork(client, template.ids);
-    const fw = await averageWork(client, recent);
-    const row = (label: string, w: typeof tw) =>
-      console.log(`${label.padEnd(34)} workflows ${w.workflows.toFixed(1)}   workflow tasks ${w.workflowTasks.toFixed(1)}   activity tasks ${w.activityTasks.toFixed(1)}   local activities ${w.localActivities.toFixed(1)}   history events ${w.events.toFixed(1)}`);
-    console.log('engine work per execution (average of 10, children included):');
-    row('template transfer', tw);
-    row('sandbox funding', fw);
+    // Work per operation, from a sequential sample. Funding workflow ids are transaction ids derived from the keys.
+    const tw = averageWork(await Promise.all(template.ids.slice(0, SAMPLE).map((id) => engineWork(client, id))));
+    const fw = await perOperation(stack, SAMPLE, fund, (key) => engineWork(client, derivedId('Transaction', stack.platformId, 'sandbox-fund', key)));
+    console.log(`work per operation (sequential sample of ${SAMPLE}; children included):`);
+    printPerOperation('template transfer', { ...tw, statements: 0, transactions: 0 });
+    printPerOperation('sandbox funding', fw);
     console.log(`ratio funding/template (completions per second): ${(funding.rate / template.rate).toFixed(2)}`);
 
     // Payouts: quote → execute → COMPLETED (ledger settled, webhook delivered), against the same
@@ -126,16 +92,21 @@ async function main(): Promise<void> {
         waiters.get(id)?.();
       }
     }, 5);
-    const payout = async (i: number) => {
+    const payoutIds = async (i: number) => {
       const quote = await quoteFor(i);
       const transactionId = String(quote.transactionId);
       const done = new Promise<void>((resolve) => (completed.has(transactionId) ? resolve() : waiters.set(transactionId, resolve)));
       await call('POST', `/quotes/${String(quote.id)}/execute`);
       await done;
       waiters.delete(transactionId);
-      return String(quote.id);
+      return { quoteId: String(quote.id), transactionId };
     };
-    const quoteOnly = async (i: number) => String((await quoteFor(i)).id);
+    const payout = async (i: number) => (await payoutIds(i)).quoteId;
+    const quoteIds = async (i: number) => {
+      const quote = await quoteFor(i);
+      return { quoteId: String(quote.id), transactionId: String(quote.transactionId) };
+    };
+    const quoteOnly = async (i: number) => (await quoteIds(i)).quoteId;
     const bareStart = async () => {
       const referenceId = randomUUID();
       await client.workflow.start<typeof moneyTransfer>('moneyTransfer', { taskQueue: `idle-${templateQueue}`, workflowId: `start-${referenceId}`, args: [{ amount: 1, sourceAccount: 'a', targetAccount: 'b', referenceId }] });
@@ -146,17 +117,44 @@ async function main(): Promise<void> {
     const payouts = await load('payout to COMPLETED (HTTP)', OPS, CONCURRENCY, payout);
     const bare = await load('bare StartWorkflow', OPS, CONCURRENCY, bareStart);
     const quotes = await load('quote creation (HTTP)', OPS, CONCURRENCY, quoteOnly);
+    console.log(`work per operation (sequential sample of ${SAMPLE}; a payout from its quote request to its COMPLETED webhook delivered):`);
+    printPerOperation('payout (quote + payment)', await perOperation(stack, SAMPLE, payoutIds, (ids) => paymentWork(client, ids)));
+    // A quote's workflow waits for its execution: its engine work so far.
+    printPerOperation('quote creation', await perOperation(stack, SAMPLE, quoteIds, (ids) => paymentWork(client, ids)));
     clearInterval(seen);
-    const pw = await averageWork(client, payouts.ids);
-    row('payout (quote + payment)', pw);
     console.log(`ratio payout/template (completions per second): ${(payouts.rate / template2.rate).toFixed(2)}   (target ≥ 1.0)`);
     console.log(`ratio quote creation/bare StartWorkflow: ${(quotes.rate / bare.rate).toFixed(2)}   (target ≥ 0.8)`);
     // Latency at half the quote rate just measured, for both, offered at the same pace.
     const halfRate = quotes.rate / 2;
     const pacedOps = Math.max(100, Math.round(halfRate * 10));
     const bareAtHalf = await paced('bare StartWorkflow, paced', pacedOps, halfRate, bareStart);
+    // What the API process went through meanwhile: its event-loop delay (reset at every scrape) and garbage collection.
+    const gcSeconds = async () => sumOfCounter(await stack.metricsText('api'), 'nodejs_gc_duration_seconds_sum');
+    const gcBefore = await gcSeconds();
     const quotesAtHalf = await paced('quote creation (HTTP), paced', pacedOps, halfRate, quoteOnly);
+    const apiText = await stack.metricsText('api');
+    console.log(
+      `  API process during it: event-loop delay p99 ${(sumOfCounter(apiText, 'nodejs_eventloop_lag_p99_seconds') * 1000).toFixed(0)} ms, max ${(sumOfCounter(apiText, 'nodejs_eventloop_lag_max_seconds') * 1000).toFixed(0)} ms; garbage collection ${((sumOfCounter(apiText, 'nodejs_gc_duration_seconds_sum') - gcBefore) * 1000).toFixed(0)} ms`,
+    );
     console.log(`ratio quote creation p99/bare StartWorkflow p99 at ${halfRate.toFixed(1)}/s: ${(quotesAtHalf.p99 / bareAtHalf.p99).toFixed(2)}   (target ≤ 2.0)`);
+    // Where the rest of the quote's tail is: the same start as the API makes (the quote workflow with
+    // its search attributes, on the queue the service's worker polls, which runs its first task),
+    // without HTTP, authentication or SQL.
+    const quoteWorkflowStart = async () => {
+      const quoteId = `Quote:bench-${randomUUID()}`;
+      await startQuote(client, { quoteId, transactionId: `Transaction:bench-${randomUUID()}`, platformId: stack.platformId, customerId: null, environment: 'SANDBOX', lifetimeSeconds: 86_400 }, { taskQueue: stack.taskQueue });
+      return quoteId;
+    };
+    // The same start on a queue nobody polls: the search attributes' cost without the first task's.
+    const idleQuoteWorkflowStart = async () => {
+      const quoteId = `Quote:bench-${randomUUID()}`;
+      await startQuote(client, { quoteId, transactionId: `Transaction:bench-${randomUUID()}`, platformId: stack.platformId, customerId: null, environment: 'SANDBOX', lifetimeSeconds: 86_400 }, { taskQueue: `idle-${templateQueue}` });
+      return quoteId;
+    };
+    const idleStartsAtHalf = await paced('quote workflow start, idle queue', pacedOps, halfRate, idleQuoteWorkflowStart);
+    const startsAtHalf = await paced('quote workflow start only, paced', pacedOps, halfRate, quoteWorkflowStart);
+    console.log(`ratio quote workflow start on an idle queue p99/bare StartWorkflow p99: ${(idleStartsAtHalf.p99 / bareAtHalf.p99).toFixed(2)}   (the search attributes' share)`);
+    console.log(`ratio quote workflow start p99/bare StartWorkflow p99 at ${halfRate.toFixed(1)}/s: ${(startsAtHalf.p99 / bareAtHalf.p99).toFixed(2)}   (what the engine alone costs the quote's tail)`);
   } finally {
     await stack.stop();
   }

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
+import { Registry } from 'prom-client';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { migrate, openOrm } from '../../src/db/orm';
 import { transfer } from '../../src/contexts/ledger/domain/ledger';
@@ -8,6 +9,7 @@ import { holdFunds, settleHold } from '../../src/contexts/ledger/services/holds'
 import { openInternalAccount } from '../../src/contexts/ledger/services/internal-accounts';
 import { ensureSystemAccount, postEntry, sandboxFundingAccountId } from '../../src/contexts/ledger/services/ledger';
 import { createPlatform } from '../../src/contexts/platforms/services/platforms';
+import { createDbMetrics, type DbMetrics } from '../../src/observability/db-metrics';
 
 /**
  * Shared rows on the payout path. A payout's money moves in two database transactions (hold,
@@ -55,6 +57,10 @@ async function payout(orm: MikroORM, platformId: string, accountId: string, tran
   });
 }
 
+async function dbCounts(db: DbMetrics): Promise<{ statements: number; transactions: number }> {
+  return { statements: (await db.statements.get()).values.reduce((s, v) => s + v.value, 0), transactions: (await db.transactions.get()).values.filter((v) => v.labels.outcome === 'commit').reduce((s, v) => s + v.value, 0) };
+}
+
 async function streams(label: string, run: string, targets: { platformId: string; accountId: string }[], orm: MikroORM): Promise<number> {
   const started = process.hrtime.bigint();
   await Promise.all(targets.map(async (t, s) => {
@@ -74,7 +80,8 @@ async function main(): Promise<void> {
   await admin.query(`create database ${db}`);
   const url = new URL(process.env.TEST_DATABASE_URL!);
   url.pathname = `/${db}`;
-  const orm = await openOrm(url.toString(), { poolMax: STREAMS + 2 });
+  const counters = createDbMetrics(new Registry());
+  const orm = await openOrm(url.toString(), { poolMax: STREAMS + 2, dbMetrics: counters });
   try {
     await migrate(orm, url.toString());
     const plenty = AMOUNT * BigInt(PER_STREAM * 4 + 10);
@@ -98,6 +105,11 @@ async function main(): Promise<void> {
       subject += await streams(`16 customers of one platform (round ${round + 1})`, `one-${round}-${run}`, shared, orm);
     }
     console.log(`ratio 16 customers of one platform / of 16 platforms: ${(subject / baseline).toFixed(2)}   (target ≥ 0.8)`);
+    // What one payout's ledger work asks of PostgreSQL, round trips included, on an idle database.
+    const before = await dbCounts(counters);
+    for (let i = 0; i < 10; i++) await payout(orm, shared[0]!.platformId, shared[0]!.accountId, `Transaction:sample-${run}-${i}`);
+    const after = await dbCounts(counters);
+    console.log(`per payout's ledger work (sequential sample of 10): SQL statements ${((after.statements - before.statements) / 10).toFixed(1)} (${ROUND_TRIPS * 2} of them the stand-in round trips)   db transactions ${((after.transactions - before.transactions) / 10).toFixed(1)}`);
 
     // One account, 16 payouts at once, enough for 5 of them.
     const payer = await fundedAccount(orm, onePlatform.id, AMOUNT * 5n + 1n);

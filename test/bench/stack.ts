@@ -11,6 +11,7 @@ import { parseMasterKey } from '../../src/security/secrets';
 import { freePort, freePorts, waitForPort } from '../../src/dev/ports';
 import { ensureSearchAttributes } from '../../src/temporal/register-search-attributes';
 import { WebhookReceiver } from '../support/receiver';
+import { sumOfCounter } from '../proof/stack';
 
 const none = () => undefined;
 
@@ -24,6 +25,14 @@ export interface Stack {
   base: string;
   /** Basic credentials of a sandbox token of the bench's platform. */
   auth: string;
+  /** The bench's platform. */
+  platformId: string;
+  /** The task queue the service's worker polls. */
+  taskQueue: string;
+  /** SQL statements sent and database transactions committed so far, by the API and the worker together (their metrics listeners). */
+  dbWork: () => Promise<{ statements: number; transactions: number }>;
+  /** A process's Prometheus text, as its metrics listener serves it now. */
+  metricsText: (process: 'api' | 'worker') => Promise<string>;
   /** The API and the worker, each a process of its own (their pids are the services', not a launcher's). */
   services: { api: ChildProcess; worker: ChildProcess };
   /** A JSON call to the API; throws on a status ≥ 300. */
@@ -70,7 +79,8 @@ export async function startStack(name: string): Promise<Stack> {
     const [apiPort, apiMetrics, workerMetrics, sdkMetrics] = await freePorts(4);
     // Metrics listeners on ports of the run's own: a bench beside a running stack never collides with it.
     const metricsPorts = { METRICS_PORT: String(apiMetrics), WORKER_METRICS_PORT: String(workerMetrics), TEMPORAL_METRICS_ADDRESS: `127.0.0.1:${sdkMetrics}` };
-    const env = { ...process.env, DATABASE_URL: dbUrl.toString(), TEMPORAL_ADDRESS: address, MASTER_KEY: randomBytes(32).toString('base64'), PORT: String(apiPort), TEMPORAL_TASK_QUEUE: `bench-payments-${randomUUID()}`, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn', WEBHOOK_ALLOW_LOOPBACK: '1', ...metricsPorts };
+    const taskQueue = `bench-payments-${randomUUID()}`;
+    const env = { ...process.env, DATABASE_URL: dbUrl.toString(), TEMPORAL_ADDRESS: address, MASTER_KEY: randomBytes(32).toString('base64'), PORT: String(apiPort), TEMPORAL_TASK_QUEUE: taskQueue, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn', WEBHOOK_ALLOW_LOOPBACK: '1', ...metricsPorts };
     // tsx as a loader keeps each service in the process spawned here (the tsx CLI would start a child of its own).
     // BENCH_PROFILE_DIR=<dir> writes a CPU profile of the API and of the worker there (open in Chrome DevTools).
     const runner = [...(process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : []), '--import', 'tsx'];
@@ -93,7 +103,15 @@ export async function startStack(name: string): Promise<Stack> {
       if (res.statusCode >= 300) throw new Error(`${method} ${path}: ${res.statusCode} ${JSON.stringify(json)}`);
       return json;
     };
-    return { client, native, orm, receiver, base, auth, services, call, cleanup, stop };
+    const metricsText = async (process: 'api' | 'worker') => (await request(`http://127.0.0.1:${process === 'api' ? apiMetrics : workerMetrics}/metrics`)).body.text();
+    const dbWork = async () => {
+      const texts = await Promise.all([metricsText('api'), metricsText('worker')]);
+      return {
+        statements: texts.reduce((sum, text) => sum + sumOfCounter(text, 'payments_db_statements_total'), 0),
+        transactions: texts.reduce((sum, text) => sum + sumOfCounter(text, 'payments_db_transactions_total', { outcome: /^commit$/ }), 0),
+      };
+    };
+    return { client, native, orm, receiver, base, auth, platformId: platform.id, taskQueue, dbWork, metricsText, services, call, cleanup, stop };
   } catch (err) {
     await stop();
     throw err;

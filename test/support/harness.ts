@@ -49,6 +49,8 @@ export class Harness {
   masterKey!: Buffer;
   readonly apiMetrics: ApiMetrics = createApiMetrics();
   readonly workerMetrics: WorkerMetrics = createWorkerMetrics();
+  /** The statements and transactions of the one ORM the API and the worker share in tests. */
+  readonly dbMetrics = this.apiMetrics.db;
   readonly taskQueue = `test-${randomUUID()}`;
   private connection?: Connection;
   private nativeConnection?: NativeConnection;
@@ -67,7 +69,7 @@ export class Harness {
     }
     const address = process.env.TEMPORAL_TEST_ADDRESS!;
     this.masterKey = parseMasterKey(process.env.MASTER_KEY!);
-    this.orm = await openOrm(process.env.DATABASE_URL!, { poolMax: 10 });
+    this.orm = await openOrm(process.env.DATABASE_URL!, { poolMax: 10, dbMetrics: this.dbMetrics });
     this.connection = await Connection.connect({ address });
     const { tracing } = options;
     this.temporal = new Client({ connection: this.connection, namespace: 'default', ...(tracing ? { interceptors: tracing.clientInterceptors } : {}) });

@@ -4,6 +4,7 @@ import { DomainError } from '../../../domain/errors';
 import { Platform } from '../../platforms/entities';
 import { balanceRefusal, END_USER_TERMS } from '../domain/onboarding';
 import { Customer } from '../entities';
+import { heldOrFind } from '../../../db/joined-rows';
 
 /**
  * Money moves only for customers who may hold balances: not deleted (410 CUSTOMER_DELETED),
@@ -15,7 +16,9 @@ import { Customer } from '../entities';
  * may have changed in between). Pass `lock` there to hold the customer row until commit.
  */
 export async function assertCustomerMayMoveMoney(em: EntityManager, platformId: string, customerId: string, options: { lock?: boolean } = {}): Promise<void> {
-  const customer = await em.findOne(Customer, { id: customerId, platformId }, options.lock ? { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true } : {});
+  const customer = options.lock
+    ? await em.findOne(Customer, { id: customerId, platformId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true })
+    : await heldOrFind(em, Customer, customerId, { id: customerId, platformId }, (c) => c.platformId === platformId);
   if (!customer) throw DomainError.notFound('Customer', 'USER_NOT_FOUND');
   if (customer.isDeleted) throw new DomainError('CUSTOMER_DELETED', 'The customer was deleted; its accounts take no new money');
   const platform = await em.findOneOrFail(Platform, { id: platformId });

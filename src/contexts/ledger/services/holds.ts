@@ -2,7 +2,7 @@ import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { LedgerAccount } from '../entities';
 import { takeBack, type PostingLine } from '../domain/ledger';
-import { ensureSystemAccountSet, postEntry } from './ledger';
+import { ensureSystemAccountSet, postEntry, type PostEntryResult, type SystemAccountSpec } from './ledger';
 
 /**
  * Money on its way out. An outgoing payment first moves the amount from the payer's available
@@ -19,13 +19,14 @@ export const platformFeesAccountId = (platformId: string, currency: string) => `
 /** Fees the service charged (the operator's revenue). */
 export const serviceRevenueAccountId = (platformId: string, currency: string) => `Ledger:${platformId}:SERVICE_REVENUE:${currency}`;
 
-async function ensureSystemAccounts(em: EntityManager, platformId: string, currency: string): Promise<void> {
-  await ensureSystemAccountSet(em, platformId, currency, [
+/** The system accounts money on its way out passes through, in one currency (postEntry creates any still missing). */
+export function payoutSystemAccounts(platformId: string, currency: string): SystemAccountSpec[] {
+  return [
     [pendingOutgoingAccountId(platformId, currency), 'PENDING_OUTGOING'],
     [railClearingAccountId(platformId, currency), 'RAIL_CLEARING'],
     [platformFeesAccountId(platformId, currency), 'PLATFORM_FEES'],
     [serviceRevenueAccountId(platformId, currency), 'SERVICE_REVENUE'],
-  ]);
+  ];
 }
 
 export interface HoldInput {
@@ -38,9 +39,8 @@ export interface HoldInput {
 }
 
 /** Takes the amount out of the available balance (INSUFFICIENT_FUNDS if it is not there). */
-export async function holdFunds(em: EntityManager, input: HoldInput & { accountId: string }): Promise<void> {
-  await ensureSystemAccounts(em, input.platformId, input.currency);
-  await postEntry(em, {
+export async function holdFunds(em: EntityManager, input: HoldInput & { accountId: string }): Promise<PostEntryResult> {
+  return postEntry(em, {
     platformId: input.platformId,
     idempotencyKey: `hold:${input.transactionId}`,
     transactionId: input.transactionId,
@@ -50,6 +50,7 @@ export async function holdFunds(em: EntityManager, input: HoldInput & { accountI
       { accountId: pendingOutgoingAccountId(input.platformId, input.currency), currency: input.currency, amount: input.amount },
     ],
     heldChanges: [{ accountId: input.accountId, delta: input.amount }],
+    systemAccounts: payoutSystemAccounts(input.platformId, input.currency),
   });
 }
 
@@ -65,7 +66,7 @@ export interface SettleInput extends HoldInput {
  * the rail in the sending currency; in the receiving currency the rail (or the conversion) pays
  * the received amount to the destination when it is an internal account.
  */
-export async function settleHold(em: EntityManager, input: SettleInput): Promise<void> {
+export async function settleHold(em: EntityManager, input: SettleInput): Promise<PostEntryResult> {
   const { platformId, currency } = input;
   const converted = input.amount - input.serviceFees - input.platformFees;
   const lines: PostingLine[] = [
@@ -76,17 +77,17 @@ export async function settleHold(em: EntityManager, input: SettleInput): Promise
   if (input.platformFees > 0n) lines.push({ accountId: platformFeesAccountId(platformId, currency), currency, amount: input.platformFees });
   if (input.delivery.toAccountId) {
     const recv = input.delivery.receivingCurrency;
-    await ensureSystemAccounts(em, platformId, recv);
     lines.push({ accountId: railClearingAccountId(platformId, recv), currency: recv, amount: -input.delivery.receivedAmount });
     lines.push({ accountId: input.delivery.toAccountId, currency: recv, amount: input.delivery.receivedAmount });
   }
-  await postEntry(em, {
+  return postEntry(em, {
     platformId,
     idempotencyKey: `settle-out:${input.transactionId}`,
     transactionId: input.transactionId,
     description: 'Outgoing payment settled',
     lines: mergeLines(lines),
     ...(input.accountId ? { heldChanges: [{ accountId: input.accountId, delta: -input.amount }] } : {}),
+    systemAccounts: [...payoutSystemAccounts(platformId, currency), ...payoutSystemAccounts(platformId, input.delivery.receivingCurrency)],
   });
 }
 
@@ -94,9 +95,8 @@ export async function settleHold(em: EntityManager, input: SettleInput): Promise
  * Money for a real-time-funded payment arrived from outside (a bank transfer or deposit quoting
  * the quote's reference): it goes straight to PENDING_OUTGOING, where a hold would have put it.
  */
-export async function receiveFunding(em: EntityManager, input: HoldInput): Promise<void> {
-  await ensureSystemAccounts(em, input.platformId, input.currency);
-  await postEntry(em, {
+export async function receiveFunding(em: EntityManager, input: HoldInput): Promise<PostEntryResult> {
+  return postEntry(em, {
     platformId: input.platformId,
     idempotencyKey: `funding:${input.transactionId}`,
     transactionId: input.transactionId,
@@ -105,6 +105,7 @@ export async function receiveFunding(em: EntityManager, input: HoldInput): Promi
       { accountId: railClearingAccountId(input.platformId, input.currency), currency: input.currency, amount: -input.amount },
       { accountId: pendingOutgoingAccountId(input.platformId, input.currency), currency: input.currency, amount: input.amount },
     ],
+    systemAccounts: payoutSystemAccounts(input.platformId, input.currency),
   });
 }
 

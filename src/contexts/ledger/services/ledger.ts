@@ -17,7 +17,14 @@ export interface PostEntryInput {
    * `held`, so the total balance still shows them until they leave.
    */
   heldChanges?: { accountId: string; delta: bigint }[];
+  /**
+   * The platform's system accounts this entry may be the first to use: created (in the entry's
+   * transaction) only when the entry finds one missing, so an entry costs no statement for them.
+   */
+  systemAccounts?: SystemAccountSpec[];
 }
+
+export type SystemAccountSpec = [id: string, kind: LedgerAccount['kind']];
 
 export interface PostEntryResult {
   entryId: string;
@@ -25,6 +32,19 @@ export interface PostEntryResult {
 }
 
 type Row = Record<string, unknown>;
+
+/** A ledger account as postEntry reads it (int8 as text). */
+type AccountRow = {
+  id: string;
+  platform_id: string;
+  kind: string;
+  currency: string;
+  balance: string;
+  held: string;
+  allow_negative: boolean;
+  created_at: Date;
+  updated_at: Date;
+};
 
 // The raw statements below interpolate their parameters as escaped literals (as every MikroORM
 // raw query does), and a list parameter as a comma-separated list: hence `array[?]`.
@@ -51,19 +71,31 @@ export async function postEntry(em: EntityManager, input: PostEntryInput): Promi
 
   const ids = [...new Set([...input.lines.map((l) => l.accountId), ...(input.heldChanges ?? []).map((h) => h.accountId)])].sort();
   // allow_negative never changes, so filtering the lock on it is safe.
-  const found = await sql<{ id: string; currency: string; balance: string; held: string; allow_negative: boolean; posted: string | null }>(
-    `with protected as (
-       select id, currency, balance, held, allow_negative from ledger_accounts
-       where id = any(array[?]::text[]) and platform_id = ? and not allow_negative order by id for update),
-     shared as (
-       select id, currency, balance, held, allow_negative from ledger_accounts
-       where id = any(array[?]::text[]) and platform_id = ? and allow_negative)
-     select id, currency, balance::text as balance, held::text as held, allow_negative,
-       (select id from journal_entries where idempotency_key = ?) as posted
-     from (select * from protected union all select * from shared) accounts order by id`,
-    [ids, input.platformId, ids, input.platformId, input.idempotencyKey],
-  );
+  const lookup = () =>
+    sql<AccountRow & { posted: string | null }>(
+      `with protected as (
+         select id, platform_id, kind, currency, balance, held, allow_negative, created_at, updated_at from ledger_accounts
+         where id = any(array[?]::text[]) and platform_id = ? and not allow_negative order by id for update),
+       shared as (
+         select id, platform_id, kind, currency, balance, held, allow_negative, created_at, updated_at from ledger_accounts
+         where id = any(array[?]::text[]) and platform_id = ? and allow_negative)
+       select id, platform_id, kind, currency, balance::text as balance, held::text as held, allow_negative, created_at, updated_at,
+         (select id from journal_entries where idempotency_key = ?) as posted
+       from (select * from protected union all select * from shared) accounts order by id`,
+      [ids, input.platformId, ids, input.platformId, input.idempotencyKey],
+    );
+  let found = await lookup();
   if (found[0]?.posted) return { entryId: found[0].posted, alreadyPosted: true };
+  const missing = (input.systemAccounts ?? []).filter(([id]) => ids.includes(id) && !found.some((a) => a.id === id));
+  if (missing.length > 0) {
+    // Only the first entry of a platform and currency gets here (provisioning creates them for its currencies).
+    for (const currency of new Set(input.lines.map((l) => l.currency))) {
+      const own = missing.filter(([id]) => input.lines.some((l) => l.accountId === id && l.currency === currency));
+      if (own.length > 0) await ensureSystemAccountSet(em, input.platformId, currency, own);
+    }
+    found = await lookup();
+    if (found[0]?.posted) return { entryId: found[0].posted, alreadyPosted: true };
+  }
   const accounts = found.map((a) => ({ id: a.id, currency: a.currency, balance: BigInt(a.balance), held: BigInt(a.held), allowNegative: a.allow_negative }));
   const result = applyEntry(accounts, input.lines);
   if (!result.ok) {
@@ -104,12 +136,18 @@ export async function postEntry(em: EntityManager, input: PostEntryInput): Promi
     const [first] = await sql<{ id: string }>('select id from journal_entries where idempotency_key = ?', [input.idempotencyKey]);
     return { entryId: first!.id, alreadyPosted: true };
   }
-  // Accounts this unit of work already holds are brought up to date, so later reads in the same
-  // transaction (balance webhooks) see the new balances; a shared account's by this entry's lines.
+  // Accounts this unit of work already holds are brought up to date, and the protected accounts it
+  // changed and did not hold are added as written, so later reads in the same transaction
+  // (balance webhooks) find the new balances without asking the database; a shared account's
+  // balance moves by this entry's lines.
   const uow = em.getUnitOfWork();
   for (const a of changed) {
     const managed = uow.getById<LedgerAccount>(LedgerAccount, a.id);
-    if (!managed) continue;
+    if (!managed) {
+      const { posted: _posted, ...row } = found.find((f) => f.id === a.id)!;
+      em.map(LedgerAccount, { ...row, kind: row.kind as LedgerAccount['kind'], balance: result.balances.get(a.id)!, held: held.get(a.id)!, updated_at: now });
+      continue;
+    }
     managed.balance = result.balances.get(a.id)!;
     managed.storedBalance = managed.balance;
     managed.held = held.get(a.id)!;

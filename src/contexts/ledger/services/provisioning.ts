@@ -9,6 +9,8 @@ import { derivedId } from '../../../domain/ids';
 import { customerAccountPlan, missingAccounts, platformAccountPlan, type AccountSpec } from '../domain/internal-accounts';
 import { internalAccountViews } from './internal-account-views';
 import { openInternalAccount } from './internal-accounts';
+import { payoutSystemAccounts } from './holds';
+import { ensureSystemAccountSet, sandboxFundingAccountId } from './ledger';
 import { recordWebhookEvent } from '../../webhooks/services/webhooks';
 
 /**
@@ -33,14 +35,19 @@ export async function provisionCustomerAccounts(em: EntityManager, platform: Pla
 }
 
 /**
- * Opens the platform's missing own accounts (one per supported currency). Same contract as
- * provisionCustomerAccounts; the platform row is the lock.
+ * Opens the platform's missing own accounts (one per supported currency) and its system ledger
+ * accounts of those currencies. Same contract as provisionCustomerAccounts; the platform row is the lock.
  */
 export async function provisionPlatformAccounts(em: EntityManager, platform: Platform): Promise<InternalAccount[]> {
   const plan = platformAccountPlan(platform);
   if (plan.length === 0) return [];
   if (!em.isInTransaction()) return em.transactional((tx) => provisionPlatformAccounts(tx, platform));
   await em.createQueryBuilder(Platform).select('id').where({ id: platform.id }).setLockMode(LockMode.PESSIMISTIC_WRITE).execute();
+  // The system accounts payouts and sandbox funding post to, made now so that no payment pays for
+  // them (postEntry still makes any missing one, for platforms provisioned before this).
+  for (const currency of new Set(plan.map((spec) => spec.currency))) {
+    await ensureSystemAccountSet(em, platform.id, currency, [...payoutSystemAccounts(platform.id, currency), [sandboxFundingAccountId(platform.id, currency), 'SANDBOX_FUNDING_SOURCE']]);
+  }
   const held = await em.find(InternalAccount, { platformId: platform.id, customerId: null }, { refresh: true });
   return open(em, missingAccounts(plan, held), { platformId: platform.id, customerId: null });
 }

@@ -10,7 +10,7 @@ import { logger } from '../../../logger';
 import { executionRequestKey } from '../domain/execution-attempts';
 import { executeQuote, startQuote } from '../../../temporal/starters/quote';
 import type { QuoteInput } from '../../../../workflows/definitions';
-import { assertExecutableWithoutWalletSignature, createQuote, quoteView, type QuoteRequest } from '../services/quotes';
+import { assertExecutableWithoutWalletSignature, createQuote, quoteIds, quoteView, readQuoteRequestRows, type QuoteRequest } from '../services/quotes';
 import { QuoteRequestSchema, QuoteSchema } from './quote-schemas';
 
 const TAGS = ['Cross-Currency Transfers'];
@@ -70,7 +70,8 @@ export const quoteRoutes = [
       409: { description: 'BANK_ACCOUNT_VALIDATION_PENDING: the destination is still being validated', schema: errorResponses[400].schema },
           },
     handler: async ({ em, caller, body, deps, idempotencyKey }) => {
-      const platform = await em.findOneOrFail(Platform, { id: caller.platformId });
+      // One statement reads what the request names; the checks find it in memory.
+      const platform = (await readQuoteRequestRows(em, caller.platformId, body as QuoteRequest, idempotencyKey ? quoteIds(caller.platformId, idempotencyKey).quoteId : null)) ?? (await em.findOneOrFail(Platform, { id: caller.platformId }));
       const q = await createQuote(em, { platform, environment: caller.environment, request: body as QuoteRequest, ...(idempotencyKey ? { idempotencyKey } : {}) });
       if (body.immediatelyExecute) {
         await execute(deps, q, idempotencyKey);

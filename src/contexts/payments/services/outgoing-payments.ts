@@ -6,7 +6,9 @@ import { ExternalAccount } from '../../external-accounts/entities';
 import { refundSettled, releaseHold, reverseCollectedCredit, settleHold } from '../../ledger/services/holds';
 import { internalAccountView } from '../../ledger/services/internal-account-views';
 import { WebhookEvent } from '../../webhooks/entities';
-import { recordWebhookEvent } from '../../webhooks/services/webhooks';
+import { Customer } from '../../customers/entities';
+import { aliasedColumns, mapAliased } from '../../../db/joined-rows';
+import { recordWebhookEvents } from '../../webhooks/services/webhooks';
 import { DomainError } from '../../../domain/errors';
 import { derivedId } from '../../../domain/ids';
 import type { FinishedPayment } from '../domain/payment-outcome';
@@ -38,19 +40,17 @@ function paymentEventType(tx: Transaction, status: string): string | null {
 export async function recordEvents(em: EntityManager, quote: Quote, tx: Transaction, statuses: string[], options: { balanceOf?: (string | undefined)[] } = {}): Promise<RecordedEvent[]> {
   const data = (await transactionViews(em, [tx]))[0];
   const { payment, balances } = eventIdsOf(tx, statuses, options.balanceOf);
-  const events: RecordedEvent[] = [];
-  for (const { eventId, type } of payment) {
-    await recordWebhookEvent(em, { id: eventId, platformId: tx.platformId, environment: quote.environment, type, data });
-    events.push({ eventId, type });
-  }
+  const base = { platformId: tx.platformId, environment: quote.environment };
+  const toRecord: { platformId: string; environment: Quote['environment']; id: string; type: string; data: unknown }[] = payment.map(({ eventId, type }) => ({ ...base, id: eventId, type, data }));
   for (const { eventId, accountId } of balances) {
+    // Found in this unit of work when the step read the account and posted to it (postEntry leaves
+    // the ledger accounts it wrote there); read otherwise.
     const account = await em.findOne(InternalAccount, { id: accountId });
     const ledger = await em.findOne(LedgerAccount, { id: accountId });
     if (!account || !ledger) continue;
-    const event = await recordWebhookEvent(em, { id: eventId, platformId: tx.platformId, environment: quote.environment, type: 'INTERNAL_ACCOUNT.BALANCE_UPDATED', data: internalAccountView(account, ledger) });
-    events.push({ eventId: event.id, type: event.type });
+    toRecord.push({ ...base, id: eventId, type: 'INTERNAL_ACCOUNT.BALANCE_UPDATED', data: internalAccountView(account, ledger) });
   }
-  return events;
+  return (await recordWebhookEvents(em, toRecord)).map(({ id, type }) => ({ eventId: id, type }));
 }
 
 /** The ids the events of a step get: derived from the transaction, the step's event types and the accounts. */
@@ -95,17 +95,40 @@ export async function destinationAccount(em: EntityManager, quote: Quote): Promi
   return em.findOne(ExternalAccount, { id, platformId: quote.platformId });
 }
 
+/**
+ * A payment step's rows in ONE statement: the transaction and its quote, locked, and what the
+ * step's webhooks show (the customer, the payer's and the credited internal accounts), all left
+ * in the unit of work so that nothing is read again.
+ */
 async function locked(em: EntityManager, transactionId: string) {
-  const payment = await em.findOneOrFail(Transaction, { id: transactionId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-  const quote = await em.findOneOrFail(Quote, { transactionId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-  return { payment, quote };
+  const [row] = await em.getConnection().execute<Record<string, unknown>[]>(
+    `select ${aliasedColumns(em, Transaction, 't')}, ${aliasedColumns(em, Quote, 'q')}, ${aliasedColumns(em, Customer, 'c')},
+       ${aliasedColumns(em, InternalAccount, 'src')}, ${aliasedColumns(em, InternalAccount, 'dst')}
+     from transactions t join quotes q on q.transaction_id = t.id
+       left join customers c on c.id = t.customer_id
+       left join internal_accounts src on src.id = q.source->>'accountId'
+       left join internal_accounts dst on dst.id = q.destination->>'accountId'
+     where t.id = ? for update of t, q`,
+    [transactionId],
+    'all',
+    em.getTransactionContext(),
+  );
+  if (!row) throw new Error(`payment ${transactionId} not found`);
+  mapAliased(em, Customer, row, 'c');
+  mapAliased(em, InternalAccount, row, 'src');
+  mapAliased(em, InternalAccount, row, 'dst');
+  return { payment: mapAliased(em, Transaction, row, 't')!, quote: mapAliased(em, Quote, row, 'q')! };
 }
 
 function holdOf(quote: Quote, transactionId: string) {
   return { platformId: quote.platformId, transactionId, accountId: sourceAccountOf(quote), currency: quote.sendingCurrency, amount: quote.totalSendingAmount };
 }
 
-function finish(payment: Transaction, quote: Quote, status: 'COMPLETED' | 'FAILED', failureReason?: string | null) {
+/**
+ * The payment and its quote reach an end state, written in ONE statement (a flush would send an
+ * update per table) with the payment's refund, if any; both entities are left as written.
+ */
+async function finish(em: EntityManager, payment: Transaction, quote: Quote, status: 'COMPLETED' | 'FAILED', failureReason?: string | null): Promise<void> {
   const now = new Date();
   payment.status = status;
   payment.failureReason = failureReason ?? null;
@@ -113,6 +136,16 @@ function finish(payment: Transaction, quote: Quote, status: 'COMPLETED' | 'FAILE
   payment.updatedAt = now;
   quote.status = status;
   quote.updatedAt = now;
+  await em.getConnection().execute(
+    `with quote as (update quotes set status = ?, updated_at = ? where id = ?)
+     update transactions set status = ?, failure_reason = ?, settled_at = ?, refund = ?, updated_at = ? where id = ?`,
+    [quote.status, now, quote.id, payment.status, payment.failureReason, payment.settledAt ?? null, payment.refund ? JSON.stringify(payment.refund) : null, now, payment.id],
+    'run',
+    em.getTransactionContext(),
+  );
+  const uow = em.getUnitOfWork();
+  uow.merge(payment);
+  uow.merge(quote);
 }
 
 /** The rail delivered: the hold leaves (fees to their accounts), the payment is COMPLETED. */
@@ -127,8 +160,7 @@ export async function completeOutgoingPayment(em: EntityManager, input: { transa
       platformFees: quote.platformFeesIncluded,
       delivery: { receivingCurrency: quote.receivingCurrency, receivedAmount: quote.totalReceivingAmount, ...(credited ? { toAccountId: credited } : {}) },
     });
-    finish(payment, quote, 'COMPLETED');
-    await tx.flush();
+    await finish(tx, payment, quote, 'COMPLETED');
     return { events: await recordEvents(tx, quote, payment, ['COMPLETED'], { balanceOf: [sourceAccountOf(quote), credited] }), finished: { type: payment.type, outcome: 'COMPLETED' } };
   });
 }
@@ -174,8 +206,7 @@ export async function failOutgoingPayment(em: EntityManager, input: { transactio
     }
     const finished: FinishedPayment = { type: payment.type, outcome: 'FAILED' };
     if (!(await isFunded(tx, quote, payment.id))) {
-      finish(payment, quote, 'FAILED', failureReasonOf(payment, input.kind));
-      await tx.flush();
+      await finish(tx, payment, quote, 'FAILED', failureReasonOf(payment, input.kind));
       return { events: await recordEvents(tx, quote, payment, ['FAILED']), finished };
     }
     const hold = holdOf(quote, payment.id);
@@ -183,8 +214,7 @@ export async function failOutgoingPayment(em: EntityManager, input: { transactio
     else await settleHold(tx, { ...hold, serviceFees: 0n, platformFees: 0n, delivery: { receivingCurrency: quote.receivingCurrency, receivedAmount: quote.totalReceivingAmount } });
     const now = new Date().toISOString();
     payment.refund = { reference: derivedId('Transaction', payment.id, 'refund').split(':')[1]!, initiatedAt: now, status: failure.refund, reason: failure.refundReason, ...(failure.refund === 'COMPLETED' ? { settledAt: now } : {}) };
-    finish(payment, quote, 'FAILED', failureReasonOf(payment, input.kind));
-    await tx.flush();
+    await finish(tx, payment, quote, 'FAILED', failureReasonOf(payment, input.kind));
     return { events: await recordEvents(tx, quote, payment, ['FAILED', `REFUND_${failure.refund}`], { balanceOf: [sourceAccountOf(quote)] }), finished };
   });
 }
@@ -197,8 +227,7 @@ export async function returnOutgoingPayment(em: EntityManager, input: { transact
     await refundSettled(tx, { ...holdOf(quote, payment.id), serviceFees: quote.feesIncluded - quote.platformFeesIncluded, platformFees: quote.platformFeesIncluded });
     const now = new Date().toISOString();
     payment.refund = { reference: derivedId('Transaction', payment.id, 'refund').split(':')[1]!, initiatedAt: now, settledAt: now, status: 'COMPLETED', reason: 'TRANSACTION_FAILED' };
-    finish(payment, quote, 'FAILED', 'PAYOUT_RETURNED');
-    await tx.flush();
+    await finish(tx, payment, quote, 'FAILED', 'PAYOUT_RETURNED');
     return { events: await recordEvents(tx, quote, payment, ['FAILED', 'REFUND_COMPLETED'], { balanceOf: [sourceAccountOf(quote)] }), finished: { type: payment.type, outcome: 'RETURNED' } };
   });
 }
@@ -221,8 +250,7 @@ export async function returnPulledPayment(em: EntityManager, input: { transactio
       platformFees: quote.platformFeesIncluded,
       delivery: { receivingCurrency: quote.receivingCurrency, receivedAmount: quote.totalReceivingAmount, toAccountId: credited },
     });
-    finish(payment, quote, 'FAILED', payment.type === 'INCOMING' ? 'COLLECTION_FAILED' : 'QUOTE_EXECUTION_FAILED');
-    await tx.flush();
+    await finish(tx, payment, quote, 'FAILED', payment.type === 'INCOMING' ? 'COLLECTION_FAILED' : 'QUOTE_EXECUTION_FAILED');
     return { events: await recordEvents(tx, quote, payment, ['FAILED'], { balanceOf: [credited] }), finished: { type: payment.type, outcome: 'RETURNED' } };
   });
 }

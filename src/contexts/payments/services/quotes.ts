@@ -1,3 +1,4 @@
+import type { EntityData } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { createHash } from 'node:crypto';
 import { fundingInstructions } from '../../ledger/services/internal-account-views';
@@ -5,7 +6,6 @@ import { Quote, Transaction } from '../entities';
 import { InternalAccount } from '../../ledger/entities';
 import { Customer } from '../../customers/entities';
 import { ExternalAccount } from '../../external-accounts/entities';
-import type { Platform } from '../../platforms/entities';
 import type { Environment } from '../../platforms/entities/ApiToken';
 import { isActiveFeeConfig } from '../../platforms/domain/fee-configs';
 import { assertExternalAccountUsable } from '../../external-accounts/domain/account-usage';
@@ -25,6 +25,9 @@ import { Lookup } from '../entities';
 import { assertLookupUsable } from '../domain/lookups';
 import { valueIn } from '../domain/pricing/value-in';
 import { isPullable, PULL_RAILS } from '../domain/pull-scenarios';
+import { aliasedColumns, heldOrFind, mapAliased } from '../../../db/joined-rows';
+import { insertTogether } from '../../../db/combined-insert';
+import { Platform } from '../../platforms/entities';
 
 export interface QuoteRequest {
   source: { sourceType: 'ACCOUNT'; accountId: string; customerId?: string } | { sourceType: 'REALTIME_FUNDING'; currency: string; customerId?: string; cryptoNetwork?: string };
@@ -77,12 +80,12 @@ async function resolveDestination(em: EntityManager, platform: Platform, request
   const d = request.destination;
   if (d.destinationType === 'UMA_ADDRESS') return resolveUmaDestination(em, platform, request, d);
   if (d.accountId.startsWith('ExternalAccount:')) {
-    const external = await em.findOne(ExternalAccount, { id: d.accountId, platformId: platform.id, deletedAt: null });
+    const external = await heldOrFind(em, ExternalAccount, d.accountId, { id: d.accountId, platformId: platform.id, deletedAt: null }, (e) => e.platformId === platform.id && !e.deletedAt);
     if (!external) throw invalid([field('destination.accountId', 'exists', 'no such external account')]);
     const rails = (externalAccountView(external).accountInfo as { paymentRails?: string[] }).paymentRails ?? [external.accountType];
     return { accountId: external.id, currency: external.currency, rails, external };
   }
-  const internal = await em.findOne(InternalAccount, { id: d.accountId, platformId: platform.id });
+  const internal = await heldOrFind(em, InternalAccount, d.accountId, { id: d.accountId, platformId: platform.id }, (a) => a.platformId === platform.id);
   if (!internal) throw invalid([field('destination.accountId', 'exists', 'no such internal or external account')]);
   return { accountId: internal.id, currency: internal.currency, rails: ['INTERNAL_TRANSFER'], internal };
 }
@@ -107,7 +110,7 @@ interface Source {
 async function resolveSource(em: EntityManager, platform: Platform, request: QuoteRequest): Promise<{ source: Source; sendingCurrency: string; customerId: string | null }> {
   const s = request.source;
   if (s.sourceType === 'REALTIME_FUNDING') {
-    if (s.customerId && !(await em.findOne(Customer, { id: s.customerId, platformId: platform.id }))) throw DomainError.notFound('Customer');
+    if (s.customerId && !(await heldOrFind(em, Customer, s.customerId, { id: s.customerId, platformId: platform.id }, (c) => c.platformId === platform.id))) throw DomainError.notFound('Customer');
     if (!findCurrency(s.currency)) throw invalid([field('source.currency', 'enum', 'not a currency this service moves')]);
     // Tokens sent on another chain than the deposit address's are lost: the network must carry the currency.
     const networkProblems = depositNetworkProblems(s.currency, s.cryptoNetwork, 'source.cryptoNetwork');
@@ -120,7 +123,7 @@ async function resolveSource(em: EntityManager, platform: Platform, request: Quo
     };
   }
   if (s.accountId.startsWith('ExternalAccount:')) return resolvePullSource(em, platform, s);
-  const account = await em.findOne(InternalAccount, { id: s.accountId, platformId: platform.id });
+  const account = await heldOrFind(em, InternalAccount, s.accountId, { id: s.accountId, platformId: platform.id }, (a) => a.platformId === platform.id);
   if (!account) throw invalid([field('source.accountId', 'exists', 'no such internal account')]);
   if (account.status !== 'ACTIVE') throw invalid([field('source.accountId', 'active', `the account is ${account.status}`)]);
   const customerId = await spendingCustomer(em, platform, account, s.customerId);
@@ -142,13 +145,13 @@ async function spendingCustomer(em: EntityManager, platform: Platform, account: 
     if (named !== owner) throw invalid([field('source.customerId', 'accountOwner', 'the account belongs to another customer')]);
     return owner;
   }
-  if (!(await em.findOne(Customer, { id: named, platformId: platform.id }))) throw DomainError.notFound('Customer');
+  if (!(await heldOrFind(em, Customer, named, { id: named, platformId: platform.id }, (c) => c.platformId === platform.id))) throw DomainError.notFound('Customer');
   return named;
 }
 
 /** An external account as a source: the service pulls from it, so it must be reachable by a pull rail and usable now. */
 async function resolvePullSource(em: EntityManager, platform: Platform, s: { accountId: string; customerId?: string }): Promise<{ source: Source; sendingCurrency: string; customerId: string | null }> {
-  const external = await em.findOne(ExternalAccount, { id: s.accountId, platformId: platform.id, deletedAt: null });
+  const external = await heldOrFind(em, ExternalAccount, s.accountId, { id: s.accountId, platformId: platform.id, deletedAt: null }, (e) => e.platformId === platform.id && !e.deletedAt);
   if (!external) throw invalid([field('source.accountId', 'exists', 'no such internal or external account')]);
   const rails = (externalAccountView(external).accountInfo as { paymentRails?: string[] }).paymentRails ?? [];
   if (!isPullable(rails)) throw invalid([field('source.accountId', 'pullable', `the service cannot pull from a ${external.accountType} (pull rails: ${PULL_RAILS.join(', ')}); fund an internal account instead`)]);
@@ -171,6 +174,46 @@ function platformFee(platform: Platform, sendingCurrency: string, receivingCurre
   return platformFeeFor(platform.feeConfigs.filter(isActiveFeeConfig), sendingCurrency, receivingCurrency);
 }
 
+/** The ids a quote request derives from an Idempotency-Key (a repeat finds the first request's quote), or fresh ones. */
+export function quoteIds(platformId: string, idempotencyKey: string | undefined): { quoteId: string; transactionId: string } {
+  return idempotencyKey
+    ? { quoteId: derivedId('Quote', platformId, 'quote', idempotencyKey), transactionId: derivedId('Transaction', platformId, 'quote', idempotencyKey) }
+    : { quoteId: newId('Quote'), transactionId: newId('Transaction') };
+}
+
+/**
+ * Everything a quote request names, read in ONE statement and left in the unit of work (so the
+ * checks below find it without asking again): the platform, the quote an earlier request with the
+ * same Idempotency-Key made, the source account (internal or external) with the customer it is
+ * spent for, and the destination account (internal or external). What is not found here is
+ * looked up as before, and refused there.
+ */
+export async function readQuoteRequestRows(em: EntityManager, platformId: string, request: QuoteRequest, earlierQuoteId: string | null): Promise<Platform | null> {
+  const sourceId = request.source.sourceType === 'ACCOUNT' ? request.source.accountId : null;
+  const destinationId = request.destination.destinationType === 'ACCOUNT' ? request.destination.accountId : null;
+  const [row] = await em.getConnection().execute<Record<string, unknown>[]>(
+    `select ${aliasedColumns(em, Platform, 'p')}, ${aliasedColumns(em, Quote, 'eq')}, ${aliasedColumns(em, InternalAccount, 'si')}, ${aliasedColumns(em, ExternalAccount, 'se')},
+       ${aliasedColumns(em, Customer, 'c')}, ${aliasedColumns(em, InternalAccount, 'di')}, ${aliasedColumns(em, ExternalAccount, 'de')}
+     from platforms p
+       left join quotes eq on eq.id = ? and eq.platform_id = p.id
+       left join internal_accounts si on si.id = ? and si.platform_id = p.id
+       left join external_accounts se on se.id = ? and se.platform_id = p.id
+       left join customers c on c.id = coalesce(?, si.customer_id, se.customer_id) and c.platform_id = p.id
+       left join internal_accounts di on di.id = ? and di.platform_id = p.id
+       left join external_accounts de on de.id = ? and de.platform_id = p.id
+     where p.id = ?`,
+    [earlierQuoteId, sourceId, sourceId, request.source.customerId ?? null, destinationId, destinationId, platformId],
+  );
+  if (!row) return null;
+  mapAliased(em, Quote, row, 'eq');
+  mapAliased(em, InternalAccount, row, 'si');
+  mapAliased(em, ExternalAccount, row, 'se');
+  mapAliased(em, Customer, row, 'c');
+  mapAliased(em, InternalAccount, row, 'di');
+  mapAliased(em, ExternalAccount, row, 'de');
+  return mapAliased(em, Platform, row, 'p');
+}
+
 /**
  * Prices and records a quote and the PENDING transaction it will execute, in one database
  * transaction. Sources: internal accounts and real-time funding; destinations: external or
@@ -179,11 +222,9 @@ function platformFee(platform: Platform, sendingCurrency: string, receivingCurre
 export async function createQuote(em: EntityManager, input: { platform: Platform; environment: Environment; request: QuoteRequest; idempotencyKey?: string }): Promise<Quote> {
   // With an Idempotency-Key the ids derive from it: a request repeated after its first attempt
   // committed and died before answering (its claim taken over) finds that quote, not a second one.
-  const ids = input.idempotencyKey
-    ? { quoteId: derivedId('Quote', input.platform.id, 'quote', input.idempotencyKey), transactionId: derivedId('Transaction', input.platform.id, 'quote', input.idempotencyKey) }
-    : { quoteId: newId('Quote'), transactionId: newId('Transaction') };
+  const ids = quoteIds(input.platform.id, input.idempotencyKey);
   if (input.idempotencyKey) {
-    const earlier = await em.findOne(Quote, { id: ids.quoteId, platformId: input.platform.id });
+    const earlier = await heldOrFind(em, Quote, ids.quoteId, { id: ids.quoteId, platformId: input.platform.id }, (q) => q.platformId === input.platform.id);
     if (earlier) return earlier;
   }
   const { platform, request } = input;
@@ -227,7 +268,7 @@ export async function createQuote(em: EntityManager, input: { platform: Platform
   const rateDetails: Record<string, unknown> = Object.fromEntries(Object.entries(priced.rateDetails).map(([k, v]) => [k, typeof v === 'bigint' ? Number(v) : v]));
   const now = new Date();
   const { quoteId, transactionId } = ids;
-  const quote = em.create(Quote, {
+  const quoteData: EntityData<Quote> = {
     id: quoteId,
     platformId: platform.id,
     environment: input.environment,
@@ -257,8 +298,8 @@ export async function createQuote(em: EntityManager, input: { platform: Platform
     executedAt: null,
     createdAt: now,
     updatedAt: now,
-  });
-  em.create(Transaction, {
+  };
+  const transactionData: EntityData<Transaction> = {
     id: transactionId,
     platformId: platform.id,
     customerId,
@@ -282,9 +323,13 @@ export async function createQuote(em: EntityManager, input: { platform: Platform
     paymentRail: rail,
     createdAt: now,
     updatedAt: now,
-  });
-  await em.flush();
-  return quote;
+  };
+  // One statement (the ORM's flush would send two inserts in a transaction of their own).
+  await insertTogether(em, [
+    { entity: Transaction, data: transactionData },
+    { entity: Quote, data: quoteData },
+  ]);
+  return em.getUnitOfWork().getById<Quote>(Quote, quoteId)!;
 }
 
 /**

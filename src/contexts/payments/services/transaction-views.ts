@@ -9,6 +9,7 @@ import { endUserTermsConsentOf } from '../../customers/domain/agreements';
 import { currencyView } from '../../../domain/currencies';
 import { publicRail } from '../domain/payment-rails';
 import { INDIVIDUAL_PROFILE_KEYS } from '../../customers/domain/customer-rules';
+import { heldWhole } from '../../../db/joined-rows';
 
 /** Public representations of stored rows. Amounts stay bigint here; the JSON writer emits them exactly. */
 
@@ -173,10 +174,17 @@ export async function transactionViews(em: EntityManager, rows: Transaction[]) {
   const customerIds = [...new Set(rows.map((r) => r.customerId).filter((id): id is string => !!id))];
   // Only internal accounts have a funding reference to show.
   const accountIds = [...new Set(rows.map((r) => r.destination.accountId).filter((id): id is string => typeof id === 'string' && id.startsWith('InternalAccount:')))];
-  const [customers, accounts] = await Promise.all([
-    customerIds.length ? em.find(Customer, { id: { $in: customerIds } }) : [],
-    accountIds.length ? em.find(InternalAccount, { id: { $in: accountIds } }) : [],
+  // Rows this unit of work holds already (a payment step read them) are not read again.
+  const heldCustomers = customerIds.map((id) => heldWhole(em, Customer, id)).filter((c): c is Customer => !!c);
+  const heldAccounts = accountIds.map((id) => heldWhole(em, InternalAccount, id)).filter((a): a is InternalAccount => !!a);
+  const missingCustomers = customerIds.filter((id) => !heldCustomers.some((c) => c.id === id));
+  const missingAccounts = accountIds.filter((id) => !heldAccounts.some((a) => a.id === id));
+  const [readCustomers, readAccounts] = await Promise.all([
+    missingCustomers.length ? em.find(Customer, { id: { $in: missingCustomers } }) : [],
+    missingAccounts.length ? em.find(InternalAccount, { id: { $in: missingAccounts } }) : [],
   ]);
+  const customers = [...heldCustomers, ...readCustomers];
+  const accounts = [...heldAccounts, ...readAccounts];
   const platformCustomerIds = new Map(customers.map((c) => [c.id, c.platformCustomerId]));
   const references = new Map(accounts.map((a) => [a.id, reconciliationReferenceOf(a)]));
   return rows.map((r) =>

@@ -24,3 +24,26 @@ export async function recordWebhookEvent(em: EntityManager, input: NewWebhookEve
   if (inserted.affectedRows === 0) return em.findOneOrFail(WebhookEvent, { id });
   return em.create(WebhookEvent, row, { managed: true });
 }
+
+/**
+ * Records several events in one statement; an event found recorded by an earlier try (ids derive
+ * from what they announce) stays as it was. Returns their ids and types, in the order given.
+ */
+export async function recordWebhookEvents(em: EntityManager, inputs: (NewWebhookEvent & { id: string })[]): Promise<{ id: string; type: string }[]> {
+  if (inputs.length === 0) return [];
+  const now = new Date();
+  const rows = inputs.map((input) => ({
+    id: input.id,
+    platformId: input.platformId,
+    environment: input.environment,
+    type: input.type,
+    payload: stringifyWithBigInt({ id: input.id, type: input.type, timestamp: now.toISOString(), data: input.data }),
+    state: 'PENDING' as const,
+    attempts: 0,
+    lastResponseStatus: null,
+    lastAttemptAt: null,
+    createdAt: now,
+  }));
+  await em.createQueryBuilder(WebhookEvent).insert(rows).onConflict('id').ignore().execute('run');
+  return inputs.map(({ id, type }) => ({ id, type }));
+}
