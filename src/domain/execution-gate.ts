@@ -13,6 +13,8 @@ export interface ExecutionSubject {
   platformRegion: string;
   environment: 'SANDBOX' | 'PRODUCTION';
   customerId: string | null;
+  /** True when the execution read the customer's row under lock already (the policy may read it from memory). */
+  customerRowLocked?: boolean;
   /** EXECUTE: POST /quotes/{id}/execute (or an immediate execution); FUNDS_ARRIVED: a real-time-funded quote's money came in. */
   trigger: 'EXECUTE' | 'FUNDS_ARRIVED';
   /** The internal account the funds are held on; absent when the money comes from outside. */

@@ -4,6 +4,8 @@ import { Quote, Transaction } from '../entities';
 import { InternalAccount } from '../../ledger/entities';
 import { ExternalAccount } from '../../external-accounts/entities';
 import { Platform } from '../../platforms/entities';
+import { Customer } from '../../customers/entities';
+import { aliasedColumns, heldWhole, mapAliased } from '../../../db/joined-rows';
 import { primaryIdentifier } from '../../external-accounts/domain/account-identity';
 import { holdFunds, receiveFunding } from '../../ledger/services/holds';
 import { DomainError } from '../../../domain/errors';
@@ -64,11 +66,10 @@ export interface ExecuteQuoteInput {
  */
 export async function executeQuote(em: EntityManager, input: ExecuteQuoteInput, gates: readonly ExecutionGate[]): Promise<ExecutionStep> {
   return em.transactional(async (tx) => {
-    const quote = await tx.findOneOrFail(Quote, { id: input.quoteId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-    const payment = await tx.findOneOrFail(Transaction, { id: quote.transactionId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-    const destination = await destinationAccount(tx, quote);
+    const { quote, payment, platform } = await lockedForExecution(tx, input.quoteId);
+    const destination = heldExternalAccount(tx, quote, quote.destination.accountId);
     const plan = payoutPlan(quote.environment, destination ? primaryIdentifier(destination.accountInfo) : '');
-    const pullFrom = await pullSourceAccount(tx, quote);
+    const pullFrom = heldExternalAccount(tx, quote, pullSourceIdOf(quote));
     const pull = pullFrom ? await pullPlanOf(tx, quote, pullFrom) : undefined;
     const payer = sourceAccountOf(quote);
     const executed = (events: RecordedEvent[], alreadyExecuted: boolean): Execution => ({
@@ -92,8 +93,7 @@ export async function executeQuote(em: EntityManager, input: ExecuteQuoteInput, 
     if (quote.status === 'PENDING_AUTHORIZATION' && !resuming) throw new DomainError('CONFLICT', 'The quote is waiting for its authorization; it is executed once authorized');
     if (quote.status !== 'PENDING' && !resuming) throw new DomainError('CONFLICT', `The quote is ${quote.status} and cannot be executed`);
     if (!payer && !pullFrom) throw new DomainError('CONFLICT', 'A real-time-funded quote is executed by the arrival of its funds, not by this call');
-    const platform = await tx.findOneOrFail(Platform, { id: quote.platformId });
-    const subject = subjectOf(quote, platform, 'EXECUTE');
+    const subject = { ...subjectOf(quote, platform, 'EXECUTE'), customerRowLocked: true };
     for (const gate of gates) {
       const verdict = await gate.check(tx, subject, { approved: (input.approved ?? []).includes(gate.name) });
       if ('hold' in verdict) return hold(tx, quote, payment, { gate: gate.name, ...verdict.hold, expiresAt: new Date(Date.now() + verdict.hold.expiresInSeconds * 1000).toISOString() });
@@ -169,6 +169,40 @@ export async function endHeldExecution(em: EntityManager, input: { quoteId: stri
   });
 }
 
+/**
+ * Everything an execution reads, in ONE statement: the quote and its transaction (locked), the
+ * paying customer (locked too: the money-movement policy is judged on the row as it stays until
+ * the commit), the platform, and the accounts the quote names. Each lands in the unit of work, so
+ * the gates, the hold and the events find them without asking the database again.
+ */
+async function lockedForExecution(em: EntityManager, quoteId: string): Promise<{ quote: Quote; payment: Transaction; platform: Platform }> {
+  const [row] = await em.getConnection().execute<Record<string, unknown>[]>(
+    `select ${aliasedColumns(em, Quote, 'q')}, ${aliasedColumns(em, Transaction, 't')}, ${aliasedColumns(em, Platform, 'p')}, ${aliasedColumns(em, Customer, 'c')},
+       ${aliasedColumns(em, InternalAccount, 'src')}, ${aliasedColumns(em, InternalAccount, 'dst')}, ${aliasedColumns(em, ExternalAccount, 'xs')}, ${aliasedColumns(em, ExternalAccount, 'xd')}
+     from quotes q join transactions t on t.id = q.transaction_id join platforms p on p.id = q.platform_id
+       left join lateral (select * from customers where customers.id = q.customer_id for update) c on true
+       left join internal_accounts src on src.id = q.source->>'accountId'
+       left join internal_accounts dst on dst.id = q.destination->>'accountId'
+       left join external_accounts xs on xs.id = q.source->>'accountId'
+       left join external_accounts xd on xd.id = q.destination->>'accountId'
+     where q.id = ? for update of q, t`,
+    [quoteId],
+    'all',
+    em.getTransactionContext(),
+  );
+  if (!row) throw new Error(`quote ${quoteId} not found`);
+  for (const [entity, alias] of [[Customer, 'c'], [InternalAccount, 'src'], [InternalAccount, 'dst'], [ExternalAccount, 'xs'], [ExternalAccount, 'xd']] as const) mapAliased(em, entity as never, row, alias);
+  return { quote: mapAliased(em, Quote, row, 'q')!, payment: mapAliased(em, Transaction, row, 't')!, platform: mapAliased(em, Platform, row, 'p')! };
+}
+
+/** An external account the quote names, as the execution's read left it; one of another platform is none. Deleted ones count: a payment keeps the account it was quoted to. */
+function heldExternalAccount(em: EntityManager, quote: Quote, id: unknown): ExternalAccount | null {
+  if (typeof id !== 'string' || !id.startsWith('ExternalAccount:')) return null;
+  const account = heldWhole(em, ExternalAccount, id);
+  return account?.platformId === quote.platformId ? account : null;
+}
+
+/** The quote and its transaction move to PROCESSING in ONE statement (a flush would send one per table). */
 async function startProcessing(em: EntityManager, quote: Quote, payment: Transaction): Promise<{ events: RecordedEvent[] }> {
   const now = new Date();
   quote.status = 'PROCESSING';
@@ -176,15 +210,16 @@ async function startProcessing(em: EntityManager, quote: Quote, payment: Transac
   quote.updatedAt = now;
   payment.status = 'PROCESSING';
   payment.updatedAt = now;
-  await em.flush();
+  await em.getConnection().execute(
+    `with quote as (update quotes set status = ?, executed_at = ?, execution_key = ?, updated_at = ? where id = ?)
+     update transactions set status = ?, updated_at = ? where id = ?`,
+    [quote.status, now, quote.executionKey ?? null, now, quote.id, payment.status, now, payment.id],
+    'run',
+    em.getTransactionContext(),
+  );
+  em.getUnitOfWork().merge(quote);
+  em.getUnitOfWork().merge(payment);
   return { events: await recordEvents(em, quote, payment, ['PROCESSING'], { balanceOf: [sourceAccountOf(quote)] }) };
-}
-
-async function pullSourceAccount(em: EntityManager, quote: Quote): Promise<ExternalAccount | null> {
-  const id = pullSourceIdOf(quote);
-  if (!id) return null;
-  const account = await em.findOne(ExternalAccount, id);
-  return account?.platformId === quote.platformId ? account : null;
 }
 
 /** The simulated bank's answer to a pull; a 009 return is not simulated for credits to an embedded wallet. */
