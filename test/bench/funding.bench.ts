@@ -4,6 +4,7 @@ import { derivedId } from '../../src/domain/ids';
 import { sumOfCounter } from '../proof/stack';
 import { startQuote } from '../../src/temporal/starters/quote';
 import { load, paced } from './load';
+import { cpuDuring, perOperationCpu } from './cpu';
 import { averageWork, engineWork, paymentWork, perOperation, printPerOperation } from './per-operation';
 import { customerAccounts, funder, startStack } from './stack';
 import { bankActivities } from './template/activities';
@@ -113,8 +114,12 @@ async function main(): Promise<void> {
       return `start-${referenceId}`;
     };
     await load('warm-up (payout)', 40, CONCURRENCY, payout);
-    const template2 = await load('template transfer (again)', OPS, CONCURRENCY, transfer);
-    const payouts = await load('payout to COMPLETED (HTTP)', OPS, CONCURRENCY, payout);
+    // Where the cores go: CPU per operation of each part of the stack, template transfer against payout.
+    const stackProcesses = { api: stack.services.api.pid, worker: stack.services.worker.pid, temporal: stack.temporalPid };
+    const { result: template2, cpuMs: templateCpu } = await cpuDuring(stackProcesses, () => load('template transfer (again)', OPS, CONCURRENCY, transfer));
+    const { result: payouts, cpuMs: payoutCpu } = await cpuDuring(stackProcesses, () => load('payout to COMPLETED (HTTP)', OPS, CONCURRENCY, payout));
+    console.log(`CPU, template transfer:  ${perOperationCpu(templateCpu, OPS)}`);
+    console.log(`CPU, payout to COMPLETED: ${perOperationCpu(payoutCpu, OPS)}`);
     const bare = await load('bare StartWorkflow', OPS, CONCURRENCY, bareStart);
     const quotes = await load('quote creation (HTTP)', OPS, CONCURRENCY, quoteOnly);
     console.log(`work per operation (sequential sample of ${SAMPLE}; a payout from its quote request to its COMPLETED webhook delivered):`);

@@ -35,6 +35,8 @@ export interface Stack {
   metricsText: (process: 'api' | 'worker') => Promise<string>;
   /** The API and the worker, each a process of its own (their pids are the services', not a launcher's). */
   services: { api: ChildProcess; worker: ChildProcess };
+  /** The Temporal dev server's process id. */
+  temporalPid: number | undefined;
   /** A JSON call to the API; throws on a status ≥ 300. */
   call: (method: 'GET' | 'POST', path: string, body?: unknown) => Promise<Record<string, unknown>>;
   /** Steps run by stop(), first to last; a bench adds its own at the front. */
@@ -111,7 +113,7 @@ export async function startStack(name: string): Promise<Stack> {
         transactions: texts.reduce((sum, text) => sum + sumOfCounter(text, 'payments_db_transactions_total', { outcome: /^commit$/ }), 0),
       };
     };
-    return { client, native, orm, receiver, base, auth, platformId: platform.id, taskQueue, dbWork, metricsText, services, call, cleanup, stop };
+    return { client, native, orm, receiver, base, auth, platformId: platform.id, taskQueue, dbWork, metricsText, services, temporalPid: server.pid, call, cleanup, stop };
   } catch (err) {
     await stop();
     throw err;
