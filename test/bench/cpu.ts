@@ -38,16 +38,17 @@ export type CpuShares = Record<string, number>;
  * bounds the throughput.
  */
 export async function cpuDuring<T>(processes: Record<string, number | undefined>, work: () => Promise<T>): Promise<{ result: T; cpuMs: CpuShares }> {
-  const pg = postgresPids();
   const read = (): CpuShares => ({
     ...Object.fromEntries(Object.entries(processes).map(([name, pid]) => [name, pid ? cpuMsOf(pid) : 0])),
-    postgres: pg.reduce((sum, pid) => sum + cpuMsOf(pid), 0),
     bench: (process.cpuUsage().user + process.cpuUsage().system) / 1000,
   });
+  // PostgreSQL backends come and go: each one alive at the end counts from the start (or its birth).
+  const pgBefore = new Map(postgresPids().map((pid) => [pid, cpuMsOf(pid)]));
   const before = read();
   const result = await work();
   const after = read();
-  return { result, cpuMs: Object.fromEntries(Object.keys(after).map((k) => [k, after[k]! - before[k]!])) };
+  const postgres = postgresPids().reduce((sum, pid) => sum + Math.max(0, cpuMsOf(pid) - (pgBefore.get(pid) ?? 0)), 0);
+  return { result, cpuMs: { ...Object.fromEntries(Object.keys(after).map((k) => [k, after[k]! - before[k]!])), postgres } };
 }
 
 /** "api 12.1 · worker 8.0 · … · total 40.2" ms per operation. */
