@@ -173,6 +173,34 @@ describe('Idempotency-Key', () => {
     expect(await h.orm.em.fork().count(Transaction, { platformId })).toBe(2);
   });
 
+  test('an execute whose answer the engine lost is answered from the quote: executed by this request, 200; not executed, the error stands', async () => {
+    const { api, accountId, customerId } = await fundable();
+    const bank = await api.post('/customers/external-accounts', { customerId, ...eurAccount() });
+    const body = { source: { sourceType: 'ACCOUNT', accountId }, destination: { destinationType: 'ACCOUNT', accountId: bank.body.id }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 5_000 };
+    await api.post(`/sandbox/internal-accounts/${accountId}/fund`, { amount: 100_000 });
+    const workflows = h.temporal.workflow;
+    const original = workflows.executeUpdateWithStart.bind(workflows);
+    const losing = (runFirst: boolean) =>
+      (async (...args: Parameters<typeof original>) => {
+        if (runFirst) await original(...args);
+        throw new Error('connection reset before the answer arrived');
+      }) as typeof original;
+    try {
+      const unexecuted = await api.post('/quotes', body);
+      workflows.executeUpdateWithStart = losing(false);
+      expect((await api.post(`/quotes/${unexecuted.body.id}/execute`, undefined, { 'Idempotency-Key': 'never-sent' })).status).toBe(500);
+      expect((await api.get(`/quotes/${unexecuted.body.id}`)).body.status).toBe('PENDING');
+
+      const q = await api.post('/quotes', body);
+      workflows.executeUpdateWithStart = losing(true);
+      const answered = await api.post(`/quotes/${q.body.id}/execute`, undefined, { 'Idempotency-Key': 'answer-lost' });
+      expect(answered.status).toBe(200);
+      expect(answered.body).toMatchObject({ id: q.body.id, status: 'PROCESSING', transactionId: q.body.transactionId });
+    } finally {
+      workflows.executeUpdateWithStart = original;
+    }
+  });
+
   test('keys longer than 255 characters are rejected', async () => {
     const { api, accountId } = await fundable();
     const res = await api.post(`/sandbox/internal-accounts/${accountId}/fund`, { amount: 1 }, { 'Idempotency-Key': 'x'.repeat(256) });

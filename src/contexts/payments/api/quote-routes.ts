@@ -127,7 +127,18 @@ export const quoteRoutes = [
         if (found.executionKey !== requestKey) throw alreadyExecuted(found);
         return { status: 200 as const, body: executedQuoteView(found) };
       }
-      const executed = await executeQuote(deps.temporal, workflowInput(found), { requestKey, taskQueue: deps.taskQueue });
+      let executed: Awaited<ReturnType<typeof executeQuote>>;
+      try {
+        executed = await executeQuote(deps.temporal, workflowInput(found), { requestKey, taskQueue: deps.taskQueue });
+      } catch (err) {
+        // Not a refusal (an engine error: under a burst, a run can close before it answered every
+        // update): the quote says whether, and by which request, it was executed.
+        if (err instanceof DomainError) throw err;
+        const now = await em.fork().findOneOrFail(Quote, { id: found.id });
+        if (!now.executedAt) throw err;
+        if (now.executionKey !== requestKey) throw alreadyExecuted(now);
+        return { status: 200 as const, body: executedQuoteView(now) };
+      }
       if (executed.repeat) throw alreadyExecuted(found);
       return { status: 200 as const, body: executedQuoteView(found, executed.held) };
     },
