@@ -58,3 +58,23 @@ export async function heldOrFind<T extends object>(em: EntityManager, entity: En
   if (held) return belongs(held) ? held : null;
   return (await em.findOne(entity as never, where as never)) as T | null;
 }
+
+/**
+ * Several entities read in ONE statement: `tables` names each entity by its alias in
+ * `fromAndWhere` (the statement's `from … where …` part, with any locking clause). Each entity
+ * read is merged into the unit of work; an alias a left join found nothing for is null. Undefined
+ * when the statement found no row.
+ */
+export async function readJoined<T extends Record<string, EntityClass<object>>>(
+  em: EntityManager,
+  tables: T,
+  fromAndWhere: string,
+  params: unknown[],
+): Promise<{ [A in keyof T]: InstanceType<T[A]> | null } | undefined> {
+  const aliases = Object.keys(tables);
+  const [row] = await em
+    .getConnection()
+    .execute<Record<string, unknown>[]>(`select ${aliases.map((alias) => aliasedColumns(em, tables[alias]!, alias)).join(', ')} ${fromAndWhere}`, params, 'all', em.getTransactionContext());
+  if (!row) return undefined;
+  return Object.fromEntries(aliases.map((alias) => [alias, mapAliased(em, tables[alias]!, row, alias)])) as { [A in keyof T]: InstanceType<T[A]> | null };
+}

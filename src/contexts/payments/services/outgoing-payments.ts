@@ -7,7 +7,7 @@ import { refundSettled, releaseHold, reverseCollectedCredit, settleHold } from '
 import { internalAccountView } from '../../ledger/services/internal-account-views';
 import { WebhookEvent } from '../../webhooks/entities';
 import { Customer } from '../../customers/entities';
-import { aliasedColumns, mapAliased } from '../../../db/joined-rows';
+import { readJoined } from '../../../db/joined-rows';
 import { recordWebhookEvents } from '../../webhooks/services/webhooks';
 import { DomainError } from '../../../domain/errors';
 import { derivedId } from '../../../domain/ids';
@@ -101,23 +101,18 @@ export async function destinationAccount(em: EntityManager, quote: Quote): Promi
  * in the unit of work so that nothing is read again.
  */
 async function locked(em: EntityManager, transactionId: string) {
-  const [row] = await em.getConnection().execute<Record<string, unknown>[]>(
-    `select ${aliasedColumns(em, Transaction, 't')}, ${aliasedColumns(em, Quote, 'q')}, ${aliasedColumns(em, Customer, 'c')},
-       ${aliasedColumns(em, InternalAccount, 'src')}, ${aliasedColumns(em, InternalAccount, 'dst')}
-     from transactions t join quotes q on q.transaction_id = t.id
+  const rows = await readJoined(
+    em,
+    { t: Transaction, q: Quote, c: Customer, src: InternalAccount, dst: InternalAccount },
+    `from transactions t join quotes q on q.transaction_id = t.id
        left join customers c on c.id = t.customer_id
        left join internal_accounts src on src.id = q.source->>'accountId'
        left join internal_accounts dst on dst.id = q.destination->>'accountId'
      where t.id = ? for update of t, q`,
     [transactionId],
-    'all',
-    em.getTransactionContext(),
   );
-  if (!row) throw new Error(`payment ${transactionId} not found`);
-  mapAliased(em, Customer, row, 'c');
-  mapAliased(em, InternalAccount, row, 'src');
-  mapAliased(em, InternalAccount, row, 'dst');
-  return { payment: mapAliased(em, Transaction, row, 't')!, quote: mapAliased(em, Quote, row, 'q')! };
+  if (!rows) throw new Error(`payment ${transactionId} not found`);
+  return { payment: rows.t!, quote: rows.q! };
 }
 
 function holdOf(quote: Quote, transactionId: string) {

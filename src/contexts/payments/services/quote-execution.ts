@@ -5,7 +5,7 @@ import { InternalAccount } from '../../ledger/entities';
 import { ExternalAccount } from '../../external-accounts/entities';
 import { Platform } from '../../platforms/entities';
 import { Customer } from '../../customers/entities';
-import { aliasedColumns, heldWhole, mapAliased } from '../../../db/joined-rows';
+import { heldWhole, readJoined } from '../../../db/joined-rows';
 import { primaryIdentifier } from '../../external-accounts/domain/account-identity';
 import { holdFunds, receiveFunding } from '../../ledger/services/holds';
 import { DomainError } from '../../../domain/errors';
@@ -176,10 +176,10 @@ export async function endHeldExecution(em: EntityManager, input: { quoteId: stri
  * the gates, the hold and the events find them without asking the database again.
  */
 async function lockedForExecution(em: EntityManager, quoteId: string): Promise<{ quote: Quote; payment: Transaction; platform: Platform }> {
-  const [row] = await em.getConnection().execute<Record<string, unknown>[]>(
-    `select ${aliasedColumns(em, Quote, 'q')}, ${aliasedColumns(em, Transaction, 't')}, ${aliasedColumns(em, Platform, 'p')}, ${aliasedColumns(em, Customer, 'c')},
-       ${aliasedColumns(em, InternalAccount, 'src')}, ${aliasedColumns(em, InternalAccount, 'dst')}, ${aliasedColumns(em, ExternalAccount, 'xs')}, ${aliasedColumns(em, ExternalAccount, 'xd')}
-     from quotes q join transactions t on t.id = q.transaction_id join platforms p on p.id = q.platform_id
+  const rows = await readJoined(
+    em,
+    { q: Quote, t: Transaction, p: Platform, c: Customer, src: InternalAccount, dst: InternalAccount, xs: ExternalAccount, xd: ExternalAccount },
+    `from quotes q join transactions t on t.id = q.transaction_id join platforms p on p.id = q.platform_id
        left join lateral (select * from customers where customers.id = q.customer_id for update) c on true
        left join internal_accounts src on src.id = q.source->>'accountId'
        left join internal_accounts dst on dst.id = q.destination->>'accountId'
@@ -187,12 +187,9 @@ async function lockedForExecution(em: EntityManager, quoteId: string): Promise<{
        left join external_accounts xd on xd.id = q.destination->>'accountId'
      where q.id = ? for update of q, t`,
     [quoteId],
-    'all',
-    em.getTransactionContext(),
   );
-  if (!row) throw new Error(`quote ${quoteId} not found`);
-  for (const [entity, alias] of [[Customer, 'c'], [InternalAccount, 'src'], [InternalAccount, 'dst'], [ExternalAccount, 'xs'], [ExternalAccount, 'xd']] as const) mapAliased(em, entity as never, row, alias);
-  return { quote: mapAliased(em, Quote, row, 'q')!, payment: mapAliased(em, Transaction, row, 't')!, platform: mapAliased(em, Platform, row, 'p')! };
+  if (!rows) throw new Error(`quote ${quoteId} not found`);
+  return { quote: rows.q!, payment: rows.t!, platform: rows.p! };
 }
 
 /** An external account the quote names, as the execution's read left it; one of another platform is none. Deleted ones count: a payment keeps the account it was quoted to. */
