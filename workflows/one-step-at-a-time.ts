@@ -1,4 +1,14 @@
-import { condition } from '@temporalio/workflow';
+import { condition, patched } from '@temporalio/workflow';
+
+/**
+ * Steps woken in the same activation used to run together: the SDK checks every blocked
+ * condition in one pass before any woken step continues, so all of them saw "not busy". Under a
+ * burst of updates, a payment ran its execution step five times at once, and the order in which
+ * those local activities finished could not be replayed (a non-determinism error that stalled
+ * the payment). The marker is recorded only where two steps met, so a history without contention
+ * stays as it was.
+ */
+export const SERIAL_STEPS_PATCH = 'serial-steps-woken-together';
 
 /**
  * Serializes a workflow's steps that must not interleave: its update handlers and its own loop
@@ -14,6 +24,9 @@ export function oneStepAtATime() {
     },
     async run<T>(step: () => Promise<T>): Promise<T> {
       await condition(() => !busy);
+      // Another step woken with this one took the turn first: wait for it (histories recorded
+      // before the patch ran such steps together, and replay them so).
+      while (busy && patched(SERIAL_STEPS_PATCH)) await condition(() => !busy);
       busy = true;
       try {
         return await step();

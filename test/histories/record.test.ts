@@ -46,7 +46,7 @@ const dir = __dirname;
  * The current code version of each workflow type: raise it with every versioned change
  * (patched()), so that the new code's histories are recorded beside the older ones.
  */
-const HISTORY_VERSION: Record<string, string> = { incomingPayment: 'v3', webhookDelivery: 'v2', customerVerification: 'v1', externalAccountVerification: 'v1', quote: 'v2', outgoingPayment: 'v2', payment: 'v1', cardLifecycle: 'v1', bulkCustomerImport: 'v1', invitationLifecycle: 'v1', stablecoinIssuance: 'v1', stablecoinOperation: 'v1' };
+const HISTORY_VERSION: Record<string, string> = { incomingPayment: 'v3', webhookDelivery: 'v2', customerVerification: 'v1', externalAccountVerification: 'v1', quote: 'v2', outgoingPayment: 'v2', payment: 'v2', cardLifecycle: 'v1', bulkCustomerImport: 'v1', invitationLifecycle: 'v1', stablecoinIssuance: 'v1', stablecoinOperation: 'v1' };
 
 async function save(workflowType: string, scenario: string, history: Parameters<typeof historyToJSON>[0]) {
   const file = join(dir, workflowType, `${HISTORY_VERSION[workflowType]}-${scenario}.json`);

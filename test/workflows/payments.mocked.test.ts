@@ -1,6 +1,10 @@
 import { WithStartWorkflowOperation, WorkflowIdConflictPolicy, type WorkflowHandle } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { Worker } from '@temporalio/worker';
 import { randomUUID } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { payoutPlan, type PayoutPlan } from '../../src/contexts/payments/domain/payout-scenarios';
 import { pullPlan, type PullPlan } from '../../src/contexts/payments/domain/pull-scenarios';
 import type { outgoingPayment } from '../../workflows/payments/outgoing-payment';
@@ -8,7 +12,7 @@ import type { quote } from '../../workflows/payments/quote';
 import { cancelPayoutUpdate, executeQuoteUpdate, type QuoteInput } from '../../workflows/definitions';
 import type { payment } from '../../workflows/payments/payment';
 import { decideHoldUpdate, executePaymentUpdate } from '../../workflows/payments/definitions';
-import { quietTemporalRuntime, startMockedWorker, type MockedWorker } from '../support/bundled-worker';
+import { bundledWorker, quietTemporalRuntime, startMockedWorker, type MockedWorker } from '../support/bundled-worker';
 
 // The quote and outgoingPayment state machines with in-memory activities, on the time-skipping
 // server: every sandbox payout row with its durable timers (the 6-minute and 1-minute cases
@@ -250,6 +254,30 @@ describe('payment: one workflow from the quote to the payment\'s end (workflow i
     await execute(input, 'key-3');
     expect(await env.client.workflow.getHandle(input.transactionId).result()).toBe('ANSWERED');
     expect(calls).toEqual(['execute', 'complete', 'execute']);
+  });
+
+  test('executions delivered together take turns: one execution step, the others answered as repeats; the patch marker is recorded and the history replays', async () => {
+    const input = paymentInput(300);
+    nextPlan = { outcome: 'COMPLETES', afterSeconds: 0 };
+    // No worker polls this queue yet: the updates wait at the server and reach the workflow together.
+    const queue = `burst-${randomUUID()}`;
+    const handle = await env.client.workflow.start<typeof payment>('payment', { workflowId: input.transactionId, taskQueue: queue, args: [input] });
+    const answers = Promise.all([0, 1, 2, 3, 4].map((i) => handle.executeUpdate(executePaymentUpdate, { args: [{ requestKey: `key-${i}` }], updateId: `execute:key-${i}` })));
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const { worker } = await bundledWorker(env.nativeConnection, activities, { taskQueue: queue });
+    const outcomes = await worker.runUntil(async () => {
+      const all = await answers;
+      await handle.result();
+      return all;
+    });
+    expect(outcomes.filter((answer) => !answer.repeat)).toHaveLength(1);
+    expect(calls).toEqual(['execute', 'complete']);
+    const history = await handle.fetchHistory();
+    expect(history.events!.filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_patch')).toHaveLength(1);
+    await Worker.runReplayHistory({ workflowBundle: { code: readFileSync(process.env.TEST_WORKFLOW_BUNDLE!, 'utf8') } }, history);
+    // The replay suite keeps this shape of history (the patch marker mid-run): recorded on request.
+    const file = join(__dirname, '../histories/payment/v2-executions-delivered-together.json');
+    if (process.env.RECORD_HISTORIES === '1' && !existsSync(file)) writeFileSync(file, `${historyToJSON(history)}\n`);
   });
 
   test('a slow payout can be cancelled from the moment it is executed', async () => {
