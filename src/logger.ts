@@ -29,10 +29,29 @@ export const REDACTED_PATHS = [
   'message.code',
 ];
 
+/**
+ * An error as a log line shows it: its type, message and stack, and the chain of its causes
+ * (Temporal's failures wrap the cause that matters). Other properties are left out: client errors
+ * carry connections and metadata whose references go round in circles.
+ */
+export function errorSummary(err: unknown, depth = 0): unknown {
+  if (!(err instanceof Error)) return err;
+  const typed = err as Error & { type?: unknown; code?: unknown };
+  return {
+    type: err.name,
+    message: err.message,
+    ...(typeof typed.type === 'string' ? { failureType: typed.type } : {}),
+    ...(typeof typed.code === 'string' || typeof typed.code === 'number' ? { code: typed.code } : {}),
+    stack: err.stack,
+    ...(err.cause !== undefined && depth < 5 ? { cause: errorSummary(err.cause, depth + 1) } : {}),
+  };
+}
+
 export function createLogger(destination?: pino.DestinationStream, level = process.env.LOG_LEVEL ?? 'info') {
   const options: pino.LoggerOptions = {
     level,
     base: { service: 'payments' },
+    serializers: { err: errorSummary },
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
   };
   return destination ? pino(options, destination) : pino(options);

@@ -1,6 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import { DomainError } from '../../domain/errors';
-import { logger } from '../../logger';
+import { errorSummary, logger } from '../../logger';
 import { payloadTooLarge } from '../body-limits';
 import { sendError } from '../http';
 
@@ -38,6 +38,8 @@ export function errorHandler(err: unknown, req: Request, res: Response, _next: N
     return;
   }
   const log = (req as Request & { log?: typeof logger }).log ?? logger;
-  log.error({ err }, 'unhandled error');
+  // Not under `err`: pino-http runs its own serializer there first, which follows the client
+  // errors' circular references and gives up.
+  log.error({ failure: errorSummary(err) }, 'unhandled error');
   sendError(res, DomainError.internal());
 }
