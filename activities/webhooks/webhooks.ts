@@ -9,7 +9,7 @@ import { aliasedColumns, mapAliased } from '../../src/db/joined-rows';
 import { countWebhookAttempt } from '../metrics';
 import { RESPONSE_BODY_CAP } from './webhook-sender';
 
-export type AttemptOutcome = DeliveryOutcome & { url?: string; responseBody?: string };
+export type AttemptOutcome = DeliveryOutcome & { url?: string; responseBody?: string; alreadyDelivered?: true };
 
 export function webhookActivities({ orm, masterKey, webhookSender, webhookTimeoutMs = 10_000, metrics }: ActivityDeps) {
   // Keys never change once made (a rotation makes a new one): each is unsealed and parsed once, not per event.
@@ -50,9 +50,10 @@ export function webhookActivities({ orm, masterKey, webhookSender, webhookTimeou
   /**
    * One attempt for each of the events, in the order given (a receiver sees a payment's events in
    * the order they happened): the events with their platforms read in one statement, their
-   * signing keys in another, the attempts recorded in one flush.
+   * signing keys in another, the attempts recorded in one flush. With `skipDelivered`, an event
+   * the receiver accepted already is not posted again.
    */
-  async function attempts(eventIds: string[]): Promise<{ eventId: string; outcome: AttemptOutcome }[]> {
+  async function attempts(eventIds: string[], options: { skipDelivered?: boolean } = {}): Promise<{ eventId: string; outcome: AttemptOutcome }[]> {
     if (eventIds.length === 0) return [];
     const em = orm.em.fork();
     const rows = await em
@@ -73,6 +74,10 @@ export function webhookActivities({ orm, masterKey, webhookSender, webhookTimeou
       const event = events.get(eventId);
       if (!event) throw new Error(`webhook event ${eventId} is not recorded`);
       const wasDelivered = event.state === 'DELIVERED';
+      if (wasDelivered && options.skipDelivered) {
+        outcomes.push({ eventId, outcome: { kind: 'DELIVERED', status: event.lastResponseStatus ?? 200, alreadyDelivered: true } });
+        continue;
+      }
       const outcome = await post(event, platforms.get(event.platformId)!, keys.get(`${event.platformId}/${event.environment}`)!);
       countWebhookAttempt(metrics, outcome);
       if (!wasDelivered && event.state === 'DELIVERED') deliveredNow++;
@@ -97,10 +102,12 @@ export function webhookActivities({ orm, masterKey, webhookSender, webhookTimeou
     /**
      * First attempts for the events a workflow just recorded, one after the other, in one
      * (local) activity: on the success path this is all the delivery costs. The workflow hands
-     * each event that was not accepted to a webhookDelivery workflow, which retries it.
+     * each event that was not accepted to a webhookDelivery workflow, which retries it. A step
+     * that runs again (its workflow task was lost after it ran: a burst of updates, a crash)
+     * reports the same events; those its first run delivered are not sent twice.
      */
     async deliverWebhooks(input: { eventIds: string[] }): Promise<{ eventId: string; outcome: AttemptOutcome }[]> {
-      return attempts(input.eventIds);
+      return attempts(input.eventIds, { skipDelivered: true });
     },
 
     /** Marks an event that ran out of retries, so it can be found and replayed by an operator. */

@@ -119,6 +119,8 @@ interface Scenario {
     effect: (tx: Transaction) => Promise<void>;
     /** Every webhook type one request sends (balance updates included), sorted. */
     webhooks: string[];
+    /** The payment the request acts on when it exists already (a cancel), and how it ends (by default COMPLETED). */
+    acting?: { transactionId: string; ends: 'FAILED' };
   }>;
 }
 
@@ -209,6 +211,28 @@ const scenarios: Record<string, Scenario> = {
       };
     },
   },
+  'POST /transactions/:transactionId/cancel': {
+    // A payout the bank keeps pending (account number ending 003), cancelled: refunded once.
+    prepare: async (p) => {
+      const c = await customer(p);
+      await fund(p, c.usd, 100_000);
+      const bank = await externalAccount(p, c.customerId, usdAccount('123456003'));
+      const q = (await p.post('/quotes', payoutQuote(c.usd, bank, 10_000, { destination: { destinationType: 'ACCOUNT', accountId: bank, paymentRail: 'ACH' } }))).body;
+      expect((await p.post(`/quotes/${q.id}/execute`)).status).toBe(200);
+      await p.receiver.waitFor((hooks) => hooks.some((w) => w.body.type === 'OUTGOING_PAYMENT.PROCESSING'));
+      return {
+        path: `/transactions/${q.transactionId}/cancel`,
+        body: { reason: 'REQUESTED_AFTER_HOURS' },
+        effect: async (tx) => {
+          expect(tx.id).toBe(q.transactionId);
+          expect(await balanceOf(c.usd)).toEqual({ balance: 100_000n, held: 0n });
+        },
+        // The payout's (its hold, PROCESSING) and the cancel's (FAILED, the refund and its balance update).
+        webhooks: ['INTERNAL_ACCOUNT.BALANCE_UPDATED', 'INTERNAL_ACCOUNT.BALANCE_UPDATED', 'OUTGOING_PAYMENT.FAILED', 'OUTGOING_PAYMENT.PROCESSING', 'OUTGOING_PAYMENT.REFUND_COMPLETED'],
+        acting: { transactionId: q.transactionId, ends: 'FAILED' },
+      };
+    },
+  },
   'POST /sandbox/uma/receive': {
     prepare: async (p) => {
       const c = await customer(p, { umaAddress: p.uma(`bob.${Date.now()}${Math.floor(Math.random() * 1e6)}`) });
@@ -261,20 +285,24 @@ describe(`${N} concurrent identical requests with one Idempotency-Key`, () => {
     // Stored answers are marked as replays; a workflow's answers need no mark (they are one outcome).
     expect(answers.filter((a) => a.headers['idempotent-replayed'] !== 'true')).toHaveLength(workflowAnsweredRoutes().has(route) ? N : 1);
 
-    // Exactly one payment: a new transaction, or the quote's PENDING one moved on.
+    // Exactly one payment: a new transaction, or the quote's PENDING one moved on (or the one acted on).
     const moved = (await transactionsOf(p.platform.id)).filter((t) => !before.has(t.id) || before.get(t.id) === 'PENDING');
-    expect(moved).toHaveLength(1);
-    const tx = moved[0]!;
-    if (String(first.body.id).startsWith('Transaction:')) expect(first.body.id).toBe(tx.id);
-    await settled(p, tx.id);
-    const final = await h.orm.em.fork().findOneOrFail(Transaction, { id: tx.id });
-    expect(final.status).toBe('COMPLETED');
+    expect(moved).toHaveLength(s.acting ? 0 : 1);
+    const txId = s.acting?.transactionId ?? moved[0]!.id;
+    if (String(first.body.id).startsWith('Transaction:')) expect(first.body.id).toBe(txId);
+    await settled(p, txId);
+    const final = await h.orm.em.fork().findOneOrFail(Transaction, { id: txId });
+    expect(final.status).toBe(s.acting?.ends ?? 'COMPLETED');
     await s.effect(final);
     const entries = await h.orm.em.fork().find(JournalEntry, { platformId: p.platform.id });
     expect(new Set(entries.map((e) => e.idempotencyKey)).size).toBe(entries.length);
 
     // One set of webhooks: each expected event once, nothing more.
     await p.receiver.waitFor((hooks) => moneyHooks(hooks).length >= s.webhooks.length);
+    // A retry long after, once the payment's workflow has ended: the first answer's status and resource, no new effect.
+    const late = await p.post(s.path, s.body, { 'Idempotency-Key': `fire-${route}` });
+    expect([late.status, late.body.id]).toEqual([first.status, first.body.id]);
+    await new Promise((resolve) => setTimeout(resolve, 300));
     expect(webhookTypes(p.receiver.received)).toEqual(s.webhooks);
     expect((await runLedgerAudit(h.orm.em.fork())).findings).toEqual([]);
   }, 180_000);

@@ -1,3 +1,5 @@
+import { webhookActivities } from '../../activities/webhooks/webhooks';
+import { loopbackWebhookSender } from '../support/receiver';
 import { WebhookEvent } from '../../src/contexts/webhooks/entities';
 import { completeOutgoingPayment, expireQuote, failOutgoingPayment, returnOutgoingPayment } from '../../src/contexts/payments/services/outgoing-payments';
 import { executeQuote } from '../../src/contexts/payments/services/quote-execution';
@@ -112,5 +114,24 @@ describe('an execution step that runs twice', () => {
     await completeOutgoingPayment(h.orm.em.fork(), { transactionId });
     const later = await executeQuote(h.orm.em.fork(), { quoteId, requestKey: 'pay-first' }, EXECUTION_GATES);
     expect(later).toMatchObject({ alreadyExecuted: true, repeat: false, ended: true, events: [] });
+  });
+});
+
+describe('the first webhook attempts of a step that runs again', () => {
+  test('events the first run delivered are not posted again; the outcome says so', async () => {
+    const { api, transactionId } = await payout('999');
+    await eventually(() => api.get(`/transactions/${transactionId}`).then((r) => r.body), (t) => t.status === 'COMPLETED');
+    const completed = await completeOutgoingPayment(h.orm.em.fork(), { transactionId });
+    const eventIds = completed.events.map((e) => e.eventId);
+    const postsOf = () => h.receiver.received.filter((w) => eventIds.includes(w.body.id)).length;
+    await eventually(async () => postsOf(), (n) => n === eventIds.length);
+
+    const { deliverWebhooks } = webhookActivities({ orm: h.orm, masterKey: h.masterKey, webhookSender: loopbackWebhookSender });
+    const outcomes = await deliverWebhooks({ eventIds });
+    expect(outcomes.map((o) => o.outcome)).toEqual(eventIds.map(() => expect.objectContaining({ kind: 'DELIVERED', alreadyDelivered: true })));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(postsOf()).toBe(eventIds.length);
+    const attempts = (await h.orm.em.fork().find(WebhookEvent, { id: { $in: eventIds } })).map((e) => e.attempts);
+    expect(attempts).toEqual(eventIds.map(() => 1));
   });
 });

@@ -61,10 +61,20 @@ export async function executeQuote(client: Client, input: QuoteInput, options: {
   }
 }
 
-/** The funds of a real-time-funded quote arrived: the payment starts as if executed. */
-export async function fundQuote(client: Client, input: QuoteInput, amount: bigint, options: { taskQueue?: string } = {}): Promise<PaymentExecution> {
+/**
+ * The funds of a real-time-funded quote arrived: the payment starts as if executed. Every arrival
+ * after the first is answered with the one payment (a repeat); the request's key, when it has
+ * one, is the update id, so a retry joins its first attempt.
+ */
+export async function fundQuote(client: Client, input: QuoteInput, amount: bigint, options: { taskQueue?: string; requestKey?: string } = {}): Promise<PaymentExecution> {
   try {
-    return await retryingUnprocessedUpdate(() => client.workflow.executeUpdateWithStart(fundQuoteUpdate, { args: [{ amount: amount.toString() }], startWorkflowOperation: withStart(input, options.taskQueue) }));
+    return await retryingUnprocessedUpdate(() =>
+      client.workflow.executeUpdateWithStart(fundQuoteUpdate, {
+        args: [{ amount: amount.toString() }],
+        ...(options.requestKey ? { updateId: `fund:${options.requestKey}` } : {}),
+        startWorkflowOperation: withStart(input, options.taskQueue),
+      }),
+    );
   } catch (err) {
     return rethrowAsDomainError(err);
   }
@@ -87,11 +97,15 @@ export async function decideHold(client: Client, transactionId: string, decision
 /**
  * Cancels an outgoing payment the bank has not settled (its workflow, id = transaction id, is
  * waiting for the rail). A payment whose workflow has finished, or that the rail has answered,
- * is TRANSACTION_NOT_CANCELLABLE.
+ * is TRANSACTION_NOT_CANCELLABLE. The request's key, when it has one, is the update id: a retry
+ * joins the first cancel. Concurrent cancels need no turn-taking: the workflow refuses every
+ * cancel once the rail answered, and every accepted one waits for the one refund.
  */
-export async function cancelPayout(client: Client, transactionId: string, reason?: string): Promise<void> {
+export async function cancelPayout(client: Client, transactionId: string, request: { reason?: string; requestKey?: string } = {}): Promise<void> {
   try {
-    await client.workflow.getHandle(transactionId).executeUpdate(cancelPayoutUpdate, { args: [{ ...(reason ? { reason } : {}) }] });
+    await retryingUnprocessedUpdate(() =>
+      client.workflow.getHandle(transactionId).executeUpdate(cancelPayoutUpdate, { args: [{ ...(request.reason ? { reason: request.reason } : {}) }], ...(request.requestKey ? { updateId: `cancel:${request.requestKey}` } : {}) }),
+    );
   } catch (err) {
     const refusal = domainErrorFrom(err);
     if (refusal) throw refusal;

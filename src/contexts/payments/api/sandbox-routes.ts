@@ -10,13 +10,11 @@ import { InternalAccountSchema, SandboxFundRequestSchema } from '../../ledger/ap
 import { errorResponses, IdParam, moneyMovementRefusals } from '../../../api/schemas/common';
 import { fundQuote } from '../../../temporal/starters/quote';
 import { currentTransactionView, findQuote, workflowInput } from './quote-routes';
-import { oneAttemptAtATime } from '../services/workflow-turns';
 import { assertPaidBySendingFunds } from '../domain/quote-funding';
 import { SandboxSendRequestSchema, SandboxUmaReceiveRequestSchema } from './quote-schemas';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { InternalAccount } from '../../ledger/entities';
 import { Customer } from '../../customers/entities';
-import { Quote } from '../entities';
 import { customerByUmaAddress } from '../services/lookups';
 import { TransactionSchema } from './schemas';
 
@@ -76,7 +74,7 @@ export const sandboxRoutes = [
     description: "Sandbox: pay a real-time-funded quote, as the payer's bank transfer quoting its reference would",
     tags: ['Sandbox'],
     body: SandboxSendRequestSchema,
-    idempotent: true,
+    idempotent: 'workflow',
     sandboxOnly: true,
     responses: {
       200: { description: 'The transaction, PROCESSING (or already further)', schema: TransactionSchema },
@@ -86,20 +84,18 @@ export const sandboxRoutes = [
       409: { description: 'CONFLICT: not a REALTIME_FUNDING quote, or no longer payable', schema: errorResponses[400].schema },
       ...moneyMovementRefusals,
     },
-    handler: async ({ em, caller, body, deps }) => {
+    handler: async ({ em, caller, body, deps, idempotencyKey }) => {
       const found = await findQuote(em, caller.platformId, body.quoteId);
       // Before "paid already" below: an executed account-funded quote is no more payable than a pending one.
       assertPaidBySendingFunds(found);
       if (body.currencyCode !== found.sendingCurrency) {
         throw DomainError.invalidInput([{ field: 'currencyCode', constraint: 'fundingCurrency', message: `must be the quote's funding currency, ${found.sendingCurrency}` }]);
       }
-      return oneAttemptAtATime(deps, found.id, async () => {
-        const q = await em.fork().findOneOrFail(Quote, { id: found.id });
-        // Paid already: the payment it started, as before.
-        if (q.executedAt) return { status: 200, body: await currentTransactionView(em, q.transactionId) };
-        const { transactionId } = await fundQuote(deps.temporal, workflowInput(q), body.currencyAmount !== undefined ? BigInt(body.currencyAmount) : q.totalSendingAmount, { taskQueue: deps.taskQueue });
-        return { status: 200, body: await currentTransactionView(em, transactionId) };
-      });
+      // Paid already: the payment it started, as before.
+      if (found.executedAt) return { status: 200, body: await currentTransactionView(em, found.transactionId) };
+      const amount = body.currencyAmount !== undefined ? BigInt(body.currencyAmount) : found.totalSendingAmount;
+      const { transactionId } = await fundQuote(deps.temporal, workflowInput(found), amount, { taskQueue: deps.taskQueue, ...(idempotencyKey ? { requestKey: idempotencyKey } : {}) });
+      return { status: 200, body: await currentTransactionView(em, transactionId) };
     },
   }),
   defineRoute({

@@ -9,7 +9,6 @@ import { z } from '../../../api/openapi-registry';
 import { cancelPayout } from '../../../temporal/starters/quote';
 import { confirmReceiptDelivery } from '../services/outgoing-payments';
 import { currentTransactionView } from './quote-routes';
-import { oneAttemptAtATime } from '../services/workflow-turns';
 import { findCardTransactionView } from '../../cards/services/card-transactions';
 
 export const transactionRoutes = [
@@ -52,6 +51,7 @@ export const transactionRoutes = [
     description: 'Cancel a bank transfer (ACH push or pull, wire, SWIFT) the bank has not settled yet; funds already taken are refunded',
     tags: ['Transactions'],
     params: IdParam('transactionId'),
+    idempotent: 'workflow',
     body: z.object({ reason: z.string().min(1).max(255).optional() }).strict().openapi('CancelTransactionRequest'),
     responses: {
       200: { description: 'Cancelled: the transaction is FAILED with its refund COMPLETED', schema: TransactionSchema },
@@ -59,19 +59,18 @@ export const transactionRoutes = [
       404: errorResponses[404],
       409: { description: 'TRANSACTION_NOT_CANCELLABLE: settled already, or not a bank-rail transfer or pull', schema: errorResponses[400].schema },
     },
-    handler: async ({ em, caller, params, body, deps }) => {
-      const found = await em.findOne(Transaction, { id: params.transactionId, platformId: caller.platformId });
-      if (!found) throw DomainError.notFound('Transaction');
-      return oneAttemptAtATime(deps, found.id, async () => {
-        const tx = await em.fork().findOneOrFail(Transaction, { id: found.id });
-        // A bank transfer out, or a pull from the customer's bank (ACH pull), while the bank has not answered.
-        const pull = String(tx.source.accountId ?? '').startsWith('ExternalAccount:');
-        if (tx.status !== 'PROCESSING' || !(pull || (tx.type === 'OUTGOING' && CANCELLABLE_RAILS.has(tx.paymentRail ?? '')))) {
-          throw new DomainError('TRANSACTION_NOT_CANCELLABLE', `Only a PROCESSING pull, or outgoing transfer on ${[...CANCELLABLE_RAILS].join(', ')}, can be cancelled`);
-        }
-        await cancelPayout(deps.temporal, tx.id, body.reason);
-        return { status: 200 as const, body: await currentTransactionView(em, tx.id) };
-      });
+    handler: async ({ em, caller, params, body, deps, idempotencyKey }) => {
+      const tx = await em.findOne(Transaction, { id: params.transactionId, platformId: caller.platformId });
+      if (!tx) throw DomainError.notFound('Transaction');
+      // A bank transfer out, or a pull from the customer's bank (ACH pull). Whether the bank has
+      // answered is the workflow's to say, not this read's: a retry of a cancel that succeeded
+      // finds the payment FAILED here and is still answered by its update id.
+      const pull = String(tx.source.accountId ?? '').startsWith('ExternalAccount:');
+      if (!(pull || (tx.type === 'OUTGOING' && CANCELLABLE_RAILS.has(tx.paymentRail ?? '')))) {
+        throw new DomainError('TRANSACTION_NOT_CANCELLABLE', `Only a PROCESSING pull, or outgoing transfer on ${[...CANCELLABLE_RAILS].join(', ')}, can be cancelled`);
+      }
+      await cancelPayout(deps.temporal, tx.id, { ...(body.reason ? { reason: body.reason } : {}), ...(idempotencyKey ? { requestKey: idempotencyKey } : {}) });
+      return { status: 200 as const, body: await currentTransactionView(em, tx.id) };
     },
   }),
   defineRoute({
