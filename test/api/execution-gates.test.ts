@@ -93,3 +93,19 @@ describe('a payment an execution gate holds', () => {
     await expect(decide(quote.transactionId, 'APPROVE')).rejects.toMatchObject({ code: 'CONFLICT' });
   });
 });
+
+describe('a gate that holds funds which have arrived (a programming error)', () => {
+  test('the real-time funding fails at once with 500 INTERNAL_ERROR, is not retried, and nothing moves', async () => {
+    const { api } = await h.platform();
+    const customer = await api.post('/customers', { customerType: 'INDIVIDUAL', platformCustomerId: `g-${Math.random()}`, fullName: 'Jane Doe' });
+    const bank = await api.post('/customers/external-accounts', { customerId: customer.body.id, ...eurAccount(ibanOf('DE', '370400440532013999')) });
+    const quote = (
+      await api.post('/quotes', { source: { sourceType: 'REALTIME_FUNDING', currency: 'USD', customerId: customer.body.id }, destination: { destinationType: 'ACCOUNT', accountId: bank.body.id }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 10_000, description: 'hold:60' })
+    ).body;
+    const sent = await api.post('/sandbox/send', { quoteId: quote.id, currencyCode: 'USD' });
+    expect([sent.status, sent.body.code]).toEqual([500, 'INTERNAL_ERROR']);
+    expect((await api.get(`/quotes/${quote.id}`)).body.status).toBe('PENDING');
+    expect(await transactionOf(api, quote.transactionId)).toMatchObject({ status: 'PENDING' });
+    expect((await runLedgerAudit(h.orm.em.fork())).findings).toEqual([]);
+  }, 60_000);
+});

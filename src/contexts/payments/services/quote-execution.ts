@@ -250,7 +250,8 @@ export async function fundQuote(em: EntityManager, input: { quoteId: string; amo
     for (const gate of gates) {
       // The money is in: a gate may refuse it (it goes back), never hold it. Holds on real-time
       // funding belong before the payment instructions are given.
-      if ('hold' in (await gate.check(tx, subject, { approved: false }))) throw new Error(`execution gate ${gate.name} held arrived funds; it may only pass or refuse them`);
+      // A gate that holds them is a programming error: failed at once, not retried for ever.
+      if ('hold' in (await gate.check(tx, subject, { approved: false }))) throw DomainError.internal(`Execution gate ${gate.name} held arrived funds; it may only pass or refuse them`);
     }
     await receiveFunding(tx, { platformId: quote.platformId, transactionId: payment.id, currency: quote.sendingCurrency, amount: quote.totalSendingAmount });
     return funded((await startProcessing(tx, quote, payment)).events, false);
