@@ -63,7 +63,11 @@ async function main(): Promise<void> {
   // forget idempotency records past their retention.
   const clientConnection = await Connection.connect({ address: config.temporalAddress });
   await ensureSearchAttributes(clientConnection, config.temporalNamespace);
-  const client = new Client({ connection: clientConnection, namespace: config.temporalNamespace, ...(tracing ? { interceptors: tracing.clientInterceptors } : {}) });
+  const client = new Client({
+    connection: clientConnection,
+    namespace: config.temporalNamespace,
+    ...(tracing ? { interceptors: tracing.clientInterceptors } : {}),
+  });
   const sweep = setInterval(() => {
     startStrandedWebhookDeliveries(orm, client, { taskQueue: worker.options.taskQueue })
       .then((ids) => ids.length > 0 && logger.info({ eventIds: ids }, 'started stranded webhook deliveries'))

@@ -138,9 +138,13 @@ export interface OwnershipSignatureResult {
 }
 
 /** POST …/challenge: issues a challenge, replacing any in flight, and answers with it. */
-export const openOwnershipChallengeUpdate = defineUpdate<OwnershipChallengeView, [{ method: OwnershipMethodValue; livenessLink: string }]>('openOwnershipChallenge');
+export const openOwnershipChallengeUpdate = defineUpdate<OwnershipChallengeView, [{ method: OwnershipMethodValue; livenessLink: string }]>(
+  'openOwnershipChallenge',
+);
 /** POST …/verify: checks a wallet signature against the outstanding challenge. */
-export const submitOwnershipSignatureUpdate = defineUpdate<OwnershipSignatureResult, [{ signature: string; signatureScheme?: 'bip137' | 'electrum' }]>('submitOwnershipSignature');
+export const submitOwnershipSignatureUpdate = defineUpdate<OwnershipSignatureResult, [{ signature: string; signatureScheme?: 'bip137' | 'electrum' }]>(
+  'submitOwnershipSignature',
+);
 /** The hosted liveness flow finished (simulated by a sandbox endpoint). */
 export const livenessCompletedSignal = defineSignal<[{ challengeId: string; passed: boolean }]>('livenessCompleted');
 
@@ -224,7 +228,19 @@ export const changeCardUpdate = defineUpdate<unknown, [CardChangeArgs]>('changeC
 export interface CardNetworkEventArgs {
   token: string;
   event:
-    | { kind: 'AUTHORIZATION' | 'CREDIT_AUTHORIZATION' | 'FINANCIAL_AUTHORIZATION' | 'FINANCIAL_CREDIT_AUTHORIZATION' | 'CREDIT_AUTHORIZATION_ADVICE' | 'BALANCE_INQUIRY'; cardTransactionId: string; amount: string; currency: string; merchant: { descriptor: string; mcc?: string; country?: string } }
+    | {
+        kind:
+          | 'AUTHORIZATION'
+          | 'CREDIT_AUTHORIZATION'
+          | 'FINANCIAL_AUTHORIZATION'
+          | 'FINANCIAL_CREDIT_AUTHORIZATION'
+          | 'CREDIT_AUTHORIZATION_ADVICE'
+          | 'BALANCE_INQUIRY';
+        cardTransactionId: string;
+        amount: string;
+        currency: string;
+        merchant: { descriptor: string; mcc?: string; country?: string };
+      }
     | { kind: 'CLEARING' | 'AUTHORIZATION_ADVICE' | 'RETURN' | 'RETURN_REVERSAL'; cardTransactionId: string; amount?: string };
 }
 export interface CardNetworkEventOutcome {

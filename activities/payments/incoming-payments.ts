@@ -145,7 +145,12 @@ function endingOf(tx: Transaction, before: TransactionStatus): FinishedPayment |
  * and, when money moved, the account's balance update. Event ids derive from the transaction
  * and status, so a retry records nothing twice.
  */
-async function recordPaymentEvents(em: EntityManager, tx: Transaction, environment: 'SANDBOX' | 'PRODUCTION', options: { balanceUpdate: boolean }): Promise<RecordedEvent[]> {
+async function recordPaymentEvents(
+  em: EntityManager,
+  tx: Transaction,
+  environment: 'SANDBOX' | 'PRODUCTION',
+  options: { balanceUpdate: boolean },
+): Promise<RecordedEvent[]> {
   const type = incomingPaymentEventType(tx.status);
   if (!type) return [];
   const events = [

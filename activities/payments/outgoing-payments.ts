@@ -1,4 +1,12 @@
-import { completeOutgoingPayment, expireQuote, failOutgoingPayment, returnOutgoingPayment, returnPulledPayment, type FailureKind, type StepResult } from '../../src/contexts/payments/services/outgoing-payments';
+import {
+  completeOutgoingPayment,
+  expireQuote,
+  failOutgoingPayment,
+  returnOutgoingPayment,
+  returnPulledPayment,
+  type FailureKind,
+  type StepResult,
+} from '../../src/contexts/payments/services/outgoing-payments';
 import { endHeldExecution, executeQuote, fundQuote, type ExecuteQuoteInput } from '../../src/contexts/payments/services/quote-execution';
 import { EXECUTION_GATES } from '../../src/contexts/execution-gates';
 import type { ActivityDeps } from '../deps';

@@ -20,7 +20,12 @@ export class DestinationRefusedError extends Error {
  * address it resolves to judged (one refused address refuses the host), so that what is
  * connected to is what was judged — a second DNS answer (rebinding) is never asked for.
  */
-export async function allowedAddresses(hostname: string, rules: DestinationRules, resolve: Resolve = systemResolve, policy: AddressPolicy = addressRefusal): Promise<string[]> {
+export async function allowedAddresses(
+  hostname: string,
+  rules: DestinationRules,
+  resolve: Resolve = systemResolve,
+  policy: AddressPolicy = addressRefusal,
+): Promise<string[]> {
   const bare = hostname.startsWith('[') && hostname.endsWith(']') ? hostname.slice(1, -1) : hostname;
   const addresses = isIP(bare) !== 0 ? [bare] : await resolve(bare);
   if (addresses.length === 0) throw new DestinationRefusedError(`${hostname} resolves to no address`);
@@ -35,7 +40,12 @@ export async function allowedAddresses(hostname: string, rules: DestinationRules
  * An undici connector that connects only to allowed addresses, trying them in turn (a host with
  * an IPv6 address is still reached from a network without IPv6); the TLS name stays the URL's host.
  */
-export function guardedConnector(rules: DestinationRules, resolve: Resolve = systemResolve, policy: AddressPolicy = addressRefusal, tls: { ca?: string } = {}): buildConnector.connector {
+export function guardedConnector(
+  rules: DestinationRules,
+  resolve: Resolve = systemResolve,
+  policy: AddressPolicy = addressRefusal,
+  tls: { ca?: string } = {},
+): buildConnector.connector {
   const connect = buildConnector(tls.ca ? { ca: tls.ca } : {});
   return (options, callback) => {
     const host = options.hostname.startsWith('[') ? options.hostname.slice(1, -1) : options.hostname;

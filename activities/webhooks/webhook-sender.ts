@@ -35,7 +35,12 @@ async function cappedText(body: AsyncIterable<Buffer>, cap: number): Promise<str
  * (guarded-connector.ts); no redirects are followed. The response body is read, capped, for
  * support staff.
  */
-export function createHttpWebhookSender({ allowLoopback = false, policy = addressRefusal, resolve = systemResolve, ca }: HttpWebhookSenderOptions = {}): WebhookSender {
+export function createHttpWebhookSender({
+  allowLoopback = false,
+  policy = addressRefusal,
+  resolve = systemResolve,
+  ca,
+}: HttpWebhookSenderOptions = {}): WebhookSender {
   const agents = new Map<DestinationRules['environment'], Agent>();
   const agentFor = (environment: DestinationRules['environment']) => {
     let agent = agents.get(environment);

@@ -33,8 +33,17 @@ export function webhookActivities({ orm, masterKey, webhookSender, webhookTimeou
       outcome = { kind: 'NO_ENDPOINT' };
     } else {
       // Signed with the keys of the event's own platform (and environment) only.
-      const signature = signWebhookBodyWithKeys(keys.map((key) => ({ id: key.id, privateKey: privateKey(key) })), event.payload);
-      const res = await webhookSender.post(url, event.payload, { [SIGNATURE_HEADER]: signature, [SIGNATURE_HEADER_ALIAS]: signature, 'x-svc-webhook-id': event.id }, webhookTimeoutMs, event.environment);
+      const signature = signWebhookBodyWithKeys(
+        keys.map((key) => ({ id: key.id, privateKey: privateKey(key) })),
+        event.payload,
+      );
+      const res = await webhookSender.post(
+        url,
+        event.payload,
+        { [SIGNATURE_HEADER]: signature, [SIGNATURE_HEADER_ALIAS]: signature, 'x-svc-webhook-id': event.id },
+        webhookTimeoutMs,
+        event.environment,
+      );
       status = res.status;
       const answer = res.body.slice(0, RESPONSE_BODY_CAP);
       outcome = res.status === null ? { kind: 'UNREACHABLE', error: res.error ?? 'no response' } : classifyResponse(res.status, answer);
@@ -58,7 +67,10 @@ export function webhookActivities({ orm, masterKey, webhookSender, webhookTimeou
     const em = orm.em.fork();
     const rows = await em
       .getConnection()
-      .execute<Record<string, unknown>[]>(`select ${aliasedColumns(em, WebhookEvent, 'w')}, ${aliasedColumns(em, Platform, 'p')} from webhook_events w join platforms p on p.id = w.platform_id where w.id = any(array[?]::text[])`, [eventIds]);
+      .execute<Record<string, unknown>[]>(
+        `select ${aliasedColumns(em, WebhookEvent, 'w')}, ${aliasedColumns(em, Platform, 'p')} from webhook_events w join platforms p on p.id = w.platform_id where w.id = any(array[?]::text[])`,
+        [eventIds],
+      );
     const events = new Map<string, WebhookEvent>();
     const platforms = new Map<string, Platform>();
     for (const row of rows) {

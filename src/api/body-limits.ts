@@ -19,7 +19,9 @@ export function payloadTooLarge(limitBytes: number): DomainError {
 const JSON_TYPES = ['application/json', 'application/*+json'];
 
 export function unsupportedMediaType(): DomainError {
-  return new DomainError('UNSUPPORTED_MEDIA_TYPE', 'The request body must be JSON, sent with Content-Type: application/json', { contentType: 'application/json' });
+  return new DomainError('UNSUPPORTED_MEDIA_TYPE', 'The request body must be JSON, sent with Content-Type: application/json', {
+    contentType: 'application/json',
+  });
 }
 
 /**
@@ -52,4 +54,3 @@ export function receiveBody(limitBytes: number, options: { multipart: boolean })
     });
   };
 }
-

@@ -38,7 +38,15 @@ export function checkIdempotencyKey(key: string | undefined): void {
  * stored encrypted with the master key, decrypted only to replay it, and replayed only to the
  * token that made the request.
  */
-export async function withIdempotency(deps: ApiDeps, req: Request, res: Response, caller: Caller, work: () => Promise<Reply>, content: unknown = req.body ?? null, options: { sealed?: boolean } = {}): Promise<void> {
+export async function withIdempotency(
+  deps: ApiDeps,
+  req: Request,
+  res: Response,
+  caller: Caller,
+  work: () => Promise<Reply>,
+  content: unknown = req.body ?? null,
+  options: { sealed?: boolean } = {},
+): Promise<void> {
   const key = req.get('idempotency-key');
   if (key === undefined) {
     const reply = await work();
@@ -75,7 +83,10 @@ export async function withIdempotency(deps: ApiDeps, req: Request, res: Response
       deps.metrics?.idempotencyReplays.inc({ route: routeTemplateOf(req, res) });
       res.setHeader('Idempotent-Replayed', 'true');
       const stored = existing.responseBody ?? '';
-      res.status(existing.statusCode!).type('application/json').send(options.sealed && stored ? decrypt(deps.config.masterKey, stored) : stored);
+      res
+        .status(existing.statusCode!)
+        .type('application/json')
+        .send(options.sealed && stored ? decrypt(deps.config.masterKey, stored) : stored);
       return;
     }
     if (Date.now() > deadline) {
@@ -108,7 +119,11 @@ export async function withIdempotency(deps: ApiDeps, req: Request, res: Response
 
   async function complete(statusCode: number, body: string): Promise<void> {
     const responseBody = options.sealed && body ? encrypt(deps.config.masterKey, body) : body;
-    await em.nativeUpdate(IdempotencyRecord, { platformId: caller.platformId, key: key! }, { state: 'COMPLETED', statusCode, responseBody, completedAt: new Date() });
+    await em.nativeUpdate(
+      IdempotencyRecord,
+      { platformId: caller.platformId, key: key! },
+      { state: 'COMPLETED', statusCode, responseBody, completedAt: new Date() },
+    );
   }
   async function release(): Promise<void> {
     await em.nativeDelete(IdempotencyRecord, { platformId: caller.platformId, key: key!, state: 'IN_PROGRESS' });

@@ -13,14 +13,20 @@ export function nestsDeeperThan(value: unknown, maxDepth: number): boolean {
   const pending: { value: object; depth: number }[] = value !== null && typeof value === 'object' ? [{ value, depth: 1 }] : [];
   for (let next = pending.pop(); next; next = pending.pop()) {
     if (next.depth > maxDepth) return true;
-    for (const child of Object.values(next.value)) if (child !== null && typeof child === 'object') pending.push({ value: child as object, depth: next.depth + 1 });
+    for (const child of Object.values(next.value))
+      if (child !== null && typeof child === 'object') pending.push({ value: child as object, depth: next.depth + 1 });
   }
   return false;
 }
 
 /** The refusal of a body nested deeper than MAX_JSON_DEPTH. */
 export function tooDeepError(): FieldError {
-  return { field: 'body', constraint: 'maxDepth', message: `Objects and arrays may be nested at most ${MAX_JSON_DEPTH} levels deep`, hint: { maxDepth: MAX_JSON_DEPTH } };
+  return {
+    field: 'body',
+    constraint: 'maxDepth',
+    message: `Objects and arrays may be nested at most ${MAX_JSON_DEPTH} levels deep`,
+    hint: { maxDepth: MAX_JSON_DEPTH },
+  };
 }
 
 /**
@@ -38,7 +44,8 @@ export function nulCharacterErrors(value: unknown, path: string): FieldError[] {
     } else if (v && typeof v === 'object') {
       for (const [key, item] of Object.entries(v)) {
         const name = at ? `${at}.${key}` : key;
-        if (key.includes('\u0000')) errors.push({ field: name.split('\u0000').join('\\u0000'), constraint: 'pattern', message: 'Must not contain the NUL character (\\u0000)' });
+        if (key.includes('\u0000'))
+          errors.push({ field: name.split('\u0000').join('\\u0000'), constraint: 'pattern', message: 'Must not contain the NUL character (\\u0000)' });
         else visit(item, name);
       }
     }
@@ -59,7 +66,11 @@ export function unknownQueryErrors(query: Record<string, unknown>, declared: Set
   if (!declared) return [];
   return Object.keys(query)
     .filter((name) => !declared.has(name))
-    .map((name) => ({ field: name.split('\u0000').join('\\u0000'), constraint: 'additionalProperties', message: declared.size > 0 ? `Unknown query parameter; this endpoint takes ${[...declared].join(', ')}` : 'This endpoint takes no query parameters' }));
+    .map((name) => ({
+      field: name.split('\u0000').join('\\u0000'),
+      constraint: 'additionalProperties',
+      message: declared.size > 0 ? `Unknown query parameter; this endpoint takes ${[...declared].join(', ')}` : 'This endpoint takes no query parameters',
+    }));
 }
 
 /**

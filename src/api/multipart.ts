@@ -140,11 +140,19 @@ export function multipartError(err: unknown, options: MultipartOptions): DomainE
   if (err instanceof MulterError) {
     switch (err.code) {
       case 'LIMIT_FILE_SIZE':
-        return invalid({ field: options.fileField, constraint: 'maxSize', message: `the file must be at most ${options.maxFileBytes} bytes (${Math.round(options.maxFileBytes / 1024 / 1024)} MB)` });
+        return invalid({
+          field: options.fileField,
+          constraint: 'maxSize',
+          message: `the file must be at most ${options.maxFileBytes} bytes (${Math.round(options.maxFileBytes / 1024 / 1024)} MB)`,
+        });
       case 'LIMIT_FILE_COUNT':
         return invalid({ field: options.fileField, constraint: 'maxItems', message: 'send exactly one file' });
       case 'LIMIT_UNEXPECTED_FILE':
-        return invalid({ field: err.field ?? options.fileField, constraint: 'unexpectedFile', message: `the only file accepted is the one in the \`${options.fileField}\` field` });
+        return invalid({
+          field: err.field ?? options.fileField,
+          constraint: 'unexpectedFile',
+          message: `the only file accepted is the one in the \`${options.fileField}\` field`,
+        });
       case 'LIMIT_FIELD_VALUE':
         return invalid({ field: err.field ?? 'body', constraint: 'maxLength', message: 'the field value is too long' });
       case 'LIMIT_FIELD_KEY':
@@ -156,7 +164,10 @@ export function multipartError(err: unknown, options: MultipartOptions): DomainE
         return invalid({ field: 'body', constraint: 'multipart', message: err.message });
     }
   }
-  return DomainError.invalidInput([{ field: 'body', constraint: 'multipart', message: 'The request body is not a well-formed multipart/form-data body' }], 'Malformed multipart body');
+  return DomainError.invalidInput(
+    [{ field: 'body', constraint: 'multipart', message: 'The request body is not a well-formed multipart/form-data body' }],
+    'Malformed multipart body',
+  );
 }
 
 /**
@@ -165,7 +176,10 @@ export function multipartError(err: unknown, options: MultipartOptions): DomainE
  */
 export async function receiveMultipart(req: Request, res: Response, options: MultipartOptions): Promise<UploadedFile | undefined> {
   if (!req.is('multipart/form-data')) {
-    throw DomainError.invalidInput([{ field: 'body', constraint: 'contentType', message: 'send the request as multipart/form-data' }], 'Expected a multipart/form-data body');
+    throw DomainError.invalidInput(
+      [{ field: 'body', constraint: 'contentType', message: 'send the request as multipart/form-data' }],
+      'Expected a multipart/form-data body',
+    );
   }
   const copy = copyBody(req, multipartBodyLimit(options));
   try {
@@ -184,7 +198,11 @@ export async function receiveMultipart(req: Request, res: Response, options: Mul
   const body = (req.body ?? {}) as Record<string, unknown>;
   if (typeof body[options.fileField] === 'string' || (!file && parts.some((p) => p.name === options.fileField && !p.filename))) {
     throw DomainError.invalidInput([
-      { field: options.fileField, constraint: 'filename', message: `send the file as a file part: Content-Disposition: form-data; name="${options.fileField}"; filename="..."` },
+      {
+        field: options.fileField,
+        constraint: 'filename',
+        message: `send the file as a file part: Content-Disposition: form-data; name="${options.fileField}"; filename="..."`,
+      },
     ]);
   }
   if (!file) return undefined;
@@ -196,5 +214,7 @@ export async function receiveMultipart(req: Request, res: Response, options: Mul
 
 /** True for multipart requests, which the JSON body parser must leave to multer. */
 export function isMultipart(req: { headers: Record<string, unknown> }): boolean {
-  return String(req.headers['content-type'] ?? '').toLowerCase().startsWith('multipart/');
+  return String(req.headers['content-type'] ?? '')
+    .toLowerCase()
+    .startsWith('multipart/');
 }

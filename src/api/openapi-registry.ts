@@ -12,18 +12,20 @@ registry.registerComponent('securitySchemes', 'BasicAuth', {
 });
 
 export function openApiDocument(serverUrl: string) {
-  return withLinks(new OpenApiGeneratorV31(registry.definitions).generateDocument({
-    openapi: '3.1.0',
-    info: {
-      title: 'Payments Service API',
-      version: API_VERSION,
-      description:
-        'Global payments API for partner platforms: API tokens and platform configuration; invitations; customers (individual and business) with KYC/KYB verifications, beneficial owners, documents, contact verification and bulk CSV import; internal accounts and their balances; external accounts (bank accounts, mobile money, wallets, Lightning) with ownership verification; quotes and payouts (cross-currency, real-time funding, pulls, UMA receivers), same-currency transfers, transactions and receiver lookups; exchange rates and crypto withdrawal fees; directories of institutions, VASPs and UMA providers; cards; stablecoins; webhooks; sandbox simulators. Not built yet: embedded-wallet authentication, strong customer authentication (SCA) and agents. ' +
-        'Amounts are integers in the smallest currency unit. Webhooks are signed with P-256 ECDSA (header X-Svc-Signature).',
-    },
-    servers: [{ url: serverUrl }],
-    security: [{ BasicAuth: [] }],
-  }));
+  return withLinks(
+    new OpenApiGeneratorV31(registry.definitions).generateDocument({
+      openapi: '3.1.0',
+      info: {
+        title: 'Payments Service API',
+        version: API_VERSION,
+        description:
+          'Global payments API for partner platforms: API tokens and platform configuration; invitations; customers (individual and business) with KYC/KYB verifications, beneficial owners, documents, contact verification and bulk CSV import; internal accounts and their balances; external accounts (bank accounts, mobile money, wallets, Lightning) with ownership verification; quotes and payouts (cross-currency, real-time funding, pulls, UMA receivers), same-currency transfers, transactions and receiver lookups; exchange rates and crypto withdrawal fees; directories of institutions, VASPs and UMA providers; cards; stablecoins; webhooks; sandbox simulators. Not built yet: embedded-wallet authentication, strong customer authentication (SCA) and agents. ' +
+          'Amounts are integers in the smallest currency unit. Webhooks are signed with P-256 ECDSA (header X-Svc-Signature).',
+      },
+      servers: [{ url: serverUrl }],
+      security: [{ BasicAuth: [] }],
+    }),
+  );
 }
 
 type Document = ReturnType<OpenApiGeneratorV31['generateDocument']>;
@@ -44,7 +46,11 @@ function withLinks(document: Document): Document {
   const paths = Object.entries(document.paths ?? {}) as [string, Record<string, Operation>][];
   const singleParameter = paths.flatMap(([path, item]) => {
     const names = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
-    return names.length === 1 ? Object.values(item).filter((op) => op.operationId).map((op) => ({ path, name: names[0]!, operationId: op.operationId! })) : [];
+    return names.length === 1
+      ? Object.values(item)
+          .filter((op) => op.operationId)
+          .map((op) => ({ path, name: names[0]!, operationId: op.operationId! }))
+      : [];
   });
   for (const [path, item] of paths) {
     const post = item.post;
@@ -57,7 +63,8 @@ function withLinks(document: Document): Document {
       for (const target of singleParameter) {
         const under = target.path.startsWith(`${path}/{${target.name}}`);
         const named = target.name !== 'id' && properties.has(target.name);
-        if (under || named) links[target.operationId] = { operationId: target.operationId, parameters: { [target.name]: `$response.body#/${under ? 'id' : target.name}` } };
+        if (under || named)
+          links[target.operationId] = { operationId: target.operationId, parameters: { [target.name]: `$response.body#/${under ? 'id' : target.name}` } };
       }
       if (Object.keys(links).length > 0) response.links = links;
     }
@@ -75,7 +82,8 @@ function propertiesOf(document: Document, schema: Schema | undefined, seen = new
     return propertiesOf(document, (document.components?.schemas as Record<string, Schema> | undefined)?.[name], seen);
   }
   const names = new Set(Object.keys(schema.properties ?? {}));
-  for (const part of [...(schema.oneOf ?? []), ...(schema.anyOf ?? []), ...(schema.allOf ?? [])]) for (const n of propertiesOf(document, part, seen)) names.add(n);
+  for (const part of [...(schema.oneOf ?? []), ...(schema.anyOf ?? []), ...(schema.allOf ?? [])])
+    for (const n of propertiesOf(document, part, seen)) names.add(n);
   return names;
 }
 

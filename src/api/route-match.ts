@@ -7,7 +7,9 @@
 export function routePattern(route: { path: string; idParams?: boolean }, ids: 'strict' | 'any' = 'strict'): RegExp {
   const pattern = route.path
     .split('/')
-    .map((segment) => (segment.startsWith(':') ? (route.idParams && ids === 'strict' ? '[^/:]+:[^/]*' : '[^/]+') : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .map((segment) =>
+      segment.startsWith(':') ? (route.idParams && ids === 'strict' ? '[^/:]+:[^/]*' : '[^/]+') : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
+    )
     .join('/');
   return new RegExp(`^${pattern}/?$`);
 }

@@ -148,10 +148,15 @@ export function mountRoute<P extends z.ZodType, Q extends z.ZodType, B extends z
       const query = parse(spec.query, req.query);
       const body = parse(spec.body, req.body ?? {});
       if (spec.idempotent === 'required' && !req.get('idempotency-key')) {
-        errors.push({ field: 'Idempotency-Key', constraint: 'required', message: 'this operation needs an Idempotency-Key header: a repeat with the same key is answered with the first result' });
+        errors.push({
+          field: 'Idempotency-Key',
+          constraint: 'required',
+          message: 'this operation needs an Idempotency-Key header: a repeat with the same key is answered with the first result',
+        });
       }
       if (spec.multipart) errors.push(...spec.multipart.checkFile(file));
-      if (spec.check) errors.push(...(await spec.check({ params: req.params as Record<string, string>, body: req.body ?? {}, caller, em: deps.orm.em.fork(), deps })));
+      if (spec.check)
+        errors.push(...(await spec.check({ params: req.params as Record<string, string>, body: req.body ?? {}, caller, em: deps.orm.em.fork(), deps })));
       if (errors.length > 0) throw DomainError.invalidInput(errors);
       return spec.handler({
         params: params as z.infer<P>,
@@ -171,7 +176,9 @@ export function mountRoute<P extends z.ZodType, Q extends z.ZodType, B extends z
       sendJson(res, reply.status, reply.body);
     } else if (spec.idempotent) {
       // A multipart body's file is part of the request: another file with the same key is another request.
-      const content = file ? { fields: req.body ?? {}, file: { field: file.fieldName, name: file.originalName, sha256: createHash('sha256').update(file.bytes).digest('hex') } } : req.body ?? null;
+      const content = file
+        ? { fields: req.body ?? {}, file: { field: file.fieldName, name: file.originalName, sha256: createHash('sha256').update(file.bytes).digest('hex') } }
+        : (req.body ?? null);
       await withIdempotency(deps, req, res, caller, run, content, { sealed: !!spec.sealedReplay });
     } else {
       const reply = await run();
@@ -189,7 +196,11 @@ const idempotencyHeader = z.object({
 });
 
 const requiredIdempotencyHeader = z.object({
-  'Idempotency-Key': z.string().min(1).max(255).openapi({ description: 'Required. Repeating a request with the same key returns the first response without repeating its effect.' }),
+  'Idempotency-Key': z
+    .string()
+    .min(1)
+    .max(255)
+    .openapi({ description: 'Required. Repeating a request with the same key returns the first response without repeating its effect.' }),
 });
 
 const documented = new Set<RouteSpec<never, never, never>>();
@@ -222,7 +233,11 @@ function document<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType>
     responses: Object.fromEntries(
       Object.entries(withStandardResponses(spec)).map(([status, r]) => [
         status,
-        { description: r.description, ...(r.headers ? { headers: r.headers } : {}), ...(r.schema ? { content: { 'application/json': { schema: r.schema } } } : {}) },
+        {
+          description: r.description,
+          ...(r.headers ? { headers: r.headers } : {}),
+          ...(r.schema ? { content: { 'application/json': { schema: r.schema } } } : {}),
+        },
       ]),
     ),
   });
@@ -266,7 +281,9 @@ function withStandardResponses(spec: {
     schema: errorResponses[400].schema,
   };
   if (spec.path.includes(':')) standard[404] = errorResponses[404];
-  if (spec.idempotent && spec.idempotent !== 'workflow') standard[409] = { description: 'IDEMPOTENCY_KEY_REUSED: the key was used with a different request', schema: errorResponses[400].schema };
-  if (spec.body && !spec.multipart) standard[415] = { description: 'UNSUPPORTED_MEDIA_TYPE: a body not sent as application/json', schema: errorResponses[400].schema };
+  if (spec.idempotent && spec.idempotent !== 'workflow')
+    standard[409] = { description: 'IDEMPOTENCY_KEY_REUSED: the key was used with a different request', schema: errorResponses[400].schema };
+  if (spec.body && !spec.multipart)
+    standard[415] = { description: 'UNSUPPORTED_MEDIA_TYPE: a body not sent as application/json', schema: errorResponses[400].schema };
   return { ...standard, ...spec.responses };
 }

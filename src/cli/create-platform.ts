@@ -18,7 +18,6 @@ function positiveInteger(text: string, flag: string): number {
   return n;
 }
 
-
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
@@ -48,19 +47,26 @@ async function main(): Promise<void> {
   try {
     await migrate(orm, databaseUrl);
     const em = orm.em.fork();
-    const platform = await createPlatform(em, {
-      name: values.name,
-      region: values.region.toUpperCase() as Region,
-      currencies: values.currencies.split(',').map((c) => c.trim().toUpperCase()).filter(Boolean),
-      isRegulatedFinancialInstitution: values.regulated,
-      embeddedWalletsSupported: values['embedded-wallets'],
-      counterpartyInformationRequired: values['counterparty-required'],
-      webhookEndpoint: values['webhook-url'] ?? null,
-      // A sandbox platform gets its default domain, so invitations work at once; production names its own.
-      umaDomain: values['uma-domain'] ?? (environment === 'SANDBOX' ? OWN_DEFAULT_UMA_DOMAIN : null),
-      maxLiveCards: values['max-live-cards'] === undefined ? null : positiveInteger(values['max-live-cards'], '--max-live-cards'),
-      oneCardPerCardholder: values['one-card-per-cardholder'],
-    }, { masterKey });
+    const platform = await createPlatform(
+      em,
+      {
+        name: values.name,
+        region: values.region.toUpperCase() as Region,
+        currencies: values.currencies
+          .split(',')
+          .map((c) => c.trim().toUpperCase())
+          .filter(Boolean),
+        isRegulatedFinancialInstitution: values.regulated,
+        embeddedWalletsSupported: values['embedded-wallets'],
+        counterpartyInformationRequired: values['counterparty-required'],
+        webhookEndpoint: values['webhook-url'] ?? null,
+        // A sandbox platform gets its default domain, so invitations work at once; production names its own.
+        umaDomain: values['uma-domain'] ?? (environment === 'SANDBOX' ? OWN_DEFAULT_UMA_DOMAIN : null),
+        maxLiveCards: values['max-live-cards'] === undefined ? null : positiveInteger(values['max-live-cards'], '--max-live-cards'),
+        oneCardPerCardholder: values['one-card-per-cardholder'],
+      },
+      { masterKey },
+    );
     const token = await createToken(em, masterKey, platform.id, environment);
     const port = process.env.PORT ?? '3000';
     const baseUrl = (process.env.PUBLIC_BASE_URL ?? `http://127.0.0.1:${port}`).replace(/\/+$/, '') + basePath(process.env.API_PREFIX ?? '');

@@ -1,7 +1,12 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { openOrm } from '../db/orm';
 import { DomainError } from '../domain/errors';
-import { GRID_OPERATIONS_STATUSES, PROVIDER_ACCOUNT_STATUSES, type GridOperationsStatus, type ProviderAccountStatus } from '../contexts/stablecoins/domain/stablecoin-states';
+import {
+  GRID_OPERATIONS_STATUSES,
+  PROVIDER_ACCOUNT_STATUSES,
+  type GridOperationsStatus,
+  type ProviderAccountStatus,
+} from '../contexts/stablecoins/domain/stablecoin-states';
 import { setLinkStatus } from '../contexts/stablecoins/services/provider-accounts';
 import { setGridOperationsStatus } from '../contexts/stablecoins/services/stablecoins';
 
@@ -18,8 +23,10 @@ const USAGE = `usage:
  */
 export async function operatorCommand(em: EntityManager, args: string[]): Promise<unknown> {
   const [what, id, status] = args;
-  if (what === 'grid' && id && (GRID_OPERATIONS_STATUSES as readonly string[]).includes(status ?? '')) return setGridOperationsStatus(em, id, status as GridOperationsStatus);
-  if (what === 'link' && id && (PROVIDER_ACCOUNT_STATUSES as readonly string[]).includes(status ?? '')) return setLinkStatus(em, id, status as ProviderAccountStatus);
+  if (what === 'grid' && id && (GRID_OPERATIONS_STATUSES as readonly string[]).includes(status ?? ''))
+    return setGridOperationsStatus(em, id, status as GridOperationsStatus);
+  if (what === 'link' && id && (PROVIDER_ACCOUNT_STATUSES as readonly string[]).includes(status ?? ''))
+    return setLinkStatus(em, id, status as ProviderAccountStatus);
   throw new Error(USAGE);
 }
 

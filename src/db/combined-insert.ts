@@ -24,10 +24,15 @@ export async function insertTogether(em: EntityManager, rows: NewRow[]): Promise
       const value = (data as Record<string, unknown>)[p.name] ?? null;
       return value !== null && p.customType ? p.customType.convertToDatabaseValue(value, platform, { mode: 'query' }) : value;
     });
-    return { sql: `insert into "${meta.tableName}" (${props.map((p) => `"${p.fieldNames[0]!}"`).join(', ')}) values (${props.map(() => '?').join(', ')})`, values };
+    return {
+      sql: `insert into "${meta.tableName}" (${props.map((p) => `"${p.fieldNames[0]!}"`).join(', ')}) values (${props.map(() => '?').join(', ')})`,
+      values,
+    };
   });
   const last = inserts.pop()!;
   const sql = inserts.length > 0 ? `with ${inserts.map((insert, i) => `row${i} as (${insert.sql})`).join(', ')} ${last.sql}` : last.sql;
-  await em.getConnection().execute(sql, [...inserts.flatMap((insert) => insert.values), ...last.values], 'run', em.isInTransaction() ? em.getTransactionContext() : undefined);
+  await em
+    .getConnection()
+    .execute(sql, [...inserts.flatMap((insert) => insert.values), ...last.values], 'run', em.isInTransaction() ? em.getTransactionContext() : undefined);
   for (const { entity, data } of rows) em.create(entity, data as never, { managed: true });
 }

@@ -29,7 +29,11 @@ export function aliasedColumns(em: EntityManager, entity: EntityClass<object>, a
  */
 export function mapAliased<T extends object>(em: EntityManager, entity: EntityClass<T>, row: Record<string, unknown>, alias: string): T | null {
   const prefix = `${alias}__`;
-  const own = Object.fromEntries(Object.entries(row).filter(([key]) => key.startsWith(prefix)).map(([key, value]) => [key.slice(prefix.length), value]));
+  const own = Object.fromEntries(
+    Object.entries(row)
+      .filter(([key]) => key.startsWith(prefix))
+      .map(([key, value]) => [key.slice(prefix.length), value]),
+  );
   const [pk] = em.getMetadata().get(entity).primaryKeys;
   const pkColumn = em.getMetadata().get(entity).properties[pk!]!.fieldNames[0]!;
   if (own[pkColumn] === null || own[pkColumn] === undefined) return null;
@@ -53,7 +57,13 @@ export function heldWhole<T extends object>(em: EntityManager, entity: EntityCla
  * An entity by id: the one this unit of work holds already (read earlier in the request, e.g. by a
  * joined read) when `belongs` accepts it, else the database's answer to `where`.
  */
-export async function heldOrFind<T extends object>(em: EntityManager, entity: EntityClass<T>, id: string, where: Parameters<EntityManager['findOne']>[1], belongs: (held: T) => boolean): Promise<T | null> {
+export async function heldOrFind<T extends object>(
+  em: EntityManager,
+  entity: EntityClass<T>,
+  id: string,
+  where: Parameters<EntityManager['findOne']>[1],
+  belongs: (held: T) => boolean,
+): Promise<T | null> {
   const held = heldWhole(em, entity, id);
   if (held) return belongs(held) ? held : null;
   return (await em.findOne(entity as never, where as never)) as T | null;
@@ -74,7 +84,12 @@ export async function readJoined<T extends Record<string, EntityClass<object>>>(
   const aliases = Object.keys(tables);
   const [row] = await em
     .getConnection()
-    .execute<Record<string, unknown>[]>(`select ${aliases.map((alias) => aliasedColumns(em, tables[alias]!, alias)).join(', ')} ${fromAndWhere}`, params, 'all', em.getTransactionContext());
+    .execute<Record<string, unknown>[]>(
+      `select ${aliases.map((alias) => aliasedColumns(em, tables[alias]!, alias)).join(', ')} ${fromAndWhere}`,
+      params,
+      'all',
+      em.getTransactionContext(),
+    );
   if (!row) return undefined;
   return Object.fromEntries(aliases.map((alias) => [alias, mapAliased(em, tables[alias]!, row, alias)])) as { [A in keyof T]: InstanceType<T[A]> | null };
 }

@@ -17,11 +17,15 @@ export function freePort(): Promise<number> {
  */
 export async function freePorts(count: number): Promise<number[]> {
   const servers = await Promise.all(
-    Array.from({ length: count }, () => new Promise<Server>((resolve, reject) => {
-      const server = createServer();
-      server.once('error', reject);
-      server.listen(0, '127.0.0.1', () => resolve(server));
-    })),
+    Array.from(
+      { length: count },
+      () =>
+        new Promise<Server>((resolve, reject) => {
+          const server = createServer();
+          server.once('error', reject);
+          server.listen(0, '127.0.0.1', () => resolve(server));
+        }),
+    ),
   );
   const ports = servers.map((server) => (server.address() as { port: number }).port);
   await Promise.all(servers.map((server) => new Promise((done) => server.close(done))));

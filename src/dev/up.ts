@@ -124,7 +124,9 @@ async function main(): Promise<void> {
     // A start still under way (migrations, say) ends before its database goes away.
     await Promise.race([startup.catch(() => undefined), sleep(20_000)]);
     if (process.env.OWN_POSTGRES_CLUSTER) {
-      await new Promise<void>((done) => spawn('bash', [join(root, 'bin/lib/postgres.sh'), 'stop', process.env.OWN_POSTGRES_CLUSTER!], { stdio: 'inherit' }).once('exit', () => done()));
+      await new Promise<void>((done) =>
+        spawn('bash', [join(root, 'bin/lib/postgres.sh'), 'stop', process.env.OWN_POSTGRES_CLUSTER!], { stdio: 'inherit' }).once('exit', () => done()),
+      );
     }
     lock.release();
     say(`stopped; data kept in ${shown(dataDir)}/`);
@@ -148,7 +150,12 @@ async function main(): Promise<void> {
     // Own process group: a terminal Ctrl-C reaches us, and we stop children in order. Through the tether,
     // whose stdin is a pipe only we hold: when we end, however we end, it stops the child.
     const tether = join(root, 'bin/lib/tethered.sh');
-    const proc = spawn('bash', [tether, join(runDir, `${name}.pid`), command, ...args], { cwd: root, env, stdio: ['pipe', 'inherit', 'inherit'], detached: true });
+    const proc = spawn('bash', [tether, join(runDir, `${name}.pid`), command, ...args], {
+      cwd: root,
+      env,
+      stdio: ['pipe', 'inherit', 'inherit'],
+      detached: true,
+    });
     children.push({ name, proc });
     proc.once('exit', (code, signal) => {
       if (!stopping) {
@@ -199,11 +206,20 @@ async function startStack(start: Starter, isStopping: () => boolean, stopRequest
   if (isStopping()) return;
 
   // Local development: sandbox webhooks may go to a receiver on this machine (README: webhook destination policy).
-  const env = { ...process.env, DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: temporalAddress, MASTER_KEY: masterKey(), PORT: String(port), WEBHOOK_ALLOW_LOOPBACK: process.env.WEBHOOK_ALLOW_LOOPBACK ?? '1' };
+  const env = {
+    ...process.env,
+    DATABASE_URL: databaseUrl,
+    TEMPORAL_ADDRESS: temporalAddress,
+    MASTER_KEY: masterKey(),
+    PORT: String(port),
+    WEBHOOK_ALLOW_LOOPBACK: process.env.WEBHOOK_ALLOW_LOOPBACK ?? '1',
+  };
   // The tsx loader in node itself: one process per service (the tsx CLI would fork a second one).
   start('worker', process.execPath, ['--import', 'tsx', 'worker/main.ts'], env);
   start('api', process.execPath, ['--import', 'tsx', 'src/api/main.ts'], env);
-  await unlessStopped(Promise.race([apiAnswers(port), sleep(120_000).then(() => Promise.reject(new Error(`the API did not answer on port ${port} within 120 s`)))]));
+  await unlessStopped(
+    Promise.race([apiAnswers(port), sleep(120_000).then(() => Promise.reject(new Error(`the API did not answer on port ${port} within 120 s`)))]),
+  );
   if (isStopping()) return;
   const { apiMetrics, workerMetrics, temporalMetricsAddress } = loadConfig(env);
   const scrape = (listen: MetricsListen | null) => (listen ? `http://${listen.host}:${listen.port}/metrics` : 'off');

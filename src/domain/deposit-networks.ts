@@ -56,7 +56,9 @@ export function depositNetworkProblems(currency: string, network: string | undef
   const carriers = depositNetworksFor(currency);
   if (network === undefined) {
     if (!NETWORK_REQUIRED_CURRENCIES.includes(currency)) return [];
-    return [{ field, constraint: 'required', message: `${currency} is deposited on one of ${carriers.join(', ')}: name the network`, hint: { enum: carriers } }];
+    return [
+      { field, constraint: 'required', message: `${currency} is deposited on one of ${carriers.join(', ')}: name the network`, hint: { enum: carriers } },
+    ];
   }
   if (!isDepositNetwork(network)) {
     return [{ field, constraint: 'enum', message: `must be one of ${DEPOSIT_NETWORK_NAMES.join(', ')}`, hint: { enum: [...DEPOSIT_NETWORK_NAMES] } }];
@@ -66,7 +68,14 @@ export function depositNetworkProblems(currency: string, network: string | undef
     return [{ field, constraint: 'cryptoOnly', message: `${currency} is not deposited on a crypto network: leave cryptoNetwork out` }];
   }
   if (!carriers.includes(network)) {
-    return [{ field, constraint: 'supportedForCurrency', message: `${currency} is not deposited on ${network} here; it is on ${carriers.join(', ')}`, hint: { enum: carriers } }];
+    return [
+      {
+        field,
+        constraint: 'supportedForCurrency',
+        message: `${currency} is not deposited on ${network} here; it is on ${carriers.join(', ')}`,
+        hint: { enum: carriers },
+      },
+    ];
   }
   return [];
 }

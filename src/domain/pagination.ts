@@ -59,7 +59,13 @@ export interface Page<T> {
 }
 
 /** Builds a page from `limit + 1` fetched rows: the extra row only tells whether more exist. */
-export function toPage<R extends { createdAt: Date; id: string }, T>(rows: R[], limit: number, totalCount: number, view: (row: R) => T, order: SortOrder = 'desc'): Page<T> {
+export function toPage<R extends { createdAt: Date; id: string }, T>(
+  rows: R[],
+  limit: number,
+  totalCount: number,
+  view: (row: R) => T,
+  order: SortOrder = 'desc',
+): Page<T> {
   const hasMore = rows.length > limit;
   const pageRows = hasMore ? rows.slice(0, limit) : rows;
   const last = pageRows[pageRows.length - 1];

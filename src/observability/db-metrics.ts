@@ -58,7 +58,8 @@ export function countDbWork(pool: AnnouncingPool, metrics: DbMetrics): void {
     const query = client.query.bind(client) as (...args: unknown[]) => unknown;
     client.query = ((...args: unknown[]) => {
       const first = args[0];
-      const sql = typeof first === 'string' ? first : typeof (first as { text?: unknown } | undefined)?.text === 'string' ? (first as { text: string }).text : '';
+      const sql =
+        typeof first === 'string' ? first : typeof (first as { text?: unknown } | undefined)?.text === 'string' ? (first as { text: string }).text : '';
       const kind = statementKind(sql);
       if (kind === 'statement') metrics.statements.inc();
       else if (kind !== 'control') metrics.transactions.inc({ outcome: kind });

@@ -46,7 +46,12 @@ async function verifyScryptHash(secret: string, stored: string): Promise<boolean
   // A corrupt row must fail closed: an empty expected hash would otherwise match anything.
   if (expected.length !== SCRYPT_KEY_LENGTH) return false;
   try {
-    const actual = await scryptAsync(secret, Buffer.from(salt, 'base64url'), expected.length, { N: Number(n), r: Number(r), p: Number(p), maxmem: SCRYPT.maxmem });
+    const actual = await scryptAsync(secret, Buffer.from(salt, 'base64url'), expected.length, {
+      N: Number(n),
+      r: Number(r),
+      p: Number(p),
+      maxmem: SCRYPT.maxmem,
+    });
     return timingSafeEqual(actual, expected);
   } catch {
     return false; // unusable parameters in the stored row

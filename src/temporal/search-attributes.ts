@@ -16,4 +16,14 @@ export const StablecoinIdKey = defineSearchAttributeKey('StablecoinId', SearchAt
 export const BusinessStatusKey = defineSearchAttributeKey('BusinessStatus', SearchAttributeType.KEYWORD);
 export const WebhookEventTypeKey = defineSearchAttributeKey('WebhookEventType', SearchAttributeType.KEYWORD);
 
-export const ALL_SEARCH_ATTRIBUTES = [PlatformIdKey, CustomerIdKey, TransactionIdKey, QuoteIdKey, AccountIdKey, CardIdKey, StablecoinIdKey, BusinessStatusKey, WebhookEventTypeKey];
+export const ALL_SEARCH_ATTRIBUTES = [
+  PlatformIdKey,
+  CustomerIdKey,
+  TransactionIdKey,
+  QuoteIdKey,
+  AccountIdKey,
+  CardIdKey,
+  StablecoinIdKey,
+  BusinessStatusKey,
+  WebhookEventTypeKey,
+];

@@ -36,7 +36,12 @@ function appWith(limits: Partial<AbuseLimits>) {
 }
 
 /** A raw request: headers as given, then `chunks` written one by one (or none at all), and the answer. */
-function rawRequest(method: string, path: string, headers: Record<string, string>, chunks: Buffer[] | null): Promise<{ status: number; headers: Record<string, unknown>; body: Record<string, unknown> }> {
+function rawRequest(
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  chunks: Buffer[] | null,
+): Promise<{ status: number; headers: Record<string, unknown>; body: Record<string, unknown> }> {
   const { port } = server.address() as AddressInfo;
   return new Promise((resolve, reject) => {
     const req = httpRequest({ host: '127.0.0.1', port, method, path: `${BASE}${path}`, headers }, (res) => {
@@ -63,9 +68,18 @@ const jsonOfSize = (bytes: number) => Buffer.from(JSON.stringify({ note: 'x'.rep
 
 describe('request-size limits per route', () => {
   test('a JSON body one byte over the default is 413 PAYLOAD_TOO_LARGE with the §7 body and the limit', async () => {
-    const res = await platform.api.post('/customers').set('Content-Type', 'application/json').send(jsonOfSize(JSON_BODY_LIMIT_BYTES + 1).toString());
+    const res = await platform.api
+      .post('/customers')
+      .set('Content-Type', 'application/json')
+      .send(jsonOfSize(JSON_BODY_LIMIT_BYTES + 1).toString());
     expect(res.status).toBe(413);
-    expect(res.body).toEqual({ status: 413, code: 'PAYLOAD_TOO_LARGE', reason: expect.stringContaining(String(JSON_BODY_LIMIT_BYTES)), message: expect.any(String), details: { maxBytes: JSON_BODY_LIMIT_BYTES } });
+    expect(res.body).toEqual({
+      status: 413,
+      code: 'PAYLOAD_TOO_LARGE',
+      reason: expect.stringContaining(String(JSON_BODY_LIMIT_BYTES)),
+      message: expect.any(String),
+      details: { maxBytes: JSON_BODY_LIMIT_BYTES },
+    });
   });
 
   test('a JSON body of exactly the limit is read and validated', async () => {
@@ -76,7 +90,11 @@ describe('request-size limits per route', () => {
 
   test('a chunked body without Content-Length is stopped at the limit', async () => {
     const chunk = Buffer.alloc(16 * 1024, 0x20);
-    const res = await rawRequest('POST', '/customers', { authorization: platform.auth, 'content-type': 'application/json', 'transfer-encoding': 'chunked' }, [Buffer.from('{"note":"'), ...Array.from({ length: 5 }, () => chunk), Buffer.from('"}')]);
+    const res = await rawRequest('POST', '/customers', { authorization: platform.auth, 'content-type': 'application/json', 'transfer-encoding': 'chunked' }, [
+      Buffer.from('{"note":"'),
+      ...Array.from({ length: 5 }, () => chunk),
+      Buffer.from('"}'),
+    ]);
     expect(res.status).toBe(413);
     expect(res.body).toMatchObject({ code: 'PAYLOAD_TOO_LARGE' });
   });
@@ -89,12 +107,16 @@ describe('request-size limits per route', () => {
     expect(res.status).toBe(413);
     expect(res.body.code).toBe('PAYLOAD_TOO_LARGE');
     // A small one is read like any other body.
-    expect((await rawRequest('POST', '/customers', gzip, [gzipSync(Buffer.from('{}'))])).body.details).toMatchObject({ errors: expect.arrayContaining([expect.objectContaining({ field: 'customerType' })]) });
+    expect((await rawRequest('POST', '/customers', gzip, [gzipSync(Buffer.from('{}'))])).body.details).toMatchObject({
+      errors: expect.arrayContaining([expect.objectContaining({ field: 'customerType' })]),
+    });
   });
 
   // Found here: a body that is not in its declared Content-Encoding was a 500.
   test('a corrupt gzip body is 400 INVALID_INPUT, not a 500', async () => {
-    const res = await rawRequest('POST', '/customers', { authorization: platform.auth, 'content-type': 'application/json', 'content-encoding': 'gzip' }, [Buffer.from('{"not":"gzip"}')]);
+    const res = await rawRequest('POST', '/customers', { authorization: platform.auth, 'content-type': 'application/json', 'content-encoding': 'gzip' }, [
+      Buffer.from('{"not":"gzip"}'),
+    ]);
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ code: 'INVALID_INPUT', details: { errors: [{ field: 'body' }] } });
   });
@@ -104,7 +126,12 @@ describe('request-size limits per route', () => {
     const description = doc.paths['/documents'].post.responses['413'].description as string;
     const limit = Number(/over (\d+) bytes/.exec(description)![1]);
     expect(limit).toBeGreaterThan(MAX_DOCUMENT_BYTES);
-    const res = await rawRequest('POST', '/documents', { authorization: platform.auth, 'content-type': 'multipart/form-data; boundary=x', 'content-length': String(limit + 1) }, null);
+    const res = await rawRequest(
+      'POST',
+      '/documents',
+      { authorization: platform.auth, 'content-type': 'multipart/form-data; boundary=x', 'content-length': String(limit + 1) },
+      null,
+    );
     expect(res.status).toBe(413);
     expect(res.body).toMatchObject({ code: 'PAYLOAD_TOO_LARGE', details: { maxBytes: limit } });
   });
@@ -116,7 +143,9 @@ describe('request-size limits per route', () => {
   });
 
   test('every operation declares its 413 with its limit, and 429 with Retry-After', async () => {
-    const doc = (await request(h.app).get(`${BASE}/openapi.json`)).body as { paths: Record<string, Record<string, { responses: Record<string, { description: string; headers?: Record<string, unknown> }> }>> };
+    const doc = (await request(h.app).get(`${BASE}/openapi.json`)).body as {
+      paths: Record<string, Record<string, { responses: Record<string, { description: string; headers?: Record<string, unknown> }> }>>;
+    };
     const limits = new Set<string>();
     for (const operations of Object.values(doc.paths)) {
       for (const op of Object.values(operations)) {
@@ -145,7 +174,13 @@ describe('per-token rate limit', () => {
     const limited = await get(platform.auth);
     expect(limited.status).toBe(429);
     expect(limited.headers['retry-after']).toBe('2');
-    expect(limited.body).toEqual({ status: 429, code: 'RATE_LIMITED', reason: expect.any(String), message: expect.any(String), details: { retryAfterSeconds: 2 } });
+    expect(limited.body).toEqual({
+      status: 429,
+      code: 'RATE_LIMITED',
+      reason: expect.any(String),
+      message: expect.any(String),
+      details: { retryAfterSeconds: 2 },
+    });
     expect((await get(other.auth)).status).toBe(200);
     advanceSeconds(2);
     expect((await get(platform.auth)).status).toBe(200);
@@ -161,7 +196,16 @@ async function legacyToken(platformId: string) {
   const legacy = ['scrypt', 32768, 8, 1, salt.toString('base64url'), scrypted.toString('base64url')].join('$');
   const tokenId = `Token:${randomUUID()}`;
   const now = new Date();
-  await h.orm.em.fork().insert(ApiToken, { id: tokenId, platformId, name: 'legacy', environment: 'SANDBOX', permissions: ['VIEW'], secretHash: legacy, createdAt: now, updatedAt: now });
+  await h.orm.em.fork().insert(ApiToken, {
+    id: tokenId,
+    platformId,
+    name: 'legacy',
+    environment: 'SANDBOX',
+    permissions: ['VIEW'],
+    secretHash: legacy,
+    createdAt: now,
+    updatedAt: now,
+  });
   return { tokenId, secret, legacy };
 }
 
@@ -177,11 +221,21 @@ describe('authentication failures are throttled per address, never per token', (
     const get = (from: string, authorization: string) =>
       new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Record<string, unknown>; ms: number }>((resolve, reject) => {
         const started = process.hrtime.bigint();
-        const req = httpRequest({ host: '127.0.0.1', port, localAddress: from, method: 'GET', path: `${BASE}/config`, headers: { authorization }, agent: false }, (res) => {
-          const parts: Buffer[] = [];
-          res.on('data', (c: Buffer) => parts.push(c));
-          res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: JSON.parse(Buffer.concat(parts).toString('utf8')) as Record<string, unknown>, ms: Number(process.hrtime.bigint() - started) / 1e6 }));
-        });
+        const req = httpRequest(
+          { host: '127.0.0.1', port, localAddress: from, method: 'GET', path: `${BASE}/config`, headers: { authorization }, agent: false },
+          (res) => {
+            const parts: Buffer[] = [];
+            res.on('data', (c: Buffer) => parts.push(c));
+            res.on('end', () =>
+              resolve({
+                status: res.statusCode!,
+                headers: res.headers,
+                body: JSON.parse(Buffer.concat(parts).toString('utf8')) as Record<string, unknown>,
+                ms: Number(process.hrtime.bigint() - started) / 1e6,
+              }),
+            );
+          },
+        );
         req.on('error', reject);
         req.end();
       });

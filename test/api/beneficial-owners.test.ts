@@ -55,7 +55,10 @@ describe('POST /beneficial-owners', () => {
     const person = await insertCustomer(h.orm, h.masterKey, platform.id, individualFields('Ada Lovelace'));
     const res = await api.post('/beneficial-owners', ownerBody(person.id));
     expect(res.status).toBe(400);
-    expect(res.body).toMatchObject({ code: 'INVALID_INPUT', details: { errors: [{ field: 'customerId', constraint: expect.objectContaining({ rule: 'businessCustomer' }), message: expect.any(String) }] } });
+    expect(res.body).toMatchObject({
+      code: 'INVALID_INPUT',
+      details: { errors: [{ field: 'customerId', constraint: expect.objectContaining({ rule: 'businessCustomer' }), message: expect.any(String) }] },
+    });
     expect(await countOwners(person.id)).toBe(0);
   });
 
@@ -118,10 +121,16 @@ describe('POST /beneficial-owners', () => {
     const person = await insertCustomer(h.orm, h.masterKey, platform.id, individualFields('Ada Lovelace'));
     const notBusiness = await api.post('/beneficial-owners', ownerBody(person.id, {}, { email: 'not-an-email' }));
     expect(notBusiness.status).toBe(400);
-    expect(notBusiness.body.details.errors.map((e: { field: string; constraint: { rule: string } }) => `${e.field}:${e.constraint.rule}`).sort()).toEqual(['customerId:businessCustomer', 'personalInfo.email:email']);
+    expect(notBusiness.body.details.errors.map((e: { field: string; constraint: { rule: string } }) => `${e.field}:${e.constraint.rule}`).sort()).toEqual([
+      'customerId:businessCustomer',
+      'personalInfo.email:email',
+    ]);
     const biz = await business(platform.id);
     expect((await api.post('/beneficial-owners', ownerBody(biz.id, { ownershipPercentage: 80 }))).status).toBe(201);
-    const tooMuch = await api.post('/beneficial-owners', ownerBody(biz.id, { ownershipPercentage: 30, roles: ['OWNER'] }, { lastName: 'Other', identifier: '123456789' }));
+    const tooMuch = await api.post(
+      '/beneficial-owners',
+      ownerBody(biz.id, { ownershipPercentage: 30, roles: ['OWNER'] }, { lastName: 'Other', identifier: '123456789' }),
+    );
     expect(tooMuch.status).toBe(400);
     expect(tooMuch.body.details.errors.map((e: { field: string; constraint: { rule: string } }) => `${e.field}:${e.constraint.rule}`).sort()).toEqual([
       'ownershipPercentage:maximum',
@@ -149,7 +158,19 @@ describe('POST /beneficial-owners', () => {
       expect(res.body.details.errors.map((e: { field: string; constraint: { rule: string } }) => `${e.field}:${e.constraint.rule}`).sort()).toEqual(expected);
     }
     // A non-US person may use a non-US tax id.
-    const foreign = await api.post('/beneficial-owners', ownerBody(biz.id, {}, { nationality: 'DE', address: { line1: 'Hauptstr. 1', city: 'Berlin', postalCode: '10115', country: 'DE' }, idType: 'NON_US_TAX_ID', identifier: 'DE-1' }));
+    const foreign = await api.post(
+      '/beneficial-owners',
+      ownerBody(
+        biz.id,
+        {},
+        {
+          nationality: 'DE',
+          address: { line1: 'Hauptstr. 1', city: 'Berlin', postalCode: '10115', country: 'DE' },
+          idType: 'NON_US_TAX_ID',
+          identifier: 'DE-1',
+        },
+      ),
+    );
     expect(foreign.status).toBe(201);
     expect(await countOwners(biz.id)).toBe(1);
   });
@@ -181,9 +202,14 @@ describe('POST /beneficial-owners', () => {
     expect((await api.post('/beneficial-owners', ownerBody(biz.id, { ownershipPercentage: 70 }))).status).toBe(201);
     const res = await api.post('/beneficial-owners', ownerBody(biz.id, { ownershipPercentage: 31 }, { lastName: 'Other' }));
     expect(res.status).toBe(400);
-    expect(res.body.details.errors).toEqual([expect.objectContaining({ field: 'ownershipPercentage', constraint: expect.objectContaining({ rule: 'maximum' }) })]);
+    expect(res.body.details.errors).toEqual([
+      expect.objectContaining({ field: 'ownershipPercentage', constraint: expect.objectContaining({ rule: 'maximum' }) }),
+    ]);
     expect((await api.post('/beneficial-owners', ownerBody(biz.id, { ownershipPercentage: 30 }, { lastName: 'Other' }))).status).toBe(201);
-    expect((await api.post('/beneficial-owners', ownerBody(biz.id, { ownershipPercentage: 101 }))).body.details.errors[0]).toMatchObject({ field: 'ownershipPercentage', constraint: expect.objectContaining({ rule: 'maximum' }) });
+    expect((await api.post('/beneficial-owners', ownerBody(biz.id, { ownershipPercentage: 101 }))).body.details.errors[0]).toMatchObject({
+      field: 'ownershipPercentage',
+      constraint: expect.objectContaining({ rule: 'maximum' }),
+    });
   });
 
   test('an owner added after the business was decided is KYC-resolved at once by lastName', async () => {
@@ -209,7 +235,8 @@ describe('GET /beneficial-owners', () => {
     const biz = await business(platform.id);
     const otherBiz = await business(platform.id);
     const ids: string[] = [];
-    for (const lastName of ['A', 'B', 'C']) ids.push((await api.post('/beneficial-owners', ownerBody(biz.id, { ownershipPercentage: 20 }, { lastName }))).body.id);
+    for (const lastName of ['A', 'B', 'C'])
+      ids.push((await api.post('/beneficial-owners', ownerBody(biz.id, { ownershipPercentage: 20 }, { lastName }))).body.id);
     await api.post('/beneficial-owners', ownerBody(otherBiz.id));
     const first = await api.get(`/beneficial-owners?customerId=${encodeURIComponent(biz.id)}&limit=2`);
     expect(first.status).toBe(200);
@@ -250,7 +277,10 @@ describe('GET and PATCH /beneficial-owners/{id}', () => {
     const { api, platform } = await h.platform();
     const biz = await business(platform.id);
     const created = (await api.post('/beneficial-owners', ownerBody(biz.id))).body;
-    const res = await api.patch(`/beneficial-owners/${created.id}`, { roles: ['CONTROL_PERSON'], personalInfo: { lastName: 'Jones', identifier: '987-65-4321' } });
+    const res = await api.patch(`/beneficial-owners/${created.id}`, {
+      roles: ['CONTROL_PERSON'],
+      personalInfo: { lastName: 'Jones', identifier: '987-65-4321' },
+    });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ roles: ['CONTROL_PERSON'], ownershipPercentage: 60, personalInfo: { ...created.personalInfo, lastName: 'Jones' } });
     expect(res.body.personalInfo.identifier).toBeUndefined();
@@ -273,7 +303,10 @@ describe('GET and PATCH /beneficial-owners/{id}', () => {
     ]);
     // A malformed identifier is judged against the stored idType, together with the schema's errors.
     const res1 = await api.patch(`/beneficial-owners/${created.id}`, { personalInfo: { identifier: '123456789', email: 'nope' } });
-    expect(res1.body.details.errors.map((e: { field: string; constraint: { rule: string } }) => `${e.field}:${e.constraint.rule}`).sort()).toEqual(['personalInfo.email:email', 'personalInfo.identifier:pattern']);
+    expect(res1.body.details.errors.map((e: { field: string; constraint: { rule: string } }) => `${e.field}:${e.constraint.rule}`).sort()).toEqual([
+      'personalInfo.email:email',
+      'personalInfo.identifier:pattern',
+    ]);
     const res2 = await api.patch(`/beneficial-owners/${created.id}`, { ownershipPercentage: 80, personalInfo: { idType: 'NON_US_TAX_ID' } });
     expect(res2.body.details.errors.map((e: { field: string; constraint: { rule: string } }) => `${e.field}:${e.constraint.rule}`).sort()).toEqual([
       'ownershipPercentage:maximum',

@@ -18,16 +18,55 @@ afterAll(async () => {
 });
 
 type Platform = Awaited<ReturnType<Harness['platform']>>;
-type Job = { id: string; status: string; progress: { total: number; processed: number; successful: number; failed: number }; errors: { correlationId: string; code: string; message: string; details?: Record<string, unknown> }[]; completedAt?: string };
+type Job = {
+  id: string;
+  status: string;
+  progress: { total: number; processed: number; successful: number; failed: number };
+  errors: { correlationId: string; code: string; message: string; details?: Record<string, unknown> }[];
+  completedAt?: string;
+};
 
-const HEADER = 'umaAddress,platformCustomerId,customerType,fullName,birthDate,addressLine1,addressLine2,city,state,postalCode,country,email,businessLegalName,businessTaxId,businessIncorporatedOn';
+const HEADER =
+  'umaAddress,platformCustomerId,customerType,fullName,birthDate,addressLine1,addressLine2,city,state,postalCode,country,email,businessLegalName,businessTaxId,businessIncorporatedOn';
 
 /** A CSV line from cells; a cell with a comma or a quote is quoted. */
 const line = (...cells: string[]) => cells.map((c) => (/[",\n]/.test(c) ? `"${c.replace(/"/g, '""')}"` : c)).join(',');
 const person = (id: string, over: { name?: string; birth?: string; email?: string; uma?: string } = {}) =>
-  line(over.uma ?? `${id}@uma.example.com`, id, 'INDIVIDUAL', over.name ?? `Person ${id}`, over.birth ?? '1990-01-15', '1 Main St', '', 'Austin', 'TX', '78701', 'US', over.email ?? '', '', '', '');
+  line(
+    over.uma ?? `${id}@uma.example.com`,
+    id,
+    'INDIVIDUAL',
+    over.name ?? `Person ${id}`,
+    over.birth ?? '1990-01-15',
+    '1 Main St',
+    '',
+    'Austin',
+    'TX',
+    '78701',
+    'US',
+    over.email ?? '',
+    '',
+    '',
+    '',
+  );
 const business = (id: string, over: { taxId?: string; incorporatedOn?: string } = {}) =>
-  line(`$${id}@uma.example.com`, id, 'BUSINESS', '', '', '400 Commerce Way', 'Suite 5', 'Austin', 'TX', '78701', 'US', '', `${id} Holdings, Inc.`, over.taxId ?? '12-3456789', over.incorporatedOn ?? '2018-03-14');
+  line(
+    `$${id}@uma.example.com`,
+    id,
+    'BUSINESS',
+    '',
+    '',
+    '400 Commerce Way',
+    'Suite 5',
+    'Austin',
+    'TX',
+    '78701',
+    'US',
+    '',
+    `${id} Holdings, Inc.`,
+    over.taxId ?? '12-3456789',
+    over.incorporatedOn ?? '2018-03-14',
+  );
 const csv = (...lines: string[]) => Buffer.from([HEADER, ...lines].join('\r\n') + '\r\n');
 
 /** Rows are written on `uma.example.com`; a platform's customers' addresses are on its own domain, so they move there. */
@@ -41,7 +80,11 @@ function upload(p: Platform, bytes: Buffer | null, name = 'customers.csv', idemp
 }
 
 async function finished(p: Platform, jobId: string): Promise<Job> {
-  const res = await eventually(() => p.api.get(`/customers/bulk/jobs/${jobId}`), (r) => r.status !== 200 || r.body.status === 'COMPLETED' || r.body.status === 'FAILED', 60_000);
+  const res = await eventually(
+    () => p.api.get(`/customers/bulk/jobs/${jobId}`),
+    (r) => r.status !== 200 || r.body.status === 'COMPLETED' || r.body.status === 'FAILED',
+    60_000,
+  );
   expect(res.status).toBe(200);
   return res.body as Job;
 }
@@ -90,9 +133,18 @@ describe('POST /customers/bulk/csv and GET /customers/bulk/jobs/{jobId}', () => 
     // Exactly the good rows exist, once each, with the ids derived from the job and their rows.
     const customers = await customersOf(p.platform.id);
     expect(customers.map((c) => c.platformCustomerId)).toEqual(['biz-1', 'ind-1', 'ind-2', 'quoted, name']);
-    expect(customers.find((c) => c.platformCustomerId === 'ind-1')).toMatchObject({ id: derivedId('Customer', jobId, '1'), umaAddress: `$ind-1@${p.umaDomain}`, email: 'ind1@example.com', kycStatus: 'APPROVED' });
+    expect(customers.find((c) => c.platformCustomerId === 'ind-1')).toMatchObject({
+      id: derivedId('Customer', jobId, '1'),
+      umaAddress: `$ind-1@${p.umaDomain}`,
+      email: 'ind1@example.com',
+      kycStatus: 'APPROVED',
+    });
     expect(customers.find((c) => c.platformCustomerId === 'quoted, name')!.fullName).toBe('Jane "JJ" Doe, Jr.');
-    expect(customers.find((c) => c.platformCustomerId === 'biz-1')).toMatchObject({ customerType: 'BUSINESS', kycStatus: 'UNVERIFIED', address: { line1: '400 Commerce Way', line2: 'Suite 5', city: 'Austin', state: 'TX', postalCode: '78701', country: 'US' } });
+    expect(customers.find((c) => c.platformCustomerId === 'biz-1')).toMatchObject({
+      customerType: 'BUSINESS',
+      kycStatus: 'UNVERIFIED',
+      address: { line1: '400 Commerce Way', line2: 'Suite 5', city: 'Austin', state: 'TX', postalCode: '78701', country: 'US' },
+    });
     const created = await p.api.get(`/customers/${derivedId('Customer', jobId, '2')}`);
     expect(created.status).toBe(200);
     expect(created.body).toMatchObject({ platformCustomerId: 'ind-2', fullName: 'Person ind-2', birthDate: '1990-01-15' });
@@ -102,8 +154,12 @@ describe('POST /customers/bulk/csv and GET /customers/bulk/jobs/{jobId}', () => 
     const hook = h.receiver.received.find((w) => w.body.type === 'BULK_UPLOAD.COMPLETED' && (w.body.data as { id: string }).id === jobId)!;
     expect(hook.body.data).toEqual(job);
     const approved = new Set(customers.filter((c) => c.kycStatus === 'APPROVED').map((c) => c.id));
-    await h.receiver.waitFor((hooks) => [...approved].every((id) => hooks.some((w) => w.body.type === 'CUSTOMER.KYC_APPROVED' && (w.body.data as { id: string }).id === id)));
-    expect(h.receiver.received.filter((w) => w.body.type === 'CUSTOMER.KYC_APPROVED' && approved.has((w.body.data as { id: string }).id)).length).toBe(approved.size);
+    await h.receiver.waitFor((hooks) =>
+      [...approved].every((id) => hooks.some((w) => w.body.type === 'CUSTOMER.KYC_APPROVED' && (w.body.data as { id: string }).id === id)),
+    );
+    expect(h.receiver.received.filter((w) => w.body.type === 'CUSTOMER.KYC_APPROVED' && approved.has((w.body.data as { id: string }).id)).length).toBe(
+      approved.size,
+    );
   }, 90_000);
 
   test('a job recorded but never started (the API died in between) is started by the sweep, once', async () => {
@@ -156,7 +212,15 @@ describe('POST /customers/bulk/csv and GET /customers/bulk/jobs/{jobId}', () => 
     const accepted = await upload(p, csv(person('own'), person('ceo', { uma: `$ceo@${foreign}` })));
     const job = await finished(p, accepted.body.jobId as string);
     expect(job).toMatchObject({ status: 'COMPLETED', progress: { total: 2, successful: 1, failed: 1 } });
-    expect(job.errors).toEqual([expect.objectContaining({ correlationId: 'row_2', code: 'INVALID_INPUT', details: expect.objectContaining({ errors: [expect.objectContaining({ field: 'umaAddress', constraint: expect.objectContaining({ rule: 'domain' }) })] }) })]);
+    expect(job.errors).toEqual([
+      expect.objectContaining({
+        correlationId: 'row_2',
+        code: 'INVALID_INPUT',
+        details: expect.objectContaining({
+          errors: [expect.objectContaining({ field: 'umaAddress', constraint: expect.objectContaining({ rule: 'domain' }) })],
+        }),
+      }),
+    ]);
     expect((await customersOf(p.platform.id)).map((c) => c.platformCustomerId)).toEqual(['own']);
   }, 60_000);
 });
@@ -224,7 +288,14 @@ describe('a refused upload: 400 INVALID_INPUT on file with every problem listed,
   const big = () => Buffer.concat([csv(), Buffer.alloc(MAX_CSV_BYTES - csv().length + 1, 'a')]);
   const tooManyRows = () => csv(...Array.from({ length: MAX_CSV_ROWS + 1 }, (_, i) => `u${i}@uma.example.com,c${i},INDIVIDUAL`));
   test.each([
-    ['no file (and a text field the form does not have)', null, [['body', 'additionalProperties'], ['file', 'required']]],
+    [
+      'no file (and a text field the form does not have)',
+      null,
+      [
+        ['body', 'additionalProperties'],
+        ['file', 'required'],
+      ],
+    ],
     ['an empty file', Buffer.alloc(0), [['file', 'format']]],
     ['a header without rows', csv(), [['file', 'minItems']]],
     [
@@ -241,17 +312,21 @@ describe('a refused upload: 400 INVALID_INPUT on file with every problem listed,
     ['not UTF-8 text', Buffer.from([0xff, 0xfe, 0x00, 0x41, 0x00]), [['file', 'format']]],
     [`more than ${MAX_CSV_ROWS} rows`, 'rows', [['file', 'maxItems']]],
     [`larger than ${MAX_CSV_BYTES} bytes`, 'big', [['file', 'maxSize']]],
-  ] as [string, Buffer | null | 'rows' | 'big', [string, string][]][])('%s', async (_name, content, expected) => {
-    const p = await h.platform();
-    const bytes = content === 'rows' ? tooManyRows() : content === 'big' ? big() : content;
-    const res = await upload(p, bytes);
-    expect(res.status).toBe(400);
-    expect(res.body).toMatchObject({ status: 400, code: 'INVALID_INPUT', reason: expect.any(String), message: expect.any(String) });
-    const errors = (res.body.details.errors as { field: string; constraint: { rule: string }; message: string }[]).map((e) => [e.field, e.constraint.rule]);
-    expect(errors).toEqual(expected);
-    expect(await jobsOf(p.platform.id)).toBe(0);
-    expect(await customersOf(p.platform.id)).toEqual([]);
-  }, 30_000);
+  ] as [string, Buffer | null | 'rows' | 'big', [string, string][]][])(
+    '%s',
+    async (_name, content, expected) => {
+      const p = await h.platform();
+      const bytes = content === 'rows' ? tooManyRows() : content === 'big' ? big() : content;
+      const res = await upload(p, bytes);
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ status: 400, code: 'INVALID_INPUT', reason: expect.any(String), message: expect.any(String) });
+      const errors = (res.body.details.errors as { field: string; constraint: { rule: string }; message: string }[]).map((e) => [e.field, e.constraint.rule]);
+      expect(errors).toEqual(expected);
+      expect(await jobsOf(p.platform.id)).toBe(0);
+      expect(await customersOf(p.platform.id)).toEqual([]);
+    },
+    30_000,
+  );
 
   test('the missing columns are each named', async () => {
     const p = await h.platform();
@@ -270,7 +345,9 @@ describe('a refused upload: 400 INVALID_INPUT on file with every problem listed,
   });
 
   test('without credentials: 401, nothing read', async () => {
-    const res = await request(h.app).post(`${BASE}/customers/bulk/csv`).attach('file', csv(person('x')), { filename: 'c.csv', contentType: 'text/csv' });
+    const res = await request(h.app)
+      .post(`${BASE}/customers/bulk/csv`)
+      .attach('file', csv(person('x')), { filename: 'c.csv', contentType: 'text/csv' });
     expect(res.status).toBe(401);
     expect(res.body.code).toBe('UNAUTHORIZED');
   });

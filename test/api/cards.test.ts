@@ -45,7 +45,12 @@ async function issue(api: Api, holder: { customerId: string; accountId: string }
 
 async function activeCard(api: Api, holder: { customerId: string; accountId: string }, extra: Record<string, unknown> = {}) {
   const card = await issue(api, holder, extra);
-  return (await eventually(() => api.get(`/cards/${card.id}`), (r) => r.body.state === 'ACTIVE')).body as { id: string; state: string; last4: string };
+  return (
+    await eventually(
+      () => api.get(`/cards/${card.id}`),
+      (r) => r.body.state === 'ACTIVE',
+    )
+  ).body as { id: string; state: string; last4: string };
 }
 
 const account = (id: string) => h.orm.em.fork().findOneOrFail(LedgerAccount, { id });
@@ -56,13 +61,24 @@ describe('issuing a card', () => {
     const { api } = await h.platform();
     const holder = await cardholder(api);
     const created = await issue(api, holder, { platformCardId: 'emp-1', maxSpendPerTransaction: 5000, threeDSecurePassword: 'secret-3ds' });
-    expect(created).toMatchObject({ state: 'PROCESSING', stateReason: null, cardholderId: holder.customerId, platformCardId: 'emp-1', form: 'VIRTUAL', fundingSources: [holder.accountId], maxSpendPerTransaction: 5000, currency: 'USD' });
+    expect(created).toMatchObject({
+      state: 'PROCESSING',
+      stateReason: null,
+      cardholderId: holder.customerId,
+      platformCardId: 'emp-1',
+      form: 'VIRTUAL',
+      fundingSources: [holder.accountId],
+      maxSpendPerTransaction: 5000,
+      currency: 'USD',
+    });
     expect(created).not.toHaveProperty('last4');
 
     const active = await activeCard(api, holder);
     expect(active).toMatchObject({ state: 'ACTIVE', brand: 'VISA', stateReason: null });
     expect(active.last4).toMatch(/^\d{4}$/);
-    await h.receiver.waitFor((hooks) => hooks.some((x) => x.body.type === 'CARD.STATE_CHANGE' && x.body.data.id === active.id && x.body.data.state === 'ACTIVE'));
+    await h.receiver.waitFor((hooks) =>
+      hooks.some((x) => x.body.type === 'CARD.STATE_CHANGE' && x.body.data.id === active.id && x.body.data.state === 'ACTIVE'),
+    );
 
     const stored = await h.orm.em.fork().findOneOrFail(Card, { id: active.id }, { populate: ['sealedSecrets'] });
     const { pan, cvv } = JSON.parse(decrypt(h.masterKey, stored.sealedSecrets!)) as { pan: string; cvv: string };
@@ -163,15 +179,30 @@ describe('issuing a card', () => {
     const card = await activeCard(api, await cardholder(api));
     const older = new URL((await api.post(`/cards/${card.id}/reveal`).expect(200)).body.panEmbedUrl as string);
     const newer = new URL((await api.post(`/cards/${card.id}/reveal`).expect(200)).body.panEmbedUrl as string);
-    expect((await request(h.app).post(older.pathname).send({ token: older.hash.slice(1) })).status).toBe(409);
-    expect((await request(h.app).post(newer.pathname).send({ token: newer.hash.slice(1) })).status).toBe(200);
+    expect(
+      (
+        await request(h.app)
+          .post(older.pathname)
+          .send({ token: older.hash.slice(1) })
+      ).status,
+    ).toBe(409);
+    expect(
+      (
+        await request(h.app)
+          .post(newer.pathname)
+          .send({ token: newer.hash.slice(1) })
+      ).status,
+    ).toBe(200);
   });
 
   test('the sandbox issuer rejects platformCardId ending in 002: CLOSED, ISSUER_REJECTED, and the slot is free', async () => {
     const { api } = await h.platform({ oneCardPerCardholder: true });
     const holder = await cardholder(api);
     const card = await issue(api, holder, { platformCardId: 'reject-002' });
-    const rejected = await eventually(() => api.get(`/cards/${card.id}`), (r) => r.body.state !== 'PROCESSING');
+    const rejected = await eventually(
+      () => api.get(`/cards/${card.id}`),
+      (r) => r.body.state !== 'PROCESSING',
+    );
     expect(rejected.body).toMatchObject({ state: 'CLOSED', stateReason: 'ISSUER_REJECTED' });
     expect(rejected.body).not.toHaveProperty('last4');
     await issue(api, holder);
@@ -190,12 +221,22 @@ describe('issuing a card', () => {
     const { api, platform } = await h.platform();
     const holder = await cardholder(api, 0);
     const other = await cardholder(api, 0);
-    const res = await api.post('/cards', { cardholderId: holder.customerId, form: 'PLASTIC', fundingSources: [other.accountId, holder.accountId], maxSpendPerTransaction: 0, colour: 'red' });
+    const res = await api.post('/cards', {
+      cardholderId: holder.customerId,
+      form: 'PLASTIC',
+      fundingSources: [other.accountId, holder.accountId],
+      maxSpendPerTransaction: 0,
+      colour: 'red',
+    });
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('INVALID_INPUT');
     const fields = (res.body.details.errors as { field: string }[]).map((e) => e.field).sort();
     expect(fields).toEqual(expect.arrayContaining(['form', 'fundingSources.0', 'maxSpendPerTransaction']));
-    expect((res.body.details.errors as { constraint: { rule: string }; message: string }[]).some((e) => e.constraint.rule === 'additionalProperties' && e.message.includes('colour'))).toBe(true);
+    expect(
+      (res.body.details.errors as { constraint: { rule: string }; message: string }[]).some(
+        (e) => e.constraint.rule === 'additionalProperties' && e.message.includes('colour'),
+      ),
+    ).toBe(true);
     expect(fields).not.toContain('fundingSources.1');
     const none = await api.post('/cards', { cardholderId: 'Customer:00000000-0000-4000-8000-000000000000', form: 'VIRTUAL', fundingSources: [] });
     expect(none.status).toBe(400);
@@ -233,7 +274,13 @@ describe('issuing a card', () => {
     const first = await api.post('/cards', body, { 'Idempotency-Key': 'issue-died' });
     expect(first.status).toBe(201);
     // As if the API had died after the card's commit: the key is still claimed, and the claim went silent.
-    await h.orm.em.fork().nativeUpdate(IdempotencyRecord, { platformId: platform.id, key: 'issue-died' }, { state: 'IN_PROGRESS', statusCode: null, responseBody: null, renewedAt: new Date(Date.now() - STALE_CLAIM_MS - 1_000) });
+    await h.orm.em
+      .fork()
+      .nativeUpdate(
+        IdempotencyRecord,
+        { platformId: platform.id, key: 'issue-died' },
+        { state: 'IN_PROGRESS', statusCode: null, responseBody: null, renewedAt: new Date(Date.now() - STALE_CLAIM_MS - 1_000) },
+      );
     const retried = await api.post('/cards', body, { 'Idempotency-Key': 'issue-died' });
     expect(retried.status).toBe(201);
     expect(retried.body.id).toBe(first.body.id);
@@ -247,7 +294,13 @@ describe('issuing a card', () => {
     const holder = await cardholder(api, 5_000);
     const card = await activeCard(api, holder);
     const died = async (key: string) =>
-      h.orm.em.fork().nativeUpdate(IdempotencyRecord, { platformId: platform.id, key }, { state: 'IN_PROGRESS', statusCode: null, responseBody: null, renewedAt: new Date(Date.now() - STALE_CLAIM_MS - 1_000) });
+      h.orm.em
+        .fork()
+        .nativeUpdate(
+          IdempotencyRecord,
+          { platformId: platform.id, key },
+          { state: 'IN_PROGRESS', statusCode: null, responseBody: null, renewedAt: new Date(Date.now() - STALE_CLAIM_MS - 1_000) },
+        );
     const auth = { amount: 1_000, currency: usd, merchant };
     const first = await api.post(`/sandbox/cards/${card.id}/simulate/authorization`, auth, { 'Idempotency-Key': 'auth-died' });
     await died('auth-died');
@@ -260,13 +313,22 @@ describe('issuing a card', () => {
     await api.post(`/sandbox/cards/${card.id}/simulate/clearing`, clearing, { 'Idempotency-Key': 'clear-died' }).expect(202);
     await died('clear-died');
     await api.post(`/sandbox/cards/${card.id}/simulate/clearing`, clearing, { 'Idempotency-Key': 'clear-died' }).expect(202);
-    expect(await h.orm.em.fork().findOneOrFail(CardTransaction, { id: first.body.cardTransactionId })).toMatchObject({ status: 'PARTIALLY_SETTLED', settledAmount: 400n, heldAmount: 600n, settlementCount: 1 });
+    expect(await h.orm.em.fork().findOneOrFail(CardTransaction, { id: first.body.cardTransactionId })).toMatchObject({
+      status: 'PARTIALLY_SETTLED',
+      settledAmount: 400n,
+      heldAmount: 600n,
+      settlementCount: 1,
+    });
     expect(await h.orm.em.fork().count(CardTransaction, { cardId: card.id })).toBe(1);
   });
 
   test('production tokens: 501, no card issuer is connected', async () => {
     const { api } = await h.platform({ environment: 'PRODUCTION' });
-    const res = await api.post('/cards', { cardholderId: 'Customer:00000000-0000-4000-8000-000000000000', form: 'VIRTUAL', fundingSources: ['InternalAccount:00000000-0000-4000-8000-000000000000'] });
+    const res = await api.post('/cards', {
+      cardholderId: 'Customer:00000000-0000-4000-8000-000000000000',
+      form: 'VIRTUAL',
+      fundingSources: ['InternalAccount:00000000-0000-4000-8000-000000000000'],
+    });
     expect(res.status).toBe(501);
     expect(res.body.code).toBe('NOT_IMPLEMENTED');
   });
@@ -278,11 +340,18 @@ describe('a card whose workflow never started', () => {
     const customer = await insertCustomer(h.orm, h.masterKey, platform.id, { ...individualFields('Stranded Holder'), kycStatus: 'APPROVED' });
     const [funding] = await provisionCustomerAccounts(h.orm.em.fork(), platform, customer);
     // Recorded, as POST /cards records it, but the process died before starting the workflow.
-    const card = await createCard(h.orm.em.fork(), { platformId: platform.id, environment: 'SANDBOX', body: { cardholderId: customer.id, form: 'VIRTUAL', fundingSources: [funding!.id] } });
+    const card = await createCard(h.orm.em.fork(), {
+      platformId: platform.id,
+      environment: 'SANDBOX',
+      body: { cardholderId: customer.id, form: 'VIRTUAL', fundingSources: [funding!.id] },
+    });
     expect(await startStrandedCards(h.orm, h.temporal, CARD_TIMING, { graceMs: 60_000, taskQueue: h.taskQueue })).not.toContain(card.id);
     const started = await startStrandedCards(h.orm, h.temporal, CARD_TIMING, { graceMs: -10_000, taskQueue: h.taskQueue });
     expect(started).toContain(card.id);
-    await eventually(() => h.orm.em.fork().findOneOrFail(Card, { id: card.id }), (c) => c.state === 'ACTIVE');
+    await eventually(
+      () => h.orm.em.fork().findOneOrFail(Card, { id: card.id }),
+      (c) => c.state === 'ACTIVE',
+    );
   });
 });
 
@@ -323,7 +392,10 @@ describe('PATCH /cards/{id}', () => {
     expect(early.status).toBe(409);
     expect(early.body.code).toBe('INVALID_STATE_TRANSITION');
 
-    const card = await eventually(() => api.get(`/cards/${processing.id}`), (r) => r.body.state === 'ACTIVE').then((r) => r.body as { id: string });
+    const card = await eventually(
+      () => api.get(`/cards/${processing.id}`),
+      (r) => r.body.state === 'ACTIVE',
+    ).then((r) => r.body as { id: string });
     const same = await api.patch(`/cards/${card.id}`, { state: 'ACTIVE' });
     expect(same.status).toBe(409);
     expect(same.body.code).toBe('INVALID_STATE_TRANSITION');
@@ -334,7 +406,9 @@ describe('PATCH /cards/{id}', () => {
     const closed = await api.patch(`/cards/${card.id}`, { state: 'CLOSED' });
     // Closing detaches the funding sources, and says so.
     expect(closed.body).toMatchObject({ state: 'CLOSED', stateReason: 'CLOSED_BY_PLATFORM', fundingSources: [] });
-    await h.receiver.waitFor((hooks) => hooks.some((x) => x.body.type === 'CARD.FUNDING_SOURCE_CHANGE' && x.body.data.id === card.id && (x.body.data.fundingSources as unknown[]).length === 0));
+    await h.receiver.waitFor((hooks) =>
+      hooks.some((x) => x.body.type === 'CARD.FUNDING_SOURCE_CHANGE' && x.body.data.id === card.id && (x.body.data.fundingSources as unknown[]).length === 0),
+    );
 
     const again = await api.patch(`/cards/${card.id}`, { state: 'CLOSED' });
     expect(again.status).toBe(409);
@@ -379,7 +453,11 @@ describe('PATCH /cards/{id}', () => {
   test('concurrent state changes are serialized and each answered truthfully', async () => {
     const { api } = await h.platform();
     const card = await activeCard(api, await cardholder(api, 0));
-    const answers = await Promise.all([api.patch(`/cards/${card.id}`, { state: 'FROZEN' }), api.patch(`/cards/${card.id}`, { state: 'FROZEN' }), api.patch(`/cards/${card.id}`, { state: 'CLOSED' })]);
+    const answers = await Promise.all([
+      api.patch(`/cards/${card.id}`, { state: 'FROZEN' }),
+      api.patch(`/cards/${card.id}`, { state: 'FROZEN' }),
+      api.patch(`/cards/${card.id}`, { state: 'CLOSED' }),
+    ]);
     const [freezeA, freezeB, close] = answers;
     // Applied one at a time in some order: the close succeeds from ACTIVE or FROZEN; at most one
     // freeze succeeds (before the close); the other meets FROZEN (INVALID_STATE_TRANSITION) or CLOSED (CARD_NOT_MUTABLE).
@@ -433,7 +511,17 @@ describe('card transactions on the ledger', () => {
     const types = h.receiver.received.filter((x) => x.body.data.id === txId).map((x) => x.body.type);
     expect(types).toEqual(['CARD_TRANSACTION.AUTHORIZED', 'CARD_TRANSACTION.PARTIALLY_SETTLED', 'CARD_TRANSACTION.SETTLED']);
     const settledHook = h.receiver.received.find((x) => x.body.type === 'CARD_TRANSACTION.SETTLED' && x.body.data.id === txId)!;
-    expect(settledHook.body.data).toMatchObject({ type: 'CARD', cardId: card.id, customerId: holder.customerId, direction: 'DEBIT', merchant, authorizedAmount: { amount: 4_000 }, settledAmount: { amount: 4_000 }, accountId: holder.accountId, settlementSummary: { count: 2, totalAmount: 4_000 } });
+    expect(settledHook.body.data).toMatchObject({
+      type: 'CARD',
+      cardId: card.id,
+      customerId: holder.customerId,
+      direction: 'DEBIT',
+      merchant,
+      authorizedAmount: { amount: 4_000 },
+      settledAmount: { amount: 4_000 },
+      accountId: holder.accountId,
+      settlementSummary: { count: 2, totalAmount: 4_000 },
+    });
 
     const listed = await api.get('/transactions').expect(200);
     expect(listed.body.data.find((t: { id: string }) => t.id === txId)).toMatchObject({ type: 'CARD', status: 'SETTLED' });
@@ -446,7 +534,9 @@ describe('card transactions on the ledger', () => {
     const usual = CARD_TIMING.pullConfirmationSeconds;
     CARD_TIMING.pullConfirmationSeconds = 2; // the card's workflow takes its timers when the card is issued
     const card = await activeCard(api, holder).finally(() => (CARD_TIMING.pullConfirmationSeconds = usual));
-    const authorize = async (descriptor: string) => (await simulate(api, card.id, 'authorization', { amount: 1_000, currency: usd, merchant: { ...merchant, descriptor } }).expect(202)).body.cardTransactionId as string;
+    const authorize = async (descriptor: string) =>
+      (await simulate(api, card.id, 'authorization', { amount: 1_000, currency: usd, merchant: { ...merchant, descriptor } }).expect(202)).body
+        .cardTransactionId as string;
     const delayed = await authorize('DELAYED PULL-005');
     const failing = await authorize('FAILED CONFIRM-006');
     const plain = await authorize('PLAIN');
@@ -454,8 +544,14 @@ describe('card transactions on the ledger', () => {
     expect(await view(delayed)).toMatchObject({ status: 'AUTHORIZED', pullSummary: { count: 1, totalAmount: 1_000, pendingCount: 1 } });
     expect(await view(plain)).toMatchObject({ status: 'AUTHORIZED', pullSummary: { count: 1, totalAmount: 1_000, pendingCount: 0 } });
 
-    await eventually(() => view(delayed), (t) => t.pullSummary.pendingCount === 0);
-    const failed = await eventually(() => view(failing), (t) => t.status === 'EXCEPTION');
+    await eventually(
+      () => view(delayed),
+      (t) => t.pullSummary.pendingCount === 0,
+    );
+    const failed = await eventually(
+      () => view(failing),
+      (t) => t.status === 'EXCEPTION',
+    );
     expect(failed.pullSummary).toMatchObject({ pendingCount: 0 });
     expect(await view(delayed)).toMatchObject({ status: 'AUTHORIZED' });
     await h.receiver.waitFor((hooks) => hooks.some((x) => x.body.type === 'CARD_TRANSACTION.EXCEPTION' && x.body.data.id === failing));
@@ -517,18 +613,23 @@ describe('card transactions on the ledger', () => {
     expect(await row(a)).toMatchObject({ status: 'SETTLED', refundedAmount: 0n });
     expect((await bal()).balance).toBe(8_600n);
 
-    const credit = (await simulate(api, card.id, 'credit_authorization', { amount: 2_500, currency: usd, merchant }).expect(202)).body.cardTransactionId as string;
+    const credit = (await simulate(api, card.id, 'credit_authorization', { amount: 2_500, currency: usd, merchant }).expect(202)).body
+      .cardTransactionId as string;
     expect(await row(credit)).toMatchObject({ status: 'AUTHORIZED', direction: 'CREDIT' });
     expect((await bal()).balance).toBe(8_600n);
     await simulate(api, card.id, 'clearing', { cardTransactionId: credit, amount: 2_500 }).expect(202);
     expect((await bal()).balance).toBe(11_100n);
-    const advice = (await simulate(api, card.id, 'credit_authorization_advice', { amount: 100, currency: usd, merchant }).expect(202)).body.cardTransactionId as string;
+    const advice = (await simulate(api, card.id, 'credit_authorization_advice', { amount: 100, currency: usd, merchant }).expect(202)).body
+      .cardTransactionId as string;
     expect(await row(advice)).toMatchObject({ status: 'AUTHORIZED', direction: 'CREDIT' });
 
-    const atm = (await simulate(api, card.id, 'financial_authorization', { amount: 8_000, currency: usd, merchant: { descriptor: 'ATM WITHDRAWAL' } }).expect(202)).body.cardTransactionId as string;
+    const atm = (
+      await simulate(api, card.id, 'financial_authorization', { amount: 8_000, currency: usd, merchant: { descriptor: 'ATM WITHDRAWAL' } }).expect(202)
+    ).body.cardTransactionId as string;
     expect(await row(atm)).toMatchObject({ status: 'SETTLED', settledAmount: 8_000n });
     expect((await bal()).balance).toBe(3_100n);
-    const push = (await simulate(api, card.id, 'financial_credit_authorization', { amount: 900, currency: usd, merchant }).expect(202)).body.cardTransactionId as string;
+    const push = (await simulate(api, card.id, 'financial_credit_authorization', { amount: 900, currency: usd, merchant }).expect(202)).body
+      .cardTransactionId as string;
     expect(await row(push)).toMatchObject({ status: 'SETTLED', direction: 'CREDIT' });
     expect((await bal()).balance).toBe(4_000n);
 
@@ -573,7 +674,9 @@ describe('card transactions on the ledger', () => {
     const holder = await cardholder(api, 2_000);
     const one = await activeCard(api, holder);
     const two = await activeCard(api, holder);
-    const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => simulate(api, i % 2 ? one.id : two.id, 'authorization', { amount: 300, currency: usd, merchant })));
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => simulate(api, i % 2 ? one.id : two.id, 'authorization', { amount: 300, currency: usd, merchant })),
+    );
     expect(answers.map((r) => r.status)).toEqual(Array(10).fill(202));
     const approved = answers.filter((r) => !r.body.declineReason);
     expect(approved).toHaveLength(6);
@@ -590,7 +693,11 @@ describe('pullSummary', () => {
   const ledgerPulls = async (cardTransactionId: string, fundingAccountId: string) => {
     const em = h.orm.em.fork();
     const entries = await em.find(JournalEntry, { transactionId: cardTransactionId });
-    const lines = await em.find(Posting, { entryId: { $in: entries.map((e) => e.id) }, accountId: fundingAccountId, amount: { $lt: 0n } }, { orderBy: { id: 'asc' } });
+    const lines = await em.find(
+      Posting,
+      { entryId: { $in: entries.map((e) => e.id) }, accountId: fundingAccountId, amount: { $lt: 0n } },
+      { orderBy: { id: 'asc' } },
+    );
     return lines.map((l) => -l.amount);
   };
   const sum = (xs: bigint[]) => Number(xs.reduce((a, b) => a + b, 0n));
@@ -702,7 +809,7 @@ describe('tenant isolation', () => {
     expect((await intruder.api.get('/cards').expect(200)).body).toMatchObject({ data: [], totalCount: 0 });
     expect((await intruder.api.get(`/transactions/${tx}`)).status).toBe(404);
     expect(((await intruder.api.get('/transactions').expect(200)).body.data as { id: string }[]).some((t) => t.id === tx)).toBe(false);
-    expect(((await intruder.api.get(`/cards?cardholderId=${encodeURIComponent(holder.customerId)}`).expect(200)).body.data as unknown[])).toHaveLength(0);
+    expect((await intruder.api.get(`/cards?cardholderId=${encodeURIComponent(holder.customerId)}`).expect(200)).body.data as unknown[]).toHaveLength(0);
     // Nothing changed: still ACTIVE, still authorized, still held.
     expect((await owner.api.get(`/cards/${card.id}`)).body.state).toBe('ACTIVE');
     expect(await h.orm.em.fork().findOneOrFail(CardTransaction, { id: tx })).toMatchObject({ status: 'AUTHORIZED', heldAmount: 1_000n });

@@ -57,7 +57,9 @@ async function customer(p: Platform, extra: Record<string, unknown> = {}) {
 /** Funds an account and waits for the funding's own webhooks, so that they are not counted later. */
 async function fund(p: Platform, accountId: string, amount: number) {
   expect((await p.post(`/sandbox/internal-accounts/${accountId}/fund`, { amount })).status).toBe(200);
-  await p.receiver.waitFor((hooks) => hooks.some((w) => w.body.type === 'INCOMING_PAYMENT.COMPLETED') && hooks.some((w) => w.body.type === 'INTERNAL_ACCOUNT.BALANCE_UPDATED'));
+  await p.receiver.waitFor(
+    (hooks) => hooks.some((w) => w.body.type === 'INCOMING_PAYMENT.COMPLETED') && hooks.some((w) => w.body.type === 'INTERNAL_ACCOUNT.BALANCE_UPDATED'),
+  );
   p.receiver.received.length = 0;
 }
 
@@ -97,7 +99,8 @@ const settled = (p: Platform, transactionId: string) =>
   );
 
 /** Webhooks about money: payments and balances (not the customers' or external accounts' own). */
-const moneyHooks = (hooks: ReceivedWebhook[]) => hooks.filter((w) => /^(INCOMING_PAYMENT|OUTGOING_PAYMENT)\.|^INTERNAL_ACCOUNT\.BALANCE_UPDATED$/.test(w.body.type));
+const moneyHooks = (hooks: ReceivedWebhook[]) =>
+  hooks.filter((w) => /^(INCOMING_PAYMENT|OUTGOING_PAYMENT)\.|^INTERNAL_ACCOUNT\.BALANCE_UPDATED$/.test(w.body.type));
 
 /** The money webhook types a platform received, sorted; each delivered once (no two copies of one event id). */
 function webhookTypes(all: ReceivedWebhook[]): string[] {
@@ -197,7 +200,10 @@ const scenarios: Record<string, Scenario> = {
   'POST /sandbox/send': {
     prepare: async (p) => {
       const c = await payer(p, 0);
-      const q = await p.post('/quotes', { ...payoutQuote('', c.bank, 10_000), source: { sourceType: 'REALTIME_FUNDING', currency: 'USD', customerId: c.customerId } });
+      const q = await p.post('/quotes', {
+        ...payoutQuote('', c.bank, 10_000),
+        source: { sourceType: 'REALTIME_FUNDING', currency: 'USD', customerId: c.customerId },
+      });
       expect(q.status).toBe(201);
       return {
         path: '/sandbox/send',
@@ -217,7 +223,9 @@ const scenarios: Record<string, Scenario> = {
       const c = await customer(p);
       await fund(p, c.usd, 100_000);
       const bank = await externalAccount(p, c.customerId, usdAccount('123456003'));
-      const q = (await p.post('/quotes', payoutQuote(c.usd, bank, 10_000, { destination: { destinationType: 'ACCOUNT', accountId: bank, paymentRail: 'ACH' } }))).body;
+      const q = (
+        await p.post('/quotes', payoutQuote(c.usd, bank, 10_000, { destination: { destinationType: 'ACCOUNT', accountId: bank, paymentRail: 'ACH' } }))
+      ).body;
       expect((await p.post(`/quotes/${q.id}/execute`)).status).toBe(200);
       await p.receiver.waitFor((hooks) => hooks.some((w) => w.body.type === 'OUTGOING_PAYMENT.PROCESSING'));
       return {
@@ -228,7 +236,13 @@ const scenarios: Record<string, Scenario> = {
           expect(await balanceOf(c.usd)).toEqual({ balance: 100_000n, held: 0n });
         },
         // The payout's (its hold, PROCESSING) and the cancel's (FAILED, the refund and its balance update).
-        webhooks: ['INTERNAL_ACCOUNT.BALANCE_UPDATED', 'INTERNAL_ACCOUNT.BALANCE_UPDATED', 'OUTGOING_PAYMENT.FAILED', 'OUTGOING_PAYMENT.PROCESSING', 'OUTGOING_PAYMENT.REFUND_COMPLETED'],
+        webhooks: [
+          'INTERNAL_ACCOUNT.BALANCE_UPDATED',
+          'INTERNAL_ACCOUNT.BALANCE_UPDATED',
+          'OUTGOING_PAYMENT.FAILED',
+          'OUTGOING_PAYMENT.PROCESSING',
+          'OUTGOING_PAYMENT.REFUND_COMPLETED',
+        ],
         acting: { transactionId: q.transactionId, ends: 'FAILED' },
       };
     },
@@ -238,7 +252,12 @@ const scenarios: Record<string, Scenario> = {
       const c = await customer(p, { umaAddress: p.uma(`bob.${Date.now()}${Math.floor(Math.random() * 1e6)}`) });
       return {
         path: '/sandbox/uma/receive',
-        body: { senderUmaAddress: '$success.usd@sandbox.example.com', receiverUmaAddress: c.umaAddress, receivingCurrencyCode: 'USD', receivingCurrencyAmount: 2_500 },
+        body: {
+          senderUmaAddress: '$success.usd@sandbox.example.com',
+          receiverUmaAddress: c.umaAddress,
+          receivingCurrencyCode: 'USD',
+          receivingCurrencyAmount: 2_500,
+        },
         effect: async () => expect(await balanceOf(c.usd)).toEqual({ balance: 2_500n, held: 0n }),
         webhooks: ['INCOMING_PAYMENT.COMPLETED', 'INTERNAL_ACCOUNT.BALANCE_UPDATED'],
       };
@@ -271,41 +290,45 @@ describe(`${N} concurrent identical requests with one Idempotency-Key`, () => {
     expect(Object.keys(scenarios).sort()).toEqual(moneyRoutes());
   });
 
-  test.each(Object.keys(scenarios))('%s: one effect, one answer, one set of webhooks, clean ledger', async (route) => {
-    const p = await isolatedPlatform();
-    const s = await scenarios[route]!.prepare(p);
-    const before = new Map((await transactionsOf(p.platform.id)).map((t) => [t.id, t.status]));
+  test.each(Object.keys(scenarios))(
+    '%s: one effect, one answer, one set of webhooks, clean ledger',
+    async (route) => {
+      const p = await isolatedPlatform();
+      const s = await scenarios[route]!.prepare(p);
+      const before = new Map((await transactionsOf(p.platform.id)).map((t) => [t.id, t.status]));
 
-    const answers = await Promise.all(Array.from({ length: N }, () => p.post(s.path, s.body, { 'Idempotency-Key': `fire-${route}` })));
+      const answers = await Promise.all(Array.from({ length: N }, () => p.post(s.path, s.body, { 'Idempotency-Key': `fire-${route}` })));
 
-    const first = answers[0]!;
-    expect(first.status).toBeLessThan(300);
-    // Identical answers: the same status and the same bytes (so the same resource id).
-    expect(answers.filter((a) => a.status !== first.status || a.text !== first.text).map((a) => `${a.status} ${a.text.slice(0, 160)}`)).toEqual([]);
-    // Stored answers are marked as replays; a workflow's answers need no mark (they are one outcome).
-    expect(answers.filter((a) => a.headers['idempotent-replayed'] !== 'true')).toHaveLength(workflowAnsweredRoutes().has(route) ? N : 1);
+      const first = answers[0]!;
+      expect(first.status).toBeLessThan(300);
+      // Identical answers: the same status and the same bytes (so the same resource id).
+      expect(answers.filter((a) => a.status !== first.status || a.text !== first.text).map((a) => `${a.status} ${a.text.slice(0, 160)}`)).toEqual([]);
+      // Stored answers are marked as replays; a workflow's answers need no mark (they are one outcome).
+      expect(answers.filter((a) => a.headers['idempotent-replayed'] !== 'true')).toHaveLength(workflowAnsweredRoutes().has(route) ? N : 1);
 
-    // Exactly one payment: a new transaction, or the quote's PENDING one moved on (or the one acted on).
-    const moved = (await transactionsOf(p.platform.id)).filter((t) => !before.has(t.id) || before.get(t.id) === 'PENDING');
-    expect(moved).toHaveLength(s.acting ? 0 : 1);
-    const txId = s.acting?.transactionId ?? moved[0]!.id;
-    if (String(first.body.id).startsWith('Transaction:')) expect(first.body.id).toBe(txId);
-    await settled(p, txId);
-    const final = await h.orm.em.fork().findOneOrFail(Transaction, { id: txId });
-    expect(final.status).toBe(s.acting?.ends ?? 'COMPLETED');
-    await s.effect(final);
-    const entries = await h.orm.em.fork().find(JournalEntry, { platformId: p.platform.id });
-    expect(new Set(entries.map((e) => e.idempotencyKey)).size).toBe(entries.length);
+      // Exactly one payment: a new transaction, or the quote's PENDING one moved on (or the one acted on).
+      const moved = (await transactionsOf(p.platform.id)).filter((t) => !before.has(t.id) || before.get(t.id) === 'PENDING');
+      expect(moved).toHaveLength(s.acting ? 0 : 1);
+      const txId = s.acting?.transactionId ?? moved[0]!.id;
+      if (String(first.body.id).startsWith('Transaction:')) expect(first.body.id).toBe(txId);
+      await settled(p, txId);
+      const final = await h.orm.em.fork().findOneOrFail(Transaction, { id: txId });
+      expect(final.status).toBe(s.acting?.ends ?? 'COMPLETED');
+      await s.effect(final);
+      const entries = await h.orm.em.fork().find(JournalEntry, { platformId: p.platform.id });
+      expect(new Set(entries.map((e) => e.idempotencyKey)).size).toBe(entries.length);
 
-    // One set of webhooks: each expected event once, nothing more.
-    await p.receiver.waitFor((hooks) => moneyHooks(hooks).length >= s.webhooks.length);
-    // A retry long after, once the payment's workflow has ended: the first answer's status and resource, no new effect.
-    const late = await p.post(s.path, s.body, { 'Idempotency-Key': `fire-${route}` });
-    expect([late.status, late.body.id]).toEqual([first.status, first.body.id]);
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(webhookTypes(p.receiver.received)).toEqual(s.webhooks);
-    expect((await runLedgerAudit(h.orm.em.fork())).findings).toEqual([]);
-  }, 180_000);
+      // One set of webhooks: each expected event once, nothing more.
+      await p.receiver.waitFor((hooks) => moneyHooks(hooks).length >= s.webhooks.length);
+      // A retry long after, once the payment's workflow has ended: the first answer's status and resource, no new effect.
+      const late = await p.post(s.path, s.body, { 'Idempotency-Key': `fire-${route}` });
+      expect([late.status, late.body.id]).toEqual([first.status, first.body.id]);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(webhookTypes(p.receiver.received)).toEqual(s.webhooks);
+      expect((await runLedgerAudit(h.orm.em.fork())).findings).toEqual([]);
+    },
+    180_000,
+  );
 });
 
 describe('one quote executed concurrently under different keys', () => {
@@ -337,9 +360,13 @@ describe('one real-time-funded quote paid concurrently under different keys', ()
   test(`${N} sandbox sends for one quote, each with its own Idempotency-Key: funded once, every answer its one payment`, async () => {
     const p = await isolatedPlatform();
     const c = await payer(p, 0);
-    const q = (await p.post('/quotes', { ...payoutQuote('', c.bank, 10_000), source: { sourceType: 'REALTIME_FUNDING', currency: 'USD', customerId: c.customerId } })).body;
+    const q = (
+      await p.post('/quotes', { ...payoutQuote('', c.bank, 10_000), source: { sourceType: 'REALTIME_FUNDING', currency: 'USD', customerId: c.customerId } })
+    ).body;
 
-    const answers = await Promise.all(Array.from({ length: N }, (_, i) => p.post('/sandbox/send', { quoteId: q.id, currencyCode: 'USD' }, { 'Idempotency-Key': `send-${i}` })));
+    const answers = await Promise.all(
+      Array.from({ length: N }, (_, i) => p.post('/sandbox/send', { quoteId: q.id, currencyCode: 'USD' }, { 'Idempotency-Key': `send-${i}` })),
+    );
 
     expect(answers.filter((a) => a.status !== 200 || a.body.id !== q.transactionId).map((a) => `${a.status} ${a.text.slice(0, 160)}`)).toEqual([]);
     expect(await settled(p, q.transactionId)).toBe('COMPLETED');
@@ -377,7 +404,8 @@ describe('many different payments from one account', () => {
     expect(unpaid.map((q) => q.status)).toEqual(Array(N - 60).fill('PENDING'));
 
     // Webhooks follow the outcomes: PROCESSING and COMPLETED once for each paid one, nothing for the others.
-    const paymentHooks = () => moneyHooks(p.receiver.received).filter((w) => w.body.type.startsWith('OUTGOING_PAYMENT.') && w.body.type !== 'OUTGOING_PAYMENT.EXPIRED');
+    const paymentHooks = () =>
+      moneyHooks(p.receiver.received).filter((w) => w.body.type.startsWith('OUTGOING_PAYMENT.') && w.body.type !== 'OUTGOING_PAYMENT.EXPIRED');
     await p.receiver.waitFor(() => paymentHooks().length >= 2 * paid.length);
     webhookTypes(p.receiver.received);
     const byTransaction = new Map<string, string[]>();
@@ -399,7 +427,8 @@ describe('one payment cancelled concurrently', () => {
     await fund(p, c.usd, 100_000);
     // Account numbers ending 003: the bank keeps the payout pending, so it can be cancelled.
     const bank = await externalAccount(p, c.customerId, usdAccount('123456003'));
-    const q = (await p.post('/quotes', payoutQuote(c.usd, bank, 10_000, { destination: { destinationType: 'ACCOUNT', accountId: bank, paymentRail: 'ACH' } }))).body;
+    const q = (await p.post('/quotes', payoutQuote(c.usd, bank, 10_000, { destination: { destinationType: 'ACCOUNT', accountId: bank, paymentRail: 'ACH' } })))
+      .body;
     expect((await p.post(`/quotes/${q.id}/execute`)).status).toBe(200);
     await p.receiver.waitFor((hooks) => hooks.some((w) => w.body.type === 'OUTGOING_PAYMENT.PROCESSING'));
 
@@ -407,14 +436,24 @@ describe('one payment cancelled concurrently', () => {
 
     const cancelled = answers.filter((a) => a.status === 200);
     expect(cancelled.length).toBeGreaterThanOrEqual(1);
-    for (const a of cancelled) expect(a.body).toMatchObject({ id: q.transactionId, status: 'FAILED', refund: { status: 'COMPLETED', reason: 'USER_CANCELLATION' } });
-    expect(answers.filter((a) => a.status !== 200 && (a.status !== 409 || a.body.code !== 'TRANSACTION_NOT_CANCELLABLE')).map((a) => `${a.status} ${a.text.slice(0, 160)}`)).toEqual([]);
+    for (const a of cancelled)
+      expect(a.body).toMatchObject({ id: q.transactionId, status: 'FAILED', refund: { status: 'COMPLETED', reason: 'USER_CANCELLATION' } });
+    expect(
+      answers
+        .filter((a) => a.status !== 200 && (a.status !== 409 || a.body.code !== 'TRANSACTION_NOT_CANCELLABLE'))
+        .map((a) => `${a.status} ${a.text.slice(0, 160)}`),
+    ).toEqual([]);
 
     expect(await balanceOf(c.usd)).toEqual({ balance: 100_000n, held: 0n });
     const refundHooks = ['OUTGOING_PAYMENT.FAILED', 'OUTGOING_PAYMENT.PROCESSING', 'OUTGOING_PAYMENT.REFUND_COMPLETED'];
     await p.receiver.waitFor((hooks) => moneyHooks(hooks).filter((w) => w.body.type.startsWith('OUTGOING_PAYMENT.')).length >= refundHooks.length);
     webhookTypes(p.receiver.received);
-    expect(moneyHooks(p.receiver.received).filter((w) => w.body.type.startsWith('OUTGOING_PAYMENT.')).map((w) => w.body.type).sort()).toEqual(refundHooks);
+    expect(
+      moneyHooks(p.receiver.received)
+        .filter((w) => w.body.type.startsWith('OUTGOING_PAYMENT.'))
+        .map((w) => w.body.type)
+        .sort(),
+    ).toEqual(refundHooks);
     expect((await runLedgerAudit(h.orm.em.fork())).findings).toEqual([]);
   }, 180_000);
 });

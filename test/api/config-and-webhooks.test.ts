@@ -32,7 +32,13 @@ describe('GET/PATCH /config', () => {
   test('adding a currency provisions a platform internal account for it', async () => {
     const { api, platform } = await h.platform();
     const res = await api.patch('/config', {
-      supportedCurrencies: ['USD', 'EUR', 'MXN'].map((currencyCode) => ({ currencyCode, minAmount: 1, maxAmount: 1_000_000, requiredCounterpartyFields: [], enabledTransactionTypes: ['INCOMING', 'OUTGOING'] })),
+      supportedCurrencies: ['USD', 'EUR', 'MXN'].map((currencyCode) => ({
+        currencyCode,
+        minAmount: 1,
+        maxAmount: 1_000_000,
+        requiredCounterpartyFields: [],
+        enabledTransactionTypes: ['INCOMING', 'OUTGOING'],
+      })),
     });
     expect(res.status).toBe(200);
     expect(res.body.supportedCurrencies.map((c: { currencyCode: string }) => c.currencyCode)).toEqual(['USD', 'EUR', 'MXN']);
@@ -73,7 +79,12 @@ describe('GET/PATCH /config', () => {
 });
 
 describe('PATCH /config feeConfigs: merge by (feeType, sourceCurrency), as the reference describes', () => {
-  const fee = (variableFeeBps: number, amount: number, sourceCurrency = 'USD') => ({ feeType: 'CROSS_CURRENCY_TRANSACTION', sourceCurrency, variableFeeBps, fixedFee: { amount, currency: 'USD' } });
+  const fee = (variableFeeBps: number, amount: number, sourceCurrency = 'USD') => ({
+    feeType: 'CROSS_CURRENCY_TRANSACTION',
+    sourceCurrency,
+    variableFeeBps,
+    fixedFee: { amount, currency: 'USD' },
+  });
   const feesOf = async (api: Awaited<ReturnType<Harness['platform']>>['api']) => (await api.get('/config')).body.feeConfigs;
 
   test('a config is added, then replaced by one with the same key; omitting feeConfigs or sending [] leaves them as they are', async () => {
@@ -136,7 +147,11 @@ describe('PATCH /config feeConfigs: merge by (feeType, sourceCurrency), as the r
       [[fee(30, 100), fee(40, 0)], 'unique'],
     ] as const) {
       const res = await api.patch('/config', { feeConfigs });
-      expect({ feeConfigs, status: res.status, errors: res.body.details?.errors }).toEqual({ feeConfigs, status: 400, errors: [expect.objectContaining({ field: 'feeConfigs', constraint: { rule: constraint } })] });
+      expect({ feeConfigs, status: res.status, errors: res.body.details?.errors }).toEqual({
+        feeConfigs,
+        status: 400,
+        errors: [expect.objectContaining({ field: 'feeConfigs', constraint: { rule: constraint } })],
+      });
     }
     expect(await feesOf(api)).toEqual([fee(30, 100)]);
   });
@@ -192,7 +207,9 @@ describe('POST /webhooks/test', () => {
     const { platform } = await h.platform();
     const prod = await createToken(h.orm.em.fork(), h.masterKey, platform.id, 'PRODUCTION');
     const before = h.receiver.ofType('TEST').length;
-    const res = await request(h.app).post(`${BASE}/sandbox/webhooks/test`).set('Authorization', `Basic ${Buffer.from(`${prod.tokenId}:${prod.clientSecret}`).toString('base64')}`);
+    const res = await request(h.app)
+      .post(`${BASE}/sandbox/webhooks/test`)
+      .set('Authorization', `Basic ${Buffer.from(`${prod.tokenId}:${prod.clientSecret}`).toString('base64')}`);
     expect(res.status).toBe(403);
     expect(res.body.code).toBe('FORBIDDEN');
     await new Promise((r) => setTimeout(r, 300));
@@ -204,7 +221,9 @@ describe('POST /webhooks/test', () => {
     const { api, platform } = await h.platform();
     const prod = await createToken(h.orm.em.fork(), h.masterKey, platform.id, 'PRODUCTION');
     const sandboxKey = (await api.get('/webhooks/public-key')).body;
-    const prodKey = (await api.get('/webhooks/public-key').set('Authorization', `Basic ${Buffer.from(`${prod.tokenId}:${prod.clientSecret}`).toString('base64')}`)).body;
+    const prodKey = (
+      await api.get('/webhooks/public-key').set('Authorization', `Basic ${Buffer.from(`${prod.tokenId}:${prod.clientSecret}`).toString('base64')}`)
+    ).body;
     expect(sandboxKey.environment).toBe('SANDBOX');
     expect(prodKey.environment).toBe('PRODUCTION');
     expect(prodKey.publicKeyPem).not.toBe(sandboxKey.publicKeyPem);

@@ -38,7 +38,10 @@ async function productionApi(platformId: string) {
 
 function expectCodeError(res: { status: number; body: Record<string, unknown> }, constraint: string) {
   expect(res.status).toBe(400);
-  expect(res.body).toMatchObject({ code: 'INVALID_INPUT', details: { errors: [{ field: 'code', constraint: { rule: constraint }, message: expect.any(String) }] } });
+  expect(res.body).toMatchObject({
+    code: 'INVALID_INPUT',
+    details: { errors: [{ field: 'code', constraint: { rule: constraint }, message: expect.any(String) }] },
+  });
 }
 
 describe('state at creation', () => {
@@ -173,7 +176,10 @@ describe('email verification in the sandbox', () => {
     for (const path of ['verify-email', 'verify-email/confirm']) {
       const res = await api.post(`/customers/${customerId}/${path}`, { code: '123456' });
       expect(res.status).toBe(400);
-      expect(res.body).toMatchObject({ code: 'MISSING_MANDATORY_USER_INFO', details: { errors: [{ field: 'email', constraint: expect.objectContaining({ rule: 'required' }) }] } });
+      expect(res.body).toMatchObject({
+        code: 'MISSING_MANDATORY_USER_INFO',
+        details: { errors: [{ field: 'email', constraint: expect.objectContaining({ rule: 'required' }) }] },
+      });
     }
     expect(await codeRow(customerId, 'email')).toBeNull();
   });
@@ -197,7 +203,10 @@ describe('phone verification', () => {
     const { api, customerId } = await euCustomer({ phoneNumber: null });
     const res = await api.post(`/customers/${customerId}/verify-phone`);
     expect(res.status).toBe(400);
-    expect(res.body).toMatchObject({ code: 'MISSING_MANDATORY_USER_INFO', details: { errors: [{ field: 'phoneNumber', constraint: expect.objectContaining({ rule: 'required' }) }] } });
+    expect(res.body).toMatchObject({
+      code: 'MISSING_MANDATORY_USER_INFO',
+      details: { errors: [{ field: 'phoneNumber', constraint: expect.objectContaining({ rule: 'required' }) }] },
+    });
   });
 });
 
@@ -301,7 +310,10 @@ describe('contact changes', () => {
     await h.orm.em.fork().nativeUpdate(Customer, { id: customerId }, { email: 'late@example.com' });
     expect((await api.post(`/customers/${customerId}/verify-email`)).status).toBe(204);
     expect(await stateOf(customerId)).toEqual({ email: 'PENDING', phone: 'PENDING' });
-    expect((await api.post(`/customers/${customerId}/verify-email/confirm`, { code: '123456' })).body.contactVerification).toEqual({ email: 'VERIFIED', phone: 'PENDING' });
+    expect((await api.post(`/customers/${customerId}/verify-email/confirm`, { code: '123456' })).body.contactVerification).toEqual({
+      email: 'VERIFIED',
+      phone: 'PENDING',
+    });
   });
 });
 

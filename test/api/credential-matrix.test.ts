@@ -84,7 +84,13 @@ interface World {
 /** Request bodies A sent successfully, by `METHOD /path/{template}`: replayed by B on A's ids. */
 const validBodies = new Map<string, Pick<Call, 'json' | 'form' | 'file'>>();
 
-async function asA(auth: string, method: string, template: string, params: Record<string, string>, body: Pick<Call, 'json' | 'form' | 'file'> = {}): Promise<Res> {
+async function asA(
+  auth: string,
+  method: string,
+  template: string,
+  params: Record<string, string>,
+  body: Pick<Call, 'json' | 'form' | 'file'> = {},
+): Promise<Res> {
   const path = template.replace(/\{(\w+)\}/g, (_m, name: string) => params[name]!);
   // Every write carries an Idempotency-Key, as a careful client sends it (some operations require one).
   const res = await send(auth, { method, path, query: {}, ...(method === 'get' ? {} : { headers: { 'Idempotency-Key': randomUUID() } }), ...body });
@@ -94,59 +100,189 @@ async function asA(auth: string, method: string, template: string, params: Recor
 }
 
 async function buildWorld(auth: string, platformId: string): Promise<World> {
-  const customer = (await asA(auth, 'post', '/customers', {}, { json: { customerType: 'INDIVIDUAL', platformCustomerId: 'matrix-a', fullName: 'Alice Matrixowner', email: 'alice.matrix@example.com' } })).body as { id: string; umaAddress: string };
+  const customer = (
+    await asA(
+      auth,
+      'post',
+      '/customers',
+      {},
+      { json: { customerType: 'INDIVIDUAL', platformCustomerId: 'matrix-a', fullName: 'Alice Matrixowner', email: 'alice.matrix@example.com' } },
+    )
+  ).body as { id: string; umaAddress: string };
   const customerId = customer.id;
   await asA(auth, 'patch', '/customers/{customerId}', { customerId }, { json: { customerType: 'INDIVIDUAL', fullName: 'Alice Matrixowner' } });
-  const accounts = (await send(auth, { method: 'get', path: '/customers/internal-accounts', query: { customerId } })).body.data as { id: string; balance: { currency: { code: string } } }[];
+  const accounts = (await send(auth, { method: 'get', path: '/customers/internal-accounts', query: { customerId } })).body.data as {
+    id: string;
+    balance: { currency: { code: string } };
+  }[];
   const usdAccountId = accounts.find((a) => a.balance.currency.code === 'USD')!.id;
   await asA(auth, 'post', '/sandbox/internal-accounts/{accountId}/fund', { accountId: usdAccountId }, { json: { amount: 100_000 } });
   const incoming = (await send(auth, { method: 'get', path: '/transactions', query: {} })).body.data as { id: string; type: string }[];
   const incomingTransactionId = incoming.find((t) => t.type === 'INCOMING')!.id;
-  const externalAccountId = (await asA(auth, 'post', '/customers/external-accounts', {}, { json: { customerId, ...eurAccount(ibanOf('DE', '370400440532013999')) } })).body.id as string;
-  const platformExternalAccountId = (await asA(auth, 'post', '/platform/external-accounts', {}, { json: { ...eurAccount(ibanOf('DE', '370400440532013998')), platformAccountId: 'matrix' } })).body.id as string;
+  const externalAccountId = (
+    await asA(auth, 'post', '/customers/external-accounts', {}, { json: { customerId, ...eurAccount(ibanOf('DE', '370400440532013999')) } })
+  ).body.id as string;
+  const platformExternalAccountId = (
+    await asA(auth, 'post', '/platform/external-accounts', {}, { json: { ...eurAccount(ibanOf('DE', '370400440532013998')), platformAccountId: 'matrix' } })
+  ).body.id as string;
   const quote = (
-    await asA(auth, 'post', '/quotes', {}, {
-      json: { source: { sourceType: 'ACCOUNT', accountId: usdAccountId }, destination: { destinationType: 'ACCOUNT', accountId: externalAccountId }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 10_000, description: 'matrix' },
-    })
+    await asA(
+      auth,
+      'post',
+      '/quotes',
+      {},
+      {
+        json: {
+          source: { sourceType: 'ACCOUNT', accountId: usdAccountId },
+          destination: { destinationType: 'ACCOUNT', accountId: externalAccountId },
+          lockedCurrencySide: 'SENDING',
+          lockedCurrencyAmount: 10_000,
+          description: 'matrix',
+        },
+      },
+    )
   ).body as { id: string; transactionId: string };
   await asA(auth, 'post', '/quotes/{quoteId}/execute', { quoteId: quote.id });
-  await asA(auth, 'post', '/sandbox/uma/receive', {}, { json: { senderUmaAddress: '$sender@sandbox.example.com', receiverUmaAddress: customer.umaAddress, receivingCurrencyCode: 'USD', receivingCurrencyAmount: 500 } });
+  await asA(
+    auth,
+    'post',
+    '/sandbox/uma/receive',
+    {},
+    {
+      json: {
+        senderUmaAddress: '$sender@sandbox.example.com',
+        receiverUmaAddress: customer.umaAddress,
+        receivingCurrencyCode: 'USD',
+        receivingCurrencyAmount: 500,
+      },
+    },
+  );
 
   const business = await insertCustomer(h.orm, h.masterKey, platformId, businessFields('REG-003'));
   const ownerId = (await asA(auth, 'post', '/beneficial-owners', {}, { json: ownerBody(business.id) })).body.id as string;
   await asA(auth, 'patch', '/beneficial-owners/{beneficialOwnerId}', { beneficialOwnerId: ownerId }, { json: { ownershipPercentage: 60 } });
-  const documentId = (await asA(auth, 'post', '/documents', {}, { form: { documentType: 'PASSPORT', country: 'US', documentHolder: customerId } })).body.id as string;
+  const documentId = (await asA(auth, 'post', '/documents', {}, { form: { documentType: 'PASSPORT', country: 'US', documentHolder: customerId } })).body
+    .id as string;
   await asA(auth, 'put', '/documents/{documentId}', { documentId }, { form: { documentType: 'PASSPORT', country: 'US' } });
   // Without the business's documents the verification stays RESOLVE_ERRORS: no timer changes it meanwhile.
   const verificationId = (await asA(auth, 'post', '/verifications', {}, { json: { customerId: business.id } })).body.id as string;
   await asA(auth, 'post', '/customers/{customerId}/kyc-link', { customerId: business.id }, { json: {} });
 
   // A card, issued (its issuer timer passed) with an open authorization: its expiry is days away.
-  const cardId = (await asA(auth, 'post', '/cards', {}, { json: { cardholderId: customerId, form: 'VIRTUAL', fundingSources: [usdAccountId], platformCardId: 'matrix-card' } })).body.id as string;
-  await eventually(() => send(auth, { method: 'get', path: `/cards/${cardId}`, query: {} }), (r) => r.body.state === 'ACTIVE');
-  const cardTransactionId = (await asA(auth, 'post', '/sandbox/cards/{cardId}/simulate/authorization', { cardId }, { json: { amount: 1_000, currency: { code: 'USD' }, merchant: { descriptor: 'MATRIX SHOP' } } })).body.cardTransactionId as string;
+  const cardId = (
+    await asA(
+      auth,
+      'post',
+      '/cards',
+      {},
+      { json: { cardholderId: customerId, form: 'VIRTUAL', fundingSources: [usdAccountId], platformCardId: 'matrix-card' } },
+    )
+  ).body.id as string;
+  await eventually(
+    () => send(auth, { method: 'get', path: `/cards/${cardId}`, query: {} }),
+    (r) => r.body.state === 'ACTIVE',
+  );
+  const cardTransactionId = (
+    await asA(
+      auth,
+      'post',
+      '/sandbox/cards/{cardId}/simulate/authorization',
+      { cardId },
+      { json: { amount: 1_000, currency: { code: 'USD' }, merchant: { descriptor: 'MATRIX SHOP' } } },
+    )
+  ).body.cardTransactionId as string;
 
   // A bulk import of one customer, finished.
   // On the platform's (default) domain, where its customers' addresses must be.
   const csv = `umaAddress,platformCustomerId,customerType,fullName,birthDate,addressLine1,city,state,postalCode,country\nmatrix.bulk@${defaultUmaDomain(platformId)},matrix-bulk,INDIVIDUAL,Bulk Matrixowner,1980-01-01,1 Main St,Austin,TX,78701,US\n`;
-  const bulkJobId = (await asA(auth, 'post', '/customers/bulk/csv', {}, { form: {}, file: { bytes: Buffer.from(csv), name: 'matrix.csv', type: 'text/csv' } })).body.jobId as string;
-  await eventually(() => send(auth, { method: 'get', path: `/customers/bulk/jobs/${bulkJobId}`, query: {} }), (r) => r.body.status === 'COMPLETED');
+  const bulkJobId = (await asA(auth, 'post', '/customers/bulk/csv', {}, { form: {}, file: { bytes: Buffer.from(csv), name: 'matrix.csv', type: 'text/csv' } }))
+    .body.jobId as string;
+  await eventually(
+    () => send(auth, { method: 'get', path: `/customers/bulk/jobs/${bulkJobId}`, query: {} }),
+    (r) => r.body.status === 'COMPLETED',
+  );
   // A second API token, and an invitation (which needs the platform's UMA domain) left PENDING without expiry.
   const tokenId = (await asA(auth, 'post', '/tokens', {}, { json: { name: 'matrix-token', permissions: ['VIEW'] } })).body.id as string;
   await asA(auth, 'patch', '/config', {}, { json: { umaDomain: 'matrix.uma.example.com' } });
-  const invitationCode = (await asA(auth, 'post', '/invitations', {}, { json: { inviterUma: customer.umaAddress, firstName: 'Matrix', amountToSend: 100 } })).body.code as string;
+  const invitationCode = (await asA(auth, 'post', '/invitations', {}, { json: { inviterUma: customer.umaAddress, firstName: 'Matrix', amountToSend: 100 } }))
+    .body.code as string;
 
   // A stablecoin issuer: a provider link, a PROVISIONED coin, and a wire-funded mint waiting (an hour) for its wire.
-  const stablecoinProviderAccountId = (await asA(auth, 'post', '/stablecoin-provider-accounts', {}, { json: { provider: 'BRALE', apiClientId: 'matrix-client', apiClientSecret: 'sk_matrix_secret' } })).body.id as string;
-  const stablecoinId = (await asA(auth, 'post', '/stablecoins', {}, { json: { providerTokenIdentifier: 'MATRIX', networkTokenIdentifier: 'btkn1matrix', network: 'SPARK', stablecoinProviderAccountId } })).body.id as string;
-  await eventually(() => send(auth, { method: 'get', path: `/stablecoins/${stablecoinId}`, query: {} }), (r) => r.body.issuanceStatus === 'PROVISIONED');
-  const sparkWalletId = (await asA(auth, 'post', '/platform/external-accounts', {}, { json: { currency: 'USDB', accountInfo: { accountType: 'SPARK_WALLET', address: 'sparkrt1pgssy7d7vel0nh9m4326qc54e6rskpczn07dktww9rv4nu5ptvt0s9uc8pt5y4' } } })).body.id as string;
-  const stablecoinOperationId = (await asA(auth, 'post', '/stablecoins/{stablecoinId}/mints', { stablecoinId }, { json: { amount: '1000000', fundingSource: { type: 'WIRE' }, destination: { accountId: sparkWalletId } } })).body.id as string;
+  const stablecoinProviderAccountId = (
+    await asA(
+      auth,
+      'post',
+      '/stablecoin-provider-accounts',
+      {},
+      { json: { provider: 'BRALE', apiClientId: 'matrix-client', apiClientSecret: 'sk_matrix_secret' } },
+    )
+  ).body.id as string;
+  const stablecoinId = (
+    await asA(
+      auth,
+      'post',
+      '/stablecoins',
+      {},
+      { json: { providerTokenIdentifier: 'MATRIX', networkTokenIdentifier: 'btkn1matrix', network: 'SPARK', stablecoinProviderAccountId } },
+    )
+  ).body.id as string;
+  await eventually(
+    () => send(auth, { method: 'get', path: `/stablecoins/${stablecoinId}`, query: {} }),
+    (r) => r.body.issuanceStatus === 'PROVISIONED',
+  );
+  const sparkWalletId = (
+    await asA(
+      auth,
+      'post',
+      '/platform/external-accounts',
+      {},
+      {
+        json: {
+          currency: 'USDB',
+          accountInfo: { accountType: 'SPARK_WALLET', address: 'sparkrt1pgssy7d7vel0nh9m4326qc54e6rskpczn07dktww9rv4nu5ptvt0s9uc8pt5y4' },
+        },
+      },
+    )
+  ).body.id as string;
+  const stablecoinOperationId = (
+    await asA(
+      auth,
+      'post',
+      '/stablecoins/{stablecoinId}/mints',
+      { stablecoinId },
+      { json: { amount: '1000000', fundingSource: { type: 'WIRE' }, destination: { accountId: sparkWalletId } } },
+    )
+  ).body.id as string;
 
   // Everything A started has finished, so that the snapshot below holds still.
-  const settled = (id: string) => eventually(() => send(auth, { method: 'get', path: `/transactions/${id}`, query: {} }), (r) => r.body.status === 'COMPLETED');
+  const settled = (id: string) =>
+    eventually(
+      () => send(auth, { method: 'get', path: `/transactions/${id}`, query: {} }),
+      (r) => r.body.status === 'COMPLETED',
+    );
   for (const id of [incomingTransactionId, quote.transactionId]) expect((await settled(id)).body.status).toBe('COMPLETED');
-  return { customerId, businessId: business.id, umaAddress: customer.umaAddress, usdAccountId, externalAccountId, platformExternalAccountId, quoteId: quote.id, transactionId: quote.transactionId, incomingTransactionId, ownerId, documentId, verificationId, cardId, cardTransactionId, bulkJobId, tokenId, invitationCode, stablecoinProviderAccountId, stablecoinId, stablecoinOperationId };
+  return {
+    customerId,
+    businessId: business.id,
+    umaAddress: customer.umaAddress,
+    usdAccountId,
+    externalAccountId,
+    platformExternalAccountId,
+    quoteId: quote.id,
+    transactionId: quote.transactionId,
+    incomingTransactionId,
+    ownerId,
+    documentId,
+    verificationId,
+    cardId,
+    cardTransactionId,
+    bulkJobId,
+    tokenId,
+    invitationCode,
+    stablecoinProviderAccountId,
+    stablecoinId,
+    stablecoinOperationId,
+  };
 }
 
 /**
@@ -162,7 +298,9 @@ function valueOf(w: World, name: string, path: string, at = name): string | unde
     case 'externalAccountId':
       return path.startsWith('/platform/') ? w.platformExternalAccountId : w.externalAccountId;
     case 'accountId':
-      return path.includes('/external-account') || at === (path === '/transfer-in' ? 'source.accountId' : 'destination.accountId') ? w.externalAccountId : w.usdAccountId;
+      return path.includes('/external-account') || at === (path === '/transfer-in' ? 'source.accountId' : 'destination.accountId')
+        ? w.externalAccountId
+        : w.usdAccountId;
     case 'internalAccountId':
       return w.usdAccountId;
     case 'quoteId':
@@ -253,7 +391,8 @@ function refusalProblems(res: Res, status: number, code: string): string[] {
   if (res.status !== status) problems.push(`${res.status} instead of ${status} (${res.text.slice(0, 160)})`);
   if (!/^application\/json/.test(res.headers['content-type'] ?? '')) problems.push(`content type ${res.headers['content-type']}`);
   const b = res.body;
-  if (b.code !== code || b.status !== res.status || typeof b.reason !== 'string' || typeof b.message !== 'string') problems.push(`not the §7 body of ${code}: ${res.text.slice(0, 160)}`);
+  if (b.code !== code || b.status !== res.status || typeof b.reason !== 'string' || typeof b.message !== 'string')
+    problems.push(`not the §7 body of ${code}: ${res.text.slice(0, 160)}`);
   return problems;
 }
 
@@ -272,10 +411,14 @@ async function snapshot(platformIds: string[]) {
   );
   const rows: Record<string, unknown> = {};
   for (const { table_name, updated } of tables) {
-    const [row] = await conn.execute(`select count(*) as n${updated ? ', max(updated_at) as updated' : ''} from "${table_name}" where platform_id in (?)`, [platformIds]);
+    const [row] = await conn.execute(`select count(*) as n${updated ? ', max(updated_at) as updated' : ''} from "${table_name}" where platform_id in (?)`, [
+      platformIds,
+    ]);
     rows[table_name] = row;
   }
-  const [files] = await conn.execute(`select count(*) as n from document_files f join documents d on d.id = f.document_id where d.platform_id in (?)`, [platformIds]);
+  const [files] = await conn.execute(`select count(*) as n from document_files f join documents d on d.id = f.document_id where d.platform_id in (?)`, [
+    platformIds,
+  ]);
   const [ledger] = await conn.execute(
     `select count(p.*) as postings, coalesce(sum(abs(p.amount)), 0) as moved,
             (select coalesce(sum(balance), 0) || '/' || coalesce(sum(held), 0) from ledger_accounts where platform_id in (?)) as balances
@@ -307,7 +450,12 @@ beforeAll(async () => {
   const em = h.orm.em.fork();
   const production = await createToken(em, h.masterKey, A.platform.id, 'PRODUCTION');
   productionAuth = basic(production.tokenId, production.clientSecret);
-  const viewer = await issueToken(em, h.masterKey, { platformId: A.platform.id, environment: 'SANDBOX', permissions: ['VIEW', 'TRANSACT', 'MANAGE'] }, { name: 'matrix-viewer', permissions: ['VIEW'] });
+  const viewer = await issueToken(
+    em,
+    h.masterKey,
+    { platformId: A.platform.id, environment: 'SANDBOX', permissions: ['VIEW', 'TRANSACT', 'MANAGE'] },
+    { name: 'matrix-viewer', permissions: ['VIEW'] },
+  );
   viewOnlyAuth = basic(viewer.id, viewer.clientSecret);
   const revoked = await createToken(em, h.masterKey, A.platform.id, 'SANDBOX');
   revokedAuth = basic(revoked.tokenId, revoked.clientSecret);
@@ -317,7 +465,16 @@ beforeAll(async () => {
 
   world = await buildWorld(A.auth, A.platform.id);
   aIds = Object.values(world);
-  aData = [...aIds, 'Alice Matrixowner', 'alice.matrix@example.com', 'matrix-a', 'matrix-bulk', 'Bulk Matrixowner', 'Acme Inc', ibanOf('DE', '370400440532013999')];
+  aData = [
+    ...aIds,
+    'Alice Matrixowner',
+    'alice.matrix@example.com',
+    'matrix-a',
+    'matrix-bulk',
+    'Bulk Matrixowner',
+    'Acme Inc',
+    ibanOf('DE', '370400440532013999'),
+  ];
   // Taken once two readings a second apart agree (webhook deliveries of the fixtures may still be landing).
   const reading = () => snapshot([A.platform.id, B.platform.id]);
   const [, settled] = await eventually(
@@ -349,18 +506,22 @@ describe('credentials that are not valid: 401 UNAUTHORIZED with the §7 body on 
     ['a revoked token (verified by this process before it was revoked)', () => revokedAuth],
   ];
 
-  test.each(rows)('%s', async (_row, authorization) => {
-    const problems: string[] = [];
-    let covered = 0;
-    for (const { method, path, op } of operations) {
-      const res = await send(authorization(), callOn(world, method, path, op));
-      problems.push(...refusalProblems(res, 401, 'UNAUTHORIZED').map((p) => `${label(method, path)}: ${p}`));
-      covered++;
-    }
-    expect(problems).toEqual([]);
-    expect(covered).toBe(operations.length);
-    // One request per operation: on a loaded machine the row that reads the token takes a minute.
-  }, 180_000);
+  test.each(rows)(
+    '%s',
+    async (_row, authorization) => {
+      const problems: string[] = [];
+      let covered = 0;
+      for (const { method, path, op } of operations) {
+        const res = await send(authorization(), callOn(world, method, path, op));
+        problems.push(...refusalProblems(res, 401, 'UNAUTHORIZED').map((p) => `${label(method, path)}: ${p}`));
+        covered++;
+      }
+      expect(problems).toEqual([]);
+      expect(covered).toBe(operations.length);
+      // One request per operation: on a loaded machine the row that reads the token takes a minute.
+    },
+    180_000,
+  );
 });
 
 describe('a production token on sandbox-only operations', () => {
@@ -368,7 +529,9 @@ describe('a production token on sandbox-only operations', () => {
     const sandboxOnly = operations.filter(({ op }) => op['x-sandbox-only']);
     expect(sandboxOnly.length).toBeGreaterThan(0);
     // Every operation under /sandbox is one.
-    expect(operations.filter(({ path }) => path.startsWith('/sandbox/')).map(({ method, path }) => label(method, path))).toEqual(sandboxOnly.map(({ method, path }) => label(method, path)));
+    expect(operations.filter(({ path }) => path.startsWith('/sandbox/')).map(({ method, path }) => label(method, path))).toEqual(
+      sandboxOnly.map(({ method, path }) => label(method, path)),
+    );
     const problems: string[] = [];
     for (const { method, path, op } of sandboxOnly) {
       const res = await send(productionAuth, callOn(world, method, path, op));
@@ -444,7 +607,12 @@ describe('afterwards', () => {
 describe('unknown routes and methods answer JSON', () => {
   test.each([
     ['an unknown path under the base, with credentials', () => send(A.auth, { method: 'get', path: '/no-such-thing', query: {} }), 404, 'NOT_FOUND'],
-    ['an unknown path, with a body that is not JSON', () => request(app).post(`${BASE}/no-such-thing`).set('Authorization', A.auth).set('Content-Type', 'application/json').send('{not json'), 404, 'NOT_FOUND'],
+    [
+      'an unknown path, with a body that is not JSON',
+      () => request(app).post(`${BASE}/no-such-thing`).set('Authorization', A.auth).set('Content-Type', 'application/json').send('{not json'),
+      404,
+      'NOT_FOUND',
+    ],
     ['an unknown path without credentials', () => send(undefined, { method: 'get', path: '/no-such-thing', query: {} }), 401, 'UNAUTHORIZED'],
     ['outside the versioned base', () => request(app).get('/nothing-here'), 404, 'NOT_FOUND'],
     ['a known path with a method it does not take', () => send(A.auth, { method: 'put', path: '/customers', query: {}, json: {} }), 405, 'METHOD_NOT_ALLOWED'],

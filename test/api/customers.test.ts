@@ -37,7 +37,12 @@ const consent = (agreementType = 'SVC_END_USER_TERMS', termsVersion = '2025-10-1
   ipAddress: '203.0.113.7',
   acceptanceMethod: 'CHECKBOX',
 });
-const endUserTermsConsent = (acceptedAt = '2025-10-20T14:03:00Z') => ({ termsVersion: '2025-10-13', acceptedAt, ipAddress: '2001:db8::7', acceptanceMethod: 'CLICK_TO_ACCEPT' });
+const endUserTermsConsent = (acceptedAt = '2025-10-20T14:03:00Z') => ({
+  termsVersion: '2025-10-13',
+  acceptedAt,
+  ipAddress: '2001:db8::7',
+  acceptanceMethod: 'CLICK_TO_ACCEPT',
+});
 
 const fullIndividual = () => ({
   customerType: 'INDIVIDUAL',
@@ -391,7 +396,12 @@ describe('POST /customers', () => {
     const { api } = await h.platform();
     const c = await create(api, { agreementConsents: [consent(), consent('SVC_PRIVACY_NOTICE', '2025-06-01')] });
     expect(c.agreementConsents).toEqual([consent(), consent('SVC_PRIVACY_NOTICE', '2025-06-01')]);
-    expect(c.endUserTermsConsent).toEqual({ termsVersion: '2025-10-13', acceptedAt: '2025-10-20T14:03:00Z', ipAddress: '203.0.113.7', acceptanceMethod: 'CHECKBOX' });
+    expect(c.endUserTermsConsent).toEqual({
+      termsVersion: '2025-10-13',
+      acceptedAt: '2025-10-20T14:03:00Z',
+      ipAddress: '203.0.113.7',
+      acceptanceMethod: 'CHECKBOX',
+    });
   });
 
   test('the deprecated endUserTermsConsent on create is an SVC_END_USER_TERMS consent', async () => {
@@ -411,7 +421,9 @@ describe('POST /customers', () => {
     expect(fieldsOf(repeated)).toEqual(['agreementConsents.1.agreementType:unique']);
     const bad = await api.post('/customers', {
       customerType: 'INDIVIDUAL',
-      agreementConsents: [{ agreementType: 'GRID_END_USER_TERMS', termsVersion: '', acceptedAt: 'yesterday', ipAddress: `${'1'.repeat(46)}`, acceptanceMethod: 'NOD' }],
+      agreementConsents: [
+        { agreementType: 'GRID_END_USER_TERMS', termsVersion: '', acceptedAt: 'yesterday', ipAddress: `${'1'.repeat(46)}`, acceptanceMethod: 'NOD' },
+      ],
     });
     expect(fieldsOf(bad)).toEqual([
       'agreementConsents.0.acceptanceMethod:enum',
@@ -420,7 +432,10 @@ describe('POST /customers', () => {
       'agreementConsents.0.ipAddress:maxLength',
       'agreementConsents.0.termsVersion:minLength',
     ]);
-    const future = await api.post('/customers', { customerType: 'INDIVIDUAL', endUserTermsConsent: { ...endUserTermsConsent(new Date(Date.now() + 3_600_000).toISOString()), ipAddress: 'home' } });
+    const future = await api.post('/customers', {
+      customerType: 'INDIVIDUAL',
+      endUserTermsConsent: { ...endUserTermsConsent(new Date(Date.now() + 3_600_000).toISOString()), ipAddress: 'home' },
+    });
     expect(fieldsOf(future)).toEqual(['endUserTermsConsent.acceptedAt:past', 'endUserTermsConsent.ipAddress:ip']);
   });
 
@@ -467,7 +482,10 @@ describe('POST /customers', () => {
   test('two simultaneous creates with one platformCustomerId: one customer and one 409', async () => {
     const { api, platform } = await h.platform();
     const id = uniqueId('race');
-    const race = await Promise.all([api.post('/customers', { ...fullIndividual(), platformCustomerId: id }), api.post('/customers', { ...fullBusiness(), platformCustomerId: id })]);
+    const race = await Promise.all([
+      api.post('/customers', { ...fullIndividual(), platformCustomerId: id }),
+      api.post('/customers', { ...fullBusiness(), platformCustomerId: id }),
+    ]);
     expect(race.map((r) => r.status).sort()).toEqual([201, 409]);
     expect(race.find((r) => r.status === 409)!.body.code).toBe('CONFLICT');
     expect(await h.orm.em.fork().count(Customer, { platformId: platform.id, platformCustomerId: id })).toBe(1);
@@ -476,7 +494,10 @@ describe('POST /customers', () => {
   test('two simultaneous creates with one UMA address: one customer and one 409 UMA_ADDRESS_EXISTS', async () => {
     const { api, uma } = await h.platform();
     const address = uma(uniqueId('race').toLowerCase());
-    const race = await Promise.all([api.post('/customers', { customerType: 'INDIVIDUAL', umaAddress: address }), api.post('/customers', { customerType: 'INDIVIDUAL', umaAddress: address })]);
+    const race = await Promise.all([
+      api.post('/customers', { customerType: 'INDIVIDUAL', umaAddress: address }),
+      api.post('/customers', { customerType: 'INDIVIDUAL', umaAddress: address }),
+    ]);
     expect(race.map((r) => r.status).sort()).toEqual([201, 409]);
     expect(race.find((r) => r.status === 409)!.body.code).toBe('UMA_ADDRESS_EXISTS');
   });
@@ -680,7 +701,14 @@ describe('GET /customers', () => {
     const { api } = await h.platform();
     const res = await api.get('/customers?customerType=ROBOT&createdAfter=yesterday&currency=XYZ&isIncludingDeleted=maybe&region=Europe&limit=0');
     expect(res.status).toBe(400);
-    expect(fieldsOf(res)).toEqual(['createdAfter:datetime', 'currency:enum', 'customerType:enum', 'isIncludingDeleted:enum', 'limit:minimum', 'region:iso3166-1-alpha-2']);
+    expect(fieldsOf(res)).toEqual([
+      'createdAfter:datetime',
+      'currency:enum',
+      'customerType:enum',
+      'isIncludingDeleted:enum',
+      'limit:minimum',
+      'region:iso3166-1-alpha-2',
+    ]);
   });
 
   test("another platform's customers never appear", async () => {
@@ -778,7 +806,14 @@ describe('PATCH /customers/{customerId}', () => {
       email: 'nope',
     });
     expect(res.status).toBe(400);
-    expect(fieldsOf(res)).toEqual(['birthDate:past', 'currencies.1:supported', 'email:email', 'idType:required', 'purposeOfAccountOtherDescription:required', 'sourceOfFundsOtherDescription:notAllowed']);
+    expect(fieldsOf(res)).toEqual([
+      'birthDate:past',
+      'currencies.1:supported',
+      'email:email',
+      'idType:required',
+      'purposeOfAccountOtherDescription:required',
+      'sourceOfFundsOtherDescription:notAllowed',
+    ]);
   });
 
   test('the OTHER rule on update: a description alone needs OTHER on file; a new category without OTHER drops the old description', async () => {
@@ -797,8 +832,12 @@ describe('PATCH /customers/{customerId}', () => {
     const { api } = await h.platform();
     const c = await create(api, { idType: 'SSN', identifier: '123-45-6789' });
     const before = (await stored(c.id)).identifierEncrypted;
-    expect(fieldsOf(await api.patch(`/customers/${c.id}`, { customerType: 'INDIVIDUAL', countryOfIssuance: 'FR' }))).toEqual(['countryOfIssuance:dependentRequired']);
-    expect(fieldsOf(await api.patch(`/customers/${c.id}`, { customerType: 'INDIVIDUAL', idType: 'NON_US_TAX_ID', identifier: 'FR1234' }))).toEqual(['idType:enum']);
+    expect(fieldsOf(await api.patch(`/customers/${c.id}`, { customerType: 'INDIVIDUAL', countryOfIssuance: 'FR' }))).toEqual([
+      'countryOfIssuance:dependentRequired',
+    ]);
+    expect(fieldsOf(await api.patch(`/customers/${c.id}`, { customerType: 'INDIVIDUAL', idType: 'NON_US_TAX_ID', identifier: 'FR1234' }))).toEqual([
+      'idType:enum',
+    ]);
     const res = await api.patch(`/customers/${c.id}`, { customerType: 'INDIVIDUAL', idType: 'NON_US_TAX_ID', identifier: 'FR1234', countryOfIssuance: 'FR' });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ idType: 'NON_US_TAX_ID', countryOfIssuance: 'FR' });
@@ -824,7 +863,14 @@ describe('PATCH /customers/{customerId}', () => {
     const c = await create(api, { region: 'GB', currencies: ['GBP'] });
     const res = await api.patch(`/customers/${c.id}`, { customerType: 'INDIVIDUAL', currencies: ['GBP', 'EUR', 'USD'] });
     expect(res.status).toBe(400);
-    expect(errorsOf(res)).toEqual([{ field: 'currencies', constraint: expect.objectContaining({ rule: 'separateCustomers' }), message: expect.stringContaining('EUR'), conflictingCurrencies: ['EUR'] }]);
+    expect(errorsOf(res)).toEqual([
+      {
+        field: 'currencies',
+        constraint: expect.objectContaining({ rule: 'separateCustomers' }),
+        message: expect.stringContaining('EUR'),
+        conflictingCurrencies: ['EUR'],
+      },
+    ]);
     expect((await stored(c.id)).currencies).toEqual(['GBP']);
   });
 
@@ -849,15 +895,25 @@ describe('PATCH /customers/{customerId}', () => {
       api.patch(`/customers/${c.id}`, { customerType: 'INDIVIDUAL', agreementConsents: [consent('SVC_PRIVACY_NOTICE', '2025-06-01')] }),
     ]);
     expect(results.map((r) => r.status)).toEqual([200, 200]);
-    expect((await api.get(`/customers/${c.id}`)).body.agreementConsents.map((x: { agreementType: string }) => x.agreementType)).toEqual(['SVC_END_USER_TERMS', 'SVC_PRIVACY_NOTICE']);
+    expect((await api.get(`/customers/${c.id}`)).body.agreementConsents.map((x: { agreementType: string }) => x.agreementType)).toEqual([
+      'SVC_END_USER_TERMS',
+      'SVC_PRIVACY_NOTICE',
+    ]);
   });
 
   test('the deprecated endUserTermsConsent equals one SVC_END_USER_TERMS consent; both together are refused', async () => {
     const { api } = await h.platform();
     const c = await create(api, { agreementConsents: [consent('SVC_PRIVACY_NOTICE', '2025-06-01')] });
     const res = await api.patch(`/customers/${c.id}`, { customerType: 'INDIVIDUAL', endUserTermsConsent: endUserTermsConsent() });
-    expect(res.body.agreementConsents).toEqual([{ agreementType: 'SVC_END_USER_TERMS', ...endUserTermsConsent() }, consent('SVC_PRIVACY_NOTICE', '2025-06-01')]);
-    const both = await api.patch(`/customers/${c.id}`, { customerType: 'INDIVIDUAL', endUserTermsConsent: endUserTermsConsent(), agreementConsents: [consent()] });
+    expect(res.body.agreementConsents).toEqual([
+      { agreementType: 'SVC_END_USER_TERMS', ...endUserTermsConsent() },
+      consent('SVC_PRIVACY_NOTICE', '2025-06-01'),
+    ]);
+    const both = await api.patch(`/customers/${c.id}`, {
+      customerType: 'INDIVIDUAL',
+      endUserTermsConsent: endUserTermsConsent(),
+      agreementConsents: [consent()],
+    });
     expect(both.status).toBe(400);
     expect(both.body.code).toBe('INVALID_INPUT');
     expect(fieldsOf(both)).toEqual(['agreementConsents:exclusive', 'endUserTermsConsent:exclusive']);
@@ -868,7 +924,11 @@ describe('PATCH /customers/{customerId}', () => {
   test('an unknown terms version is 400 END_USER_TERMS_VERSION_NOT_FOUND and changes nothing', async () => {
     const { api } = await h.platform();
     const c = await create(api, { fullName: 'Before' });
-    const res = await api.patch(`/customers/${c.id}`, { customerType: 'INDIVIDUAL', fullName: 'After', agreementConsents: [consent('SVC_END_USER_TERMS', '2030-01-01')] });
+    const res = await api.patch(`/customers/${c.id}`, {
+      customerType: 'INDIVIDUAL',
+      fullName: 'After',
+      agreementConsents: [consent('SVC_END_USER_TERMS', '2030-01-01')],
+    });
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('END_USER_TERMS_VERSION_NOT_FOUND');
     expect((await api.get(`/customers/${c.id}`)).body).toEqual(c);
@@ -914,14 +974,27 @@ describe('PATCH /customers/{customerId}', () => {
       address: { line1: '2 Market St', postalCode: '94105', country: 'US' },
     });
     expect(res.status).toBe(200);
-    expect(res.body.businessInfo).toEqual({ ...businessInfo(), doingBusinessAs: 'Acme Payments', purposeOfAccount: 'OTHER', purposeOfAccountOtherDescription: 'Treasury' });
+    expect(res.body.businessInfo).toEqual({
+      ...businessInfo(),
+      doingBusinessAs: 'Acme Payments',
+      purposeOfAccount: 'OTHER',
+      purposeOfAccountOtherDescription: 'Treasury',
+    });
     expect(res.body.address).toEqual({ line1: '2 Market St', postalCode: '94105', country: 'US' });
-    const bad = await api.patch(`/customers/${c.id}`, { customerType: 'BUSINESS', businessInfo: { taxId: 'NOT-AN-EIN', sourceOfFundsOtherDescription: 'x', naicsCode: 'abc' } });
+    const bad = await api.patch(`/customers/${c.id}`, {
+      customerType: 'BUSINESS',
+      businessInfo: { taxId: 'NOT-AN-EIN', sourceOfFundsOtherDescription: 'x', naicsCode: 'abc' },
+    });
     expect(fieldsOf(bad)).toEqual(['businessInfo.naicsCode:pattern', 'businessInfo.sourceOfFundsOtherDescription:notAllowed', 'businessInfo.taxId:pattern']);
     const moved = await h.platform();
-    const foreign = (await moved.api.post('/customers', { customerType: 'BUSINESS', businessInfo: { ...businessInfo(), country: 'DE', taxId: 'DE123456789' } })).body;
-    expect(fieldsOf(await moved.api.patch(`/customers/${foreign.id}`, { customerType: 'BUSINESS', businessInfo: { country: 'US' } }))).toEqual(['businessInfo.taxId:pattern']);
-    expect((await moved.api.patch(`/customers/${foreign.id}`, { customerType: 'BUSINESS', businessInfo: { country: 'US', taxId: '98-7654321' } })).status).toBe(200);
+    const foreign = (await moved.api.post('/customers', { customerType: 'BUSINESS', businessInfo: { ...businessInfo(), country: 'DE', taxId: 'DE123456789' } }))
+      .body;
+    expect(fieldsOf(await moved.api.patch(`/customers/${foreign.id}`, { customerType: 'BUSINESS', businessInfo: { country: 'US' } }))).toEqual([
+      'businessInfo.taxId:pattern',
+    ]);
+    expect((await moved.api.patch(`/customers/${foreign.id}`, { customerType: 'BUSINESS', businessInfo: { country: 'US', taxId: '98-7654321' } })).status).toBe(
+      200,
+    );
     const back = await api.patch(`/customers/${c.id}`, { customerType: 'BUSINESS', businessInfo: { purposeOfAccount: 'SUPPLIER_PAYMENTS' } });
     expect(back.body.businessInfo).not.toHaveProperty('purposeOfAccountOtherDescription');
   });
@@ -1011,7 +1084,20 @@ describe('OpenAPI document', () => {
     expect(Object.keys(paths['/customers/{customerId}']).sort()).toEqual(['delete', 'get', 'patch']);
     expect(paths['/customers/end-user-terms'].get.operationId).toBe('getEndUserTerms');
     expect(paths['/customers'].get.parameters.map((p: { name: string }) => p.name)).toEqual(
-      expect.arrayContaining(['platformCustomerId', 'customerType', 'createdAfter', 'createdBefore', 'updatedAfter', 'updatedBefore', 'region', 'currency', 'umaAddress', 'isIncludingDeleted', 'limit', 'cursor']),
+      expect.arrayContaining([
+        'platformCustomerId',
+        'customerType',
+        'createdAfter',
+        'createdBefore',
+        'updatedAfter',
+        'updatedBefore',
+        'region',
+        'currency',
+        'umaAddress',
+        'isIncludingDeleted',
+        'limit',
+        'cursor',
+      ]),
     );
   });
 });

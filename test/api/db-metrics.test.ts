@@ -31,7 +31,11 @@ describe('database statements and transactions are counted where the ORM meets t
       ).rejects.toThrow('changed my mind');
       const after = await total(metrics.db);
       // begin, commit and rollback are not statements: they show as transactions.
-      expect({ statements: after.statements - before.statements, commits: after.commits - before.commits, rollbacks: after.rollbacks - before.rollbacks }).toEqual({ statements: 4, commits: 1, rollbacks: 1 });
+      expect({
+        statements: after.statements - before.statements,
+        commits: after.commits - before.commits,
+        rollbacks: after.rollbacks - before.rollbacks,
+      }).toEqual({ statements: 4, commits: 1, rollbacks: 1 });
     } finally {
       await orm.close();
     }
@@ -46,7 +50,17 @@ describe('database statements and transactions are counted where the ORM meets t
   });
 
   test('transaction control is told from statements by its first word', () => {
-    expect(['begin', 'start transaction isolation level serializable', 'savepoint "trx1"', 'release savepoint "trx1"', 'rollback to savepoint "trx1"'].map(statementKind)).toEqual(['control', 'control', 'control', 'control', 'control']);
-    expect(['commit', 'rollback', '  select 1', 'insert into x values (1)', 'with a as (select 1) select * from a'].map(statementKind)).toEqual(['commit', 'rollback', 'statement', 'statement', 'statement']);
+    expect(
+      ['begin', 'start transaction isolation level serializable', 'savepoint "trx1"', 'release savepoint "trx1"', 'rollback to savepoint "trx1"'].map(
+        statementKind,
+      ),
+    ).toEqual(['control', 'control', 'control', 'control', 'control']);
+    expect(['commit', 'rollback', '  select 1', 'insert into x values (1)', 'with a as (select 1) select * from a'].map(statementKind)).toEqual([
+      'commit',
+      'rollback',
+      'statement',
+      'statement',
+      'statement',
+    ]);
   });
 });

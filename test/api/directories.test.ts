@@ -167,7 +167,9 @@ describe('GET /uma-providers', () => {
     const names = res.body.data.map((p: { name: string }) => p.name.toLowerCase());
     expect(names).toEqual([...names].sort().reverse());
     for (const p of res.body.data) {
-      expect(p).toEqual(expect.objectContaining({ name: expect.any(String), domain: expect.any(String), supportedRegions: expect.any(Array), allowListStatus: true }));
+      expect(p).toEqual(
+        expect.objectContaining({ name: expect.any(String), domain: expect.any(String), supportedRegions: expect.any(Array), allowListStatus: true }),
+      );
       for (const c of p.supportedCurrencies) expect(c).toEqual(currencyView(c.code));
     }
     const asc = await api.get('/uma-providers?sortOrder=asc');
@@ -207,7 +209,7 @@ describe('GET /uma-providers', () => {
     expectInvalid(await api.get(path), field, rule);
   });
 
-  test("a cursor of the other order is refused: it would repeat what the first page showed", async () => {
+  test('a cursor of the other order is refused: it would repeat what the first page showed', async () => {
     const desc = await api.get('/uma-providers?limit=1');
     const res = await api.get(`/uma-providers?limit=1&sortOrder=asc&cursor=${desc.body.nextCursor}`);
     expect(expectInvalid(res, 'cursor').message).toMatch(/desc order/);
@@ -261,14 +263,26 @@ describe('cursors and credentials', () => {
     const expected: [string, string, string, string[]][] = [
       ['/discoveries', 'Discoveries', 'getDiscoveries', ['country', 'currency', 'limit', 'cursor']],
       ['/vasps', 'VASPs', 'listVasps', ['limit', 'cursor']],
-      ['/uma-providers', 'Available UMA Providers', 'getAvailableUmaProviders', ['countryCode', 'currencyCode', 'hasBlockedProviders', 'limit', 'cursor', 'sortOrder']],
+      [
+        '/uma-providers',
+        'Available UMA Providers',
+        'getAvailableUmaProviders',
+        ['countryCode', 'currencyCode', 'hasBlockedProviders', 'limit', 'cursor', 'sortOrder'],
+      ],
     ];
     for (const [path, tag, operationId, params] of expected) {
       const op = doc.paths[path]!.get;
       expect(op.tags).toEqual([tag]);
       expect(op.operationId).toBe(operationId);
-      expect(op.parameters.filter((p) => p.in === 'query').map((p) => p.name).sort()).toEqual([...params].sort());
+      expect(
+        op.parameters
+          .filter((p) => p.in === 'query')
+          .map((p) => p.name)
+          .sort(),
+      ).toEqual([...params].sort());
     }
-    expect(Object.keys(doc.components.schemas)).toEqual(expect.arrayContaining(['DiscoveryListResponse', 'Vasp', 'VaspListResponse', 'UmaProvider', 'UmaProviderListResponse', 'Currency']));
+    expect(Object.keys(doc.components.schemas)).toEqual(
+      expect.arrayContaining(['DiscoveryListResponse', 'Vasp', 'VaspListResponse', 'UmaProvider', 'UmaProviderListResponse', 'Currency']),
+    );
   });
 });

@@ -29,7 +29,14 @@ function send(p: Platform, method: 'post' | 'put', path: string, { fields = {}, 
   return r;
 }
 
-const passport = (holder: string, over: Record<string, string> = {}) => ({ documentType: 'PASSPORT', country: 'US', documentNumber: 'A12345678', issuingAuthority: 'U.S. Department of State', documentHolder: holder, ...over });
+const passport = (holder: string, over: Record<string, string> = {}) => ({
+  documentType: 'PASSPORT',
+  country: 'US',
+  documentNumber: 'A12345678',
+  issuingAuthority: 'U.S. Department of State',
+  documentHolder: holder,
+  ...over,
+});
 const docCount = (platformId: string) => h.orm.em.fork().count(Document, { platformId });
 
 async function setup() {
@@ -77,7 +84,10 @@ describe('POST /documents (multipart/form-data)', () => {
 
   test('PNG declared as generic binary is accepted by its content', async () => {
     const { p, person } = await setup();
-    const res = await send(p, 'post', '/documents', { fields: { documentType: 'UTILITY_BILL', country: 'US', documentHolder: person.id }, file: { bytes: FILES.png, name: 'bill.png', type: 'application/octet-stream' } });
+    const res = await send(p, 'post', '/documents', {
+      fields: { documentType: 'UTILITY_BILL', country: 'US', documentHolder: person.id },
+      file: { bytes: FILES.png, name: 'bill.png', type: 'application/octet-stream' },
+    });
     expect(res.status).toBe(201);
     expect(res.body.mimeType).toBe('image/png');
     expect(res.body.side).toBeUndefined();
@@ -93,7 +103,11 @@ describe('POST /documents (multipart/form-data)', () => {
       const { p, person } = await setup();
       const res = await send(p, 'post', '/documents', { fields: passport(person.id), file });
       expect(res.status).toBe(400);
-      expect(res.body).toMatchObject({ status: 400, code: 'INVALID_INPUT', details: { errors: [{ field: 'file', constraint: { rule: constraint }, message: expect.any(String) }] } });
+      expect(res.body).toMatchObject({
+        status: 400,
+        code: 'INVALID_INPUT',
+        details: { errors: [{ field: 'file', constraint: { rule: constraint }, message: expect.any(String) }] },
+      });
       expect(await docCount(p.platform.id)).toBe(0);
     });
 
@@ -103,7 +117,10 @@ describe('POST /documents (multipart/form-data)', () => {
       FILES.pdf.copy(big);
       const res = await send(p, 'post', '/documents', { fields: passport(person.id), file: { bytes: big } });
       expect(res.status).toBe(400);
-      expect(res.body).toMatchObject({ code: 'INVALID_INPUT', details: { errors: [{ field: 'file', constraint: expect.objectContaining({ rule: 'maxSize' }) }] } });
+      expect(res.body).toMatchObject({
+        code: 'INVALID_INPUT',
+        details: { errors: [{ field: 'file', constraint: expect.objectContaining({ rule: 'maxSize' }) }] },
+      });
       expect(await docCount(p.platform.id)).toBe(0);
     });
 
@@ -118,7 +135,10 @@ describe('POST /documents (multipart/form-data)', () => {
 
     test('a missing file is reported together with the invalid fields', async () => {
       const { p, person } = await setup();
-      const res = await send(p, 'post', '/documents', { fields: { documentType: 'PASSPORTS', side: 'LEFT', country: 'ZZ', documentHolder: person.id }, file: null });
+      const res = await send(p, 'post', '/documents', {
+        fields: { documentType: 'PASSPORTS', side: 'LEFT', country: 'ZZ', documentHolder: person.id },
+        file: null,
+      });
       expect(res.status).toBe(400);
       expect(res.body.details.errors.map((e: { field: string; constraint: { rule: string } }) => `${e.field}:${e.constraint.rule}`).sort()).toEqual([
         'country:iso3166-1-alpha-2',
@@ -132,7 +152,9 @@ describe('POST /documents (multipart/form-data)', () => {
       const { p, person } = await setup();
       const res = await send(p, 'post', '/documents', { fields: passport(person.id), file: { bytes: FILES.pdf, field: 'document' } });
       expect(res.status).toBe(400);
-      expect(res.body.details.errors).toEqual([expect.objectContaining({ field: 'document', constraint: expect.objectContaining({ rule: 'unexpectedFile' }) })]);
+      expect(res.body.details.errors).toEqual([
+        expect.objectContaining({ field: 'document', constraint: expect.objectContaining({ rule: 'unexpectedFile' }) }),
+      ]);
     });
 
     test('a JSON body instead of multipart', async () => {
@@ -203,7 +225,8 @@ describe('GET /documents and /documents/{id}', () => {
     const { p, person } = await setup();
     const second = await insertCustomer(h.orm, h.masterKey, p.platform.id, individualFields('Bob Builder'));
     const ids: string[] = [];
-    for (const documentType of ['PASSPORT', 'UTILITY_BILL', 'BANK_STATEMENT']) ids.push((await send(p, 'post', '/documents', { fields: { documentType, country: 'US', documentHolder: person.id } })).body.id);
+    for (const documentType of ['PASSPORT', 'UTILITY_BILL', 'BANK_STATEMENT'])
+      ids.push((await send(p, 'post', '/documents', { fields: { documentType, country: 'US', documentHolder: person.id } })).body.id);
     const theirs = (await send(p, 'post', '/documents', { fields: passport(second.id) })).body.id;
 
     const all = await p.api.get('/documents');
@@ -243,11 +266,16 @@ function rawUpload(p: Platform, method: 'post' | 'put', path: string, fields: Re
   const chunks: Buffer[] = [];
   for (const [k, v] of Object.entries(fields)) chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
   chunks.push(Buffer.from(`--${boundary}\r\n${file.headers}\r\n\r\n`), file.bytes, Buffer.from(`\r\n--${boundary}--\r\n`));
-  return request(h.app)[method](`${BASE}${path}`).set('Authorization', p.auth).set('Content-Type', `multipart/form-data; boundary=${boundary}`).send(Buffer.concat(chunks));
+  return request(h.app)
+    [method](`${BASE}${path}`)
+    .set('Authorization', p.auth)
+    .set('Content-Type', `multipart/form-data; boundary=${boundary}`)
+    .send(Buffer.concat(chunks));
 }
 
 describe('the bytes decide the type; a declared type may only agree with them', () => {
-  const fileHeaders = (name: string, type?: string) => `Content-Disposition: form-data; name="file"; filename="${name}"${type === undefined ? '' : `\r\nContent-Type: ${type}`}`;
+  const fileHeaders = (name: string, type?: string) =>
+    `Content-Disposition: form-data; name="file"; filename="${name}"${type === undefined ? '' : `\r\nContent-Type: ${type}`}`;
 
   test.each([
     ['a PDF', FILES.pdf, 'scan.pdf', 'application/pdf'],
@@ -265,7 +293,13 @@ describe('the bytes decide the type; a declared type may only agree with them', 
   test('PUT takes a file without a Content-Type too', async () => {
     const { p, person } = await setup();
     const created = (await send(p, 'post', '/documents', { fields: passport(person.id) })).body;
-    const res = await rawUpload(p, 'put', `/documents/${created.id}`, { documentType: 'PASSPORT', country: 'US' }, { bytes: FILES.png, headers: fileHeaders('page.png') });
+    const res = await rawUpload(
+      p,
+      'put',
+      `/documents/${created.id}`,
+      { documentType: 'PASSPORT', country: 'US' },
+      { bytes: FILES.png, headers: fileHeaders('page.png') },
+    );
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ id: created.id, mimeType: 'image/png', fileName: 'page.png' });
   });
@@ -279,7 +313,9 @@ describe('the bytes decide the type; a declared type may only agree with them', 
     const { p, person } = await setup();
     const res = await rawUpload(p, 'post', '/documents', passport(person.id), { bytes, headers: fileHeaders('x.bin', type) });
     expect(res.status).toBe(400);
-    expect(res.body.details.errors).toEqual([{ field: 'file', constraint: expect.objectContaining({ rule: 'fileType' }), message: expect.stringContaining(message) }]);
+    expect(res.body.details.errors).toEqual([
+      { field: 'file', constraint: expect.objectContaining({ rule: 'fileType' }), message: expect.stringContaining(message) },
+    ]);
     expect(await docCount(p.platform.id)).toBe(0);
   });
 
@@ -299,9 +335,21 @@ describe('PUT /documents/{id}', () => {
   test('replaces the file and the metadata; the holder stays', async () => {
     const { p, person } = await setup();
     const created = (await send(p, 'post', '/documents', { fields: passport(person.id) })).body;
-    const res = await send(p, 'put', `/documents/${created.id}`, { fields: { documentType: 'NATIONAL_ID', side: 'FRONT', country: 'DE' }, file: { bytes: FILES.png, name: 'id.png', type: 'image/png' } });
+    const res = await send(p, 'put', `/documents/${created.id}`, {
+      fields: { documentType: 'NATIONAL_ID', side: 'FRONT', country: 'DE' },
+      file: { bytes: FILES.png, name: 'id.png', type: 'image/png' },
+    });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ id: created.id, documentHolder: person.id, documentType: 'NATIONAL_ID', side: 'FRONT', country: 'DE', fileName: 'id.png', mimeType: 'image/png', fileSize: FILES.png.length });
+    expect(res.body).toMatchObject({
+      id: created.id,
+      documentHolder: person.id,
+      documentType: 'NATIONAL_ID',
+      side: 'FRONT',
+      country: 'DE',
+      fileName: 'id.png',
+      mimeType: 'image/png',
+      fileSize: FILES.png.length,
+    });
     expect(res.body.documentNumber).toBeUndefined();
     const stored = await h.orm.em.fork().findOneOrFail(DocumentFile, { documentId: created.id });
     expect(Buffer.from(stored.content).equals(FILES.png)).toBe(true);
@@ -314,10 +362,15 @@ describe('PUT /documents/{id}', () => {
     const noFile = await send(p, 'put', `/documents/${a.id}`, { fields: { documentType: 'PASSPORT', country: 'US' }, file: null });
     expect(noFile.status).toBe(400);
     expect(noFile.body.details.errors).toEqual([expect.objectContaining({ field: 'file', constraint: expect.objectContaining({ rule: 'required' }) })]);
-    const badFile = await send(p, 'put', `/documents/${a.id}`, { fields: { documentType: 'PASSPORT', country: 'US' }, file: { bytes: Buffer.from('nope'), type: 'application/pdf' } });
+    const badFile = await send(p, 'put', `/documents/${a.id}`, {
+      fields: { documentType: 'PASSPORT', country: 'US' },
+      file: { bytes: Buffer.from('nope'), type: 'application/pdf' },
+    });
     expect(badFile.body.details.errors).toEqual([expect.objectContaining({ field: 'file', constraint: expect.objectContaining({ rule: 'fileType' }) })]);
     const holder = await send(p, 'put', `/documents/${a.id}`, { fields: { documentType: 'PASSPORT', country: 'US', documentHolder: person.id } });
-    expect(holder.body.details.errors).toEqual([expect.objectContaining({ field: 'body', constraint: expect.objectContaining({ rule: 'additionalProperties' }) })]);
+    expect(holder.body.details.errors).toEqual([
+      expect.objectContaining({ field: 'body', constraint: expect.objectContaining({ rule: 'additionalProperties' }) }),
+    ]);
     const clash = await send(p, 'put', `/documents/${a.id}`, { fields: { documentType: 'UTILITY_BILL', country: 'US' } });
     expect(clash.status).toBe(409);
     expect(clash.body.code).toBe('DOCUMENT_ALREADY_EXISTS');

@@ -94,7 +94,9 @@ describe('literal paths always win over parameters', () => {
 
 describe('the OpenAPI document declares every status an operation can answer', () => {
   test('400, 401 and 500 everywhere; 404 with path ids; 409 where Idempotency-Key is taken; 403 on sandbox endpoints', async () => {
-    const doc = (await request(h.app).get(`${BASE}/openapi.json`)).body as { paths: Record<string, Record<string, { responses: Record<string, unknown>; parameters?: { name: string }[] }>> };
+    const doc = (await request(h.app).get(`${BASE}/openapi.json`)).body as {
+      paths: Record<string, Record<string, { responses: Record<string, unknown>; parameters?: { name: string }[] }>>;
+    };
     const fund = doc.paths['/sandbox/internal-accounts/{accountId}/fund']!.post!;
     expect(Object.keys(fund.responses)).toEqual(expect.arrayContaining(['200', '400', '401', '403', '404', '409', '500']));
     for (const [path, operations] of Object.entries(doc.paths)) {
@@ -127,7 +129,13 @@ describe("404 codes are the reference's", () => {
 
 describe("field constraints are the reference's FieldConstraint objects", () => {
   test('lengths, allowed values and patterns come with the rule that failed', async () => {
-    const res = await api.post('/customers', { customerType: 'INDIVIDUAL', fullName: 'x'.repeat(1000), phoneNumber: 'call me', kycStatus: 'MAYBE', address: { line1: 'a', city: 'b', postalCode: 'c', country: 'ZZZ' } });
+    const res = await api.post('/customers', {
+      customerType: 'INDIVIDUAL',
+      fullName: 'x'.repeat(1000),
+      phoneNumber: 'call me',
+      kycStatus: 'MAYBE',
+      address: { line1: 'a', city: 'b', postalCode: 'c', country: 'ZZZ' },
+    });
     expect(res.status).toBe(400);
     const byField = Object.fromEntries(res.body.details.errors.map((e: { field: string; constraint: Record<string, unknown> }) => [e.field, e.constraint]));
     expect(byField.fullName).toEqual({ rule: 'maxLength', maxLength: expect.any(Number) });

@@ -42,7 +42,18 @@ describe('GET /exchange-rates', () => {
     expect(data).toHaveLength(7 * SUPPORTED_CURRENCY_CODES.length);
     expect([...new Set(data.map((r) => r.sourceCurrency.code))]).toEqual(['USD', 'EUR', 'GBP', 'USDC', 'USDT', 'USDB', 'BTC']);
     for (const r of data) {
-      expect(Object.keys(r).sort()).toEqual(['destinationCurrency', 'destinationPaymentRail', 'exchangeRate', 'fees', 'maxSendingAmount', 'minSendingAmount', 'receivingAmount', 'sendingAmount', 'sourceCurrency', 'updatedAt']);
+      expect(Object.keys(r).sort()).toEqual([
+        'destinationCurrency',
+        'destinationPaymentRail',
+        'exchangeRate',
+        'fees',
+        'maxSendingAmount',
+        'minSendingAmount',
+        'receivingAmount',
+        'sendingAmount',
+        'sourceCurrency',
+        'updatedAt',
+      ]);
       expect(r.sendingAmount).toBe(10_000);
       expect(Number.isSafeInteger(r.receivingAmount) && r.receivingAmount >= 0).toBe(true);
       expect(r.exchangeRate).toBeGreaterThan(0);
@@ -82,12 +93,19 @@ describe('GET /exchange-rates', () => {
     expect(mxn).toMatchObject({ sendingAmount: 250_000, destinationPaymentRail: 'SPEI', receivingAmount: 4_276_065, fees: { fixed: 150, total: 900 } });
     const [btc] = await rates(api, '?sourceCurrency=USDC&destinationCurrency=BTC&sendingAmount=100000000');
     // 100 USDC: 0.50 + 0.20% = 0.70 USDC fees; 99.30 × 0.0000105 × (1 − 0.50%) BTC = 0.00103743675 → 103743 sats.
-    expect(btc).toMatchObject({ destinationPaymentRail: 'LIGHTNING', destinationCurrency: { code: 'BTC', decimals: 8 }, receivingAmount: 103_743, fees: { fixed: 500_000, total: 700_000 } });
+    expect(btc).toMatchObject({
+      destinationPaymentRail: 'LIGHTNING',
+      destinationCurrency: { code: 'BTC', decimals: 8 },
+      receivingAmount: 103_743,
+      fees: { fixed: 500_000, total: 700_000 },
+    });
   });
 
   test("the platform's fee configs are included (conversions from their source currency only)", async () => {
     const { api } = await h.platform();
-    const patched = await api.patch('/config', { feeConfigs: [{ feeType: 'CROSS_CURRENCY_TRANSACTION', sourceCurrency: 'USD', variableFeeBps: 30, fixedFee: { amount: 25, currency: 'USD' } }] });
+    const patched = await api.patch('/config', {
+      feeConfigs: [{ feeType: 'CROSS_CURRENCY_TRANSACTION', sourceCurrency: 'USD', variableFeeBps: 30, fixedFee: { amount: 25, currency: 'USD' } }],
+    });
     expect(patched.status).toBe(200);
     const data = await rates(api, '?destinationCurrency=INR&destinationCurrency=USD');
     const by = new Map(data.map((r) => [pair(r), r]));
@@ -101,7 +119,13 @@ describe('GET /exchange-rates', () => {
   test('sendingAmount 0 prices nothing: receivingAmount 0, the fixed fees shown', async () => {
     const { api } = await h.platform();
     const [r] = await rates(api, '?sourceCurrency=EUR&destinationCurrency=KES&sendingAmount=0');
-    expect(r).toMatchObject({ sendingAmount: 0, receivingAmount: 0, fees: { fixed: 180, total: 180 }, destinationPaymentRail: 'MOBILE_MONEY', maxSendingAmount: 185_000 });
+    expect(r).toMatchObject({
+      sendingAmount: 0,
+      receivingAmount: 0,
+      fees: { fixed: 180, total: 180 },
+      destinationPaymentRail: 'MOBILE_MONEY',
+      maxSendingAmount: 185_000,
+    });
   });
 
   test('a currency that sends nothing lists nothing', async () => {
@@ -159,7 +183,17 @@ describe('GET /exchange-rates', () => {
 
   test("documented as the reference's getExchangeRates, with its three query parameters", async () => {
     const doc = (await request(h.app).get(`${BASE}/openapi.json`)).body as {
-      paths: Record<string, { get: { operationId: string; tags: string[]; parameters: { name: string; in: string; schema: { type: string } }[]; responses: Record<string, unknown> } }>;
+      paths: Record<
+        string,
+        {
+          get: {
+            operationId: string;
+            tags: string[];
+            parameters: { name: string; in: string; schema: { type: string } }[];
+            responses: Record<string, unknown>;
+          };
+        }
+      >;
     };
     const op = doc.paths['/exchange-rates']!.get;
     expect(op.operationId).toBe('getExchangeRates');

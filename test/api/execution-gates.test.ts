@@ -24,15 +24,25 @@ async function heldPayout(holdSeconds: number) {
   const usd = accounts.body.data[0].id as string;
   expect((await api.post(`/sandbox/internal-accounts/${usd}/fund`, { amount: 100_000 })).status).toBe(200);
   const bank = await api.post('/customers/external-accounts', { customerId: customer.body.id, ...eurAccount(ibanOf('DE', '370400440532013999')) });
-  const quote = (await api.post('/quotes', { source: { sourceType: 'ACCOUNT', accountId: usd }, destination: { destinationType: 'ACCOUNT', accountId: bank.body.id }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 10_000, description: `hold:${holdSeconds}` })).body;
+  const quote = (
+    await api.post('/quotes', {
+      source: { sourceType: 'ACCOUNT', accountId: usd },
+      destination: { destinationType: 'ACCOUNT', accountId: bank.body.id },
+      lockedCurrencySide: 'SENDING',
+      lockedCurrencyAmount: 10_000,
+      description: `hold:${holdSeconds}`,
+    })
+  ).body;
   const executed = await api.post(`/quotes/${quote.id}/execute`, undefined, { 'Idempotency-Key': `exec-${quote.id}` });
   return { api, usd, quote, executed };
 }
 
-const balanceOf = async (api: Api, accountId: string) => (await api.get(`/customers/internal-accounts?limit=100`)).body.data.find((a: { id: string }) => a.id === accountId).balance.amount as number;
+const balanceOf = async (api: Api, accountId: string) =>
+  (await api.get(`/customers/internal-accounts?limit=100`)).body.data.find((a: { id: string }) => a.id === accountId).balance.amount as number;
 const transactionOf = (api: Api, id: string) => api.get(`/transactions/${id}`).then((r) => r.body);
 const hooksOf = (transactionId: string) => h.receiver.received.filter((w) => w.body.data?.id === transactionId).map((w) => w.body.type);
-const decide = (transactionId: string, decision: 'APPROVE' | 'REJECT', gate = HELD_GATE) => decideHold(h.temporal, transactionId, { gate, decision, decisionId: `${decision}-${Math.random()}` });
+const decide = (transactionId: string, decision: 'APPROVE' | 'REJECT', gate = HELD_GATE) =>
+  decideHold(h.temporal, transactionId, { gate, decision, decisionId: `${decision}-${Math.random()}` });
 
 describe('a payment an execution gate holds', () => {
   test('the execution is answered held: nothing moves, the quote and transaction show PENDING_AUTHORIZATION, another execute is 409, a retry the same answer', async () => {
@@ -57,7 +67,10 @@ describe('a payment an execution gate holds', () => {
     const answer = await decide(quote.transactionId, 'APPROVE');
     expect(answer).toMatchObject({ transactionId: quote.transactionId });
     expect(answer.held).toBeUndefined();
-    await eventually(() => transactionOf(api, quote.transactionId), (t) => t.status === 'COMPLETED');
+    await eventually(
+      () => transactionOf(api, quote.transactionId),
+      (t) => t.status === 'COMPLETED',
+    );
     expect(await balanceOf(api, usd)).toBe(100_000 - quote.totalSendingAmount);
     // Decided: a second approval finds nothing held.
     await expect(decide(quote.transactionId, 'APPROVE')).rejects.toMatchObject({ code: expect.stringMatching(/CONFLICT/) });
@@ -73,7 +86,10 @@ describe('a payment an execution gate holds', () => {
   test('hold → reject: FAILED with nothing moved, its webhook, and no later approval revives it', async () => {
     const { api, usd, quote } = await heldPayout(3600);
     await decide(quote.transactionId, 'REJECT');
-    const failed = await eventually(() => transactionOf(api, quote.transactionId), (t) => t.status === 'FAILED');
+    const failed = await eventually(
+      () => transactionOf(api, quote.transactionId),
+      (t) => t.status === 'FAILED',
+    );
     expect(failed.failureReason).toBe('QUOTE_EXECUTION_FAILED');
     expect((await api.get(`/quotes/${quote.id}`)).body.status).toBe('FAILED');
     expect(await balanceOf(api, usd)).toBe(100_000);
@@ -85,7 +101,11 @@ describe('a payment an execution gate holds', () => {
 
   test('hold → expire: nobody decides in time, the payment is EXPIRED with nothing moved', async () => {
     const { api, usd, quote } = await heldPayout(2);
-    const expired = await eventually(() => transactionOf(api, quote.transactionId), (t) => t.status === 'EXPIRED', 30_000);
+    const expired = await eventually(
+      () => transactionOf(api, quote.transactionId),
+      (t) => t.status === 'EXPIRED',
+      30_000,
+    );
     expect(expired.failureReason).toBe('QUOTE_EXPIRED');
     expect((await api.get(`/quotes/${quote.id}`)).body.status).toBe('EXPIRED');
     expect(await balanceOf(api, usd)).toBe(100_000);
@@ -100,7 +120,13 @@ describe('a gate that holds funds which have arrived (a programming error)', () 
     const customer = await api.post('/customers', { customerType: 'INDIVIDUAL', platformCustomerId: `g-${Math.random()}`, fullName: 'Jane Doe' });
     const bank = await api.post('/customers/external-accounts', { customerId: customer.body.id, ...eurAccount(ibanOf('DE', '370400440532013999')) });
     const quote = (
-      await api.post('/quotes', { source: { sourceType: 'REALTIME_FUNDING', currency: 'USD', customerId: customer.body.id }, destination: { destinationType: 'ACCOUNT', accountId: bank.body.id }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 10_000, description: 'hold:60' })
+      await api.post('/quotes', {
+        source: { sourceType: 'REALTIME_FUNDING', currency: 'USD', customerId: customer.body.id },
+        destination: { destinationType: 'ACCOUNT', accountId: bank.body.id },
+        lockedCurrencySide: 'SENDING',
+        lockedCurrencyAmount: 10_000,
+        description: 'hold:60',
+      })
     ).body;
     const sent = await api.post('/sandbox/send', { quoteId: quote.id, currencyCode: 'USD' });
     expect([sent.status, sent.body.code]).toEqual([500, 'INTERNAL_ERROR']);

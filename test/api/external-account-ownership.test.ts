@@ -84,7 +84,9 @@ describe('ownership of self-custody wallets', () => {
     expect(right.body).toMatchObject({ id, status: 'ACTIVE' });
 
     await h.receiver.waitFor((hooks) => hooks.filter((w) => w.body.data.id === id).length >= 3);
-    const statuses = h.receiver.received.filter((w) => w.body.type === 'EXTERNAL_ACCOUNT.STATUS_UPDATED' && w.body.data.id === id).map((w) => w.body.data.status);
+    const statuses = h.receiver.received
+      .filter((w) => w.body.type === 'EXTERNAL_ACCOUNT.STATUS_UPDATED' && w.body.data.id === id)
+      .map((w) => w.body.data.status);
     expect(statuses).toEqual(['UNVERIFIED', 'PENDING_OWNERSHIP_VERIFICATION', 'ACTIVE']);
     // Verified: nothing left to challenge.
     expect((await api.post(`/customers/external-accounts/${id}/challenge`, { method: 'WALLET_SIGNATURE' })).status).toBe(409);
@@ -122,22 +124,50 @@ describe('ownership of self-custody wallets', () => {
     expect((await api.post(`/sandbox/external-accounts/${id}/liveness`, { result: 'PASSED' })).status).toBe(409);
     const challenge = await api.post(`/customers/external-accounts/${id}/challenge`, { method: 'LIVENESS' });
     expect(challenge.status).toBe(201);
-    expect(challenge.body).toMatchObject({ method: 'LIVENESS', verificationLink: expect.stringContaining(`/sandbox/external-accounts/${encodeURIComponent(id)}/liveness`) });
+    expect(challenge.body).toMatchObject({
+      method: 'LIVENESS',
+      verificationLink: expect.stringContaining(`/sandbox/external-accounts/${encodeURIComponent(id)}/liveness`),
+    });
     // LIVENESS never uses the verify endpoint.
     expect((await api.post(`/customers/external-accounts/${id}/verify`, { signature: '0x00' })).status).toBe(409);
     expect((await api.post(`/sandbox/external-accounts/${id}/liveness`, { result: 'FAILED' })).status).toBe(202);
-    expect(await eventually(() => statusOf(api, id), (s) => s === 'UNVERIFIED')).toBe('UNVERIFIED');
+    expect(
+      await eventually(
+        () => statusOf(api, id),
+        (s) => s === 'UNVERIFIED',
+      ),
+    ).toBe('UNVERIFIED');
     await api.post(`/customers/external-accounts/${id}/challenge`, { method: 'LIVENESS' });
     expect((await api.post(`/sandbox/external-accounts/${id}/liveness`, { result: 'PASSED' })).status).toBe(202);
-    expect(await eventually(() => statusOf(api, id), (s) => s === 'ACTIVE')).toBe('ACTIVE');
+    expect(
+      await eventually(
+        () => statusOf(api, id),
+        (s) => s === 'ACTIVE',
+      ),
+    ).toBe('ACTIVE');
   });
 
   test('where ownership verification does not apply, a challenge is 409', async () => {
     const { api, customerId } = await travelRulePlatform();
-    const custodial = await api.post('/customers/external-accounts', wallet(customerId, 'ETHEREUM_WALLET', evmWallet().address, { accountInfo: { accountType: 'ETHEREUM_WALLET', address: evmWallet().address, vaspName: 'kraken' } }));
+    const custodial = await api.post(
+      '/customers/external-accounts',
+      wallet(customerId, 'ETHEREUM_WALLET', evmWallet().address, {
+        accountInfo: { accountType: 'ETHEREUM_WALLET', address: evmWallet().address, vaspName: 'kraken' },
+      }),
+    );
     expect(custodial.status).toBe(201);
     expect(custodial.body).toMatchObject({ status: 'ACTIVE', accountInfo: { vaspName: 'Kraken' } });
-    const thirdParty = await api.post('/customers/external-accounts', wallet(customerId, 'ETHEREUM_WALLET', evmWallet().address, { ownershipType: 'THIRD_PARTY', accountInfo: { accountType: 'ETHEREUM_WALLET', address: evmWallet().address, beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Max Muster', countryOfResidence: 'DE' } } }));
+    const thirdParty = await api.post(
+      '/customers/external-accounts',
+      wallet(customerId, 'ETHEREUM_WALLET', evmWallet().address, {
+        ownershipType: 'THIRD_PARTY',
+        accountInfo: {
+          accountType: 'ETHEREUM_WALLET',
+          address: evmWallet().address,
+          beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Max Muster', countryOfResidence: 'DE' },
+        },
+      }),
+    );
     expect(thirdParty.status).toBe(201);
     for (const id of [custodial.body.id, thirdParty.body.id]) {
       expect((await api.post(`/customers/external-accounts/${id}/challenge`, { method: 'WALLET_SIGNATURE' })).status).toBe(409);
@@ -147,13 +177,17 @@ describe('ownership of self-custody wallets', () => {
   test('counterparty rules and address checks refuse bad wallets; nothing is stored', async () => {
     const { api, customerId } = await travelRulePlatform();
     const address = evmWallet().address;
-    const badChecksum = address.slice(0, 2) + [...address.slice(2)].map((c) => (/[a-f]/.test(c) ? c.toUpperCase() : /[A-F]/.test(c) ? c.toLowerCase() : c)).join('');
+    const badChecksum =
+      address.slice(0, 2) + [...address.slice(2)].map((c) => (/[a-f]/.test(c) ? c.toUpperCase() : /[A-F]/.test(c) ? c.toLowerCase() : c)).join('');
     const cases: [Record<string, unknown>, string[]][] = [
       [{ ...wallet(customerId, 'ETHEREUM_WALLET', address), ownershipType: undefined }, ['ownershipType']],
       [{ ...wallet(customerId, 'ETHEREUM_WALLET', address), ownershipType: 'THIRD_PARTY' }, ['accountInfo.beneficiary']],
       [wallet(customerId, 'ETHEREUM_WALLET', badChecksum), ['accountInfo.address']],
       [wallet(customerId, 'TRON_WALLET', 'TLyqzVGLV1srkB7dToTAEqgDSfPtXRJZYX', { currency: 'USDT' }), ['accountInfo.address']],
-      [wallet(customerId, 'ETHEREUM_WALLET', address, { accountInfo: { accountType: 'ETHEREUM_WALLET', address, vaspName: 'Nobody Exchange' } }), ['accountInfo.vaspName']],
+      [
+        wallet(customerId, 'ETHEREUM_WALLET', address, { accountInfo: { accountType: 'ETHEREUM_WALLET', address, vaspName: 'Nobody Exchange' } }),
+        ['accountInfo.vaspName'],
+      ],
       [wallet(customerId, 'SOLANA_WALLET', address), ['accountInfo.address']],
       [wallet(customerId, 'TRON_WALLET', 'TLyqzVGLV1srkB7dToTAEqgDSfPtXRJZYH'), ['currency']],
     ];
@@ -167,13 +201,21 @@ describe('ownership of self-custody wallets', () => {
 
   test('Lightning: exactly one destination; LIGHTNING_ACCOUNT is accepted and answered as LIGHTNING', async () => {
     const { api, customerId } = await travelRulePlatform();
-    const address = await api.post('/customers/external-accounts', { customerId, currency: 'BTC', accountInfo: { accountType: 'LIGHTNING_ACCOUNT', lightningAddress: 'Jane@Wallet.Example.com' } });
+    const address = await api.post('/customers/external-accounts', {
+      customerId,
+      currency: 'BTC',
+      accountInfo: { accountType: 'LIGHTNING_ACCOUNT', lightningAddress: 'Jane@Wallet.Example.com' },
+    });
     expect(address.status).toBe(201);
     expect(address.body).toMatchObject({ status: 'ACTIVE', accountInfo: { accountType: 'LIGHTNING', lightningAddress: 'jane@wallet.example.com' } });
     expect(address.body.accountInfo.paymentRails).toBeUndefined();
     const none = await api.post('/customers/external-accounts', { customerId, currency: 'BTC', accountInfo: { accountType: 'LIGHTNING' } });
     expect(none.status).toBe(400);
-    const two = await api.post('/customers/external-accounts', { customerId, currency: 'BTC', accountInfo: { accountType: 'LIGHTNING', lightningAddress: 'a@b.example', bolt12: 'lno1xyz' } });
+    const two = await api.post('/customers/external-accounts', {
+      customerId,
+      currency: 'BTC',
+      accountInfo: { accountType: 'LIGHTNING', lightningAddress: 'a@b.example', bolt12: 'lno1xyz' },
+    });
     expect(two.status).toBe(400);
   });
 });

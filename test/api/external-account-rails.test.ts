@@ -32,7 +32,15 @@ async function fundedCustomer(api: Api) {
 /** The sample app's India account: a UPI id and a bank account, paid only by the rails it names. */
 const inrAccount = (paymentRails: string[]) => ({
   currency: 'INR',
-  accountInfo: { accountType: 'INR_ACCOUNT', vpa: 'jane.doe@okaxis', accountNumber: '000111222333', ifsc: 'HDFC0001234', rail: 'NEFT', paymentRails, beneficiary: individual() },
+  accountInfo: {
+    accountType: 'INR_ACCOUNT',
+    vpa: 'jane.doe@okaxis',
+    accountNumber: '000111222333',
+    ifsc: 'HDFC0001234',
+    rail: 'NEFT',
+    paymentRails,
+    beneficiary: individual(),
+  },
 });
 
 const quoteTo = (source: string, destination: string, extra: Record<string, unknown> = {}) => ({
@@ -61,14 +69,21 @@ describe('paymentRails on registration', () => {
     expect(refused.body.details.errors).toEqual([expect.objectContaining({ field: 'destination.paymentRail', message: expect.stringContaining('NEFT') })]);
 
     expect((await api.post(`/quotes/${quote.body.id}/execute`)).status).toBe(200);
-    const done = await eventually(() => api.get(`/transactions/${quote.body.transactionId}`).then((r) => r.body), (t) => t.status === 'COMPLETED');
+    const done = await eventually(
+      () => api.get(`/transactions/${quote.body.transactionId}`).then((r) => r.body),
+      (t) => t.status === 'COMPLETED',
+    );
     expect(done.paymentRail).toBe('NEFT');
   });
 
   test('a UPI-only INR account: quoted by UPI', async () => {
     const { api } = await h.platform();
     const { customerId, usd } = await fundedCustomer(api);
-    const created = await api.post('/customers/external-accounts', { customerId, currency: 'INR', accountInfo: { accountType: 'INR_ACCOUNT', vpa: 'jane@upi', paymentRails: ['UPI'], beneficiary: individual() } });
+    const created = await api.post('/customers/external-accounts', {
+      customerId,
+      currency: 'INR',
+      accountInfo: { accountType: 'INR_ACCOUNT', vpa: 'jane@upi', paymentRails: ['UPI'], beneficiary: individual() },
+    });
     expect(created.status).toBe(201);
     const quote = await api.post('/quotes', quoteTo(usd, created.body.id));
     expect(quote.status).toBe(201);
@@ -79,7 +94,11 @@ describe('paymentRails on registration', () => {
     const { api } = await h.platform();
     const { customerId, usd } = await fundedCustomer(api);
     const base = eurAccount(ibanOf('DE', '370400440532013999'));
-    const created = await api.post('/customers/external-accounts', { customerId, ...base, accountInfo: { ...base.accountInfo, paymentRails: ['SEPA_INSTANT'] } });
+    const created = await api.post('/customers/external-accounts', {
+      customerId,
+      ...base,
+      accountInfo: { ...base.accountInfo, paymentRails: ['SEPA_INSTANT'] },
+    });
     expect(created.status).toBe(201);
     expect(created.body.accountInfo.paymentRails).toEqual(['SEPA_INSTANT']);
     expect((await api.post('/quotes', quoteTo(usd, created.body.id))).body.destination.paymentRail).toBe('SEPA_INSTANT');
@@ -101,25 +120,41 @@ describe('paymentRails on registration', () => {
     const imps = await api.post('/customers/external-accounts', { customerId, ...inrAccount(['UPI', 'IMPS']) });
     expect(imps.status).toBe(400);
     expect(imps.body).toMatchObject({ code: 'INVALID_INPUT' });
-    expect(imps.body.details.errors).toEqual([expect.objectContaining({ field: 'accountInfo.paymentRails.1', constraint: expect.objectContaining({ rule: 'enum' }) })]);
+    expect(imps.body.details.errors).toEqual([
+      expect.objectContaining({ field: 'accountInfo.paymentRails.1', constraint: expect.objectContaining({ rule: 'enum' }) }),
+    ]);
 
     // A UPI id only: NEFT needs an account number, IFSC and rail.
-    const unreachable = await api.post('/customers/external-accounts', { customerId, currency: 'INR', accountInfo: { accountType: 'INR_ACCOUNT', vpa: 'jane@upi', paymentRails: ['UPI', 'NEFT'], beneficiary: individual() } });
+    const unreachable = await api.post('/customers/external-accounts', {
+      customerId,
+      currency: 'INR',
+      accountInfo: { accountType: 'INR_ACCOUNT', vpa: 'jane@upi', paymentRails: ['UPI', 'NEFT'], beneficiary: individual() },
+    });
     expect(unreachable.status).toBe(400);
-    expect(unreachable.body.details.errors).toEqual([expect.objectContaining({ field: 'accountInfo.paymentRails.1', constraint: expect.objectContaining({ rule: 'reachable' }) })]);
+    expect(unreachable.body.details.errors).toEqual([
+      expect.objectContaining({ field: 'accountInfo.paymentRails.1', constraint: expect.objectContaining({ rule: 'reachable' }) }),
+    ]);
 
     // Listed with the other invalid fields, not after they are fixed.
-    const withOthers = await api.post('/customers/external-accounts', { customerId, currency: 'INR', accountInfo: { accountType: 'INR_ACCOUNT', vpa: 'jane@upi', paymentRails: ['NEFT'] } });
+    const withOthers = await api.post('/customers/external-accounts', {
+      customerId,
+      currency: 'INR',
+      accountInfo: { accountType: 'INR_ACCOUNT', vpa: 'jane@upi', paymentRails: ['NEFT'] },
+    });
     expect(withOthers.status).toBe(400);
     expect(withOthers.body.details.errors.map((e: { field: string }) => e.field).sort()).toEqual(['accountInfo.beneficiary', 'accountInfo.paymentRails.0']);
 
     const empty = await api.post('/customers/external-accounts', { customerId, ...inrAccount([]) });
     expect(empty.status).toBe(400);
-    expect(empty.body.details.errors).toEqual([expect.objectContaining({ field: 'accountInfo.paymentRails', constraint: expect.objectContaining({ rule: 'minItems' }) })]);
+    expect(empty.body.details.errors).toEqual([
+      expect.objectContaining({ field: 'accountInfo.paymentRails', constraint: expect.objectContaining({ rule: 'minItems' }) }),
+    ]);
 
     const twice = await api.post('/customers/external-accounts', { customerId, ...inrAccount(['NEFT', 'NEFT']) });
     expect(twice.status).toBe(400);
-    expect(twice.body.details.errors).toEqual([expect.objectContaining({ field: 'accountInfo.paymentRails.1', constraint: expect.objectContaining({ rule: 'unique' }) })]);
+    expect(twice.body.details.errors).toEqual([
+      expect.objectContaining({ field: 'accountInfo.paymentRails.1', constraint: expect.objectContaining({ rule: 'unique' }) }),
+    ]);
 
     expect(await h.orm.em.fork().count(ExternalAccount, { platformId: platform.id })).toBe(0);
   });
@@ -130,7 +165,10 @@ describe('paymentRails on registration', () => {
     const created = await api.post('/platform/external-accounts', { ...base, accountInfo: { ...base.accountInfo, paymentRails: ['WIRE', 'RTP'] } });
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ customerId: null, accountInfo: { paymentRails: ['WIRE', 'RTP'] } });
-    const wrong = await api.post('/platform/external-accounts', { ...base, accountInfo: { ...base.accountInfo, accountNumber: '223456789', paymentRails: ['SEPA'] } });
+    const wrong = await api.post('/platform/external-accounts', {
+      ...base,
+      accountInfo: { ...base.accountInfo, accountNumber: '223456789', paymentRails: ['SEPA'] },
+    });
     expect(wrong.status).toBe(400);
     expect(wrong.body.details.errors).toEqual([expect.objectContaining({ field: 'accountInfo.paymentRails.0' })]);
   });
@@ -143,13 +181,20 @@ describe('paymentRails on registration', () => {
     expect(wireOnly.status).toBe(201);
     const pull = await api.post('/quotes', { ...quoteTo(wireOnly.body.id, usd), purposeOfPayment: undefined });
     expect(pull.status).toBe(400);
-    expect(pull.body.details.errors).toEqual([expect.objectContaining({ field: 'source.accountId', constraint: expect.objectContaining({ rule: 'pullable' }) })]);
+    expect(pull.body.details.errors).toEqual([
+      expect.objectContaining({ field: 'source.accountId', constraint: expect.objectContaining({ rule: 'pullable' }) }),
+    ]);
   });
 
   test('wallets and Lightning name no rails: paymentRails there is an unknown field', async () => {
     const { api } = await h.platform({ currencies: ['USD', 'USDC'] });
-    const res = await api.post('/platform/external-accounts', { currency: 'USDC', accountInfo: { accountType: 'BASE_WALLET', address: '0x52908400098527886E0F7030069857D2E4169EE7', paymentRails: ['ACH'] } });
+    const res = await api.post('/platform/external-accounts', {
+      currency: 'USDC',
+      accountInfo: { accountType: 'BASE_WALLET', address: '0x52908400098527886E0F7030069857D2E4169EE7', paymentRails: ['ACH'] },
+    });
     expect(res.status).toBe(400);
-    expect(res.body.details.errors).toEqual([expect.objectContaining({ field: 'accountInfo', constraint: expect.objectContaining({ rule: 'additionalProperties' }) })]);
+    expect(res.body.details.errors).toEqual([
+      expect.objectContaining({ field: 'accountInfo', constraint: expect.objectContaining({ rule: 'additionalProperties' }) }),
+    ]);
   });
 });

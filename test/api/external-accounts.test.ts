@@ -39,7 +39,11 @@ describe('registering bank accounts', () => {
   test('a EUR IBAN is ACTIVE at once with a MATCHED name check, identifiers in the rail form', async () => {
     const { api } = await h.platform();
     const customerId = await customerOf(api);
-    const res = await api.post('/customers/external-accounts', { customerId, platformAccountId: 'mine-1', ...eurAccount('de89370400440532013000'.toUpperCase()) });
+    const res = await api.post('/customers/external-accounts', {
+      customerId,
+      platformAccountId: 'mine-1',
+      ...eurAccount('de89370400440532013000'.toUpperCase()),
+    });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({
       id: expect.stringMatching(/^ExternalAccount:/),
@@ -92,7 +96,13 @@ describe('registering bank accounts', () => {
     expect(res.body.beneficiaryVerifiedData).toBeUndefined();
     await h.receiver.waitFor((hooks) => hooks.some((w) => w.body.type === 'EXTERNAL_ACCOUNT.STATUS_UPDATED' && w.body.data.id === res.body.id), 30_000);
     const hook = h.receiver.ofType('EXTERNAL_ACCOUNT.STATUS_UPDATED').find((w) => w.body.data.id === res.body.id)!;
-    expect(hook.body.data).toMatchObject({ id: res.body.id, customerId, status: 'ACTIVE', beneficiaryVerificationStatus: 'MATCHED', beneficiaryVerifiedData: { fullName: 'JANE DOE' } });
+    expect(hook.body.data).toMatchObject({
+      id: res.body.id,
+      customerId,
+      status: 'ACTIVE',
+      beneficiaryVerificationStatus: 'MATCHED',
+      beneficiaryVerifiedData: { fullName: 'JANE DOE' },
+    });
     const after = await api.get(`/customers/external-accounts/${res.body.id}`);
     expect(after.body).toEqual(hook.body.data);
   });
@@ -104,7 +114,14 @@ describe('registering bank accounts', () => {
       customerId,
       currency: 'USD',
       platformAccountId: 'x'.repeat(256),
-      accountInfo: { accountType: 'USD_ACCOUNT', routingNumber: '021000022', accountNumber: '12ab', bankAccountType: 'BROKERAGE', beneficiary: { beneficiaryType: 'INDIVIDUAL' }, extra: 1 },
+      accountInfo: {
+        accountType: 'USD_ACCOUNT',
+        routingNumber: '021000022',
+        accountNumber: '12ab',
+        bankAccountType: 'BROKERAGE',
+        beneficiary: { beneficiaryType: 'INDIVIDUAL' },
+        extra: 1,
+      },
     });
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('INVALID_INPUT');
@@ -127,15 +144,29 @@ describe('registering bank accounts', () => {
     const customerId = await customerOf(api);
     const wrongCurrency = await api.post('/customers/external-accounts', { customerId, ...gbpAccount('12345678'), currency: 'EUR' });
     expect(wrongCurrency.status).toBe(400);
-    expect(wrongCurrency.body.details.errors).toEqual([expect.objectContaining({ field: 'currency', constraint: expect.objectContaining({ rule: 'accountCurrency' }) })]);
+    expect(wrongCurrency.body.details.errors).toEqual([
+      expect.objectContaining({ field: 'currency', constraint: expect.objectContaining({ rule: 'accountCurrency' }) }),
+    ]);
     const { accountInfo } = gbpAccount('12345678');
-    const noBeneficiary = await api.post('/customers/external-accounts', { customerId, currency: 'GBP', accountInfo: { ...accountInfo, beneficiary: undefined } });
+    const noBeneficiary = await api.post('/customers/external-accounts', {
+      customerId,
+      currency: 'GBP',
+      accountInfo: { ...accountInfo, beneficiary: undefined },
+    });
     expect(noBeneficiary.status).toBe(400);
-    expect(noBeneficiary.body.details.errors).toEqual([expect.objectContaining({ field: 'accountInfo.beneficiary', constraint: expect.objectContaining({ rule: 'required' }) })]);
+    expect(noBeneficiary.body.details.errors).toEqual([
+      expect.objectContaining({ field: 'accountInfo.beneficiary', constraint: expect.objectContaining({ rule: 'required' }) }),
+    ]);
     const unknownType = await api.post('/customers/external-accounts', { customerId, currency: 'GBP', accountInfo: { accountType: 'GBP_WALLET' } });
     expect(unknownType.status).toBe(400);
-    expect(unknownType.body.details.errors).toEqual([expect.objectContaining({ field: 'accountInfo.accountType', constraint: expect.objectContaining({ rule: 'enum' }) })]);
-    const business = await api.post('/customers/external-accounts', { customerId, currency: 'GBP', accountInfo: { ...accountInfo, beneficiary: { beneficiaryType: 'BUSINESS', legalName: 'Acme Ltd' } } });
+    expect(unknownType.body.details.errors).toEqual([
+      expect.objectContaining({ field: 'accountInfo.accountType', constraint: expect.objectContaining({ rule: 'enum' }) }),
+    ]);
+    const business = await api.post('/customers/external-accounts', {
+      customerId,
+      currency: 'GBP',
+      accountInfo: { ...accountInfo, beneficiary: { beneficiaryType: 'BUSINESS', legalName: 'Acme Ltd' } },
+    });
     expect(business.status).toBe(201);
   });
 
@@ -211,7 +242,9 @@ describe('duplicates and the default UMA deposit account', () => {
     const customerId = await customerOf(api);
     const first = await api.post('/customers/external-accounts', { customerId, defaultUmaDepositAccount: true, ...gbpAccount('20000001') });
     expect(first.body.defaultUmaDepositAccount).toBe(true);
-    const racing = await Promise.all(['20000002', '20000003'].map((n) => api.post('/customers/external-accounts', { customerId, defaultUmaDepositAccount: true, ...gbpAccount(n) })));
+    const racing = await Promise.all(
+      ['20000002', '20000003'].map((n) => api.post('/customers/external-accounts', { customerId, defaultUmaDepositAccount: true, ...gbpAccount(n) })),
+    );
     expect(racing.map((r) => r.status)).toEqual([201, 201]);
     const list = await api.get(`/customers/external-accounts?customerId=${encodeURIComponent(customerId)}`);
     expect(list.body.data.filter((a: { defaultUmaDepositAccount: boolean }) => a.defaultUmaDepositAccount)).toHaveLength(1);
@@ -252,7 +285,11 @@ describe('registrations retried with their Idempotency-Key', () => {
     const again = await api.post('/customers/external-accounts', { customerId, ...eurAccount() }, { 'Idempotency-Key': 'register-other' });
     expect(again.status).toBe(409);
     expect(again.body).toMatchObject({ code: 'DUPLICATE_EXTERNAL_ACCOUNT', details: { existingAccountId: first.body.id } });
-    const elsewhere = await other.api.post('/customers/external-accounts', { customerId: await customerOf(other.api), ...eurAccount() }, { 'Idempotency-Key': 'register-shared' });
+    const elsewhere = await other.api.post(
+      '/customers/external-accounts',
+      { customerId: await customerOf(other.api), ...eurAccount() },
+      { 'Idempotency-Key': 'register-shared' },
+    );
     expect(elsewhere.status).toBe(201);
     expect(elsewhere.body.id).not.toBe(first.body.id);
     expect(await rows(platform.id)).toBe(1);
@@ -336,26 +373,54 @@ describe('other rails', () => {
     const { api } = await h.platform({ currencies: ['USD', 'EUR', 'KES', 'BRL', 'MXN'] });
     const customerId = await customerOf(api);
     const create = (body: Record<string, unknown>) => api.post('/customers/external-accounts', { customerId, ...body });
-    const kes = await create({ currency: 'KES', accountInfo: { accountType: 'KES_ACCOUNT', phoneNumber: '+254712345678', provider: 'M-Pesa', beneficiary: individual() } });
+    const kes = await create({
+      currency: 'KES',
+      accountInfo: { accountType: 'KES_ACCOUNT', phoneNumber: '+254712345678', provider: 'M-Pesa', beneficiary: individual() },
+    });
     expect(kes.status).toBe(201);
     expect(kes.body.accountInfo.paymentRails).toEqual(['MOBILE_MONEY']);
-    const badKes = await create({ currency: 'KES', accountInfo: { accountType: 'KES_ACCOUNT', phoneNumber: '+255712345678', provider: 'M-Pesa', beneficiary: individual() } });
+    const badKes = await create({
+      currency: 'KES',
+      accountInfo: { accountType: 'KES_ACCOUNT', phoneNumber: '+255712345678', provider: 'M-Pesa', beneficiary: individual() },
+    });
     expect(badKes.status).toBe(400);
-    const pix = await create({ currency: 'BRL', accountInfo: { accountType: 'BRL_ACCOUNT', pixKey: 'Jane@Example.com', pixKeyType: 'EMAIL', taxId: '52998224725', beneficiary: individual() } });
+    const pix = await create({
+      currency: 'BRL',
+      accountInfo: { accountType: 'BRL_ACCOUNT', pixKey: 'Jane@Example.com', pixKeyType: 'EMAIL', taxId: '52998224725', beneficiary: individual() },
+    });
     expect(pix.status).toBe(201);
     expect(pix.body.accountInfo.pixKey).toBe('jane@example.com');
-    const badTax = await create({ currency: 'BRL', accountInfo: { accountType: 'BRL_ACCOUNT', pixKey: '52998224724', pixKeyType: 'CPF', taxId: '52998224724', beneficiary: individual() } });
+    const badTax = await create({
+      currency: 'BRL',
+      accountInfo: { accountType: 'BRL_ACCOUNT', pixKey: '52998224724', pixKeyType: 'CPF', taxId: '52998224724', beneficiary: individual() },
+    });
     expect(badTax.status).toBe(400);
     expect((badTax.body.details.errors as FieldErrorJson[]).map((e) => e.field).sort()).toEqual(['accountInfo.pixKey', 'accountInfo.taxId']);
     const clabe = await create({ currency: 'MXN', accountInfo: { accountType: 'MXN_ACCOUNT', clabeNumber: '002010077777777771', beneficiary: individual() } });
     expect(clabe.status).toBe(201);
-    const badClabe = await create({ currency: 'MXN', accountInfo: { accountType: 'MXN_ACCOUNT', clabeNumber: '002010077777777772', beneficiary: individual() } });
+    const badClabe = await create({
+      currency: 'MXN',
+      accountInfo: { accountType: 'MXN_ACCOUNT', clabeNumber: '002010077777777772', beneficiary: individual() },
+    });
     expect(badClabe.status).toBe(400);
     expect(badClabe.body.details.errors[0].field).toBe('accountInfo.clabeNumber');
-    const swiftWithout = await create({ currency: 'USD', accountInfo: { accountType: 'SWIFT_ACCOUNT', country: 'JP', swiftCode: 'BOTKJPJT', bankName: 'MUFG Bank', beneficiary: individual() } });
+    const swiftWithout = await create({
+      currency: 'USD',
+      accountInfo: { accountType: 'SWIFT_ACCOUNT', country: 'JP', swiftCode: 'BOTKJPJT', bankName: 'MUFG Bank', beneficiary: individual() },
+    });
     expect(swiftWithout.status).toBe(400);
     expect(swiftWithout.body.details.errors[0]).toMatchObject({ field: 'accountInfo.accountNumber', constraint: { rule: 'required' } });
-    const swift = await create({ currency: 'USD', accountInfo: { accountType: 'SWIFT_ACCOUNT', country: 'JP', swiftCode: 'BOTKJPJT', bankName: 'MUFG Bank', accountNumber: '1234567', beneficiary: individual() } });
+    const swift = await create({
+      currency: 'USD',
+      accountInfo: {
+        accountType: 'SWIFT_ACCOUNT',
+        country: 'JP',
+        swiftCode: 'BOTKJPJT',
+        bankName: 'MUFG Bank',
+        accountNumber: '1234567',
+        beneficiary: individual(),
+      },
+    });
     expect(swift.status).toBe(201);
     expect(swift.body.accountInfo.paymentRails).toEqual(['SWIFT']);
   });
@@ -370,12 +435,20 @@ describe('recovery', () => {
     const em = h.orm.em.fork();
     const strandedId = 'ExternalAccount:00000000-0000-4000-8000-' + Date.now().toString().padStart(12, '0').slice(-12);
     const original = await em.findOneOrFail(ExternalAccount, { id: res.body.id });
-    await em.insert(ExternalAccount, { ...original, id: strandedId, duplicateKey: `${original.duplicateKey}/stranded`, bankValidationDueAt: new Date(Date.now() - 120_000) });
+    await em.insert(ExternalAccount, {
+      ...original,
+      id: strandedId,
+      duplicateKey: `${original.duplicateKey}/stranded`,
+      bankValidationDueAt: new Date(Date.now() - 120_000),
+    });
     const started = await startStrandedAccountVerifications(h.orm, h.temporal, { taskQueue: h.taskQueue });
     expect(started).toContain(strandedId);
     expect(started).not.toContain(res.body.id);
-    const done = await eventually(() => h.orm.em.fork().findOneOrFail(ExternalAccount, { id: strandedId }), (a) => a.bankValidation !== 'PENDING', 20_000);
+    const done = await eventually(
+      () => h.orm.em.fork().findOneOrFail(ExternalAccount, { id: strandedId }),
+      (a) => a.bankValidation !== 'PENDING',
+      20_000,
+    );
     expect(done).toMatchObject({ status: 'ACTIVE', bankValidation: 'PASSED', platformId: platform.id });
   });
 });
-

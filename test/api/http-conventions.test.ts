@@ -28,7 +28,9 @@ describe('authentication (spec §5.1)', () => {
 
   test('a wrong secret for a real token is 401', async () => {
     const { token } = await h.platform();
-    const res = await request(h.app).get(`${BASE}/config`).set('Authorization', basic(token.tokenId, `${token.clientSecret}x`));
+    const res = await request(h.app)
+      .get(`${BASE}/config`)
+      .set('Authorization', basic(token.tokenId, `${token.clientSecret}x`));
     expect(res.status).toBe(401);
   });
 
@@ -88,9 +90,15 @@ describe('JSON everywhere', () => {
     expect(quote.getTransactionById).toEqual({ operationId: 'getTransactionById', parameters: { transactionId: '$response.body#/transactionId' } });
     // Every link names an operation of the document and a parameter of its path.
     const operations = new Map<string, string>();
-    for (const [path, item] of Object.entries(doc.paths as Record<string, Record<string, { operationId?: string }>>)) for (const op of Object.values(item)) if (op.operationId) operations.set(op.operationId, path);
+    for (const [path, item] of Object.entries(doc.paths as Record<string, Record<string, { operationId?: string }>>))
+      for (const op of Object.values(item)) if (op.operationId) operations.set(op.operationId, path);
     let links = 0;
-    for (const item of Object.values(doc.paths as Record<string, Record<string, { responses?: Record<string, { links?: Record<string, { operationId: string; parameters: Record<string, string> }> }> }>>)) {
+    for (const item of Object.values(
+      doc.paths as Record<
+        string,
+        Record<string, { responses?: Record<string, { links?: Record<string, { operationId: string; parameters: Record<string, string> }> }> }>
+      >,
+    )) {
       for (const op of Object.values(item)) {
         for (const response of Object.values(op.responses ?? {})) {
           for (const link of Object.values(response.links ?? {})) {
@@ -159,7 +167,24 @@ describe('lists', () => {
   // The query parameters the public reference documents for each list (GET /transactions has its
   // own test in transactions.test.ts). Every one must be declared, so it is validated and documented.
   test.each([
-    ['/customers', ['platformCustomerId', 'customerType', 'createdAfter', 'createdBefore', 'updatedAfter', 'updatedBefore', 'region', 'currency', 'umaAddress', 'isIncludingDeleted', 'limit', 'cursor'], []],
+    [
+      '/customers',
+      [
+        'platformCustomerId',
+        'customerType',
+        'createdAfter',
+        'createdBefore',
+        'updatedAfter',
+        'updatedBefore',
+        'region',
+        'currency',
+        'umaAddress',
+        'isIncludingDeleted',
+        'limit',
+        'cursor',
+      ],
+      [],
+    ],
     ['/customers/internal-accounts', ['currency', 'customerId', 'type', 'limit', 'cursor'], []],
     ['/platform/internal-accounts', ['currency', 'type'], []],
     ['/verifications', ['customerId', 'verificationStatus', 'limit', 'cursor'], []],

@@ -119,7 +119,12 @@ describe('Idempotency-Key', () => {
   test('a refusal whose details carry amounts is stored and replayed (found by the crash campaign)', async () => {
     const { api, accountId, customerId } = await fundable();
     const bank = await api.post('/customers/external-accounts', { customerId, ...eurAccount() });
-    const body = { source: { sourceType: 'ACCOUNT', accountId }, destination: { destinationType: 'ACCOUNT', accountId: bank.body.id }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 1 };
+    const body = {
+      source: { sourceType: 'ACCOUNT', accountId },
+      destination: { destinationType: 'ACCOUNT', accountId: bank.body.id },
+      lockedCurrencySide: 'SENDING',
+      lockedCurrencyAmount: 1,
+    };
     const first = await api.post('/quotes', body, { 'Idempotency-Key': 'too-small' });
     expect(first.status).toBe(400);
     expect(first.body).toMatchObject({ code: 'AMOUNT_OUT_OF_RANGE', details: { lockedAmount: 1, feesIncluded: expect.any(Number) } });
@@ -132,12 +137,23 @@ describe('Idempotency-Key', () => {
     const { api, accountId, customerId, platform } = await fundable();
     const platformId = platform.id;
     const bank = await api.post('/customers/external-accounts', { customerId, ...eurAccount() });
-    const body = { source: { sourceType: 'ACCOUNT', accountId }, destination: { destinationType: 'ACCOUNT', accountId: bank.body.id }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 5_000 };
+    const body = {
+      source: { sourceType: 'ACCOUNT', accountId },
+      destination: { destinationType: 'ACCOUNT', accountId: bank.body.id },
+      lockedCurrencySide: 'SENDING',
+      lockedCurrencyAmount: 5_000,
+    };
     const first = await api.post('/quotes', body, { 'Idempotency-Key': 'died-after-commit' });
     expect(first.status).toBe(201);
     // As if the API had died after the quote's commit: the key is still claimed, and nothing has
     // renewed the claim for a little longer than the stale period.
-    await h.orm.em.fork().nativeUpdate(IdempotencyRecord, { platformId, key: 'died-after-commit' }, { state: 'IN_PROGRESS', statusCode: null, responseBody: null, renewedAt: new Date(Date.now() - STALE_CLAIM_MS - 1_000) });
+    await h.orm.em
+      .fork()
+      .nativeUpdate(
+        IdempotencyRecord,
+        { platformId, key: 'died-after-commit' },
+        { state: 'IN_PROGRESS', statusCode: null, responseBody: null, renewedAt: new Date(Date.now() - STALE_CLAIM_MS - 1_000) },
+      );
     const retried = await api.post('/quotes', body, { 'Idempotency-Key': 'died-after-commit' });
     expect(retried.status).toBe(201);
     expect(retried.body.id).toBe(first.body.id);
@@ -150,7 +166,12 @@ describe('Idempotency-Key', () => {
     const { api, accountId, customerId, platform } = await fundable();
     const platformId = platform.id;
     const bank = await api.post('/customers/external-accounts', { customerId, ...eurAccount() });
-    const body = { source: { sourceType: 'ACCOUNT', accountId }, destination: { destinationType: 'ACCOUNT', accountId: bank.body.id }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 5_000 };
+    const body = {
+      source: { sourceType: 'ACCOUNT', accountId },
+      destination: { destinationType: 'ACCOUNT', accountId: bank.body.id },
+      lockedCurrencySide: 'SENDING',
+      lockedCurrencyAmount: 5_000,
+    };
     await api.post(`/sandbox/internal-accounts/${accountId}/fund`, { amount: 100_000 });
     const q = await api.post('/quotes', body);
     const first = await api.post(`/quotes/${q.body.id}/execute`, undefined, { 'Idempotency-Key': 'execute-died' });
@@ -160,7 +181,13 @@ describe('Idempotency-Key', () => {
     expect(['PROCESSING', 'COMPLETED']).toContain(first.body.status);
     const held = await balance(accountId);
     // As if the API had died after the execution's commit, before it stored the answer.
-    await h.orm.em.fork().nativeUpdate(IdempotencyRecord, { platformId, key: 'execute-died' }, { state: 'IN_PROGRESS', statusCode: null, responseBody: null, renewedAt: new Date(Date.now() - STALE_CLAIM_MS - 1_000) });
+    await h.orm.em
+      .fork()
+      .nativeUpdate(
+        IdempotencyRecord,
+        { platformId, key: 'execute-died' },
+        { state: 'IN_PROGRESS', statusCode: null, responseBody: null, renewedAt: new Date(Date.now() - STALE_CLAIM_MS - 1_000) },
+      );
     const retried = await api.post(`/quotes/${q.body.id}/execute`, undefined, { 'Idempotency-Key': 'execute-died' });
     expect(retried.status).toBe(200);
     expect(retried.headers['idempotent-replayed']).toBeUndefined();
@@ -176,7 +203,12 @@ describe('Idempotency-Key', () => {
   test('an execute whose answer the engine lost is answered from the quote: executed by this request, 200; not executed, the error stands', async () => {
     const { api, accountId, customerId } = await fundable();
     const bank = await api.post('/customers/external-accounts', { customerId, ...eurAccount() });
-    const body = { source: { sourceType: 'ACCOUNT', accountId }, destination: { destinationType: 'ACCOUNT', accountId: bank.body.id }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 5_000 };
+    const body = {
+      source: { sourceType: 'ACCOUNT', accountId },
+      destination: { destinationType: 'ACCOUNT', accountId: bank.body.id },
+      lockedCurrencySide: 'SENDING',
+      lockedCurrencyAmount: 5_000,
+    };
     await api.post(`/sandbox/internal-accounts/${accountId}/fund`, { amount: 100_000 });
     const workflows = h.temporal.workflow;
     const original = workflows.executeUpdateWithStart.bind(workflows);
@@ -257,7 +289,11 @@ describe('Idempotency-Key', () => {
       },
     });
     const app = appServing(slow, platform.id);
-    const first = request(app).post('/slow').set('Idempotency-Key', 'slow-1').send({}).then((r) => r);
+    const first = request(app)
+      .post('/slow')
+      .set('Idempotency-Key', 'slow-1')
+      .send({})
+      .then((r) => r);
     await new Promise((r) => setTimeout(r, CLAIM_RENEWAL_MS * 1.25));
     const claim = await h.orm.em.fork().findOneOrFail(IdempotencyRecord, { platformId: platform.id, key: 'slow-1' });
     expect(claim.state).toBe('IN_PROGRESS');

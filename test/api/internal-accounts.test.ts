@@ -17,7 +17,13 @@ afterAll(async () => {
   await h.stop();
 });
 
-const consent: AgreementConsent = { agreementType: END_USER_TERMS, termsVersion: '2025-10-13', acceptedAt: '2026-11-21T10:00:00Z', ipAddress: '203.0.113.7', acceptanceMethod: 'CLICK_TO_ACCEPT' };
+const consent: AgreementConsent = {
+  agreementType: END_USER_TERMS,
+  termsVersion: '2025-10-13',
+  acceptedAt: '2026-11-21T10:00:00Z',
+  ipAddress: '203.0.113.7',
+  acceptanceMethod: 'CLICK_TO_ACCEPT',
+};
 
 type Api = Awaited<ReturnType<Harness['platform']>>['api'];
 
@@ -59,9 +65,19 @@ describe('provisioning', () => {
     const accounts = await accountsOf(api, created.body.id);
     expect(summary(accounts)).toEqual(['INTERNAL_FIAT EUR', 'INTERNAL_FIAT USD']);
     for (const a of accounts) {
-      expect(a).toMatchObject({ customerId: created.body.id, status: 'ACTIVE', balance: { amount: 0, currency: { decimals: 2 } }, totalBalance: { amount: 0 } });
+      expect(a).toMatchObject({
+        customerId: created.body.id,
+        status: 'ACTIVE',
+        balance: { amount: 0, currency: { decimals: 2 } },
+        totalBalance: { amount: 0 },
+      });
       expect(a).not.toHaveProperty('privateEnabled');
-      expect(a.fundingPaymentInstructions).toEqual([expect.objectContaining({ isPlatformAccount: false, accountOrWalletInfo: expect.objectContaining({ reference: expect.stringMatching(/^SVC[0-9A-F]{12}$/) }) })]);
+      expect(a.fundingPaymentInstructions).toEqual([
+        expect.objectContaining({
+          isPlatformAccount: false,
+          accountOrWalletInfo: expect.objectContaining({ reference: expect.stringMatching(/^SVC[0-9A-F]{12}$/) }),
+        }),
+      ]);
     }
   });
 
@@ -122,7 +138,9 @@ describe('provisioning', () => {
       status: 'ACTIVE',
       privateEnabled: false,
       balance: { amount: 0, currency: { code: 'USDB', decimals: 6 } },
-      fundingPaymentInstructions: [{ isPlatformAccount: false, accountOrWalletInfo: { accountType: 'SPARK_WALLET', assetType: 'USDB', address: expect.stringMatching(/^spark1/) } }],
+      fundingPaymentInstructions: [
+        { isPlatformAccount: false, accountOrWalletInfo: { accountType: 'SPARK_WALLET', assetType: 'USDB', address: expect.stringMatching(/^spark1/) } },
+      ],
     });
   });
 
@@ -149,7 +167,11 @@ describe('provisioning', () => {
     const { customer } = await seedCustomer(h, platform.id, { kycStatus: 'PENDING' });
     await h.orm.em.fork().nativeUpdate(Customer, { id: customer.id }, { kycStatus: 'APPROVED' });
     const results = await Promise.all(Array.from({ length: 6 }, () => provision(customer.id)));
-    expect(results.flatMap((r) => r.opened.map((a) => `${a.type} ${a.currency}`)).sort()).toEqual(['EMBEDDED_WALLET USDB', 'INTERNAL_FIAT EUR', 'INTERNAL_FIAT USD']);
+    expect(results.flatMap((r) => r.opened.map((a) => `${a.type} ${a.currency}`)).sort()).toEqual([
+      'EMBEDDED_WALLET USDB',
+      'INTERNAL_FIAT EUR',
+      'INTERNAL_FIAT USD',
+    ]);
     expect(await h.orm.em.fork().count(InternalAccount, { customerId: customer.id })).toBe(3);
   });
 
@@ -178,14 +200,20 @@ describe('provisioning', () => {
     expect(h.receiver.ofType('INTERNAL_ACCOUNT.STATUS_UPDATED').filter((x) => ids.includes(String(x.body.data.id)))).toHaveLength(3);
   });
 
-  test("platform accounts: one per supported currency; a currency added with PATCH /config opens and announces one", async () => {
+  test('platform accounts: one per supported currency; a currency added with PATCH /config opens and announces one', async () => {
     const { api } = await h.platform({ currencies: ['USD', 'USDB'] });
     const before = await api.get('/platform/internal-accounts');
     expect(before.status).toBe(200);
     expect(Object.keys(before.body)).toEqual(['data']);
     expect(summary(before.body.data)).toEqual(['INTERNAL_CRYPTO USDB', 'INTERNAL_FIAT USD']);
 
-    const supportedCurrencies = ['USD', 'USDB', 'GBP'].map((currencyCode) => ({ currencyCode, minAmount: 1, maxAmount: 1_000_000, requiredCounterpartyFields: [], enabledTransactionTypes: ['INCOMING', 'OUTGOING'] }));
+    const supportedCurrencies = ['USD', 'USDB', 'GBP'].map((currencyCode) => ({
+      currencyCode,
+      minAmount: 1,
+      maxAmount: 1_000_000,
+      requiredCounterpartyFields: [],
+      enabledTransactionTypes: ['INCOMING', 'OUTGOING'],
+    }));
     const patched = await api.patch('/config', { supportedCurrencies });
     expect(patched.status).toBe(200);
     const after = (await api.get('/platform/internal-accounts')).body.data as AccountJson[];
@@ -240,7 +268,10 @@ describe('GET /customers/internal-accounts', () => {
     expect((await api.post(`/sandbox/internal-accounts/${account!.id}/fund`, { amount: 12_345 })).status).toBe(200);
     await h.orm.em.fork().nativeUpdate(LedgerAccount, { id: account!.id }, { held: 345n });
     const [after] = await accountsOf(api, customer.id);
-    expect(after).toMatchObject({ balance: { amount: 12_345, currency: { code: 'USD', decimals: 2 } }, totalBalance: { amount: 12_690, currency: { code: 'USD', decimals: 2 } } });
+    expect(after).toMatchObject({
+      balance: { amount: 12_345, currency: { code: 'USD', decimals: 2 } },
+      totalBalance: { amount: 12_690, currency: { code: 'USD', decimals: 2 } },
+    });
     await h.orm.em.fork().nativeUpdate(LedgerAccount, { id: account!.id }, { held: 0n });
   });
 
@@ -249,7 +280,11 @@ describe('GET /customers/internal-accounts', () => {
     const res = await api.get('/customers/internal-accounts?type=SAVINGS&currency=XYZ&limit=0');
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('INVALID_INPUT');
-    expect(res.body.details.errors.map((e: FieldErrorJson) => `${e.field}:${e.constraint.rule}`).sort()).toEqual(['currency:enum', 'limit:minimum', 'type:enum']);
+    expect(res.body.details.errors.map((e: FieldErrorJson) => `${e.field}:${e.constraint.rule}`).sort()).toEqual([
+      'currency:enum',
+      'limit:minimum',
+      'type:enum',
+    ]);
     const cursor = await api.get('/customers/internal-accounts?cursor=nonsense');
     expect(cursor.status).toBe(400);
     expect(cursor.body.details.errors[0].field).toBe('cursor');
@@ -301,7 +336,10 @@ describe('platform isolation', () => {
     const intruder = await h.platform();
 
     expect((await intruder.api.get('/customers/internal-accounts')).body).toMatchObject({ data: [], totalCount: 0 });
-    expect((await intruder.api.get(`/customers/internal-accounts?customerId=${encodeURIComponent(customer.id)}`)).body).toMatchObject({ data: [], totalCount: 0 });
+    expect((await intruder.api.get(`/customers/internal-accounts?customerId=${encodeURIComponent(customer.id)}`)).body).toMatchObject({
+      data: [],
+      totalCount: 0,
+    });
     expect((await intruder.api.get('/customers/internal-accounts?type=EMBEDDED_WALLET')).body.data).toEqual([]);
     const ownerPlatformIds = (await owner.api.get('/platform/internal-accounts')).body.data.map((a: AccountJson) => a.id);
     const intruderPlatformIds = (await intruder.api.get('/platform/internal-accounts')).body.data.map((a: AccountJson) => a.id);
@@ -330,7 +368,12 @@ describe('ledger', () => {
       wallets.push(wallet!.id);
       const funded = await api.post(`/sandbox/internal-accounts/${wallet!.id}/fund`, { amount: 2_500_000 * (i + 1) });
       expect(funded.status).toBe(200);
-      expect(funded.body).toMatchObject({ id: wallet!.id, type: 'EMBEDDED_WALLET', privateEnabled: false, balance: { amount: 2_500_000 * (i + 1), currency: { code: 'USDB', decimals: 6 } } });
+      expect(funded.body).toMatchObject({
+        id: wallet!.id,
+        type: 'EMBEDDED_WALLET',
+        privateEnabled: false,
+        balance: { amount: 2_500_000 * (i + 1), currency: { code: 'USDB', decimals: 6 } },
+      });
     }
     await h.receiver.waitFor((hooks) => wallets.every((id) => hooks.some((x) => x.body.type === 'INTERNAL_ACCOUNT.BALANCE_UPDATED' && x.body.data.id === id)));
     const hook = h.receiver.ofType('INTERNAL_ACCOUNT.BALANCE_UPDATED').find((x) => x.body.data.id === wallets[1])!;

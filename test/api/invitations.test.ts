@@ -39,7 +39,13 @@ describe('POST /invitations', () => {
     const p = await configured();
     const expiresAt = new Date(Date.now() + 3_600_000).toISOString();
     const res = await p.api.post('/invitations', { inviterUma: p.inviterUma.toUpperCase(), firstName: 'Bob', amountToSend: 12550, expiresAt }).expect(201);
-    expect(res.body).toMatchObject({ status: 'PENDING', inviterUma: p.inviterUma, firstName: 'Bob', amountToSend: { amount: 12550, currency: { code: 'USD', decimals: 2 } }, expiresAt });
+    expect(res.body).toMatchObject({
+      status: 'PENDING',
+      inviterUma: p.inviterUma,
+      firstName: 'Bob',
+      amountToSend: { amount: 12550, currency: { code: 'USD', decimals: 2 } },
+      expiresAt,
+    });
     expect(res.body.code).toMatch(/^[0-9a-f]{16}$/);
     expect(res.body.url).toBe(`https://${p.domain}/invite/${res.body.code}`);
     expect(res.body).not.toHaveProperty('inviteeUma');
@@ -99,7 +105,10 @@ describe('claim', () => {
     expect(cancel.body.code).toBe('INVITATION_ALREADY_CLAIMED');
     expect((await p.api.get(`/invitations/${code}`)).body.inviteeUma).toBe('$bob@other.example.com');
     // The run ends once the invitation is settled and its event delivered.
-    await eventually(() => h.temporal.workflow.getHandle(code).describe(), (d) => d.status.name === 'COMPLETED');
+    await eventually(
+      () => h.temporal.workflow.getHandle(code).describe(),
+      (d) => d.status.name === 'COMPLETED',
+    );
     expect(await h.orm.em.fork().count(WebhookEvent, { platformId: p.platform.id, type: 'INVITATION.CLAIMED' })).toBe(1);
   });
 
@@ -118,7 +127,9 @@ describe('claim', () => {
   test('two claims at once: exactly one wins, one event', async () => {
     const p = await configured();
     const { code } = await invite(p);
-    const results = await Promise.all(['$one@x.example.com', '$two@x.example.com'].map((inviteeUma) => p.api.post(`/invitations/${code}/claim`, { inviteeUma })));
+    const results = await Promise.all(
+      ['$one@x.example.com', '$two@x.example.com'].map((inviteeUma) => p.api.post(`/invitations/${code}/claim`, { inviteeUma })),
+    );
     expect(results.map((r) => r.status).sort()).toEqual([200, 400]);
     expect(results.find((r) => r.status === 400)!.body.code).toBe('INVITATION_ALREADY_CLAIMED');
     await h.receiver.waitFor(() => claimedEvents(code).length > 0);
@@ -145,7 +156,10 @@ describe('expiry', () => {
     expect((await eventually(row, (r) => r.status === 'EXPIRED', 20_000)).status).toBe('EXPIRED');
     expect((await p.api.get(`/invitations/${code}`)).body.status).toBe('EXPIRED');
     const claim = await p.api.post(`/invitations/${code}/claim`, { inviteeUma: '$late@x.example.com' }).expect(400);
-    expect([claim.body.code, claim.body.details.errors[0]]).toEqual(['INVALID_INPUT', expect.objectContaining({ field: 'invitationCode', constraint: { rule: 'expired' } })]);
+    expect([claim.body.code, claim.body.details.errors[0]]).toEqual([
+      'INVALID_INPUT',
+      expect.objectContaining({ field: 'invitationCode', constraint: { rule: 'expired' } }),
+    ]);
     expect((await p.api.post(`/invitations/${code}/cancel`).expect(400)).body.details.errors[0].field).toBe('invitationCode');
   });
 });
@@ -171,7 +185,7 @@ describe('the sweeper', () => {
 });
 
 describe('tenant isolation', () => {
-  test("another platform gets 404 INVITATION_NOT_FOUND on every invitation endpoint and changes nothing", async () => {
+  test('another platform gets 404 INVITATION_NOT_FOUND on every invitation endpoint and changes nothing', async () => {
     const a = await configured();
     const b = await configured();
     const { code } = await invite(a);

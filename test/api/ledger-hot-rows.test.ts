@@ -29,9 +29,13 @@ describe('no platform-wide hot row on the money path', () => {
   test("a customer's payout hold does not wait for another customer's open transaction on the same platform", async () => {
     // Two customers' accounts (a and b) of one platform, both funded.
     const { platformId, a, b } = await twoAccounts(h.orm, 1_000n, 'hot-rows');
-    await h.orm.em.fork().transactional((tx) => postEntry(tx, { platformId, idempotencyKey: `seed-b:${b}`, description: 'seed', lines: transfer(a, b, 'USD', 400n) }));
+    await h.orm.em
+      .fork()
+      .transactional((tx) => postEntry(tx, { platformId, idempotencyKey: `seed-b:${b}`, description: 'seed', lines: transfer(a, b, 'USD', 400n) }));
     // An earlier payout created the platform's payout accounts (as provisioning would).
-    await h.orm.em.fork().transactional((tx) => holdFunds(tx, { platformId, transactionId: `Transaction:hot-earlier-${b}`, accountId: b, currency: 'USD', amount: 50n }));
+    await h.orm.em
+      .fork()
+      .transactional((tx) => holdFunds(tx, { platformId, transactionId: `Transaction:hot-earlier-${b}`, accountId: b, currency: 'USD', amount: 50n }));
 
     // Customer a's hold is posted and its transaction stays open (as a slow payout's would).
     let finishFirst!: () => void;
@@ -45,7 +49,9 @@ describe('no platform-wide hot row on the money path', () => {
     await firstOpen;
     try {
       // Customer b's hold on the same platform completes meanwhile: PENDING_OUTGOING is not locked.
-      const second = h.orm.em.fork().transactional((tx) => holdFunds(tx, { platformId, transactionId: `Transaction:hot-b-${b}`, accountId: b, currency: 'USD', amount: 150n }));
+      const second = h.orm.em
+        .fork()
+        .transactional((tx) => holdFunds(tx, { platformId, transactionId: `Transaction:hot-b-${b}`, accountId: b, currency: 'USD', amount: 150n }));
       expect(await within(3_000, second)).not.toBe('blocked');
     } finally {
       finishFirst();
@@ -66,7 +72,15 @@ describe('no platform-wide hot row on the money path', () => {
     const { platformId, a } = await twoAccounts(h.orm, 100n, 'hot-rows-held');
     const source = sandboxFundingAccountId(platformId, 'USD');
     await expect(
-      h.orm.em.fork().transactional((tx) => postEntry(tx, { platformId, idempotencyKey: `held-shared:${a}`, description: 'x', lines: transfer(a, source, 'USD', 10n), heldChanges: [{ accountId: source, delta: 10n }] })),
+      h.orm.em.fork().transactional((tx) =>
+        postEntry(tx, {
+          platformId,
+          idempotencyKey: `held-shared:${a}`,
+          description: 'x',
+          lines: transfer(a, source, 'USD', 10n),
+          heldChanges: [{ accountId: source, delta: 10n }],
+        }),
+      ),
     ).rejects.toThrow(/held/);
   });
 
@@ -81,7 +95,13 @@ describe('no platform-wide hot row on the money path', () => {
       await postEntry(tx, { platformId, idempotencyKey: `seed:${payer.id}`, description: 'seed', lines: transfer(source, payer.id, 'USD', 1_000n) });
     });
     const outcomes = await Promise.allSettled(
-      Array.from({ length: 16 }, (_, i) => h.orm.em.fork().transactional((tx) => holdFunds(tx, { platformId, transactionId: `Transaction:over-${payer.id}-${i}`, accountId: payer.id, currency: 'USD', amount: 300n }))),
+      Array.from({ length: 16 }, (_, i) =>
+        h.orm.em
+          .fork()
+          .transactional((tx) =>
+            holdFunds(tx, { platformId, transactionId: `Transaction:over-${payer.id}-${i}`, accountId: payer.id, currency: 'USD', amount: 300n }),
+          ),
+      ),
     );
     expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(3);
     expect(await h.orm.em.fork().findOneOrFail(LedgerAccount, { id: payer.id })).toMatchObject({ balance: 100n, held: 900n });

@@ -30,7 +30,9 @@ describe('ledger postings', () => {
     const { platformId, a, b } = await fundedAccounts();
     const outcomes = await Promise.allSettled(
       Array.from({ length: 25 }, (_, i) =>
-        h.orm.em.fork().transactional((tx) => postEntry(tx, { platformId, idempotencyKey: `w:${a}:${i}`, description: 'withdraw', lines: transfer(a, b, 'USD', 100n) })),
+        h.orm.em
+          .fork()
+          .transactional((tx) => postEntry(tx, { platformId, idempotencyKey: `w:${a}:${i}`, description: 'withdraw', lines: transfer(a, b, 'USD', 100n) })),
       ),
     );
     const ok = outcomes.filter((o) => o.status === 'fulfilled').length;
@@ -45,11 +47,18 @@ describe('ledger postings', () => {
 
   test('opposite transfers between two accounts at once do not deadlock', async () => {
     const { platformId, a, b } = await fundedAccounts();
-    await h.orm.em.fork().transactional((tx) => postEntry(tx, { platformId, idempotencyKey: `seed-b:${b}`, description: 'seed', lines: transfer(a, b, 'USD', 500n) }));
+    await h.orm.em
+      .fork()
+      .transactional((tx) => postEntry(tx, { platformId, idempotencyKey: `seed-b:${b}`, description: 'seed', lines: transfer(a, b, 'USD', 500n) }));
     await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
         h.orm.em.fork().transactional((tx) =>
-          postEntry(tx, { platformId, idempotencyKey: `x:${a}:${i}`, description: 'swap', lines: i % 2 ? transfer(a, b, 'USD', 1n) : transfer(b, a, 'USD', 1n) }),
+          postEntry(tx, {
+            platformId,
+            idempotencyKey: `x:${a}:${i}`,
+            description: 'swap',
+            lines: i % 2 ? transfer(a, b, 'USD', 1n) : transfer(b, a, 'USD', 1n),
+          }),
         ),
       ),
     );
@@ -60,7 +69,9 @@ describe('ledger postings', () => {
   test('posting the same movement twice records it once', async () => {
     const { platformId, a, b } = await fundedAccounts();
     for (let i = 0; i < 3; i++) {
-      await h.orm.em.fork().transactional((tx) => postEntry(tx, { platformId, idempotencyKey: `once:${a}`, description: 'once', lines: transfer(a, b, 'USD', 250n) }));
+      await h.orm.em
+        .fork()
+        .transactional((tx) => postEntry(tx, { platformId, idempotencyKey: `once:${a}`, description: 'once', lines: transfer(a, b, 'USD', 250n) }));
     }
     expect(await balance(a)).toBe(750n);
   });
@@ -69,7 +80,15 @@ describe('ledger postings', () => {
     const { platformId, a, b } = await fundedAccounts();
     await expect(
       h.orm.em.fork().transactional((tx) =>
-        postEntry(tx, { platformId, idempotencyKey: `bad:${a}`, description: 'bad', lines: [{ accountId: a, currency: 'USD', amount: -10n }, { accountId: b, currency: 'USD', amount: 9n }] }),
+        postEntry(tx, {
+          platformId,
+          idempotencyKey: `bad:${a}`,
+          description: 'bad',
+          lines: [
+            { accountId: a, currency: 'USD', amount: -10n },
+            { accountId: b, currency: 'USD', amount: 9n },
+          ],
+        }),
       ),
     ).rejects.toThrow(/UNBALANCED/);
     expect(await balance(a)).toBe(1_000n);
@@ -79,7 +98,11 @@ describe('ledger postings', () => {
     const mine = await fundedAccounts();
     const theirs = await fundedAccounts();
     await expect(
-      h.orm.em.fork().transactional((tx) => postEntry(tx, { platformId: mine.platformId, idempotencyKey: `steal:${theirs.a}`, description: 'x', lines: transfer(theirs.a, mine.a, 'USD', 1n) })),
+      h.orm.em
+        .fork()
+        .transactional((tx) =>
+          postEntry(tx, { platformId: mine.platformId, idempotencyKey: `steal:${theirs.a}`, description: 'x', lines: transfer(theirs.a, mine.a, 'USD', 1n) }),
+        ),
     ).rejects.toThrow(/UNKNOWN_ACCOUNT/);
   });
 });

@@ -22,18 +22,28 @@ const MISSING_CUSTOMER = 'Customer:00000000-0000-4000-8000-000000000000';
 let serial = 0;
 async function customer(api: Api, extra: Record<string, unknown> = {}) {
   serial += 1;
-  const res = await api.post('/customers', { customerType: 'INDIVIDUAL', platformCustomerId: `lookup-${serial}-${Math.random()}`, fullName: 'Jane Doe', ...extra });
+  const res = await api.post('/customers', {
+    customerType: 'INDIVIDUAL',
+    platformCustomerId: `lookup-${serial}-${Math.random()}`,
+    fullName: 'Jane Doe',
+    ...extra,
+  });
   expect(res.status).toBe(201);
   return res.body as { id: string; umaAddress: string; currencies: string[] };
 }
 
-async function externalAccount(api: Api, customerId: string, body: Record<string, unknown> = eurAccount(ibanOf('DE', `3704004405320${String(100000 + serial).slice(-5)}`))) {
+async function externalAccount(
+  api: Api,
+  customerId: string,
+  body: Record<string, unknown> = eurAccount(ibanOf('DE', `3704004405320${String(100000 + serial).slice(-5)}`)),
+) {
   const res = await api.post('/customers/external-accounts', { customerId, ...body });
   expect(res.status).toBe(201);
   return res.body.id as string;
 }
 
-const fields = (res: { body: { details: { errors: { field: string; constraint: { rule: string } }[] } } }) => res.body.details.errors.map((e) => `${e.field}:${e.constraint.rule}`).sort();
+const fields = (res: { body: { details: { errors: { field: string; constraint: { rule: string } }[] } } }) =>
+  res.body.details.errors.map((e) => `${e.field}:${e.constraint.rule}`).sort();
 const pairs = (list: Preference[]) => list.map((p) => `${p.sendingCurrency.code}>${p.currency.code}`);
 
 async function setCurrencies(platformId: string, change: (p: Platform) => void) {
@@ -72,7 +82,13 @@ describe('GET /receiver/external-account/{accountId}', () => {
     expect(expiresAt - Date.now()).toBeLessThanOrEqual(600_000);
 
     const stored = await h.orm.em.fork().findOneOrFail(Lookup, { id: res.body.lookupId });
-    expect(stored).toMatchObject({ platformId: platform.id, kind: 'EXTERNAL_ACCOUNT', target: accountId, receivingCurrencies: ['EUR'], requiredPayerDataFields: [{ name: 'FULL_NAME', mandatory: true }] });
+    expect(stored).toMatchObject({
+      platformId: platform.id,
+      kind: 'EXTERNAL_ACCOUNT',
+      target: accountId,
+      receivingCurrencies: ['EUR'],
+      requiredPayerDataFields: [{ name: 'FULL_NAME', mandatory: true }],
+    });
     expect(stored.expiresAt.toISOString()).toBe(res.body.expiresAt);
     // Every lookup is a new one.
     const again = await api.get(`/receiver/external-account/${accountId}`);
@@ -109,7 +125,9 @@ describe('GET /receiver/external-account/{accountId}', () => {
     const byAddress = await api.get(`/receiver/external-account/${accountId}?senderUmaAddress=${encodeURIComponent(sender.umaAddress.toUpperCase())}`);
     expect(byAddress.status).toBe(200);
     expect(pairs(byAddress.body.supportedCurrencies)).toEqual(['EUR>EUR']);
-    const both = await api.get(`/receiver/external-account/${accountId}?customerId=${encodeURIComponent(sender.id)}&senderUmaAddress=${encodeURIComponent(sender.umaAddress)}`);
+    const both = await api.get(
+      `/receiver/external-account/${accountId}?customerId=${encodeURIComponent(sender.id)}&senderUmaAddress=${encodeURIComponent(sender.umaAddress)}`,
+    );
     expect(both.status).toBe(200);
   });
 
@@ -122,12 +140,16 @@ describe('GET /receiver/external-account/{accountId}', () => {
     expect(malformed.body.code).toBe('INVALID_INPUT');
     expect(fields(malformed)).toEqual(['customerId:pattern', 'senderUmaAddress:pattern']);
 
-    const unknown = await api.get(`/receiver/external-account/${accountId}?customerId=${encodeURIComponent(MISSING_CUSTOMER)}&senderUmaAddress=${encodeURIComponent('$nobody@uma.example.com')}`);
+    const unknown = await api.get(
+      `/receiver/external-account/${accountId}?customerId=${encodeURIComponent(MISSING_CUSTOMER)}&senderUmaAddress=${encodeURIComponent('$nobody@uma.example.com')}`,
+    );
     expect(unknown.status).toBe(400);
     expect(fields(unknown)).toEqual(['customerId:exists', 'senderUmaAddress:exists']);
 
     const other = await customer(api);
-    const mismatch = await api.get(`/receiver/external-account/${accountId}?customerId=${encodeURIComponent(someone.id)}&senderUmaAddress=${encodeURIComponent(other.umaAddress)}`);
+    const mismatch = await api.get(
+      `/receiver/external-account/${accountId}?customerId=${encodeURIComponent(someone.id)}&senderUmaAddress=${encodeURIComponent(other.umaAddress)}`,
+    );
     expect(mismatch.status).toBe(400);
     expect(fields(mismatch)).toEqual(['senderUmaAddress:matchesCustomerId']);
 
@@ -145,7 +167,9 @@ describe('GET /receiver/external-account/{accountId}', () => {
     expect(foreign.body.code).toBe('NOT_FOUND');
     // The intruder cannot use its own customer as a sender to see it either, nor another platform's customer as sender.
     const ownerCustomer = await customer(owner.api);
-    const foreignSender = await intruder.api.get(`/receiver/external-account/${await externalAccount(intruder.api, (await customer(intruder.api)).id)}?customerId=${encodeURIComponent(ownerCustomer.id)}`);
+    const foreignSender = await intruder.api.get(
+      `/receiver/external-account/${await externalAccount(intruder.api, (await customer(intruder.api)).id)}?customerId=${encodeURIComponent(ownerCustomer.id)}`,
+    );
     expect(foreignSender.status).toBe(400);
     expect(fields(foreignSender)).toEqual(['customerId:exists']);
 
@@ -210,12 +234,15 @@ describe('GET /receiver/uma/{receiverUmaAddress}', () => {
     expect(res.body.requiredPayerDataFields).toEqual([{ name: 'FULL_NAME', mandatory: true }]);
   });
 
-  test.each([['alice@uma.example.com'], ['$alice'], ['$al ice@uma.example.com'], ['$alice@localhost'], [`$${'a'.repeat(300)}@uma.example.com`]])('400 INVALID_UMA_ADDRESS for %s', async (address) => {
-    const { api } = await h.platform();
-    const res = await api.get(`/receiver/uma/${encodeURIComponent(address)}`);
-    expect(res.status).toBe(400);
-    expect(res.body).toMatchObject({ code: 'INVALID_UMA_ADDRESS', details: { receiverUmaAddress: address } });
-  });
+  test.each([['alice@uma.example.com'], ['$alice'], ['$al ice@uma.example.com'], ['$alice@localhost'], [`$${'a'.repeat(300)}@uma.example.com`]])(
+    '400 INVALID_UMA_ADDRESS for %s',
+    async (address) => {
+      const { api } = await h.platform();
+      const res = await api.get(`/receiver/uma/${encodeURIComponent(address)}`);
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ code: 'INVALID_UMA_ADDRESS', details: { receiverUmaAddress: address } });
+    },
+  );
 
   test("404 UMA_NOT_FOUND: unknown, deleted, and another platform's customers", async () => {
     const owner = await h.platform();
@@ -270,7 +297,13 @@ describe('POST /crypto/estimate-withdrawal-fee', () => {
 
   test('USDC over Solana: the fee in lamports, converted into USDC (rounded up), the net amount', async () => {
     const { api, usdc } = await cryptoPlatform();
-    const res = await api.post('/crypto/estimate-withdrawal-fee', { internalAccountId: usdc, currency: 'USDC', cryptoNetwork: 'SOLANA', amount: 1_000_000, destinationAddress: SOLANA_ADDRESS });
+    const res = await api.post('/crypto/estimate-withdrawal-fee', {
+      internalAccountId: usdc,
+      currency: 'USDC',
+      cryptoNetwork: 'SOLANA',
+      amount: 1_000_000,
+      destinationAddress: SOLANA_ADDRESS,
+    });
     expect(res.status).toBe(200);
     // 15,000 lamports = 0.000015 SOL at $150 = $0.00225 = 2,250 USDC minor units.
     expect(res.body).toEqual({ networkFee: 15_000, networkFeeAsset: 'SOL', applicationFee: 0, totalFee: 2_250, netAmount: 997_750 });
@@ -278,47 +311,116 @@ describe('POST /crypto/estimate-withdrawal-fee', () => {
 
   test('BTC on chain and over Lightning: the fee is already in satoshis', async () => {
     const { api, btc } = await cryptoPlatform();
-    const chain = await api.post('/crypto/estimate-withdrawal-fee', { internalAccountId: btc, currency: 'BTC', cryptoNetwork: 'BITCOIN', amount: 100_000, destinationAddress: BITCOIN_ADDRESS });
+    const chain = await api.post('/crypto/estimate-withdrawal-fee', {
+      internalAccountId: btc,
+      currency: 'BTC',
+      cryptoNetwork: 'BITCOIN',
+      amount: 100_000,
+      destinationAddress: BITCOIN_ADDRESS,
+    });
     expect(chain.status).toBe(200);
     expect(chain.body).toEqual({ networkFee: 1_410, networkFeeAsset: 'BTC', applicationFee: 0, totalFee: 1_410, netAmount: 98_590 });
-    const lightning = await api.post('/crypto/estimate-withdrawal-fee', { internalAccountId: btc, currency: 'BTC', cryptoNetwork: 'LIGHTNING', amount: 1_000, destinationAddress: 'alice@wallet.example.com' });
+    const lightning = await api.post('/crypto/estimate-withdrawal-fee', {
+      internalAccountId: btc,
+      currency: 'BTC',
+      cryptoNetwork: 'LIGHTNING',
+      amount: 1_000,
+      destinationAddress: 'alice@wallet.example.com',
+    });
     expect(lightning.status).toBe(200);
     expect(lightning.body).toMatchObject({ networkFee: 10, totalFee: 10, netAmount: 990 });
   });
 
   test('400 INVALID_INPUT naming the field: a network that does not carry the currency, unknown values, a wrong address, the account’s currency', async () => {
     const { api, usdc, btc } = await cryptoPlatform();
-    const overTron = await api.post('/crypto/estimate-withdrawal-fee', { internalAccountId: usdc, currency: 'USDC', cryptoNetwork: 'TRON', amount: 1_000_000, destinationAddress: SOLANA_ADDRESS });
+    const overTron = await api.post('/crypto/estimate-withdrawal-fee', {
+      internalAccountId: usdc,
+      currency: 'USDC',
+      cryptoNetwork: 'TRON',
+      amount: 1_000_000,
+      destinationAddress: SOLANA_ADDRESS,
+    });
     expect(overTron.status).toBe(400);
     expect(overTron.body.code).toBe('INVALID_INPUT');
-    expect(overTron.body.details.errors).toEqual([{ field: 'cryptoNetwork', constraint: { rule: 'supportedForCurrency', enum: ['SOLANA', 'ETHEREUM', 'BASE', 'ARBITRUM', 'POLYGON'] }, message: expect.stringContaining('USDC cannot be withdrawn over TRON') }]);
+    expect(overTron.body.details.errors).toEqual([
+      {
+        field: 'cryptoNetwork',
+        constraint: { rule: 'supportedForCurrency', enum: ['SOLANA', 'ETHEREUM', 'BASE', 'ARBITRUM', 'POLYGON'] },
+        message: expect.stringContaining('USDC cannot be withdrawn over TRON'),
+      },
+    ]);
 
-    const unknown = await api.post('/crypto/estimate-withdrawal-fee', { internalAccountId: usdc, currency: 'USD', cryptoNetwork: 'DOGECOIN', amount: 0, destinationAddress: '' });
+    const unknown = await api.post('/crypto/estimate-withdrawal-fee', {
+      internalAccountId: usdc,
+      currency: 'USD',
+      cryptoNetwork: 'DOGECOIN',
+      amount: 0,
+      destinationAddress: '',
+    });
     expect(unknown.status).toBe(400);
     expect(fields(unknown)).toEqual(['amount:minimum', 'cryptoNetwork:enum', 'currency:enum', 'destinationAddress:minLength']);
 
-    const wrongAddress = await api.post('/crypto/estimate-withdrawal-fee', { internalAccountId: usdc, currency: 'USDC', cryptoNetwork: 'BASE', amount: 1_000_000, destinationAddress: SOLANA_ADDRESS });
+    const wrongAddress = await api.post('/crypto/estimate-withdrawal-fee', {
+      internalAccountId: usdc,
+      currency: 'USDC',
+      cryptoNetwork: 'BASE',
+      amount: 1_000_000,
+      destinationAddress: SOLANA_ADDRESS,
+    });
     expect(wrongAddress.status).toBe(400);
     expect(fields(wrongAddress)).toEqual(['destinationAddress:format']);
-    const base = await api.post('/crypto/estimate-withdrawal-fee', { internalAccountId: usdc, currency: 'USDC', cryptoNetwork: 'BASE', amount: 1_000_000, destinationAddress: EVM_ADDRESS });
+    const base = await api.post('/crypto/estimate-withdrawal-fee', {
+      internalAccountId: usdc,
+      currency: 'USDC',
+      cryptoNetwork: 'BASE',
+      amount: 1_000_000,
+      destinationAddress: EVM_ADDRESS,
+    });
     expect(base.status).toBe(200);
 
-    const wrongAccount = await api.post('/crypto/estimate-withdrawal-fee', { internalAccountId: btc, currency: 'USDC', cryptoNetwork: 'SOLANA', amount: 1_000_000, destinationAddress: SOLANA_ADDRESS });
+    const wrongAccount = await api.post('/crypto/estimate-withdrawal-fee', {
+      internalAccountId: btc,
+      currency: 'USDC',
+      cryptoNetwork: 'SOLANA',
+      amount: 1_000_000,
+      destinationAddress: SOLANA_ADDRESS,
+    });
     expect(wrongAccount.status).toBe(400);
-    expect(wrongAccount.body.details.errors).toEqual([{ field: 'currency', constraint: { rule: 'matchesAccount', enum: ['BTC'] }, message: 'the account holds BTC' }]);
+    expect(wrongAccount.body.details.errors).toEqual([
+      { field: 'currency', constraint: { rule: 'matchesAccount', enum: ['BTC'] }, message: 'the account holds BTC' },
+    ]);
 
     const empty = await api.post('/crypto/estimate-withdrawal-fee', { extra: true });
     expect(empty.status).toBe(400);
-    expect(fields(empty)).toEqual(['amount:required', 'body:additionalProperties', 'cryptoNetwork:required', 'currency:required', 'destinationAddress:required', 'internalAccountId:required']);
+    expect(fields(empty)).toEqual([
+      'amount:required',
+      'body:additionalProperties',
+      'cryptoNetwork:required',
+      'currency:required',
+      'destinationAddress:required',
+      'internalAccountId:required',
+    ]);
   });
 
   test('400 AMOUNT_OUT_OF_RANGE when the fees take the whole amount', async () => {
     const { api, usdc } = await cryptoPlatform();
     // 65,000 gas at 3 gwei = 0.000195 ETH at $3,000 = $0.585 = 585,000 USDC minor units.
-    const res = await api.post('/crypto/estimate-withdrawal-fee', { internalAccountId: usdc, currency: 'USDC', cryptoNetwork: 'ETHEREUM', amount: 585_000, destinationAddress: EVM_ADDRESS });
+    const res = await api.post('/crypto/estimate-withdrawal-fee', {
+      internalAccountId: usdc,
+      currency: 'USDC',
+      cryptoNetwork: 'ETHEREUM',
+      amount: 585_000,
+      destinationAddress: EVM_ADDRESS,
+    });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ code: 'AMOUNT_OUT_OF_RANGE', details: { totalFee: 585_000, minimumAmount: 585_001 } });
-    const enough = await api.post('/crypto/estimate-withdrawal-fee', { internalAccountId: usdc, currency: 'USDC', cryptoNetwork: 'ETHEREUM', amount: 585_001, destinationAddress: EVM_ADDRESS });
+    const enough = await api.post('/crypto/estimate-withdrawal-fee', {
+      internalAccountId: usdc,
+      currency: 'USDC',
+      cryptoNetwork: 'ETHEREUM',
+      amount: 585_001,
+      destinationAddress: EVM_ADDRESS,
+    });
     expect(enough.status).toBe(200);
     expect(enough.body).toEqual({ networkFee: 195_000_000_000_000, networkFeeAsset: 'ETH', applicationFee: 0, totalFee: 585_000, netAmount: 1 });
   });
@@ -330,7 +432,10 @@ describe('POST /crypto/estimate-withdrawal-fee', () => {
     const foreign = await intruder.api.post('/crypto/estimate-withdrawal-fee', body);
     expect(foreign.status).toBe(404);
     expect(foreign.body.code).toBe('NOT_FOUND');
-    const unknown = await owner.api.post('/crypto/estimate-withdrawal-fee', { ...body, internalAccountId: 'InternalAccount:00000000-0000-4000-8000-000000000000' });
+    const unknown = await owner.api.post('/crypto/estimate-withdrawal-fee', {
+      ...body,
+      internalAccountId: 'InternalAccount:00000000-0000-4000-8000-000000000000',
+    });
     expect(unknown.status).toBe(404);
   });
 });

@@ -58,7 +58,8 @@ describe('OpenAPI document', () => {
       const op = doc.paths[path]?.[method];
       expect({ method, path, operationId: op?.operationId }).toEqual({ method, path, operationId });
       expect(Object.keys(op.responses)).toContain('401');
-      if (path.includes('{')) expect({ path, method, responses: Object.keys(op.responses) }).toEqual({ path, method, responses: expect.arrayContaining(['404']) });
+      if (path.includes('{'))
+        expect({ path, method, responses: Object.keys(op.responses) }).toEqual({ path, method, responses: expect.arrayContaining(['404']) });
       if (op.requestBody || op.parameters?.some((p: { in: string }) => p.in === 'query')) {
         expect({ path, method, responses: Object.keys(op.responses) }).toEqual({ path, method, responses: expect.arrayContaining(['400']) });
       }
@@ -169,7 +170,10 @@ describe("a platform never sees or changes another platform's onboarding", () =>
     ['GET /customers/{id}', (p, i) => p.api.get(`/customers/${i.customerId}`)],
     ['GET /customers/{id} (business)', (p, i) => p.api.get(`/customers/${i.businessId}`)],
     ['PATCH /customers/{id}', (p, i) => p.api.patch(`/customers/${i.customerId}`, { customerType: 'INDIVIDUAL', fullName: 'Mallory' })],
-    ['PATCH /customers/{id} (business)', (p, i) => p.api.patch(`/customers/${i.businessId}`, { customerType: 'BUSINESS', businessInfo: { legalName: 'Mallory Ltd' } })],
+    [
+      'PATCH /customers/{id} (business)',
+      (p, i) => p.api.patch(`/customers/${i.businessId}`, { customerType: 'BUSINESS', businessInfo: { legalName: 'Mallory Ltd' } }),
+    ],
     ['DELETE /customers/{id}', (p, i) => p.api.delete(`/customers/${i.customerId}`)],
     ['DELETE /customers/{id} (business)', (p, i) => p.api.delete(`/customers/${i.businessId}`)],
     ['POST /customers/{id}/verify-email', (p, i) => p.api.post(`/customers/${i.customerId}/verify-email`)],
@@ -188,14 +192,23 @@ describe("a platform never sees or changes another platform's onboarding", () =>
     ['GET /documents/{id} (owner document)', (p, i) => p.api.get(`/documents/${i.ownerDocId}`)],
     ['PUT /documents/{id}', (p, i) => replace(p, i.customerDocId)],
     ['DELETE /documents/{id}', (p, i) => p.api.delete(`/documents/${i.ownerDocId}`)],
-    ['POST /sandbox/internal-accounts/{id}/fund (customer account)', (p, i) => p.api.post(`/sandbox/internal-accounts/${i.customerAccountId}/fund`, { amount: 5 })],
-    ['POST /sandbox/internal-accounts/{id}/fund (platform account)', (p, i) => p.api.post(`/sandbox/internal-accounts/${i.platformAccountId}/fund`, { amount: 5 })],
+    [
+      'POST /sandbox/internal-accounts/{id}/fund (customer account)',
+      (p, i) => p.api.post(`/sandbox/internal-accounts/${i.customerAccountId}/fund`, { amount: 5 }),
+    ],
+    [
+      'POST /sandbox/internal-accounts/{id}/fund (platform account)',
+      (p, i) => p.api.post(`/sandbox/internal-accounts/${i.platformAccountId}/fund`, { amount: 5 }),
+    ],
   ];
 
   test.each(byId)('%s with the other platform id: 404 (USER_NOT_FOUND for customers)', async (_name, call) => {
     const res = await call(intruder, ids);
     // The reference's code for a customer; resources it has no code for answer NOT_FOUND.
-    expect({ status: res.status, code: res.body.code }).toEqual({ status: 404, code: res.body.message === 'Customer not found' ? 'USER_NOT_FOUND' : 'NOT_FOUND' });
+    expect({ status: res.status, code: res.body.code }).toEqual({
+      status: 404,
+      code: res.body.message === 'Customer not found' ? 'USER_NOT_FOUND' : 'NOT_FOUND',
+    });
   });
 
   // Lists filtered by the other platform's ids find nothing of it.
@@ -253,8 +266,16 @@ describe('bad input: the §7 error body with every invalid field at once', () =>
   const cases: [string, (i: Ids) => Promise<Res>, string[]][] = [
     ['POST /customers', () => p.api.post('/customers', { customerType: 'INDIVIDUAL', email: 'x', phoneNumber: '1' }), ['email:email', 'phoneNumber:pattern']],
     ['GET /customers', () => p.api.get('/customers?limit=0&customerType=ROBOT'), ['customerType:enum', 'limit:minimum']],
-    ['PATCH /customers/{id}', (i) => p.api.patch(`/customers/${i.customerId}`, { customerType: 'INDIVIDUAL', email: 'x', birthDate: 'yesterday' }), ['birthDate:date', 'email:email']],
-    ['POST /customers/{id}/kyc-link', (i) => p.api.post(`/customers/${i.businessId}/kyc-link`, { redirectUri: 'not a url', extra: 1 }), ['body:additionalProperties', 'redirectUri:url']],
+    [
+      'PATCH /customers/{id}',
+      (i) => p.api.patch(`/customers/${i.customerId}`, { customerType: 'INDIVIDUAL', email: 'x', birthDate: 'yesterday' }),
+      ['birthDate:date', 'email:email'],
+    ],
+    [
+      'POST /customers/{id}/kyc-link',
+      (i) => p.api.post(`/customers/${i.businessId}/kyc-link`, { redirectUri: 'not a url', extra: 1 }),
+      ['body:additionalProperties', 'redirectUri:url'],
+    ],
     ['POST /verifications', () => p.api.post('/verifications', { customerId: '', extra: 1 }), ['body:additionalProperties', 'customerId:minLength']],
     ['GET /verifications', () => p.api.get('/verifications?limit=0&verificationStatus=DONE'), ['limit:minimum', 'verificationStatus:enum']],
     [
@@ -268,11 +289,23 @@ describe('bad input: the §7 error body with every invalid field at once', () =>
       (i) => p.api.patch(`/beneficial-owners/${i.ownerId}`, { ownershipPercentage: -1, personalInfo: { email: 'x', identifier: '1' } }),
       ['ownershipPercentage:minimum', 'personalInfo.email:email', 'personalInfo.identifier:pattern'],
     ],
-    ['POST /documents', (i) => multipart('post', '/documents', { documentType: 'PAYSLIP', country: 'USA', documentHolder: i.customerId }), ['country:iso3166-1-alpha-2', 'documentType:enum', 'file:required']],
+    [
+      'POST /documents',
+      (i) => multipart('post', '/documents', { documentType: 'PAYSLIP', country: 'USA', documentHolder: i.customerId }),
+      ['country:iso3166-1-alpha-2', 'documentType:enum', 'file:required'],
+    ],
     ['GET /documents', () => p.api.get('/documents?limit=101&documentHolder='), ['documentHolder:minLength', 'limit:maximum']],
-    ['PUT /documents/{id}', (i) => multipart('put', `/documents/${i.customerDocId}`, { documentType: 'PAYSLIP', country: 'USA' }), ['country:iso3166-1-alpha-2', 'documentType:enum', 'file:required']],
+    [
+      'PUT /documents/{id}',
+      (i) => multipart('put', `/documents/${i.customerDocId}`, { documentType: 'PAYSLIP', country: 'USA' }),
+      ['country:iso3166-1-alpha-2', 'documentType:enum', 'file:required'],
+    ],
     ['POST /customers/{id}/verify-email/confirm', (i) => p.api.post(`/customers/${i.customerId}/verify-email/confirm`, { code: '12' }), ['code:pattern']],
-    ['GET /customers/internal-accounts', () => p.api.get('/customers/internal-accounts?limit=0&currency=XYZ&type=SAVINGS'), ['currency:enum', 'limit:minimum', 'type:enum']],
+    [
+      'GET /customers/internal-accounts',
+      () => p.api.get('/customers/internal-accounts?limit=0&currency=XYZ&type=SAVINGS'),
+      ['currency:enum', 'limit:minimum', 'type:enum'],
+    ],
     ['GET /platform/internal-accounts', () => p.api.get('/platform/internal-accounts?currency=XYZ&type=SAVINGS'), ['currency:enum', 'type:enum']],
   ];
 
@@ -280,7 +313,10 @@ describe('bad input: the §7 error body with every invalid field at once', () =>
     const res = await call(ids);
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ status: 400, code: 'INVALID_INPUT', reason: expect.any(String), message: expect.any(String) });
-    for (const e of res.body.details.errors) expect(e).toEqual(expect.objectContaining({ field: expect.any(String), constraint: expect.objectContaining({ rule: expect.any(String) }), message: expect.any(String) }));
+    for (const e of res.body.details.errors)
+      expect(e).toEqual(
+        expect.objectContaining({ field: expect.any(String), constraint: expect.objectContaining({ rule: expect.any(String) }), message: expect.any(String) }),
+      );
     expect(res.body.details.errors.map((e: { field: string; constraint: { rule: string } }) => `${e.field}:${e.constraint.rule}`).sort()).toEqual(expected);
   });
 });

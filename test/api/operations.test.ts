@@ -34,7 +34,9 @@ async function counted(counter: Counter<string>, labels: Record<string, string>)
 /** Requests recorded under these labels (the histogram's `_count`). */
 async function requests(labels: Record<string, string>): Promise<number> {
   const { values } = await h.apiMetrics.requestDuration.get();
-  return values.filter((v) => v.metricName === 'payments_http_request_duration_seconds_count' && matches(v.labels, labels)).reduce((sum, v) => sum + v.value, 0);
+  return values
+    .filter((v) => v.metricName === 'payments_http_request_duration_seconds_count' && matches(v.labels, labels))
+    .reduce((sum, v) => sum + v.value, 0);
 }
 
 async function customerAccount() {
@@ -91,7 +93,10 @@ describe('API metrics', () => {
     await api.get('/customers/not-an-id').expect(404);
     await api.get('/no-such-route/42').expect(404);
 
-    await eventually(() => requests({ route: 'unmatched', status_code: '404' }), (n) => n >= before.unmatched + 1);
+    await eventually(
+      () => requests({ route: 'unmatched', status_code: '404' }),
+      (n) => n >= before.unmatched + 1,
+    );
     expect(await requests({ ...template, status_code: '200' })).toBe(before.found + 1);
     expect(await requests({ ...template, status_code: '404' })).toBe(before.missing + 2);
     expect(await requests({ route: 'unmatched', status_code: '404' })).toBe(before.unmatched + 1);
@@ -143,7 +148,11 @@ describe('worker metrics', () => {
     await api.post(`/sandbox/internal-accounts/${accountId}/fund`, { amount: 1_000 }).expect(200);
     // Counted when the posting committed, which is before the API answers.
     expect(await completed()).toBe(before.completed + 1);
-    await h.receiver.waitFor((hooks) => hooks.some((x) => x.body.type === 'INCOMING_PAYMENT.COMPLETED' && (x.body.data.destination as { accountId?: string } | undefined)?.accountId === accountId));
+    await h.receiver.waitFor((hooks) =>
+      hooks.some(
+        (x) => x.body.type === 'INCOMING_PAYMENT.COMPLETED' && (x.body.data.destination as { accountId?: string } | undefined)?.accountId === accountId,
+      ),
+    );
     // The payment's event and the balance update, at least (other tests' events may be delivered meanwhile).
     expect(await eventually(delivered, (n) => n >= before.delivered + 2)).toBeGreaterThanOrEqual(before.delivered + 2);
   });
@@ -156,11 +165,28 @@ describe('worker metrics', () => {
     // Sandbox IBANs: any ending completes at once, 004 fails delivery at once (refunded).
     for (const suffix of ['999', '004']) {
       const bank = await api.post('/customers/external-accounts', { customerId, ...eurAccount(ibanOf('DE', `370400440532013${suffix}`)) }).expect(201);
-      const quote = await api.post('/quotes', { source: { sourceType: 'ACCOUNT', accountId }, destination: { destinationType: 'ACCOUNT', accountId: bank.body.id }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 10_000 }).expect(201);
+      const quote = await api
+        .post('/quotes', {
+          source: { sourceType: 'ACCOUNT', accountId },
+          destination: { destinationType: 'ACCOUNT', accountId: bank.body.id },
+          lockedCurrencySide: 'SENDING',
+          lockedCurrencyAmount: 10_000,
+        })
+        .expect(201);
       await api.post(`/quotes/${quote.body.id}/execute`).expect(200);
     }
-    expect(await eventually(() => outgoing('completed'), (n) => n > before.completed)).toBe(before.completed + 1);
-    expect(await eventually(() => outgoing('failed'), (n) => n > before.failed)).toBe(before.failed + 1);
+    expect(
+      await eventually(
+        () => outgoing('completed'),
+        (n) => n > before.completed,
+      ),
+    ).toBe(before.completed + 1);
+    expect(
+      await eventually(
+        () => outgoing('failed'),
+        (n) => n > before.failed,
+      ),
+    ).toBe(before.failed + 1);
   });
 
   test('a posting step run twice (an activity retry) counts its payment once; a refused payment counts as failed', async () => {

@@ -20,7 +20,11 @@ afterAll(async () => {
 
 async function customerAccount() {
   const { api, platform } = await h.platform();
-  const created = await api.post('/customers', { customerType: 'INDIVIDUAL', platformCustomerId: `c-${Date.now()}-${Math.random()}`, fullName: 'Ada Lovelace' });
+  const created = await api.post('/customers', {
+    customerType: 'INDIVIDUAL',
+    platformCustomerId: `c-${Date.now()}-${Math.random()}`,
+    fullName: 'Ada Lovelace',
+  });
   const accounts = await api.get(`/customers/internal-accounts?customerId=${encodeURIComponent(created.body.id)}&currency=USD`);
   return { api, platformId: platform.id, customerId: created.body.id as string, accountId: accounts.body.data[0].id as string };
 }
@@ -62,7 +66,9 @@ describe('refusals raised inside the payment workflow reach the caller with thei
 describe('activities refuse without retrying', () => {
   test('resolving a verification that does not exist is a non-retryable VERIFICATION_NOT_FOUND (was retried forever)', async () => {
     const activities = createActivities({ orm: h.orm, masterKey: h.masterKey, webhookSender: loopbackWebhookSender });
-    const err = await new MockActivityEnvironment().run(activities.resolveVerification as (input: unknown) => Promise<unknown>, { verificationId: 'Verification:missing', environment: 'SANDBOX' }).catch((e: unknown) => e);
+    const err = await new MockActivityEnvironment()
+      .run(activities.resolveVerification as (input: unknown) => Promise<unknown>, { verificationId: 'Verification:missing', environment: 'SANDBOX' })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ApplicationFailure);
     expect(err).toMatchObject({ type: 'VERIFICATION_NOT_FOUND', nonRetryable: true });
   });

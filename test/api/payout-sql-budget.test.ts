@@ -39,7 +39,12 @@ async function payer(api: Api, suffix: string) {
   return { usd, bank: bank.body.id as string };
 }
 
-const quoteBody = (source: string, destination: string) => ({ source: { sourceType: 'ACCOUNT', accountId: source }, destination: { destinationType: 'ACCOUNT', accountId: destination }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 1_000 });
+const quoteBody = (source: string, destination: string) => ({
+  source: { sourceType: 'ACCOUNT', accountId: source },
+  destination: { destinationType: 'ACCOUNT', accountId: destination },
+  lockedCurrencySide: 'SENDING',
+  lockedCurrencyAmount: 1_000,
+});
 
 /**
  * The payout's SQL budget: from its quote request to its COMPLETED webhook at most 20 statements,
@@ -55,7 +60,11 @@ describe('the SQL a payout costs', () => {
     const quote = await api.post('/quotes', quoteBody(p.usd, p.bank));
     expect(quote.status).toBe(201);
     expect((await statements()) - before).toBeLessThanOrEqual(3);
-    expect((await api.get(`/transactions/${quote.body.transactionId}`)).body).toMatchObject({ status: 'PENDING', quoteId: quote.body.id, sentAmount: { amount: 1_000 } });
+    expect((await api.get(`/transactions/${quote.body.transactionId}`)).body).toMatchObject({
+      status: 'PENDING',
+      quoteId: quote.body.id,
+      sentAmount: { amount: 1_000 },
+    });
   });
 
   test('completion: the rows read and locked in one statement, settled, both written in one, the events in one (≤ 5); their first delivery attempts ≤ 3', async () => {
@@ -72,7 +81,9 @@ describe('the SQL a payout costs', () => {
     expect(completed - before).toBeLessThanOrEqual(5);
     expect(events.map((e) => e.type).sort()).toEqual(['INTERNAL_ACCOUNT.BALANCE_UPDATED', 'OUTGOING_PAYMENT.COMPLETED']);
 
-    const { deliverWebhooks } = createActivities({ orm: h.orm, masterKey: h.masterKey, webhookSender: loopbackWebhookSender }) as unknown as { deliverWebhooks: (input: { eventIds: string[] }) => Promise<{ outcome: { kind: string } }[]> };
+    const { deliverWebhooks } = createActivities({ orm: h.orm, masterKey: h.masterKey, webhookSender: loopbackWebhookSender }) as unknown as {
+      deliverWebhooks: (input: { eventIds: string[] }) => Promise<{ outcome: { kind: string } }[]>;
+    };
     const outcomes = await deliverWebhooks({ eventIds: events.map((e) => e.eventId) });
     expect(outcomes.map((o) => o.outcome.kind)).toEqual(['DELIVERED', 'DELIVERED']);
     expect((await statements()) - completed).toBeLessThanOrEqual(3);
@@ -80,7 +91,9 @@ describe('the SQL a payout costs', () => {
     expect(hook.body.data).toMatchObject({ status: 'COMPLETED', settledAt: expect.any(String), platformCustomerId: expect.any(String) });
     const balances = h.receiver.received.filter((w) => w.body.type === 'INTERNAL_ACCOUNT.BALANCE_UPDATED' && w.body.data.id === p.usd).map((w) => w.body.data);
     // After the hold: 99,000 available of 100,000; after the settlement: 99,000 of 99,000.
-    expect(balances).toContainEqual(expect.objectContaining({ balance: expect.objectContaining({ amount: 99_000 }), totalBalance: expect.objectContaining({ amount: 99_000 }) }));
+    expect(balances).toContainEqual(
+      expect.objectContaining({ balance: expect.objectContaining({ amount: 99_000 }), totalBalance: expect.objectContaining({ amount: 99_000 }) }),
+    );
   });
 
   test('execution: the route reads the quote, the worker reads everything it needs in one locked statement, holds, writes both statuses in one and the events in one (≤ 8); the first attempts of its webhooks ≤ 3', async () => {

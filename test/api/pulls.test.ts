@@ -62,38 +62,71 @@ describe('pull-funded quotes', () => {
     const c = await customerWithBank(api);
     await validated(c.bank);
     const q = (await api.post('/quotes', pullQuote(c.bank, c.usd))).body;
-    expect(q).toMatchObject({ status: 'PENDING', source: { sourceType: 'ACCOUNT', accountId: c.bank }, sendingCurrency: { code: 'USD' }, receivingCurrency: { code: 'USD' }, totalSendingAmount: 10_000 });
+    expect(q).toMatchObject({
+      status: 'PENDING',
+      source: { sourceType: 'ACCOUNT', accountId: c.bank },
+      sendingCurrency: { code: 'USD' },
+      receivingCurrency: { code: 'USD' },
+      totalSendingAmount: 10_000,
+    });
     expect(q.paymentInstructions).toBeUndefined();
-    expect(await transactionOf(api, q.transactionId)).toMatchObject({ type: 'INCOMING', direction: 'DEBIT', status: 'PENDING', source: { sourceType: 'ACCOUNT', accountId: c.bank } });
+    expect(await transactionOf(api, q.transactionId)).toMatchObject({
+      type: 'INCOMING',
+      direction: 'DEBIT',
+      status: 'PENDING',
+      source: { sourceType: 'ACCOUNT', accountId: c.bank },
+    });
 
     const executed = await api.post(`/quotes/${q.id}/execute`);
     expect(executed.status).toBe(200);
     expect(executed.body).toMatchObject({ id: q.id, transactionId: q.transactionId });
-    const done = await eventually(() => transactionOf(api, q.transactionId), (t) => t.status === 'COMPLETED');
-    expect(done).toMatchObject({ receivedAmount: { amount: q.totalReceivingAmount, currency: { code: 'USD' } }, sentAmount: { amount: 10_000 }, quoteId: q.id, fees: q.feesIncluded, settledAt: expect.any(String) });
+    const done = await eventually(
+      () => transactionOf(api, q.transactionId),
+      (t) => t.status === 'COMPLETED',
+    );
+    expect(done).toMatchObject({
+      receivedAmount: { amount: q.totalReceivingAmount, currency: { code: 'USD' } },
+      sentAmount: { amount: 10_000 },
+      quoteId: q.id,
+      fees: q.feesIncluded,
+      settledAt: expect.any(String),
+    });
     expect(q.totalReceivingAmount).toBe(10_000 - q.feesIncluded);
     expect(await available(api, c.usd)).toBe(q.totalReceivingAmount);
     await h.receiver.waitFor((hooks) => hooks.some((w) => w.body.type === 'INCOMING_PAYMENT.COMPLETED' && w.body.data.id === q.transactionId));
-    await h.receiver.waitFor((hooks) => hooks.some((w) => w.body.type === 'INTERNAL_ACCOUNT.BALANCE_UPDATED' && w.body.data.id === c.usd && (w.body.data.balance as { amount: number }).amount === q.totalReceivingAmount));
+    await h.receiver.waitFor((hooks) =>
+      hooks.some(
+        (w) =>
+          w.body.type === 'INTERNAL_ACCOUNT.BALANCE_UPDATED' &&
+          w.body.data.id === c.usd &&
+          (w.body.data.balance as { amount: number }).amount === q.totalReceivingAmount,
+      ),
+    );
     // No OUTGOING_PAYMENT.* for money coming in, and no INCOMING_PAYMENT.PROCESSING (the reference has none).
     expect(hooksOf(q.transactionId)).toEqual(['INCOMING_PAYMENT.COMPLETED']);
     expect((await runLedgerAudit(h.orm.em.fork())).findings).toEqual([]);
   });
 
-  test.each([['002'], ['003'], ['004']])('the bank refuses a pull from an account ending %s: FAILED (COLLECTION_FAILED) at once, nothing credited or refunded', async (suffix) => {
-    const { api } = await h.platform();
-    const c = await customerWithBank(api, suffix);
-    await validated(c.bank);
-    const q = (await api.post('/quotes', pullQuote(c.bank, c.usd))).body;
-    expect((await api.post(`/quotes/${q.id}/execute`)).status).toBe(200);
-    const failed = await eventually(() => transactionOf(api, q.transactionId), (t) => t.status === 'FAILED');
-    expect(failed).toMatchObject({ type: 'INCOMING', failureReason: 'COLLECTION_FAILED' });
-    expect(failed.refund).toBeUndefined();
-    expect(await available(api, c.usd)).toBe(0);
-    expect((await api.get(`/quotes/${q.id}`)).body.status).toBe('FAILED');
-    await h.receiver.waitFor((hooks) => hooks.some((w) => w.body.type === 'INCOMING_PAYMENT.FAILED' && w.body.data.id === q.transactionId));
-    expect((await runLedgerAudit(h.orm.em.fork())).findings).toEqual([]);
-  });
+  test.each([['002'], ['003'], ['004']])(
+    'the bank refuses a pull from an account ending %s: FAILED (COLLECTION_FAILED) at once, nothing credited or refunded',
+    async (suffix) => {
+      const { api } = await h.platform();
+      const c = await customerWithBank(api, suffix);
+      await validated(c.bank);
+      const q = (await api.post('/quotes', pullQuote(c.bank, c.usd))).body;
+      expect((await api.post(`/quotes/${q.id}/execute`)).status).toBe(200);
+      const failed = await eventually(
+        () => transactionOf(api, q.transactionId),
+        (t) => t.status === 'FAILED',
+      );
+      expect(failed).toMatchObject({ type: 'INCOMING', failureReason: 'COLLECTION_FAILED' });
+      expect(failed.refund).toBeUndefined();
+      expect(await available(api, c.usd)).toBe(0);
+      expect((await api.get(`/quotes/${q.id}`)).body.status).toBe('FAILED');
+      await h.receiver.waitFor((hooks) => hooks.some((w) => w.body.type === 'INCOMING_PAYMENT.FAILED' && w.body.data.id === q.transactionId));
+      expect((await runLedgerAudit(h.orm.em.fork())).findings).toEqual([]);
+    },
+  );
 
   test('a pull pending at the bank (005) can be cancelled: FAILED, nothing moved; once failed it cannot', async () => {
     const { api } = await h.platform();
@@ -116,20 +149,29 @@ describe('pull-funded quotes', () => {
     await validated(c.bank);
     const q = (await api.post('/quotes', pullQuote(c.bank, c.usd, 20_000))).body;
     await api.post(`/quotes/${q.id}/execute`);
-    await eventually(() => transactionOf(api, q.transactionId), (t) => t.status === 'COMPLETED');
+    await eventually(
+      () => transactionOf(api, q.transactionId),
+      (t) => t.status === 'COMPLETED',
+    );
     const credited = q.totalReceivingAmount as number;
     expect(await available(api, c.usd)).toBe(credited);
     // The customer spends part of it before the bank's return arrives.
     const spend = await api.post('/customers/external-accounts', { customerId: c.customerId, ...usdAccount('987654321') });
     await validated(spend.body.id);
     const payout = (await api.post('/quotes', pullQuote(c.usd, spend.body.id, 5_000, { immediatelyExecute: true }))).body;
-    await eventually(() => transactionOf(api, payout.transactionId), (t) => t.status === 'COMPLETED');
+    await eventually(
+      () => transactionOf(api, payout.transactionId),
+      (t) => t.status === 'COMPLETED',
+    );
     const left = await available(api, c.usd);
     expect(left).toBe(credited - 5_000);
 
     // The return's step (the workflow runs it 30 s after completion; see the workflow test).
     await returnPulledPayment(h.orm.em.fork(), { transactionId: q.transactionId });
-    const returned = await eventually(() => transactionOf(api, q.transactionId), (t) => t.status === 'FAILED');
+    const returned = await eventually(
+      () => transactionOf(api, q.transactionId),
+      (t) => t.status === 'FAILED',
+    );
     expect(returned).toMatchObject({ type: 'INCOMING', failureReason: 'COLLECTION_FAILED' });
     expect(await available(api, c.usd)).toBe(0);
     const shortfall = await h.orm.em.fork().findOneOrFail(LedgerAccount, { id: returnShortfallAccountId(platform.id, 'USD') });
@@ -151,7 +193,10 @@ describe('pull-funded quotes', () => {
     const q = (await api.post('/quotes', pullQuote(c.bank, iban.body.id))).body;
     expect(q).toMatchObject({ sendingCurrency: { code: 'USD' }, receivingCurrency: { code: 'EUR' } });
     expect((await api.post(`/quotes/${q.id}/execute`)).status).toBe(200);
-    const done = await eventually(() => transactionOf(api, q.transactionId), (t) => t.status === status);
+    const done = await eventually(
+      () => transactionOf(api, q.transactionId),
+      (t) => t.status === status,
+    );
     expect(done).toMatchObject({ type: 'OUTGOING', source: { accountId: c.bank } });
     if (refund) expect(done.refund).toMatchObject({ status: refund });
     await h.receiver.waitFor((hooks) => hooks.some((w) => w.body.type === `OUTGOING_PAYMENT.${status}` && w.body.data.id === q.transactionId));
@@ -169,7 +214,10 @@ describe('pull-funded quotes', () => {
     const created = await api.post('/quotes', pullQuote(c.bank, c.usd, 10_000, { immediatelyExecute: true }));
     expect(created.status).toBe(201);
     expect(['PROCESSING', 'COMPLETED']).toContain(created.body.status);
-    await eventually(() => transactionOf(api, created.body.transactionId), (t) => t.status === 'COMPLETED');
+    await eventually(
+      () => transactionOf(api, created.body.transactionId),
+      (t) => t.status === 'COMPLETED',
+    );
   });
 
   test('refusals: an unpullable account, a bank inside its validation window, another owner’s account, a deleted account', async () => {
@@ -183,34 +231,48 @@ describe('pull-funded quotes', () => {
     const iban = await api.post('/customers/external-accounts', { customerId: c.customerId, ...eurAccount(ibanOf('DE', '370400440532013999')) });
     const eurPull = await api.post('/quotes', pullQuote(iban.body.id, c.usd));
     expect(eurPull.status).toBe(400);
-    expect(eurPull.body.details.errors).toEqual([expect.objectContaining({ field: 'source.accountId', constraint: expect.objectContaining({ rule: 'pullable' }) })]);
+    expect(eurPull.body.details.errors).toEqual([
+      expect.objectContaining({ field: 'source.accountId', constraint: expect.objectContaining({ rule: 'pullable' }) }),
+    ]);
 
     const other = await customerWithBank(api, '998');
     const foreign = await api.post('/quotes', pullQuote(c.bank, other.usd));
     expect(foreign.status).toBe(400);
-    expect(foreign.body.details.errors).toEqual([expect.objectContaining({ field: 'destination.accountId', constraint: expect.objectContaining({ rule: 'sameOwner' }) })]);
+    expect(foreign.body.details.errors).toEqual([
+      expect.objectContaining({ field: 'destination.accountId', constraint: expect.objectContaining({ rule: 'sameOwner' }) }),
+    ]);
 
     const q = (await api.post('/quotes', pullQuote(c.bank, c.usd))).body;
     expect((await api.delete(`/customers/external-accounts/${c.bank}`)).status).toBe(204);
     const gone = await api.post(`/quotes/${q.id}/execute`);
     expect(gone.status).toBe(400);
-    expect(gone.body.details.errors).toEqual([expect.objectContaining({ field: 'source.accountId', constraint: expect.objectContaining({ rule: 'notDeleted' }) })]);
+    expect(gone.body.details.errors).toEqual([
+      expect.objectContaining({ field: 'source.accountId', constraint: expect.objectContaining({ rule: 'notDeleted' }) }),
+    ]);
     expect(await available(api, c.usd)).toBe(0);
   });
 
   test('immediatelyExecute is refused for real-time funding (field error) and for an embedded wallet source', async () => {
     const { api } = await h.platform({ embeddedWalletsSupported: true });
     const c = await customerWithBank(api);
-    const rtf = await api.post('/quotes', { ...pullQuote('', c.usd), source: { sourceType: 'REALTIME_FUNDING', currency: 'USD', customerId: c.customerId }, immediatelyExecute: true });
+    const rtf = await api.post('/quotes', {
+      ...pullQuote('', c.usd),
+      source: { sourceType: 'REALTIME_FUNDING', currency: 'USD', customerId: c.customerId },
+      immediatelyExecute: true,
+    });
     expect(rtf.status).toBe(400);
-    expect(rtf.body.details.errors).toEqual([expect.objectContaining({ field: 'immediatelyExecute', constraint: expect.objectContaining({ rule: 'accountSource' }) })]);
+    expect(rtf.body.details.errors).toEqual([
+      expect.objectContaining({ field: 'immediatelyExecute', constraint: expect.objectContaining({ rule: 'accountSource' }) }),
+    ]);
 
     const accounts = await api.get(`/customers/internal-accounts?customerId=${encodeURIComponent(c.customerId)}&type=EMBEDDED_WALLET`);
     const wallet = accounts.body.data[0].id as string;
     await api.post(`/sandbox/internal-accounts/${wallet}/fund`, { amount: 50_000_000 });
     const immediate = await api.post('/quotes', pullQuote(wallet, c.usd, 10_000_000, { immediatelyExecute: true }));
     expect(immediate.status).toBe(400);
-    expect(immediate.body.details.errors).toEqual([expect.objectContaining({ field: 'immediatelyExecute', constraint: expect.objectContaining({ rule: 'embeddedWallet' }) })]);
+    expect(immediate.body.details.errors).toEqual([
+      expect.objectContaining({ field: 'immediatelyExecute', constraint: expect.objectContaining({ rule: 'embeddedWallet' }) }),
+    ]);
 
     // Created without it, the execution needs the wallet's signature (embedded-wallet auth comes later: 501 meanwhile).
     const q = await api.post('/quotes', pullQuote(wallet, c.usd, 10_000_000));
@@ -223,7 +285,9 @@ describe('pull-funded quotes', () => {
     expect((await api.get(`/quotes/${q.body.id}`)).body.status).toBe('PENDING');
     // No other path (e.g. the deprecated /transfer-out) can go around it: the execution step itself refuses wallets.
     await expect(executeQuoteStep(h.orm.em.fork(), { quoteId: q.body.id }, EXECUTION_GATES)).rejects.toMatchObject({ code: 'NOT_IMPLEMENTED' });
-    expect((await api.get(`/customers/internal-accounts?customerId=${encodeURIComponent(c.customerId)}&type=EMBEDDED_WALLET`)).body.data[0].balance.amount).toBe(50_000_000);
+    expect(
+      (await api.get(`/customers/internal-accounts?customerId=${encodeURIComponent(c.customerId)}&type=EMBEDDED_WALLET`)).body.data[0].balance.amount,
+    ).toBe(50_000_000);
   });
 });
 
@@ -236,7 +300,9 @@ describe('tenant isolation and quote fields', () => {
     const own = await customerWithBank(mine.api);
     const pullTheirs = await mine.api.post('/quotes', pullQuote(c.bank, own.usd));
     expect(pullTheirs.status).toBe(400);
-    expect(pullTheirs.body.details.errors).toEqual([expect.objectContaining({ field: 'source.accountId', constraint: expect.objectContaining({ rule: 'exists' }) })]);
+    expect(pullTheirs.body.details.errors).toEqual([
+      expect.objectContaining({ field: 'source.accountId', constraint: expect.objectContaining({ rule: 'exists' }) }),
+    ]);
     const transferTheirs = await mine.api.post('/transfer-in', { source: { accountId: c.bank }, destination: { accountId: c.usd }, amount: 100 });
     expect(transferTheirs.status).toBe(400);
     expect(await available(theirs.api, c.usd)).toBe(0);
@@ -250,7 +316,9 @@ describe('tenant isolation and quote fields', () => {
     expect((await api.post('/quotes', pullQuote(c.bank, c.usd, 10_000, { scaFactor: 'PASSKEY' }))).status).toBe(201);
     const totp = await api.post('/quotes', pullQuote(c.bank, c.usd, 10_000, { scaFactor: 'TOTP' }));
     expect(totp.status).toBe(400);
-    expect(totp.body.details.errors).toEqual([expect.objectContaining({ field: 'scaFactor', constraint: expect.objectContaining({ rule: 'dynamicLinking' }) })]);
+    expect(totp.body.details.errors).toEqual([
+      expect.objectContaining({ field: 'scaFactor', constraint: expect.objectContaining({ rule: 'dynamicLinking' }) }),
+    ]);
   });
 });
 
@@ -262,8 +330,16 @@ describe('POST /transfer-in (deprecated)', () => {
     const res = await api.post('/transfer-in', { source: { accountId: c.bank }, destination: { accountId: c.usd }, amount: 12_550 });
     expect(res.status).toBe(201);
     expect(res.headers.deprecation).toBeDefined();
-    expect(res.body).toMatchObject({ type: 'INCOMING', direction: 'DEBIT', source: { sourceType: 'ACCOUNT', accountId: c.bank }, destination: { accountId: c.usd } });
-    const done = await eventually(() => transactionOf(api, res.body.id), (t) => t.status === 'COMPLETED');
+    expect(res.body).toMatchObject({
+      type: 'INCOMING',
+      direction: 'DEBIT',
+      source: { sourceType: 'ACCOUNT', accountId: c.bank },
+      destination: { accountId: c.usd },
+    });
+    const done = await eventually(
+      () => transactionOf(api, res.body.id),
+      (t) => t.status === 'COMPLETED',
+    );
     expect(await available(api, c.usd)).toBe(done.receivedAmount.amount);
   });
 
@@ -278,6 +354,8 @@ describe('POST /transfer-in (deprecated)', () => {
     const eur = accounts.body.data.find((a: { balance: { currency: { code: string } } }) => a.balance.currency.code === 'EUR').id as string;
     const crossCurrency = await api.post('/transfer-in', { source: { accountId: c.bank }, destination: { accountId: eur }, amount: 100 });
     expect(crossCurrency.status).toBe(400);
-    expect(crossCurrency.body.details.errors).toEqual([expect.objectContaining({ field: 'source.accountId', constraint: expect.objectContaining({ rule: 'sameCurrency' }) })]);
+    expect(crossCurrency.body.details.errors).toEqual([
+      expect.objectContaining({ field: 'source.accountId', constraint: expect.objectContaining({ rule: 'sameCurrency' }) }),
+    ]);
   });
 });

@@ -58,7 +58,10 @@ describe('cryptoNetwork on real-time funding quotes', () => {
   test('USDC on SOLANA: a Solana deposit address, the network stored and shown, and /sandbox/send pays it', async () => {
     const { api } = await h.platform();
     const c = await customer(api);
-    const created = await api.post('/quotes', payout({ sourceType: 'REALTIME_FUNDING', currency: 'USDC', cryptoNetwork: 'SOLANA', customerId: c.customerId }, c.bank, 10_000_000));
+    const created = await api.post(
+      '/quotes',
+      payout({ sourceType: 'REALTIME_FUNDING', currency: 'USDC', cryptoNetwork: 'SOLANA', customerId: c.customerId }, c.bank, 10_000_000),
+    );
     expect(created.status).toBe(201);
     const q = created.body;
     expect(q.source).toEqual({ sourceType: 'REALTIME_FUNDING', currency: 'USDC', cryptoNetwork: 'SOLANA', customerId: c.customerId });
@@ -70,7 +73,10 @@ describe('cryptoNetwork on real-time funding quotes', () => {
 
     const sent = await api.post('/sandbox/send', { quoteId: q.id, currencyCode: 'USDC' });
     expect(sent.status).toBe(200);
-    await eventually(() => transactionOf(api, q.transactionId), (t) => t.status === 'COMPLETED');
+    await eventually(
+      () => transactionOf(api, q.transactionId),
+      (t) => t.status === 'COMPLETED',
+    );
     expect((await runLedgerAudit(h.orm.em.fork())).findings).toEqual([]);
   });
 
@@ -104,8 +110,14 @@ describe('cryptoNetwork on real-time funding quotes', () => {
       expect(res.body.details.errors[0].field).toBe('source.cryptoNetwork');
       return res.body.details.errors[0].constraint;
     };
-    expect(await refusal({ currency: 'USDC', cryptoNetwork: 'DOGECOIN' })).toMatchObject({ rule: 'enum', enum: expect.arrayContaining(['SOLANA', 'BASE', 'TRON']) });
-    expect(await refusal({ currency: 'USDC', cryptoNetwork: 'TRON' })).toEqual({ rule: 'supportedForCurrency', enum: ['SOLANA', 'ETHEREUM', 'BASE', 'POLYGON'] });
+    expect(await refusal({ currency: 'USDC', cryptoNetwork: 'DOGECOIN' })).toMatchObject({
+      rule: 'enum',
+      enum: expect.arrayContaining(['SOLANA', 'BASE', 'TRON']),
+    });
+    expect(await refusal({ currency: 'USDC', cryptoNetwork: 'TRON' })).toEqual({
+      rule: 'supportedForCurrency',
+      enum: ['SOLANA', 'ETHEREUM', 'BASE', 'POLYGON'],
+    });
     expect(await refusal({ currency: 'USDC' })).toMatchObject({ rule: 'required' });
     expect(await refusal({ currency: 'USDT' })).toMatchObject({ rule: 'required' });
     expect(await refusal({ currency: 'USD', cryptoNetwork: 'SOLANA' })).toMatchObject({ rule: 'cryptoOnly' });
@@ -126,7 +138,9 @@ describe("a platform internal account funds a quote on a customer's behalf (sour
   test("the quote and its payment are the customer's, the platform's account pays: balanced postings, clean audit", async () => {
     const { api } = await h.platform();
     const c = await customer(api);
-    const platformUsd = ((await api.get('/platform/internal-accounts')).body.data as { id: string; balance: { currency: { code: string } } }[]).find((a) => a.balance.currency.code === 'USD')!.id;
+    const platformUsd = ((await api.get('/platform/internal-accounts')).body.data as { id: string; balance: { currency: { code: string } } }[]).find(
+      (a) => a.balance.currency.code === 'USD',
+    )!.id;
     expect((await api.post(`/sandbox/internal-accounts/${platformUsd}/fund`, { amount: 50_000 })).status).toBe(200);
     const before = await balanceOf(platformUsd);
 
@@ -136,7 +150,10 @@ describe("a platform internal account funds a quote on a customer's behalf (sour
     expect(q.source).toEqual({ sourceType: 'ACCOUNT', accountId: platformUsd, customerId: c.customerId });
     expect((await h.orm.em.fork().findOneOrFail(Quote, { id: q.id })).customerId).toBe(c.customerId);
     expect((await api.post(`/quotes/${q.id}/execute`)).status).toBe(200);
-    const done = await eventually(() => transactionOf(api, q.transactionId), (t) => t.status === 'COMPLETED');
+    const done = await eventually(
+      () => transactionOf(api, q.transactionId),
+      (t) => t.status === 'COMPLETED',
+    );
     expect(done).toMatchObject({ customerId: c.customerId, source: { sourceType: 'ACCOUNT', accountId: platformUsd }, sentAmount: { amount: 10_000 } });
 
     // Every movement of the payment balances; the platform's account gave the whole sending
@@ -158,13 +175,20 @@ describe("a platform internal account funds a quote on a customer's behalf (sour
     const refused = await api.post('/quotes', payout({ sourceType: 'ACCOUNT', accountId: owner.usd, customerId: other.customerId }, other.bank));
     expect(refused.status).toBe(400);
     expect(refused.body.details.errors).toEqual([expect.objectContaining({ field: 'source.customerId', constraint: { rule: 'accountOwner' } })]);
-    const platformUsd = ((await api.get('/platform/internal-accounts')).body.data as { id: string; balance: { currency: { code: string } } }[]).find((a) => a.balance.currency.code === 'USD')!.id;
-    const unknown = await api.post('/quotes', payout({ sourceType: 'ACCOUNT', accountId: platformUsd, customerId: 'Customer:00000000-0000-4000-8000-000000000000' }, other.bank));
+    const platformUsd = ((await api.get('/platform/internal-accounts')).body.data as { id: string; balance: { currency: { code: string } } }[]).find(
+      (a) => a.balance.currency.code === 'USD',
+    )!.id;
+    const unknown = await api.post(
+      '/quotes',
+      payout({ sourceType: 'ACCOUNT', accountId: platformUsd, customerId: 'Customer:00000000-0000-4000-8000-000000000000' }, other.bank),
+    );
     expect(unknown.status).toBe(404);
     expect(unknown.body.code).toBe('USER_NOT_FOUND');
     // Another platform's customer is as unknown.
     const stranger = await customer((await h.platform()).api);
-    expect((await api.post('/quotes', payout({ sourceType: 'ACCOUNT', accountId: platformUsd, customerId: stranger.customerId }, other.bank))).status).toBe(404);
+    expect((await api.post('/quotes', payout({ sourceType: 'ACCOUNT', accountId: platformUsd, customerId: stranger.customerId }, other.bank))).status).toBe(
+      404,
+    );
   });
 });
 
@@ -179,8 +203,16 @@ describe('POST /sandbox/send is for real-time-funded quotes only', () => {
 
     const q = (await api.post('/quotes', payout({ sourceType: 'ACCOUNT', accountId: c.usd }, c.bank))).body;
     expect((await api.post(`/quotes/${q.id}/execute`)).status).toBe(200);
-    await eventually(() => transactionOf(api, q.transactionId), (t) => t.status === 'COMPLETED');
-    const before = { transaction: await transactionOf(api, q.transactionId), quote: (await api.get(`/quotes/${q.id}`)).body, postings: await postingsOf(q.transactionId), balance: await balanceOf(c.usd) };
+    await eventually(
+      () => transactionOf(api, q.transactionId),
+      (t) => t.status === 'COMPLETED',
+    );
+    const before = {
+      transaction: await transactionOf(api, q.transactionId),
+      quote: (await api.get(`/quotes/${q.id}`)).body,
+      postings: await postingsOf(q.transactionId),
+      balance: await balanceOf(c.usd),
+    };
 
     const sent = await api.post('/sandbox/send', { quoteId: q.id, currencyCode: 'USD' });
     expect(sent.status).toBe(409);

@@ -51,7 +51,13 @@ describe('quotes and their execution', () => {
     const created = await api.post('/quotes', quoteBody(p.usd, p.bank));
     expect(created.status).toBe(201);
     const q = created.body;
-    expect(q).toMatchObject({ status: 'PENDING', sendingCurrency: { code: 'USD' }, receivingCurrency: { code: 'EUR' }, totalSendingAmount: 10_000, transactionId: expect.stringMatching(/^Transaction:/) });
+    expect(q).toMatchObject({
+      status: 'PENDING',
+      sendingCurrency: { code: 'USD' },
+      receivingCurrency: { code: 'EUR' },
+      totalSendingAmount: 10_000,
+      transactionId: expect.stringMatching(/^Transaction:/),
+    });
     expect(q.totalReceivingAmount).toBeGreaterThan(0);
     expect(q.feesIncluded).toBeGreaterThanOrEqual(q.platformFeesIncluded);
     expect(Date.parse(q.expiresAt)).toBeGreaterThan(Date.now());
@@ -64,8 +70,16 @@ describe('quotes and their execution', () => {
     // The reference's execute answers with the quote; its transactionId is the payment.
     expect(executed.body).toMatchObject({ id: q.id, transactionId: q.transactionId, expiresAt: q.expiresAt });
     expect(['PROCESSING', 'COMPLETED']).toContain(executed.body.status);
-    const done = await eventually(() => transactionOf(api, q.transactionId), (t) => t.status === 'COMPLETED');
-    expect(done).toMatchObject({ status: 'COMPLETED', receivedAmount: { amount: q.totalReceivingAmount }, fees: q.feesIncluded, settledAt: expect.any(String) });
+    const done = await eventually(
+      () => transactionOf(api, q.transactionId),
+      (t) => t.status === 'COMPLETED',
+    );
+    expect(done).toMatchObject({
+      status: 'COMPLETED',
+      receivedAmount: { amount: q.totalReceivingAmount },
+      fees: q.feesIncluded,
+      settledAt: expect.any(String),
+    });
     expect(await balances(api, p.usd)).toEqual({ available: 90_000, total: 90_000 });
     expect((await api.get(`/quotes/${q.id}`)).body.status).toBe('COMPLETED');
     await h.receiver.waitFor((hooks) => hooks.some((w) => w.body.type === 'OUTGOING_PAYMENT.COMPLETED' && w.body.data.id === q.transactionId));
@@ -112,7 +126,10 @@ describe('quotes and their execution', () => {
     const p = await payer(api, suffix);
     const q = (await api.post('/quotes', quoteBody(p.usd, p.bank))).body;
     expect((await api.post(`/quotes/${q.id}/execute`)).status).toBe(200);
-    const failed = await eventually(() => transactionOf(api, q.transactionId), (t) => t.status === 'FAILED');
+    const failed = await eventually(
+      () => transactionOf(api, q.transactionId),
+      (t) => t.status === 'FAILED',
+    );
     expect(failed).toMatchObject({ status: 'FAILED', failureReason: reason, refund: { status: refund } });
     expect(await balances(api, p.usd)).toEqual({ available: finalBalance, total: finalBalance });
     await h.receiver.waitFor((hooks) => hooks.some((w) => w.body.type === `OUTGOING_PAYMENT.REFUND_${refund}` && w.body.data.id === q.transactionId));
@@ -124,9 +141,16 @@ describe('quotes and their execution', () => {
     const p = await payer(api, '005');
     const q = (await api.post('/quotes', quoteBody(p.usd, p.bank))).body;
     await api.post(`/quotes/${q.id}/execute`);
-    await eventually(() => transactionOf(api, q.transactionId), (t) => t.status === 'COMPLETED');
+    await eventually(
+      () => transactionOf(api, q.transactionId),
+      (t) => t.status === 'COMPLETED',
+    );
     expect(await balances(api, p.usd)).toEqual({ available: 90_000, total: 90_000 });
-    const returned = await eventually(() => transactionOf(api, q.transactionId), (t) => t.status === 'FAILED', 45_000);
+    const returned = await eventually(
+      () => transactionOf(api, q.transactionId),
+      (t) => t.status === 'FAILED',
+      45_000,
+    );
     expect(returned).toMatchObject({ failureReason: 'PAYOUT_RETURNED', refund: { status: 'COMPLETED' } });
     expect(await balances(api, p.usd)).toEqual({ available: 100_000, total: 100_000 });
     expect((await runLedgerAudit(h.orm.em.fork())).findings).toEqual([]);
@@ -140,7 +164,10 @@ describe('quotes and their execution', () => {
     expect(self.body.code).toBe('SELF_PAYMENT');
     const q = (await api.post('/quotes', quoteBody(p.usd, p.eur))).body;
     await api.post(`/quotes/${q.id}/execute`);
-    await eventually(() => transactionOf(api, q.transactionId), (t) => t.status === 'COMPLETED');
+    await eventually(
+      () => transactionOf(api, q.transactionId),
+      (t) => t.status === 'COMPLETED',
+    );
     expect((await balances(api, p.eur)).available).toBe(q.totalReceivingAmount);
     expect((await runLedgerAudit(h.orm.em.fork())).findings).toEqual([]);
   });
@@ -148,9 +175,17 @@ describe('quotes and their execution', () => {
   test('invalid requests list every field; another platform sees nothing', async () => {
     const { api } = await h.platform();
     const p = await payer(api);
-    const bad = await api.post('/quotes', { source: { sourceType: 'ACCOUNT' }, destination: { destinationType: 'UMA_ADDRESS', umaAddress: '$a@b.c' }, lockedCurrencySide: 'BOTH', lockedCurrencyAmount: 0, remittanceInformation: 'x'.repeat(81) });
+    const bad = await api.post('/quotes', {
+      source: { sourceType: 'ACCOUNT' },
+      destination: { destinationType: 'UMA_ADDRESS', umaAddress: '$a@b.c' },
+      lockedCurrencySide: 'BOTH',
+      lockedCurrencyAmount: 0,
+      remittanceInformation: 'x'.repeat(81),
+    });
     expect(bad.status).toBe(400);
-    expect((bad.body.details.errors as { field: string }[]).map((e) => e.field).sort()).toEqual(['lockedCurrencyAmount', 'lockedCurrencySide', 'remittanceInformation', 'source.accountId'].sort());
+    expect((bad.body.details.errors as { field: string }[]).map((e) => e.field).sort()).toEqual(
+      ['lockedCurrencyAmount', 'lockedCurrencySide', 'remittanceInformation', 'source.accountId'].sort(),
+    );
     const noLookup = await api.post('/quotes', { ...quoteBody(p.usd, p.bank), destination: { destinationType: 'UMA_ADDRESS', umaAddress: '$a@b.example' } });
     expect(noLookup.status).toBe(400);
     expect(noLookup.body.details.errors).toEqual([expect.objectContaining({ field: 'lookupId', constraint: expect.objectContaining({ rule: 'required' }) })]);
@@ -170,7 +205,11 @@ describe('quotes and their execution', () => {
     const statuses = executed.map((r) => r.status);
     expect(statuses.filter((s) => s === 200)).toHaveLength(10);
     expect(executed.filter((r) => r.status === 400).every((r) => r.body.code === 'INSUFFICIENT_FUNDS')).toBe(true);
-    for (const q of quotes.filter((_q, i) => statuses[i] === 200)) await eventually(() => transactionOf(api, q.transactionId), (t) => t.status === 'COMPLETED');
+    for (const q of quotes.filter((_q, i) => statuses[i] === 200))
+      await eventually(
+        () => transactionOf(api, q.transactionId),
+        (t) => t.status === 'COMPLETED',
+      );
     expect(await balances(api, p.usd)).toEqual({ available: 0, total: 0 });
     expect((await runLedgerAudit(h.orm.em.fork())).findings).toEqual([]);
   }, 60_000);
@@ -178,7 +217,10 @@ describe('quotes and their execution', () => {
   test('real-time funding: payment instructions with a unique reference; /sandbox/send pays it and the payout completes', async () => {
     const { api } = await h.platform();
     const p = await payer(api, '999', 0);
-    const created = await api.post('/quotes', { ...quoteBody(p.usd, p.bank), source: { sourceType: 'REALTIME_FUNDING', currency: 'USD', customerId: p.customerId } });
+    const created = await api.post('/quotes', {
+      ...quoteBody(p.usd, p.bank),
+      source: { sourceType: 'REALTIME_FUNDING', currency: 'USD', customerId: p.customerId },
+    });
     expect(created.status).toBe(201);
     const q = created.body;
     expect(q.source).toEqual({ sourceType: 'REALTIME_FUNDING', currency: 'USD', customerId: p.customerId });
@@ -196,7 +238,10 @@ describe('quotes and their execution', () => {
     const sent = await api.post('/sandbox/send', { quoteId: q.id, currencyCode: 'USD' });
     expect(sent.status).toBe(200);
     expect(sent.body).toMatchObject({ id: q.transactionId, source: { sourceType: 'REALTIME_FUNDING' } });
-    await eventually(() => transactionOf(api, q.transactionId), (t) => t.status === 'COMPLETED');
+    await eventually(
+      () => transactionOf(api, q.transactionId),
+      (t) => t.status === 'COMPLETED',
+    );
     expect((await api.post('/sandbox/send', { quoteId: q.id, currencyCode: 'USD' })).body.id).toBe(q.transactionId);
     expect((await runLedgerAudit(h.orm.em.fork())).findings).toEqual([]);
   });
@@ -204,9 +249,24 @@ describe('quotes and their execution', () => {
   test('cancel: a US payout the bank has not settled (suffix 003) is cancelled and refunded; a settled one is not cancellable; confirm records the receipt', async () => {
     const { api } = await h.platform();
     const p = await payer(api);
-    const bank = await api.post('/customers/external-accounts', { customerId: p.customerId, currency: 'USD', accountInfo: { accountType: 'USD_ACCOUNT', routingNumber: '021000021', accountNumber: '123456003', beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Jane Doe' } } });
-    await eventually(() => api.get(`/customers/external-accounts/${bank.body.id}`).then((r) => r.body.status), (s) => s === 'ACTIVE', 30_000);
-    const q = (await api.post('/quotes', { ...quoteBody(p.usd, bank.body.id), destination: { destinationType: 'ACCOUNT', accountId: bank.body.id, paymentRail: 'ACH' } })).body;
+    const bank = await api.post('/customers/external-accounts', {
+      customerId: p.customerId,
+      currency: 'USD',
+      accountInfo: {
+        accountType: 'USD_ACCOUNT',
+        routingNumber: '021000021',
+        accountNumber: '123456003',
+        beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Jane Doe' },
+      },
+    });
+    await eventually(
+      () => api.get(`/customers/external-accounts/${bank.body.id}`).then((r) => r.body.status),
+      (s) => s === 'ACTIVE',
+      30_000,
+    );
+    const q = (
+      await api.post('/quotes', { ...quoteBody(p.usd, bank.body.id), destination: { destinationType: 'ACCOUNT', accountId: bank.body.id, paymentRail: 'ACH' } })
+    ).body;
     expect((await api.post(`/quotes/${q.id}/execute`)).status).toBe(200);
     const cancelled = await api.post(`/transactions/${q.transactionId}/cancel`, { reason: 'REQUESTED_AFTER_HOURS' });
     expect(cancelled.status).toBe(200);
@@ -232,7 +292,10 @@ describe('quotes and their execution', () => {
     await h.temporal.workflow.getHandle(q.transactionId).terminate('test: stranded');
     await h.orm.em.fork().nativeUpdate(Quote, { id: q.id }, { expiresAt: new Date(Date.now() - 120_000) });
     expect(await expireStrandedQuotes(h.orm, h.temporal, { taskQueue: h.taskQueue })).toContain(q.id);
-    const expired = await eventually(() => api.get(`/quotes/${q.id}`).then((r) => r.body), (b) => b.status === 'EXPIRED');
+    const expired = await eventually(
+      () => api.get(`/quotes/${q.id}`).then((r) => r.body),
+      (b) => b.status === 'EXPIRED',
+    );
     expect(expired.status).toBe('EXPIRED');
     expect(await transactionOf(api, q.transactionId)).toMatchObject({ status: 'EXPIRED', failureReason: 'QUOTE_EXPIRED' });
     await h.receiver.waitFor((hooks) => hooks.some((w) => w.body.type === 'OUTGOING_PAYMENT.EXPIRED' && w.body.data.id === q.transactionId));
@@ -241,7 +304,12 @@ describe('quotes and their execution', () => {
   test('to a UMA address: the lookup is required and must match; mandatory payer fields; the receiver is credited', async () => {
     const { api, uma: umaOf } = await h.platform();
     const p = await payer(api);
-    const receiver = await api.post('/customers', { customerType: 'INDIVIDUAL', platformCustomerId: `r-${Math.random()}`, fullName: 'Bob Receiver', umaAddress: umaOf(`bob.${Date.now()}`) });
+    const receiver = await api.post('/customers', {
+      customerType: 'INDIVIDUAL',
+      platformCustomerId: `r-${Math.random()}`,
+      fullName: 'Bob Receiver',
+      umaAddress: umaOf(`bob.${Date.now()}`),
+    });
     const uma = receiver.body.umaAddress as string;
     const destination = { destinationType: 'UMA_ADDRESS', umaAddress: uma, currency: 'EUR' };
     const base = { ...quoteBody(p.usd, p.bank), destination };
@@ -255,11 +323,18 @@ describe('quotes and their execution', () => {
     const missing = await api.post('/quotes', { ...base, lookupId: lookup.body.lookupId });
     expect(missing.status).toBe(400);
     expect(missing.body.details.errors.map((e: { field: string }) => e.field)).toContain('senderCustomerInfo.FULL_NAME');
-    const created = await api.post('/quotes', { ...base, lookupId: lookup.body.lookupId, senderCustomerInfo: Object.fromEntries(mandatory.map((f) => [f, 'Jane Doe'])) });
+    const created = await api.post('/quotes', {
+      ...base,
+      lookupId: lookup.body.lookupId,
+      senderCustomerInfo: Object.fromEntries(mandatory.map((f) => [f, 'Jane Doe'])),
+    });
     expect(created.status).toBe(201);
     expect(created.body.destination).toEqual(destination);
     await api.post(`/quotes/${created.body.id}/execute`);
-    const done = await eventually(() => transactionOf(api, created.body.transactionId), (t) => t.status === 'COMPLETED');
+    const done = await eventually(
+      () => transactionOf(api, created.body.transactionId),
+      (t) => t.status === 'COMPLETED',
+    );
     expect(done.destination).toMatchObject({ destinationType: 'UMA_ADDRESS', umaAddress: uma, currency: 'EUR' });
     expect(done.destination.accountId).toBeUndefined();
     const receiverAccounts = await api.get(`/customers/internal-accounts?customerId=${encodeURIComponent(receiver.body.id)}&currency=EUR`);
@@ -280,8 +355,14 @@ describe('quotes and their execution', () => {
     const immediate = await api.post('/quotes', { ...quoteBody(p.usd, p.bank), immediatelyExecute: true });
     expect(immediate.status).toBe(201);
     expect(['PROCESSING', 'COMPLETED']).toContain(immediate.body.status);
-    await eventually(() => transactionOf(api, immediate.body.transactionId), (t) => t.status === 'COMPLETED');
-    await eventually(() => transactionOf(api, first.body.transactionId), (t) => t.status === 'COMPLETED');
+    await eventually(
+      () => transactionOf(api, immediate.body.transactionId),
+      (t) => t.status === 'COMPLETED',
+    );
+    await eventually(
+      () => transactionOf(api, first.body.transactionId),
+      (t) => t.status === 'COMPLETED',
+    );
     expect(await balances(api, p.usd)).toEqual({ available: 80_000, total: 80_000 });
   });
 
@@ -292,16 +373,42 @@ describe('quotes and their execution', () => {
     expect(crossCurrency.status).toBe(400);
     expect(crossCurrency.headers.deprecation).toBe('true');
     expect(crossCurrency.body.details.errors[0]).toMatchObject({ field: 'destination.accountId', constraint: { rule: 'sameCurrency' } });
-    const usdBank = await api.post('/customers/external-accounts', { customerId: p.customerId, currency: 'USD', accountInfo: { accountType: 'USD_ACCOUNT', routingNumber: '021000021', accountNumber: '55501234', beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Jane Doe' } } });
+    const usdBank = await api.post('/customers/external-accounts', {
+      customerId: p.customerId,
+      currency: 'USD',
+      accountInfo: {
+        accountType: 'USD_ACCOUNT',
+        routingNumber: '021000021',
+        accountNumber: '55501234',
+        beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Jane Doe' },
+      },
+    });
     const pending = await api.post('/transfer-out', { source: { accountId: p.usd }, destination: { accountId: usdBank.body.id }, amount: 1_000 });
     expect(pending.status).toBe(409);
     expect(pending.body.code).toBe('BANK_ACCOUNT_VALIDATION_PENDING');
-    await eventually(() => api.get(`/customers/external-accounts/${usdBank.body.id}`).then((r) => r.body.status), (s) => s === 'ACTIVE', 30_000);
-    const sent = await api.post('/transfer-out', { source: { accountId: p.usd }, destination: { accountId: usdBank.body.id, paymentRail: 'ACH' }, amount: 1_000, remittanceInformation: 'INV-1' });
+    await eventually(
+      () => api.get(`/customers/external-accounts/${usdBank.body.id}`).then((r) => r.body.status),
+      (s) => s === 'ACTIVE',
+      30_000,
+    );
+    const sent = await api.post('/transfer-out', {
+      source: { accountId: p.usd },
+      destination: { accountId: usdBank.body.id, paymentRail: 'ACH' },
+      amount: 1_000,
+      remittanceInformation: 'INV-1',
+    });
     expect(sent.status).toBe(201);
     expect(sent.headers.link).toContain('rel="successor-version"');
-    expect(sent.body).toMatchObject({ type: 'OUTGOING', sentAmount: { amount: 1_000, currency: { code: 'USD' } }, receivedAmount: { currency: { code: 'USD' } }, paymentRail: 'ACH' });
-    const done = await eventually(() => transactionOf(api, sent.body.id), (t) => t.status === 'COMPLETED');
+    expect(sent.body).toMatchObject({
+      type: 'OUTGOING',
+      sentAmount: { amount: 1_000, currency: { code: 'USD' } },
+      receivedAmount: { currency: { code: 'USD' } },
+      paymentRail: 'ACH',
+    });
+    const done = await eventually(
+      () => transactionOf(api, sent.body.id),
+      (t) => t.status === 'COMPLETED',
+    );
     expect(done.sentAmount.amount).toBe(1_000);
     expect(done.receivedAmount.amount).toBe(1_000 - done.fees);
   }, 60_000);
@@ -318,7 +425,11 @@ describe('quotes and their execution', () => {
     expect(await codeOf(quoteBody(p.usd, p.bank, 100))).toBe('AMOUNT_OUT_OF_RANGE');
     expect(await codeOf(quoteBody(p.usd, p.bank, 10_000_001))).toBe('TRANSACTION_SIZE_LIMIT_EXCEEDED');
     expect(await codeOf({ ...quoteBody(p.usd, p.bank), source: { sourceType: 'REALTIME_FUNDING', currency: 'MXN' } })).toBe('INVALID_CURRENCY');
-    const inr = await api.post('/customers/external-accounts', { customerId: p.customerId, currency: 'INR', accountInfo: { accountType: 'INR_ACCOUNT', vpa: 'jane.doe@okbank', beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Jane Doe' } } });
+    const inr = await api.post('/customers/external-accounts', {
+      customerId: p.customerId,
+      currency: 'INR',
+      accountInfo: { accountType: 'INR_ACCOUNT', vpa: 'jane.doe@okbank', beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Jane Doe' } },
+    });
     expect(inr.status).toBe(201);
     const noPurpose = await api.post('/quotes', quoteBody(p.usd, inr.body.id));
     expect(noPurpose.status).toBe(400);
@@ -329,7 +440,10 @@ describe('quotes and their execution', () => {
     const withOverride = await api.post('/quotes', { ...quoteBody(p.usd, p.bank), platformFeeOverride: override });
     expect(withOverride.status).toBe(201);
     expect(withOverride.body.platformFeesIncluded).toBe(50 + 100);
-    const eurSource = await api.post('/quotes', { ...quoteBody(p.eur, p.bank), platformFeeOverride: { ...override, platformFixedFee: { amount: 50, currency: 'EUR' } } });
+    const eurSource = await api.post('/quotes', {
+      ...quoteBody(p.eur, p.bank),
+      platformFeeOverride: { ...override, platformFixedFee: { amount: 50, currency: 'EUR' } },
+    });
     expect(eurSource.status).toBe(400);
     expect(eurSource.body.details.errors[0].field).toBe('platformFeeOverride');
   });
@@ -340,7 +454,12 @@ describe('quotes and their execution', () => {
     const accounts = await api.get(`/customers/internal-accounts?customerId=${encodeURIComponent(customer.body.id)}&currency=EUR`);
     const eur = accounts.body.data[0].id as string;
     await api.post(`/sandbox/internal-accounts/${eur}/fund`, { amount: 500_000 });
-    const wallet = await api.post('/customers/external-accounts', { customerId: customer.body.id, currency: 'USDC', ownershipType: 'FIRST_PARTY', accountInfo: { accountType: 'BASE_WALLET', address: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed' } });
+    const wallet = await api.post('/customers/external-accounts', {
+      customerId: customer.body.id,
+      currency: 'USDC',
+      ownershipType: 'FIRST_PARTY',
+      accountInfo: { accountType: 'BASE_WALLET', address: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed' },
+    });
     expect(wallet.body.status).toBe('PENDING_OWNERSHIP_VERIFICATION');
     const small = await api.post('/quotes', quoteBody(eur, wallet.body.id, 50_000));
     expect(small.status).toBe(201);

@@ -32,15 +32,30 @@ async function payout(suffix: string, execute = true) {
   const usd = accounts.body.data[0].id as string;
   await api.post(`/sandbox/internal-accounts/${usd}/fund`, { amount: 100_000 });
   const bank = await api.post('/customers/external-accounts', { customerId: customer.body.id, ...eurAccount(ibanOf('DE', `370400440532013${suffix}`)) });
-  const quote = (await api.post('/quotes', { source: { sourceType: 'ACCOUNT', accountId: usd }, destination: { destinationType: 'ACCOUNT', accountId: bank.body.id }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 10_000 })).body;
+  const quote = (
+    await api.post('/quotes', {
+      source: { sourceType: 'ACCOUNT', accountId: usd },
+      destination: { destinationType: 'ACCOUNT', accountId: bank.body.id },
+      lockedCurrencySide: 'SENDING',
+      lockedCurrencyAmount: 10_000,
+    })
+  ).body;
   if (execute) expect((await api.post(`/quotes/${quote.id}/execute`)).status).toBe(200);
-  return { api, quoteId: quote.id as string, transactionId: quote.transactionId as string, accountId: usd, totalSendingAmount: BigInt(quote.totalSendingAmount) };
+  return {
+    api,
+    quoteId: quote.id as string,
+    transactionId: quote.transactionId as string,
+    accountId: usd,
+    totalSendingAmount: BigInt(quote.totalSendingAmount),
+  };
 }
 
 /** The events recorded for the transaction of these types, as a step reports them. */
 async function recorded(transactionId: string, types: string[]) {
   const events = await h.orm.em.fork().find(WebhookEvent, { type: { $in: types } });
-  return events.filter((e) => JSON.parse(e.payload).data.id === transactionId || (e.type === 'INTERNAL_ACCOUNT.BALANCE_UPDATED' && types.includes(e.type))).map((e) => ({ eventId: e.id, type: e.type }));
+  return events
+    .filter((e) => JSON.parse(e.payload).data.id === transactionId || (e.type === 'INTERNAL_ACCOUNT.BALANCE_UPDATED' && types.includes(e.type)))
+    .map((e) => ({ eventId: e.id, type: e.type }));
 }
 
 const sorted = <T extends { eventId: string }>(events: T[]) => [...events].sort((a, b) => a.eventId.localeCompare(b.eventId));
@@ -48,9 +63,16 @@ const sorted = <T extends { eventId: string }>(events: T[]) => [...events].sort(
 describe('a payment step repeated after its commit reports the events it recorded', () => {
   test('failed payout (004): FAILED, REFUND_COMPLETED and the payer balance update', async () => {
     const { api, transactionId } = await payout('004');
-    await eventually(() => api.get(`/transactions/${transactionId}`).then((r) => r.body), (t) => t.status === 'FAILED');
+    await eventually(
+      () => api.get(`/transactions/${transactionId}`).then((r) => r.body),
+      (t) => t.status === 'FAILED',
+    );
     const again = await failOutgoingPayment(h.orm.em.fork(), { transactionId, kind: 'DELIVERY_FAILED' });
-    expect(again.events.map((e) => e.type).sort()).toEqual(['INTERNAL_ACCOUNT.BALANCE_UPDATED', 'OUTGOING_PAYMENT.FAILED', 'OUTGOING_PAYMENT.REFUND_COMPLETED']);
+    expect(again.events.map((e) => e.type).sort()).toEqual([
+      'INTERNAL_ACCOUNT.BALANCE_UPDATED',
+      'OUTGOING_PAYMENT.FAILED',
+      'OUTGOING_PAYMENT.REFUND_COMPLETED',
+    ]);
     const byType = await recorded(transactionId, ['OUTGOING_PAYMENT.FAILED', 'OUTGOING_PAYMENT.REFUND_COMPLETED']);
     expect(sorted(again.events.filter((e) => e.type !== 'INTERNAL_ACCOUNT.BALANCE_UPDATED'))).toEqual(sorted(byType));
     const balance = again.events.find((e) => e.type === 'INTERNAL_ACCOUNT.BALANCE_UPDATED')!;
@@ -59,15 +81,25 @@ describe('a payment step repeated after its commit reports the events it recorde
 
   test('completed payout: COMPLETED and the payer balance update; a returned one (005): FAILED, REFUND_COMPLETED, balance', async () => {
     const { api, transactionId } = await payout('999');
-    await eventually(() => api.get(`/transactions/${transactionId}`).then((r) => r.body), (t) => t.status === 'COMPLETED');
+    await eventually(
+      () => api.get(`/transactions/${transactionId}`).then((r) => r.body),
+      (t) => t.status === 'COMPLETED',
+    );
     const completedAgain = await completeOutgoingPayment(h.orm.em.fork(), { transactionId });
     expect(completedAgain.events.map((e) => e.type).sort()).toEqual(['INTERNAL_ACCOUNT.BALANCE_UPDATED', 'OUTGOING_PAYMENT.COMPLETED']);
 
     const returned = await payout('005');
-    await eventually(() => returned.api.get(`/transactions/${returned.transactionId}`).then((r) => r.body), (t) => t.status === 'COMPLETED');
+    await eventually(
+      () => returned.api.get(`/transactions/${returned.transactionId}`).then((r) => r.body),
+      (t) => t.status === 'COMPLETED',
+    );
     const first = await returnOutgoingPayment(h.orm.em.fork(), { transactionId: returned.transactionId });
     const again = await returnOutgoingPayment(h.orm.em.fork(), { transactionId: returned.transactionId });
-    expect(first.events.map((e) => e.type).sort()).toEqual(['INTERNAL_ACCOUNT.BALANCE_UPDATED', 'OUTGOING_PAYMENT.FAILED', 'OUTGOING_PAYMENT.REFUND_COMPLETED']);
+    expect(first.events.map((e) => e.type).sort()).toEqual([
+      'INTERNAL_ACCOUNT.BALANCE_UPDATED',
+      'OUTGOING_PAYMENT.FAILED',
+      'OUTGOING_PAYMENT.REFUND_COMPLETED',
+    ]);
     expect(sorted(again.events)).toEqual(sorted(first.events));
   });
 
@@ -99,7 +131,7 @@ describe('an execution step that runs twice', () => {
     expect(await balance(accountId)).toBe(before - totalSendingAmount);
   });
 
-  test("run for another request it is a repeat (409 at the route), and nothing moves again", async () => {
+  test('run for another request it is a repeat (409 at the route), and nothing moves again', async () => {
     const { quoteId, transactionId, accountId } = await payout('999', false);
     await executeQuote(h.orm.em.fork(), { quoteId, requestKey: 'pay-first' }, EXECUTION_GATES);
     const held = await balance(accountId);
@@ -120,11 +152,17 @@ describe('an execution step that runs twice', () => {
 describe('the first webhook attempts of a step that runs again', () => {
   test('events the first run delivered are not posted again; the outcome says so', async () => {
     const { api, transactionId } = await payout('999');
-    await eventually(() => api.get(`/transactions/${transactionId}`).then((r) => r.body), (t) => t.status === 'COMPLETED');
+    await eventually(
+      () => api.get(`/transactions/${transactionId}`).then((r) => r.body),
+      (t) => t.status === 'COMPLETED',
+    );
     const completed = await completeOutgoingPayment(h.orm.em.fork(), { transactionId });
     const eventIds = completed.events.map((e) => e.eventId);
     const postsOf = () => h.receiver.received.filter((w) => eventIds.includes(w.body.id)).length;
-    await eventually(async () => postsOf(), (n) => n === eventIds.length);
+    await eventually(
+      async () => postsOf(),
+      (n) => n === eventIds.length,
+    );
 
     const { deliverWebhooks } = webhookActivities({ orm: h.orm, masterKey: h.masterKey, webhookSender: loopbackWebhookSender });
     const outcomes = await deliverWebhooks({ eventIds });

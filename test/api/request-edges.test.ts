@@ -29,17 +29,30 @@ const customersOf = (platformId: string) => h.orm.em.fork().count(Customer, { pl
 const individual = JSON.stringify({ customerType: 'INDIVIDUAL', platformCustomerId: 'edge-1', fullName: 'Ada Edge' });
 
 /** A raw POST: exactly these headers (no content type unless given) and this body. */
-function rawPost(path: string, headers: Record<string, string>, body: string | null): Promise<{ status: number; headers: Record<string, unknown>; body: Record<string, unknown> }> {
+function rawPost(
+  path: string,
+  headers: Record<string, string>,
+  body: string | null,
+): Promise<{ status: number; headers: Record<string, unknown>; body: Record<string, unknown> }> {
   const { port } = server.address() as AddressInfo;
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: '127.0.0.1', port, method: 'POST', path: `${BASE}${path}`, headers: { ...headers, ...(body === null ? {} : { 'content-length': String(Buffer.byteLength(body)) }) } }, (res) => {
-      const parts: Buffer[] = [];
-      res.on('data', (c: Buffer) => parts.push(c));
-      res.on('end', () => {
-        const text = Buffer.concat(parts).toString('utf8');
-        resolve({ status: res.statusCode!, headers: res.headers, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} });
-      });
-    });
+    const req = httpRequest(
+      {
+        host: '127.0.0.1',
+        port,
+        method: 'POST',
+        path: `${BASE}${path}`,
+        headers: { ...headers, ...(body === null ? {} : { 'content-length': String(Buffer.byteLength(body)) }) },
+      },
+      (res) => {
+        const parts: Buffer[] = [];
+        res.on('data', (c: Buffer) => parts.push(c));
+        res.on('end', () => {
+          const text = Buffer.concat(parts).toString('utf8');
+          resolve({ status: res.statusCode!, headers: res.headers, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} });
+        });
+      },
+    );
     req.on('error', reject);
     req.end(body ?? undefined);
   });
@@ -69,7 +82,10 @@ describe('deeply nested JSON bodies', () => {
     const before = await customersOf(p.platform.id);
     const res = await rawPost('/customers', { authorization: p.auth, 'content-type': 'application/json' }, body);
     expect(res.status).toBe(400);
-    expect(res.body).toMatchObject({ code: 'INVALID_INPUT', details: { errors: [expect.objectContaining({ field: 'body', constraint: { rule: 'maxDepth', maxDepth: MAX_JSON_DEPTH } })] } });
+    expect(res.body).toMatchObject({
+      code: 'INVALID_INPUT',
+      details: { errors: [expect.objectContaining({ field: 'body', constraint: { rule: 'maxDepth', maxDepth: MAX_JSON_DEPTH } })] },
+    });
     expect(await customersOf(p.platform.id)).toBe(before);
   });
 
@@ -96,7 +112,13 @@ describe('JSON operations take JSON only: any other content type is 415', () => 
     const before = await customersOf(p.platform.id);
     const res = await rawPost('/customers', { authorization: p.auth, ...headers }, individual);
     expect(res.status).toBe(415);
-    expect(res.body).toEqual({ status: 415, code: 'UNSUPPORTED_MEDIA_TYPE', reason: expect.any(String), message: expect.any(String), details: { contentType: 'application/json' } });
+    expect(res.body).toEqual({
+      status: 415,
+      code: 'UNSUPPORTED_MEDIA_TYPE',
+      reason: expect.any(String),
+      message: expect.any(String),
+      details: { contentType: 'application/json' },
+    });
     expect(await customersOf(p.platform.id)).toBe(before);
   });
 
@@ -118,7 +140,9 @@ describe('JSON operations take JSON only: any other content type is 415', () => 
   });
 
   test('the OpenAPI document declares the 415 on every operation with a JSON body', async () => {
-    const doc = (await request(h.app).get(`${BASE}/openapi.json`)).body as { paths: Record<string, Record<string, { requestBody?: { content: Record<string, unknown> }; responses: Record<string, unknown> }>> };
+    const doc = (await request(h.app).get(`${BASE}/openapi.json`)).body as {
+      paths: Record<string, Record<string, { requestBody?: { content: Record<string, unknown> }; responses: Record<string, unknown> }>>;
+    };
     let jsonOperations = 0;
     for (const operations of Object.values(doc.paths)) {
       for (const op of Object.values(operations)) {

@@ -34,7 +34,11 @@ const concrete = (path: string, value: string) => path.replace(/\{[^}]+\}/g, enc
 
 describe('operations of the reference not built yet', () => {
   test('every operation of the reference is either mounted or listed as unbuilt, and nothing listed is mounted or unknown to the reference', () => {
-    const reference = Object.entries(loadReferenceDocument().paths).flatMap(([path, ops]) => Object.keys(ops).filter((m) => METHODS.includes(m)).map((m) => shape(m, path)));
+    const reference = Object.entries(loadReferenceDocument().paths).flatMap(([path, ops]) =>
+      Object.keys(ops)
+        .filter((m) => METHODS.includes(m))
+        .map((m) => shape(m, path)),
+    );
     const mounted = new Set(registeredRoutes.map((r) => shape(r.method, r.path)));
     const unbuilt = UNBUILT_OPERATIONS.map((op) => shape(op.split(' ')[0]!, op.split(' ')[1]!));
     expect(reference.filter((op) => !mounted.has(op) && !unbuilt.includes(op))).toEqual([]);
@@ -49,10 +53,12 @@ describe('operations of the reference not built yet', () => {
       const [method, path] = op.split(' ') as [string, string];
       const url = concrete(path, `Unknown:${randomUUID()}`);
       const anonymous = await send(method.toLowerCase(), url);
-      if (anonymous.status !== 401 || anonymous.body.code !== 'UNAUTHORIZED') problems.push(`${op} without credentials: ${anonymous.status} ${anonymous.body.code}`);
+      if (anonymous.status !== 401 || anonymous.body.code !== 'UNAUTHORIZED')
+        problems.push(`${op} without credentials: ${anonymous.status} ${anonymous.body.code}`);
       const res = await send(method.toLowerCase(), url, auth);
       const body = res.body as { status?: number; code?: string; reason?: string; message?: string };
-      if (res.status !== 501 || body.code !== 'NOT_IMPLEMENTED' || body.status !== 501 || typeof body.reason !== 'string' || body.message !== body.reason) problems.push(`${op}: ${res.status} ${res.text.slice(0, 120)}`);
+      if (res.status !== 501 || body.code !== 'NOT_IMPLEMENTED' || body.status !== 501 || typeof body.reason !== 'string' || body.message !== body.reason)
+        problems.push(`${op}: ${res.status} ${res.text.slice(0, 120)}`);
     }
     expect(problems).toEqual([]);
     const doc = (await request(app).get(`${BASE}/openapi.json`)).body as { paths: Record<string, Record<string, unknown>> };
@@ -85,9 +91,14 @@ describe('an id parameter that is not an id', () => {
     const problems: string[] = [];
     for (const route of withIds) {
       const path = route.path.replace(/:(\w+)/g, '{$1}');
-      const unknown = await send(route.method, concrete(path, `Unknown:${randomUUID()}`), auth).set('Idempotency-Key', randomUUID()).send({});
+      const unknown = await send(route.method, concrete(path, `Unknown:${randomUUID()}`), auth)
+        .set('Idempotency-Key', randomUUID())
+        .send({});
       const malformed = await send(route.method, concrete(path, 'not-an-id'), auth).set('Idempotency-Key', randomUUID()).send({});
-      if (malformed.status !== unknown.status || malformed.body.code !== unknown.body.code) problems.push(`${shape(route.method, route.path)}: malformed ${malformed.status} ${malformed.body.code}, unknown ${unknown.status} ${unknown.body.code}`);
+      if (malformed.status !== unknown.status || malformed.body.code !== unknown.body.code)
+        problems.push(
+          `${shape(route.method, route.path)}: malformed ${malformed.status} ${malformed.body.code}, unknown ${unknown.status} ${unknown.body.code}`,
+        );
     }
     expect(problems).toEqual([]);
   });

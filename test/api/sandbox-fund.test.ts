@@ -15,7 +15,11 @@ afterAll(async () => {
 });
 
 async function customerWithUsdAccount(api: Awaited<ReturnType<Harness['platform']>>['api']) {
-  const created = await api.post('/customers', { customerType: 'INDIVIDUAL', platformCustomerId: `c-${Date.now()}-${Math.random()}`, fullName: 'Ada Lovelace' });
+  const created = await api.post('/customers', {
+    customerType: 'INDIVIDUAL',
+    platformCustomerId: `c-${Date.now()}-${Math.random()}`,
+    fullName: 'Ada Lovelace',
+  });
   expect(created.status).toBe(201);
   const accounts = await api.get(`/customers/internal-accounts?customerId=${encodeURIComponent(created.body.id)}&currency=USD`);
   expect(accounts.status).toBe(200);
@@ -59,7 +63,10 @@ describe('POST /sandbox/internal-accounts/{id}/fund', () => {
     // INCOMING_PAYMENT.COMPLETED arrives, signed by the sandbox key.
     await h.receiver.waitFor((hooks) => hooks.some((x) => x.body.type === 'INCOMING_PAYMENT.COMPLETED' && x.body.data.id === tx.id));
     const hook = h.receiver.ofType('INCOMING_PAYMENT.COMPLETED').find((x) => x.body.data.id === tx.id)!;
-    expect(hook.body).toMatchObject({ type: 'INCOMING_PAYMENT.COMPLETED', data: { id: tx.id, status: 'COMPLETED', customerId, receivedAmount: { amount: 12_345 } } });
+    expect(hook.body).toMatchObject({
+      type: 'INCOMING_PAYMENT.COMPLETED',
+      data: { id: tx.id, status: 'COMPLETED', customerId, receivedAmount: { amount: 12_345 } },
+    });
     expect(hook.body.id).toMatch(/^Webhook:[0-9a-f-]{36}$/);
     const key = await api.get('/webhooks/public-key');
     expect(key.body.environment).toBe('SANDBOX');
@@ -73,7 +80,8 @@ describe('POST /sandbox/internal-accounts/{id}/fund', () => {
     const found = await eventually(
       async () => {
         const ids: string[] = [];
-        for await (const wf of h.temporal.workflow.list({ query: `CustomerId = "${customerId}" AND WorkflowType = "incomingPayment"` })) ids.push(wf.workflowId);
+        for await (const wf of h.temporal.workflow.list({ query: `CustomerId = "${customerId}" AND WorkflowType = "incomingPayment"` }))
+          ids.push(wf.workflowId);
         return ids;
       },
       (ids) => ids.length > 0,
@@ -91,7 +99,9 @@ describe('POST /sandbox/internal-accounts/{id}/fund', () => {
       expect((await api.post(`/sandbox/internal-accounts/${accountId}/fund`, { amount })).status).toBe(200);
     }
     expect(await balanceOf(accountId)).toBe(200_000_000_000n);
-    const res = await api.get(`/customers/internal-accounts?customerId=${encodeURIComponent((await api.get(`/customers/internal-accounts`)).body.data[0].customerId)}&currency=USD`);
+    const res = await api.get(
+      `/customers/internal-accounts?customerId=${encodeURIComponent((await api.get(`/customers/internal-accounts`)).body.data[0].customerId)}&currency=USD`,
+    );
     expect(res.body.data[0].balance.amount).toBe(200_000_000_000);
   });
 
@@ -112,7 +122,12 @@ describe('POST /sandbox/internal-accounts/{id}/fund', () => {
       const res = await (typeof body === 'string' ? req.send(body) : req.send(body));
       expect(res.status).toBe(status);
       expect(res.body).toMatchObject({ code, reason: expect.any(String) });
-      if (field) expect(res.body.details.errors).toEqual(expect.arrayContaining([expect.objectContaining({ field, constraint: expect.objectContaining({ rule: expect.any(String) }), message: expect.any(String) })]));
+      if (field)
+        expect(res.body.details.errors).toEqual(
+          expect.arrayContaining([
+            expect.objectContaining({ field, constraint: expect.objectContaining({ rule: expect.any(String) }), message: expect.any(String) }),
+          ]),
+        );
       expect(await balanceOf(accountId)).toBe(0n);
       expect(await h.orm.em.fork().count(Transaction, { destination: { accountId } })).toBe(0);
     });
@@ -148,7 +163,7 @@ describe('POST /sandbox/internal-accounts/{id}/fund', () => {
 });
 
 describe('funding a deleted customer', () => {
-  test("is 410 CUSTOMER_DELETED and moves nothing", async () => {
+  test('is 410 CUSTOMER_DELETED and moves nothing', async () => {
     const { api } = await h.platform();
     const { customerId, accountId } = await customerWithUsdAccount(api);
     expect((await api.delete(`/customers/${customerId}`)).status).toBe(200);

@@ -12,10 +12,26 @@ afterAll(async () => {
 describe('POST /sandbox/uma/receive', () => {
   test('a sandbox sender pays a customer by UMA address: credited, COMPLETED, announced', async () => {
     const { api, uma } = await h.platform();
-    const receiver = await api.post('/customers', { customerType: 'INDIVIDUAL', platformCustomerId: `r-${Math.random()}`, fullName: 'Bob', umaAddress: uma(`bob.${Date.now()}`) });
-    const res = await api.post('/sandbox/uma/receive', { senderUmaAddress: '$success.usd@sandbox.example.com', receiverUmaAddress: receiver.body.umaAddress.toUpperCase(), receivingCurrencyCode: 'USD', receivingCurrencyAmount: 2_500 });
+    const receiver = await api.post('/customers', {
+      customerType: 'INDIVIDUAL',
+      platformCustomerId: `r-${Math.random()}`,
+      fullName: 'Bob',
+      umaAddress: uma(`bob.${Date.now()}`),
+    });
+    const res = await api.post('/sandbox/uma/receive', {
+      senderUmaAddress: '$success.usd@sandbox.example.com',
+      receiverUmaAddress: receiver.body.umaAddress.toUpperCase(),
+      receivingCurrencyCode: 'USD',
+      receivingCurrencyAmount: 2_500,
+    });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ type: 'INCOMING', status: 'COMPLETED', customerId: receiver.body.id, source: { sourceType: 'UMA_ADDRESS', umaAddress: '$success.usd@sandbox.example.com' }, receivedAmount: { amount: 2_500, currency: { code: 'USD' } } });
+    expect(res.body).toMatchObject({
+      type: 'INCOMING',
+      status: 'COMPLETED',
+      customerId: receiver.body.id,
+      source: { sourceType: 'UMA_ADDRESS', umaAddress: '$success.usd@sandbox.example.com' },
+      receivedAmount: { amount: 2_500, currency: { code: 'USD' } },
+    });
     const accounts = await api.get(`/customers/internal-accounts?customerId=${encodeURIComponent(receiver.body.id)}&currency=USD`);
     expect(accounts.body.data[0].balance.amount).toBe(2_500);
     await h.receiver.waitFor((hooks) => hooks.some((w) => w.body.type === 'INCOMING_PAYMENT.COMPLETED' && w.body.data.id === res.body.id));

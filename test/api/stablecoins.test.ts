@@ -26,17 +26,34 @@ const operator = (...args: string[]) => operatorCommand(h.orm.em.fork(), args);
 const SPARK_ADDRESS = 'sparkrt1pgssy7d7vel0nh9m4326qc54e6rskpczn07dktww9rv4nu5ptvt0s9uc8pt5y4';
 
 async function link(api: Api, clientId = `client-${randomUUID().slice(0, 8)}`, extra: Record<string, unknown> = {}) {
-  const res = await api.post('/stablecoin-provider-accounts', { provider: 'BRALE', apiClientId: clientId, apiClientSecret: 'sk_sandbox_brale_secret', ...extra }, key());
+  const res = await api.post(
+    '/stablecoin-provider-accounts',
+    { provider: 'BRALE', apiClientId: clientId, apiClientSecret: 'sk_sandbox_brale_secret', ...extra },
+    key(),
+  );
   expect(res.status).toBe(201);
   return res.body as { id: string; providerAccountId: string; status: string };
 }
 
 async function register(api: Api, providerTokenIdentifier: string, extra: Record<string, unknown> = {}) {
-  return api.post('/stablecoins', { providerTokenIdentifier, networkTokenIdentifier: `btkn1${providerTokenIdentifier.toLowerCase()}${randomUUID().slice(0, 6)}`, network: 'SPARK', ...extra }, key());
+  return api.post(
+    '/stablecoins',
+    { providerTokenIdentifier, networkTokenIdentifier: `btkn1${providerTokenIdentifier.toLowerCase()}${randomUUID().slice(0, 6)}`, network: 'SPARK', ...extra },
+    key(),
+  );
 }
 
-const coinStatus = (api: Api, id: string, status: string) => eventually(() => api.get(`/stablecoins/${id}`), (r) => r.body.issuanceStatus === status);
-const operationStatus = (api: Api, id: string, status: string) => eventually(() => api.get(`/stablecoin-operations/${id}`), (r) => r.body.status === status, 20_000);
+const coinStatus = (api: Api, id: string, status: string) =>
+  eventually(
+    () => api.get(`/stablecoins/${id}`),
+    (r) => r.body.issuanceStatus === status,
+  );
+const operationStatus = (api: Api, id: string, status: string) =>
+  eventually(
+    () => api.get(`/stablecoin-operations/${id}`),
+    (r) => r.body.status === status,
+    20_000,
+  );
 
 /** A platform account whose bank validation window has passed (the sandbox's takes ten seconds). */
 async function bankAccount(api: Api, accountNumber = '123456789', extra: Record<string, unknown> = {}) {
@@ -63,8 +80,10 @@ async function issuer(symbol = 'ACME') {
   return { api, platform, link: providerLink, coin, wallet: await sparkWallet(api), bank: await bankAccount(api) };
 }
 
-const mint = (api: Api, coinId: string, body: Record<string, unknown>, headers: Record<string, string> = key()) => api.post(`/stablecoins/${coinId}/mints`, body, headers);
-const burn = (api: Api, coinId: string, body: Record<string, unknown>, headers: Record<string, string> = key()) => api.post(`/stablecoins/${coinId}/burns`, body, headers);
+const mint = (api: Api, coinId: string, body: Record<string, unknown>, headers: Record<string, string> = key()) =>
+  api.post(`/stablecoins/${coinId}/mints`, body, headers);
+const burn = (api: Api, coinId: string, body: Record<string, unknown>, headers: Record<string, string> = key()) =>
+  api.post(`/stablecoins/${coinId}/burns`, body, headers);
 const balance = async (id: string) => (await h.orm.em.fork().findOne(LedgerAccount, { id }))?.balance ?? 0n;
 
 describe('provider account links', () => {
@@ -74,7 +93,12 @@ describe('provider account links', () => {
     const body = { provider: 'BRALE', apiClientId: 'acme-client', apiClientSecret: 'sk_live_looking_secret_1234' };
     const res = await api.post('/stablecoin-provider-accounts', body, headers);
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ provider: 'BRALE', providerEnvironment: 'SANDBOX', status: 'ACTIVE', providerAccountId: expect.stringMatching(/^brale_/) });
+    expect(res.body).toMatchObject({
+      provider: 'BRALE',
+      providerEnvironment: 'SANDBOX',
+      status: 'ACTIVE',
+      providerAccountId: expect.stringMatching(/^brale_/),
+    });
     expect(res.body.lastVerifiedAt).toEqual(expect.any(String));
     expect(JSON.stringify(res.body)).not.toContain('sk_live_looking_secret_1234');
     const again = await api.post('/stablecoin-provider-accounts', body, headers);
@@ -100,7 +124,9 @@ describe('provider account links', () => {
     const { api, platform } = await h.platform();
     const noKey = await api.post('/stablecoin-provider-accounts', { provider: 'BRALE', apiClientId: 'c', apiClientSecret: 's' });
     expect(noKey.status).toBe(400);
-    expect(noKey.body.details.errors).toEqual([expect.objectContaining({ field: 'Idempotency-Key', constraint: expect.objectContaining({ rule: 'required' }) })]);
+    expect(noKey.body.details.errors).toEqual([
+      expect.objectContaining({ field: 'Idempotency-Key', constraint: expect.objectContaining({ rule: 'required' }) }),
+    ]);
 
     const bad = await api.post('/stablecoin-provider-accounts', { provider: 'TETHER', apiClientId: '', apiClientSecret: 's', extra: 1 }, key());
     expect(bad.status).toBe(400);
@@ -115,7 +141,11 @@ describe('provider account links', () => {
     expect(several.body.code).toBe('INVALID_INPUT');
     expect(several.body.details.errors[0].field).toBe('providerAccountId');
 
-    const elsewhere = await api.post('/stablecoin-provider-accounts', { provider: 'BRALE', apiClientId: 'multi-1', apiClientSecret: 's', providerAccountId: 'brale_someone_else' }, key());
+    const elsewhere = await api.post(
+      '/stablecoin-provider-accounts',
+      { provider: 'BRALE', apiClientId: 'multi-1', apiClientSecret: 's', providerAccountId: 'brale_someone_else' },
+      key(),
+    );
     expect(elsewhere.status).toBe(400);
     expect(elsewhere.body.code).toBe('STABLECOIN_VERIFICATION_FAILED');
     expect(await h.orm.em.fork().count(StablecoinProviderAccount, { platformId: platform.id })).toBe(0);
@@ -128,7 +158,9 @@ describe('provider account links', () => {
     const chosen = await link(api, 'multi-1', { providerAccountId: several.body.details.errors[0].message.match(/brale_[0-9a-f]+-b/)[0] });
     expect(chosen.providerAccountId).toMatch(/-b$/);
 
-    expect((await api.get('/stablecoin-provider-accounts/StablecoinProviderAccount:00000000-0000-4000-8000-000000000000')).body.code).toBe('STABLECOIN_PROVIDER_ACCOUNT_NOT_FOUND');
+    expect((await api.get('/stablecoin-provider-accounts/StablecoinProviderAccount:00000000-0000-4000-8000-000000000000')).body.code).toBe(
+      'STABLECOIN_PROVIDER_ACCOUNT_NOT_FOUND',
+    );
     expect((await api.get('/stablecoin-provider-accounts?colour=blue')).status).toBe(400);
   });
 
@@ -201,7 +233,15 @@ describe('registering stablecoins', () => {
     const failed = await register(api, 'FAILING_D2');
     expect((await coinStatus(api, failed.body.id, 'FAILED')).body).toMatchObject({ issuanceStatus: 'FAILED', symbol: 'FAILING', decimals: 2 });
     // The rejected registration holds nothing: the same token registers again (and is rejected again by the sandbox).
-    expect((await api.post('/stablecoins', { providerTokenIdentifier: 'REJECTME', networkTokenIdentifier: rejected.body.networkTokenIdentifier, network: 'SPARK' }, key())).status).toBe(201);
+    expect(
+      (
+        await api.post(
+          '/stablecoins',
+          { providerTokenIdentifier: 'REJECTME', networkTokenIdentifier: rejected.body.networkTokenIdentifier, network: 'SPARK' },
+          key(),
+        )
+      ).status,
+    ).toBe(201);
   });
 
   test('refusals: no link (404), the provider does not know the token or fails, several ACTIVE links need a choice, an INVALID or REVOKED link', async () => {
@@ -212,11 +252,25 @@ describe('registering stablecoins', () => {
     const first = await link(api);
     const unknown = await register(api, 'UNKNOWNCOIN');
     expect(unknown.status).toBe(400);
-    expect(unknown.body).toMatchObject({ code: 'STABLECOIN_VERIFICATION_FAILED', details: { errors: [expect.objectContaining({ field: 'providerTokenIdentifier' })] } });
-    const pinnedElsewhere = await api.post('/stablecoins', { providerTokenIdentifier: 'PINNEDCOIN', networkTokenIdentifier: 'btkn1somethingelse', network: 'SPARK' }, key());
+    expect(unknown.body).toMatchObject({
+      code: 'STABLECOIN_VERIFICATION_FAILED',
+      details: { errors: [expect.objectContaining({ field: 'providerTokenIdentifier' })] },
+    });
+    const pinnedElsewhere = await api.post(
+      '/stablecoins',
+      { providerTokenIdentifier: 'PINNEDCOIN', networkTokenIdentifier: 'btkn1somethingelse', network: 'SPARK' },
+      key(),
+    );
     expect(pinnedElsewhere.status).toBe(400);
-    expect(pinnedElsewhere.body).toMatchObject({ code: 'STABLECOIN_VERIFICATION_FAILED', details: { errors: [expect.objectContaining({ field: 'networkTokenIdentifier' })] } });
-    const pinned = await api.post('/stablecoins', { providerTokenIdentifier: 'PINNEDCOIN', networkTokenIdentifier: 'btkn1pinnedcoin', network: 'SPARK' }, key());
+    expect(pinnedElsewhere.body).toMatchObject({
+      code: 'STABLECOIN_VERIFICATION_FAILED',
+      details: { errors: [expect.objectContaining({ field: 'networkTokenIdentifier' })] },
+    });
+    const pinned = await api.post(
+      '/stablecoins',
+      { providerTokenIdentifier: 'PINNEDCOIN', networkTokenIdentifier: 'btkn1pinnedcoin', network: 'SPARK' },
+      key(),
+    );
     expect(pinned.status).toBe(201);
     const failing = await register(api, 'ERRORCOIN');
     expect(failing.status).toBe(400);
@@ -249,7 +303,13 @@ describe('registering stablecoins', () => {
     const { api } = await h.platform();
     const providerLink = await link(api);
     // The provider rotated the secret: reseal the stored credentials with one it now refuses.
-    await h.orm.em.fork().nativeUpdate(StablecoinProviderAccount, { id: providerLink.id }, { sealedCredentials: encrypt(h.masterKey, JSON.stringify({ apiClientId: 'x', apiClientSecret: 'invalid-now' })) });
+    await h.orm.em
+      .fork()
+      .nativeUpdate(
+        StablecoinProviderAccount,
+        { id: providerLink.id },
+        { sealedCredentials: encrypt(h.masterKey, JSON.stringify({ apiClientId: 'x', apiClientSecret: 'invalid-now' })) },
+      );
     const res = await register(api, 'ACME');
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('STABLECOIN_PROVIDER_ACCOUNT_INVALID');
@@ -302,7 +362,12 @@ describe('grid enablement (spec §3)', () => {
 describe('mints', () => {
   test('wire-funded: PENDING_FUNDING with wire instructions, funds arrive, the provider mints; reserve and supply move together in the ledger', async () => {
     const { api, platform, coin, wallet, link: providerLink } = await issuer();
-    const res = await mint(api, coin.id, { amount: '25000000', fundingSource: { type: 'WIRE' }, destination: { accountId: wallet }, description: 'Initial program funding' });
+    const res = await mint(api, coin.id, {
+      amount: '25000000',
+      fundingSource: { type: 'WIRE' },
+      destination: { accountId: wallet },
+      description: 'Initial program funding',
+    });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({
       stablecoinId: coin.id,
@@ -314,7 +379,13 @@ describe('mints', () => {
       stablecoinProviderAccountId: providerLink.id,
       source: { type: 'WIRE' },
       destination: { accountId: wallet },
-      fundingInstructions: { rail: 'WIRE', routingNumber: '021000021', accountNumber: expect.stringMatching(/^\d+$/), reference: expect.stringMatching(/^MINT-/), valueType: 'ACME' },
+      fundingInstructions: {
+        rail: 'WIRE',
+        routingNumber: '021000021',
+        accountNumber: expect.stringMatching(/^\d+$/),
+        reference: expect.stringMatching(/^MINT-/),
+        valueType: 'ACME',
+      },
       description: 'Initial program funding',
     });
     expect(Date.parse(res.body.expiresAt)).toBeGreaterThan(Date.now() + 50 * 60_000);
@@ -349,7 +420,11 @@ describe('mints', () => {
     const retried = await mint(api, coin.id, body, headers);
     expect(retried.status).toBe(201);
     expect(retried.body.id).toBe(ach.body.id);
-    const fromBalance = await mint(api, coin.id, { amount: '2000000', fundingSource: { type: 'PROVIDER_INTERNAL_BALANCE', sourceTokenIdentifier: 'USDC', cryptoNetwork: 'SOLANA' }, destination: { accountId: wallet } });
+    const fromBalance = await mint(api, coin.id, {
+      amount: '2000000',
+      fundingSource: { type: 'PROVIDER_INTERNAL_BALANCE', sourceTokenIdentifier: 'USDC', cryptoNetwork: 'SOLANA' },
+      destination: { accountId: wallet },
+    });
     expect(fromBalance.status).toBe(201);
     await operationStatus(api, ach.body.id, 'COMPLETED');
     await operationStatus(api, fromBalance.body.id, 'COMPLETED');
@@ -386,7 +461,11 @@ describe('mints', () => {
     const created = await register(api, 'CENT_D2');
     const coin = (await coinStatus(api, created.body.id, 'PROVISIONED')).body as { id: string; decimals: number };
     expect(coin.decimals).toBe(2);
-    const res = await mint(api, coin.id, { amount: '1234', fundingSource: { type: 'PROVIDER_INTERNAL_BALANCE', sourceTokenIdentifier: 'USDB', cryptoNetwork: 'SPARK' }, destination: { accountId: await sparkWallet(api) } });
+    const res = await mint(api, coin.id, {
+      amount: '1234',
+      fundingSource: { type: 'PROVIDER_INTERNAL_BALANCE', sourceTokenIdentifier: 'USDB', cryptoNetwork: 'SPARK' },
+      destination: { accountId: await sparkWallet(api) },
+    });
     expect(res.status).toBe(201);
     await operationStatus(api, res.body.id, 'COMPLETED');
     expect(await balance(reserveAccountId(platform.id, coin.id))).toBe(1234n);
@@ -400,9 +479,17 @@ describe('mints', () => {
     const refusedId = refused.body.details.stablecoinOperationId as string;
     expect((await api.get(`/stablecoin-operations/${refusedId}`)).body).toMatchObject({ status: 'FAILED', failureReason: 'PROVIDER_REJECTED' });
 
-    const failing = await mint(api, coin.id, { amount: '14140000', fundingSource: { type: 'PROVIDER_INTERNAL_BALANCE', sourceTokenIdentifier: 'USDC', cryptoNetwork: 'BASE' }, destination: { accountId: wallet } });
+    const failing = await mint(api, coin.id, {
+      amount: '14140000',
+      fundingSource: { type: 'PROVIDER_INTERNAL_BALANCE', sourceTokenIdentifier: 'USDC', cryptoNetwork: 'BASE' },
+      destination: { accountId: wallet },
+    });
     expect(failing.status).toBe(201);
-    expect((await operationStatus(api, failing.body.id, 'FAILED')).body).toMatchObject({ status: 'FAILED', failureReason: 'PROVIDER_TRANSFER_FAILED', providerStatus: 'failed' });
+    expect((await operationStatus(api, failing.body.id, 'FAILED')).body).toMatchObject({
+      status: 'FAILED',
+      failureReason: 'PROVIDER_TRANSFER_FAILED',
+      providerStatus: 'failed',
+    });
     expect(await balance(reserveAccountId(platform.id, coin.id))).toBe(0n);
   });
 
@@ -426,7 +513,8 @@ describe('mints', () => {
   test('external accounts: the wrong kind, a customer’s, no account type for a debit, and the provider’s link outcomes', async () => {
     const { api, coin, wallet, bank } = await issuer();
     const wire = (destination: string) => mint(api, coin.id, { amount: '1000000', fundingSource: { type: 'WIRE' }, destination: { accountId: destination } });
-    const debit = (externalAccountId: string) => mint(api, coin.id, { amount: '1000000', fundingSource: { type: 'ACH_DEBIT', externalAccountId }, destination: { accountId: wallet } });
+    const debit = (externalAccountId: string) =>
+      mint(api, coin.id, { amount: '1000000', fundingSource: { type: 'ACH_DEBIT', externalAccountId }, destination: { accountId: wallet } });
 
     expect((await wire(bank)).body.code).toBe('STABLECOIN_EXTERNAL_ACCOUNT_NOT_SUPPORTED');
     expect((await debit(wallet)).body.code).toBe('STABLECOIN_EXTERNAL_ACCOUNT_NOT_SUPPORTED');
@@ -450,14 +538,25 @@ describe('mints', () => {
 
   test('provider balances it does not hold, and the Grid-internal flows: not enabled, then reserved for a later version', async () => {
     const { api, coin, wallet } = await issuer();
-    const notHeld = await mint(api, coin.id, { amount: '1000000', fundingSource: { type: 'PROVIDER_INTERNAL_BALANCE', sourceTokenIdentifier: 'USDT', cryptoNetwork: 'TRON' }, destination: { accountId: wallet } });
+    const notHeld = await mint(api, coin.id, {
+      amount: '1000000',
+      fundingSource: { type: 'PROVIDER_INTERNAL_BALANCE', sourceTokenIdentifier: 'USDT', cryptoNetwork: 'TRON' },
+      destination: { accountId: wallet },
+    });
     expect(notHeld.body.code).toBe('STABLECOIN_PROVIDER_SOURCE_NOT_LINKED');
 
     const internal = 'InternalAccount:00000000-0000-4000-8000-000000000000';
-    const internalFunding = () => mint(api, coin.id, { amount: '1000000', fundingSource: { type: 'SVC_INTERNAL_ACCOUNT', accountId: internal }, destination: { accountId: wallet } });
+    const internalFunding = () =>
+      mint(api, coin.id, { amount: '1000000', fundingSource: { type: 'SVC_INTERNAL_ACCOUNT', accountId: internal }, destination: { accountId: wallet } });
     const internalDestination = () => mint(api, coin.id, { amount: '1000000', fundingSource: { type: 'WIRE' }, destination: { accountId: internal } });
-    const internalBurn = () => burn(api, coin.id, { amount: '1000000', source: { type: 'SVC_INTERNAL_ACCOUNT', accountId: internal }, destination: { type: 'EXTERNAL_ACCOUNT', externalAccountId: wallet, rail: 'WIRE' } });
-    for (const attempt of [internalFunding, internalDestination, internalBurn]) expect((await attempt()).body.code).toBe('STABLECOIN_GRID_OPERATIONS_NOT_ENABLED');
+    const internalBurn = () =>
+      burn(api, coin.id, {
+        amount: '1000000',
+        source: { type: 'SVC_INTERNAL_ACCOUNT', accountId: internal },
+        destination: { type: 'EXTERNAL_ACCOUNT', externalAccountId: wallet, rail: 'WIRE' },
+      });
+    for (const attempt of [internalFunding, internalDestination, internalBurn])
+      expect((await attempt()).body.code).toBe('STABLECOIN_GRID_OPERATIONS_NOT_ENABLED');
     await api.post(`/stablecoins/${coin.id}/grid-enablement`);
     await operator('grid', coin.id, 'ENABLING');
     await operator('grid', coin.id, 'ENABLED');
@@ -468,7 +567,11 @@ describe('mints', () => {
 
   test('an order the provider accepted completes even if its link is revoked meanwhile', async () => {
     const { api, platform, coin, wallet, link: providerLink } = await issuer();
-    const res = await mint(api, coin.id, { amount: '3000000', fundingSource: { type: 'PROVIDER_INTERNAL_BALANCE', sourceTokenIdentifier: 'USDC', cryptoNetwork: 'SOLANA' }, destination: { accountId: wallet } });
+    const res = await mint(api, coin.id, {
+      amount: '3000000',
+      fundingSource: { type: 'PROVIDER_INTERNAL_BALANCE', sourceTokenIdentifier: 'USDC', cryptoNetwork: 'SOLANA' },
+      destination: { accountId: wallet },
+    });
     expect(res.body.status).toBe('PENDING_PROVIDER');
     await operator('link', providerLink.id, 'REVOKED');
     expect((await operationStatus(api, res.body.id, 'COMPLETED')).body.status).toBe('COMPLETED');
@@ -483,9 +586,13 @@ describe('mints', () => {
     expect(early.body.code).toBe('STABLECOIN_NOT_PROVISIONED');
     await coinStatus(api, pending.body.id, 'PROVISIONED');
     await operator('link', providerLink.id, 'INVALID');
-    expect((await mint(api, coin.id, { amount: '1000000', fundingSource: { type: 'WIRE' }, destination: { accountId: wallet } })).body.code).toBe('STABLECOIN_PROVIDER_ACCOUNT_INVALID');
+    expect((await mint(api, coin.id, { amount: '1000000', fundingSource: { type: 'WIRE' }, destination: { accountId: wallet } })).body.code).toBe(
+      'STABLECOIN_PROVIDER_ACCOUNT_INVALID',
+    );
     await operator('link', providerLink.id, 'REVOKED');
-    expect((await mint(api, coin.id, { amount: '1000000', fundingSource: { type: 'WIRE' }, destination: { accountId: wallet } })).body.code).toBe('STABLECOIN_PROVIDER_ACCOUNT_REVOKED');
+    expect((await mint(api, coin.id, { amount: '1000000', fundingSource: { type: 'WIRE' }, destination: { accountId: wallet } })).body.code).toBe(
+      'STABLECOIN_PROVIDER_ACCOUNT_REVOKED',
+    );
   });
 });
 
@@ -493,11 +600,22 @@ describe('burns', () => {
   test("the fiat goes out only by a rail the bank account's paymentRails allow", async () => {
     const { api, coin } = await issuer();
     const wireOnly = await bankAccount(api, '223456789', { paymentRails: ['WIRE'] });
-    const byAch = await burn(api, coin.id, { amount: '1000000', source: { type: 'PROVIDER_INTERNAL_BALANCE' }, destination: { type: 'EXTERNAL_ACCOUNT', externalAccountId: wireOnly, rail: 'ACH_CREDIT' } });
+    const byAch = await burn(api, coin.id, {
+      amount: '1000000',
+      source: { type: 'PROVIDER_INTERNAL_BALANCE' },
+      destination: { type: 'EXTERNAL_ACCOUNT', externalAccountId: wireOnly, rail: 'ACH_CREDIT' },
+    });
     expect(byAch.status).toBe(400);
-    expect(byAch.body).toMatchObject({ code: 'INVALID_INPUT', details: { errors: [expect.objectContaining({ field: 'destination.rail', message: expect.stringContaining('WIRE') })] } });
+    expect(byAch.body).toMatchObject({
+      code: 'INVALID_INPUT',
+      details: { errors: [expect.objectContaining({ field: 'destination.rail', message: expect.stringContaining('WIRE') })] },
+    });
     // By wire the rail is allowed: what stops this burn is the supply (none minted yet).
-    const byWire = await burn(api, coin.id, { amount: '1000000', source: { type: 'PROVIDER_INTERNAL_BALANCE' }, destination: { type: 'EXTERNAL_ACCOUNT', externalAccountId: wireOnly, rail: 'WIRE' } });
+    const byWire = await burn(api, coin.id, {
+      amount: '1000000',
+      source: { type: 'PROVIDER_INTERNAL_BALANCE' },
+      destination: { type: 'EXTERNAL_ACCOUNT', externalAccountId: wireOnly, rail: 'WIRE' },
+    });
     expect(byWire.body.code).toBe('INSUFFICIENT_FUNDS');
   });
 
@@ -508,10 +626,18 @@ describe('burns', () => {
     expect(tooMuch.status).toBe(400);
     expect(tooMuch.body.code).toBe('INSUFFICIENT_FUNDS');
 
-    const minted = await mint(api, coin.id, { amount: '5000000', fundingSource: { type: 'PROVIDER_INTERNAL_BALANCE', sourceTokenIdentifier: 'USDC', cryptoNetwork: 'ETHEREUM' }, destination: { accountId: wallet } });
+    const minted = await mint(api, coin.id, {
+      amount: '5000000',
+      fundingSource: { type: 'PROVIDER_INTERNAL_BALANCE', sourceTokenIdentifier: 'USDC', cryptoNetwork: 'ETHEREUM' },
+      destination: { accountId: wallet },
+    });
     await operationStatus(api, minted.body.id, 'COMPLETED');
 
-    const toWallet = await burn(api, coin.id, { amount: '1000000', source: { type: 'EXTERNAL_ACCOUNT' }, destination: { ...destination, externalAccountId: wallet } });
+    const toWallet = await burn(api, coin.id, {
+      amount: '1000000',
+      source: { type: 'EXTERNAL_ACCOUNT' },
+      destination: { ...destination, externalAccountId: wallet },
+    });
     expect(toWallet.body.code).toBe('STABLECOIN_EXTERNAL_ACCOUNT_NOT_SUPPORTED');
 
     const fromWallet = await burn(api, coin.id, { amount: '3000000', source: { type: 'EXTERNAL_ACCOUNT' }, destination, description: 'Redeem' });
@@ -527,7 +653,11 @@ describe('burns', () => {
     // 3.00 of the 5.00 outstanding is claimed by the burn under way: 2.50 more is too much.
     const overClaimed = await burn(api, coin.id, { amount: '2500000', source: { type: 'PROVIDER_INTERNAL_BALANCE' }, destination });
     expect(overClaimed.body.code).toBe('INSUFFICIENT_FUNDS');
-    const rest = await burn(api, coin.id, { amount: '2000000', source: { type: 'PROVIDER_INTERNAL_BALANCE' }, destination: { ...destination, rail: 'RTP_CREDIT' } });
+    const rest = await burn(api, coin.id, {
+      amount: '2000000',
+      source: { type: 'PROVIDER_INTERNAL_BALANCE' },
+      destination: { ...destination, rail: 'RTP_CREDIT' },
+    });
     expect(rest.status).toBe(201);
     expect(rest.body.status).toBe('PENDING_PROVIDER');
 

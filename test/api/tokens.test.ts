@@ -65,10 +65,16 @@ describe('POST /tokens', () => {
   test('a token cannot grant what it does not hold; a production token mints production tokens', async () => {
     const p = await h.platform();
     const manager = await mint(p, 'manager', ['VIEW', 'MANAGE']);
-    const res = await request(h.app).post(`${BASE}/tokens`).set('Authorization', basic(manager.id, manager.clientSecret)).send({ name: 'payer', permissions: ['TRANSACT'] });
+    const res = await request(h.app)
+      .post(`${BASE}/tokens`)
+      .set('Authorization', basic(manager.id, manager.clientSecret))
+      .send({ name: 'payer', permissions: ['TRANSACT'] });
     expect(res.status).toBe(403);
     expect(res.body.code).toBe('FORBIDDEN');
-    const ok = await request(h.app).post(`${BASE}/tokens`).set('Authorization', basic(manager.id, manager.clientSecret)).send({ name: 'reader', permissions: ['VIEW'] });
+    const ok = await request(h.app)
+      .post(`${BASE}/tokens`)
+      .set('Authorization', basic(manager.id, manager.clientSecret))
+      .send({ name: 'reader', permissions: ['VIEW'] });
     expect(ok.status).toBe(201);
 
     const prod = await h.platform({ environment: 'PRODUCTION' });
@@ -89,11 +95,17 @@ describe('POST /tokens with an Idempotency-Key', () => {
     expect(await tokenRows(p.platform.id)).toBe(before + 1);
     expect((await rawGet(basic(first.body.id, first.body.clientSecret), '/config')).status).toBe(200);
     // The stored answer holds the secret: never in plain text.
-    const [record] = await h.orm.em.getConnection().execute<{ response_body: string }[]>('select response_body from idempotency_keys where platform_id = ? and key = ?', [p.platform.id, 'token-once']);
+    const [record] = await h.orm.em
+      .getConnection()
+      .execute<{ response_body: string }[]>('select response_body from idempotency_keys where platform_id = ? and key = ?', [p.platform.id, 'token-once']);
     expect(record!.response_body).not.toContain(first.body.clientSecret);
     expect(record!.response_body).not.toContain(first.body.id);
     // Another request under the same key is refused.
-    const reused = await request(h.app).post(`${BASE}/tokens`).set('Authorization', p.auth).set('Idempotency-Key', 'token-once').send({ name: 'other', permissions: ['VIEW'] });
+    const reused = await request(h.app)
+      .post(`${BASE}/tokens`)
+      .set('Authorization', p.auth)
+      .set('Idempotency-Key', 'token-once')
+      .send({ name: 'other', permissions: ['VIEW'] });
     expect(reused.status).toBe(409);
   });
 
@@ -105,7 +117,11 @@ describe('POST /tokens with an Idempotency-Key', () => {
     expect(first.status).toBe(201);
     const before = await tokenRows(p.platform.id);
     // The name and permissions are readable from GET /tokens; the key may leak from logs.
-    const replayed = await request(h.app).post(`${BASE}/tokens`).set('Authorization', basic(manager.id, manager.clientSecret)).set('Idempotency-Key', 'payouts-token').send(body);
+    const replayed = await request(h.app)
+      .post(`${BASE}/tokens`)
+      .set('Authorization', basic(manager.id, manager.clientSecret))
+      .set('Idempotency-Key', 'payouts-token')
+      .send(body);
     expect(replayed.status).toBe(409);
     expect(replayed.body.code).toBe('IDEMPOTENCY_KEY_REUSED');
     expect(JSON.stringify(replayed.body)).not.toContain(first.body.clientSecret);
@@ -116,8 +132,15 @@ describe('POST /tokens with an Idempotency-Key', () => {
 describe('permissions are enforced', () => {
   test('each operation declares its permission in the OpenAPI document: TRANSACT exactly on the money routes, VIEW on reads and the fee estimate, MANAGE on every other write', async () => {
     const doc = (await request(h.app).get(`${BASE}/openapi.json`)).body as { paths: Record<string, Record<string, { 'x-permission'?: string }>> };
-    const declared = Object.entries(doc.paths).flatMap(([path, ops]) => Object.entries(ops).map(([method, op]) => ({ op: `${method} ${path}`, permission: op['x-permission'] })));
-    expect(declared.filter((d) => d.permission === 'TRANSACT').map((d) => d.op).sort()).toEqual(
+    const declared = Object.entries(doc.paths).flatMap(([path, ops]) =>
+      Object.entries(ops).map(([method, op]) => ({ op: `${method} ${path}`, permission: op['x-permission'] })),
+    );
+    expect(
+      declared
+        .filter((d) => d.permission === 'TRANSACT')
+        .map((d) => d.op)
+        .sort(),
+    ).toEqual(
       [
         'post /quotes',
         'post /quotes/{quoteId}/execute',
@@ -131,9 +154,18 @@ describe('permissions are enforced', () => {
         'post /stablecoins/{stablecoinId}/mints',
         'post /stablecoins/{stablecoinId}/burns',
         'post /sandbox/stablecoin-operations/{stablecoinOperationId}/fund',
-        ...['authorization', 'clearing', 'return', 'balance_inquiry', 'credit_authorization', 'financial_authorization', 'financial_credit_authorization', 'authorization_advice', 'credit_authorization_advice', 'return_reversal'].map(
-          (event) => `post /sandbox/cards/{cardId}/simulate/${event}`,
-        ),
+        ...[
+          'authorization',
+          'clearing',
+          'return',
+          'balance_inquiry',
+          'credit_authorization',
+          'financial_authorization',
+          'financial_credit_authorization',
+          'authorization_advice',
+          'credit_authorization_advice',
+          'return_reversal',
+        ].map((event) => `post /sandbox/cards/{cardId}/simulate/${event}`),
       ].sort(),
     );
     for (const { op, permission } of declared) {
@@ -156,7 +188,10 @@ describe('permissions are enforced', () => {
       ['delete', `/tokens/${viewer.id}`, undefined],
     ];
     for (const [method, path, body] of writes) {
-      const res = await request(h.app)[method as 'post'](`${BASE}${path}`).set('Authorization', v).send(body as object);
+      const res = await request(h.app)
+        [method as 'post'](`${BASE}${path}`)
+        .set('Authorization', v)
+        .send(body as object);
       expect([method, path, res.status, res.body.code]).toEqual([method, path, 403, 'FORBIDDEN']);
     }
     expect((await p.api.get('/config')).body.umaDomain).toBeUndefined();
@@ -167,17 +202,26 @@ describe('permissions are enforced', () => {
     expect([quote.status, quote.body.code]).toEqual([403, 'FORBIDDEN']);
     const execute = await request(h.app).post(`${BASE}/quotes/Quote:00000000-0000-4000-8000-000000000000/execute`).set('Authorization', m);
     expect([execute.status, execute.body.code]).toEqual([403, 'FORBIDDEN']);
-    const customer = await request(h.app).post(`${BASE}/customers`).set('Authorization', m).send({ customerType: 'INDIVIDUAL', platformCustomerId: 'm-1', fullName: 'Man Ager' });
+    const customer = await request(h.app)
+      .post(`${BASE}/customers`)
+      .set('Authorization', m)
+      .send({ customerType: 'INDIVIDUAL', platformCustomerId: 'm-1', fullName: 'Man Ager' });
     expect(customer.status).toBe(201);
     // The card network simulators move money like the other sandbox payment simulators.
-    const simulated = await request(h.app).post(`${BASE}/sandbox/cards/Card:00000000-0000-4000-8000-000000000000/simulate/authorization`).set('Authorization', m).send({});
+    const simulated = await request(h.app)
+      .post(`${BASE}/sandbox/cards/Card:00000000-0000-4000-8000-000000000000/simulate/authorization`)
+      .set('Authorization', m)
+      .send({});
     expect([simulated.status, simulated.body.code]).toEqual([403, 'FORBIDDEN']);
 
     const payer = await mint(p, 'payer', ['VIEW', 'TRANSACT']);
     const t = basic(payer.id, payer.clientSecret);
     // Past the permission check: the body is judged (and found wanting).
     expect((await request(h.app).post(`${BASE}/quotes`).set('Authorization', t).send({})).status).toBe(400);
-    expect((await request(h.app).post(`${BASE}/sandbox/cards/Card:00000000-0000-4000-8000-000000000000/simulate/authorization`).set('Authorization', t).send({})).status).toBe(400);
+    expect(
+      (await request(h.app).post(`${BASE}/sandbox/cards/Card:00000000-0000-4000-8000-000000000000/simulate/authorization`).set('Authorization', t).send({}))
+        .status,
+    ).toBe(400);
     expect((await request(h.app).patch(`${BASE}/config`).set('Authorization', t).send({ umaDomain: 'payer.example' })).status).toBe(403);
   });
 });
@@ -205,7 +249,9 @@ describe('GET /tokens', () => {
     const oldest = all.body.data[3] as { createdAt: string };
     expect((await p.api.get(`/tokens?createdAfter=${encodeURIComponent(newest.createdAt)}`)).body.totalCount).toBe(1);
     expect((await p.api.get(`/tokens?createdBefore=${encodeURIComponent(oldest.createdAt)}`)).body.totalCount).toBe(1);
-    expect((await p.api.get(`/tokens?updatedAfter=${encodeURIComponent(newest.updatedAt)}&updatedBefore=${encodeURIComponent(newest.updatedAt)}`)).body.totalCount).toBe(1);
+    expect(
+      (await p.api.get(`/tokens?updatedAfter=${encodeURIComponent(newest.updatedAt)}&updatedBefore=${encodeURIComponent(newest.updatedAt)}`)).body.totalCount,
+    ).toBe(1);
     expect((await p.api.get('/tokens?updatedAfter=2999-01-01T00:00:00Z')).body.totalCount).toBe(0);
 
     // Unknown parameters are refused before the known ones are judged (as on every list).
@@ -251,7 +297,13 @@ describe('DELETE /tokens/{id}', () => {
     const p = await h.platform();
     const a = await mint(p, 'a', ['VIEW', 'MANAGE']);
     await p.api.delete(`/tokens/${p.token.tokenId}`).expect(204);
-    const b = (await request(h.app).post(`${BASE}/tokens`).set('Authorization', basic(a.id, a.clientSecret)).send({ name: 'b', permissions: ['VIEW', 'MANAGE'] }).expect(201)).body as { id: string; clientSecret: string };
+    const b = (
+      await request(h.app)
+        .post(`${BASE}/tokens`)
+        .set('Authorization', basic(a.id, a.clientSecret))
+        .send({ name: 'b', permissions: ['VIEW', 'MANAGE'] })
+        .expect(201)
+    ).body as { id: string; clientSecret: string };
     const [ra, rb] = await Promise.all([
       request(h.app).delete(`${BASE}/tokens/${b.id}`).set('Authorization', basic(a.id, a.clientSecret)),
       request(h.app).delete(`${BASE}/tokens/${a.id}`).set('Authorization', basic(b.id, b.clientSecret)),

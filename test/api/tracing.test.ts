@@ -10,7 +10,9 @@ let tracing: Tracing;
 let h: Harness;
 beforeAll(async () => {
   tracing = startTracing('payments-test', new SimpleSpanProcessor(exporter));
-  h = await Harness.start({ tracing: { requestSpans: requestSpans(), clientInterceptors: tracingClientInterceptors(), worker: tracingWorkerOptions(tracing) } });
+  h = await Harness.start({
+    tracing: { requestSpans: requestSpans(), clientInterceptors: tracingClientInterceptors(), worker: tracingWorkerOptions(tracing) },
+  });
 });
 afterAll(async () => {
   await h.stop();
@@ -19,7 +21,13 @@ afterAll(async () => {
 
 const named = (spans: ReadableSpan[], name: string) => spans.filter((s) => s.name === name);
 /** The span ends when the response closes, which may come a moment after the client has read it. */
-const finished = async (name: string) => (await eventually(async () => named(exporter.getFinishedSpans(), name), (found) => found.length > 0))[0];
+const finished = async (name: string) =>
+  (
+    await eventually(
+      async () => named(exporter.getFinishedSpans(), name),
+      (found) => found.length > 0,
+    )
+  )[0];
 
 test('one request that funds an account yields API, workflow and activity spans in one trace', async () => {
   const { api } = await h.platform();
@@ -64,5 +72,8 @@ test("a caller's traceparent is continued, and the span is named by route templa
   const span = await finished('GET /customers/:customerId');
   expect(span?.spanContext().traceId).toBe(callerTrace);
   expect(span?.parentSpanId).toBe('00f067aa0ba902b7');
-  expect(span?.attributes).toMatchObject({ 'url.path': '/2025-10-13/customers/Customer:00000000-0000-4000-8000-000000000000', 'http.response.status_code': 404 });
+  expect(span?.attributes).toMatchObject({
+    'url.path': '/2025-10-13/customers/Customer:00000000-0000-4000-8000-000000000000',
+    'http.response.status_code': 404,
+  });
 });

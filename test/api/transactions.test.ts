@@ -26,7 +26,7 @@ async function customerWithUsdAccount(p: Platform, platformCustomerId: string) {
 const platformUsdAccount = (p: Platform) => h.orm.em.fork().findOneOrFail(InternalAccount, { platformId: p.platform.id, customerId: null, currency: 'USD' });
 
 describe('the transaction as the reference shows it', () => {
-  test("sandbox funding is a REALTIME_FUNDING incoming payment; the webhook carries the same view as GET", async () => {
+  test('sandbox funding is a REALTIME_FUNDING incoming payment; the webhook carries the same view as GET', async () => {
     const p = await h.platform();
     const { customerId, account } = await customerWithUsdAccount(p, 'shape-1');
     expect((await p.api.post(`/sandbox/internal-accounts/${account.id}/fund`, { amount: 4_200 })).status).toBe(200);
@@ -65,10 +65,18 @@ describe('the transaction as the reference shows it', () => {
     expect((await p.api.post(`/sandbox/internal-accounts/${account.id}/fund`, { amount: 900 })).status).toBe(200);
 
     const [tx] = (await p.api.get('/transactions')).body.data as Body[];
-    expect(tx).toMatchObject({ customerId: p.platform.id, platformCustomerId: p.platform.id, destination: { accountId: account.id }, source: { sourceType: 'REALTIME_FUNDING' } });
+    expect(tx).toMatchObject({
+      customerId: p.platform.id,
+      platformCustomerId: p.platform.id,
+      destination: { accountId: account.id },
+      source: { sourceType: 'REALTIME_FUNDING' },
+    });
     expect(TransactionSchema.safeParse(tx).success).toBe(true);
     await h.receiver.waitFor((hooks) => hooks.some((x) => x.body.type === 'INCOMING_PAYMENT.COMPLETED' && x.body.data.id === tx!.id));
-    expect(h.receiver.ofType('INCOMING_PAYMENT.COMPLETED').find((x) => x.body.data.id === tx!.id)!.body.data).toMatchObject({ customerId: p.platform.id, platformCustomerId: p.platform.id });
+    expect(h.receiver.ofType('INCOMING_PAYMENT.COMPLETED').find((x) => x.body.data.id === tx!.id)!.body.data).toMatchObject({
+      customerId: p.platform.id,
+      platformCustomerId: p.platform.id,
+    });
   });
 });
 
@@ -83,7 +91,10 @@ async function seeded() {
   const own = await platformUsdAccount(p);
   const em = h.orm.em.fork();
   let n = 0;
-  const tx = (at: string, o: { customerId: string | null; status?: TransactionStatus; type?: TransactionType; source: Record<string, unknown>; destination: Record<string, unknown> }) => {
+  const tx = (
+    at: string,
+    o: { customerId: string | null; status?: TransactionStatus; type?: TransactionType; source: Record<string, unknown>; destination: Record<string, unknown> },
+  ) => {
     const outgoing = o.type === 'OUTGOING';
     n += 1;
     const id = `Transaction:00000000-0000-4000-8000-${String(n).padStart(12, '0')}-${p.platform.id.slice(-8)}`;
@@ -110,7 +121,11 @@ async function seeded() {
   const t1 = tx('2030-01-01T00:00:00.000Z', { customerId: alice.customerId, source: sandbox, destination: into(alice.account) });
   const t2 = tx('2030-02-01T00:00:00.000Z', { customerId: bob.customerId, status: 'FAILED', source: sandbox, destination: into(bob.account) });
   const t3 = tx('2030-03-01T00:00:00.000Z', { customerId: null, source: sandbox, destination: into(own) });
-  const t4 = tx('2030-04-01T00:00:00.000Z', { customerId: alice.customerId, source: { sourceType: 'UMA_ADDRESS', umaAddress: '$sender@other.example' }, destination: into(alice.account) });
+  const t4 = tx('2030-04-01T00:00:00.000Z', {
+    customerId: alice.customerId,
+    source: { sourceType: 'UMA_ADDRESS', umaAddress: '$sender@other.example' },
+    destination: into(alice.account),
+  });
   const t5 = tx('2030-05-01T00:00:00.000Z', {
     customerId: bob.customerId,
     type: 'OUTGOING',
@@ -219,7 +234,10 @@ describe('GET /transactions filters (every one the reference documents)', () => 
     expect(await s.ids(q({ platformCustomerId: 'alice', endDate: '2030-05-31T00:00:00Z', sortOrder: 'asc' }))).toEqual([t1, t4]);
     const page = await s.p.api.get(`/transactions${q({ customerId: s.alice.customerId, limit: '1' })}`);
     expect(page.body).toMatchObject({ totalCount: 4, hasMore: true, data: [{ id: s.t.t7 }] });
-    expect(await s.ids(q({ receiverAccountIdentifier: s.alice.account.id, startDate: '2030-06-01T00:00:00Z', endDate: '2030-06-01T00:00:00Z' }))).toEqual([s.t.t7, t6]);
+    expect(await s.ids(q({ receiverAccountIdentifier: s.alice.account.id, startDate: '2030-06-01T00:00:00Z', endDate: '2030-06-01T00:00:00Z' }))).toEqual([
+      s.t.t7,
+      t6,
+    ]);
   });
 
   test.each(['desc', 'asc'] as const)('keyset pages in %s order return every row once, in order', async (sortOrder) => {
@@ -259,7 +277,14 @@ describe('GET /transactions filters (every one the reference documents)', () => 
     const res = await s.p.api.get('/transactions?sortOrder=up&startDate=yesterday&endDate=2030-13-01&status=DONE&type=CARD&limit=0');
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('INVALID_INPUT');
-    expect((res.body.details.errors as Body[]).map((e) => `${e.field}:${e.constraint.rule}`).sort()).toEqual(['endDate:datetime', 'limit:minimum', 'sortOrder:enum', 'startDate:datetime', 'status:enum', 'type:enum']);
+    expect((res.body.details.errors as Body[]).map((e) => `${e.field}:${e.constraint.rule}`).sort()).toEqual([
+      'endDate:datetime',
+      'limit:minimum',
+      'sortOrder:enum',
+      'startDate:datetime',
+      'status:enum',
+      'type:enum',
+    ]);
     const inverted = await s.p.api.get(`/transactions${q({ startDate: '2030-03-01T00:00:00Z', endDate: '2030-02-01T00:00:00Z' })}`);
     expect(inverted.status).toBe(400);
     expect(inverted.body.details.errors).toEqual([expect.objectContaining({ field: 'endDate', constraint: expect.objectContaining({ rule: 'range' }) })]);

@@ -69,7 +69,10 @@ describe('a UMA domain belongs to one platform', () => {
     const [a, b] = [await h.platform(), await h.platform()];
     for (const umaDomain of [defaultUmaDomain(a.platform.id), 'sandbox.uma.local', `x.${defaultUmaDomain(a.platform.id)}`]) {
       const res = await b.api.patch('/config', { umaDomain }).expect(400);
-      expect(res.body).toMatchObject({ code: 'INVALID_INPUT', details: { errors: [expect.objectContaining({ field: 'umaDomain', constraint: expect.objectContaining({ rule: 'reserved' }) })] } });
+      expect(res.body).toMatchObject({
+        code: 'INVALID_INPUT',
+        details: { errors: [expect.objectContaining({ field: 'umaDomain', constraint: expect.objectContaining({ rule: 'reserved' }) })] },
+      });
     }
     // Its own default it may name.
     expect((await a.api.patch('/config', { umaDomain: defaultUmaDomain(a.platform.id) }).expect(200)).body.umaDomain).toBe(defaultUmaDomain(a.platform.id));
@@ -80,7 +83,10 @@ describe("a customer's UMA address is on its platform's domain", () => {
   test('B cannot create $ceo@<A’s domain> (400 on umaAddress); A then can', async () => {
     const { a, b, domain } = await aliceAndMallory();
     const refused = await b.api.post('/customers', person(`$ceo@${domain}`)).expect(400);
-    expect(refused.body).toMatchObject({ code: 'INVALID_INPUT', details: { errors: [expect.objectContaining({ field: 'umaAddress', constraint: expect.objectContaining({ rule: 'domain' }) })] } });
+    expect(refused.body).toMatchObject({
+      code: 'INVALID_INPUT',
+      details: { errors: [expect.objectContaining({ field: 'umaAddress', constraint: expect.objectContaining({ rule: 'domain' }) })] },
+    });
     expect(await h.orm.em.fork().count(Customer, { platformId: b.platform.id })).toBe(0);
     const created = await a.api.post('/customers', person(`$ceo@${domain.toUpperCase()}`)).expect(201);
     expect(created.body.umaAddress).toBe(`$ceo@${domain.toUpperCase()}`);

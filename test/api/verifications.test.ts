@@ -35,7 +35,15 @@ const accountsOf = (customerId: string) => h.orm.em.fork().find(InternalAccount,
 describe('POST /verifications: regulated platform, business', () => {
   test('003: itemised RESOLVE_ERRORS, fixed, IN_PROGRESS, then APPROVED after the timer with accounts, owners and webhooks', async () => {
     const p = await h.platform();
-    const biz = await insertCustomer(h.orm, h.masterKey, p.platform.id, businessFields('REG-003', { address: { line1: '', country: 'US', postalCode: '1' }, profile: { businessInfo: { legalName: 'Acme Inc', registrationNumber: 'REG-003' } } }));
+    const biz = await insertCustomer(
+      h.orm,
+      h.masterKey,
+      p.platform.id,
+      businessFields('REG-003', {
+        address: { line1: '', country: 'US', postalCode: '1' },
+        profile: { businessInfo: { legalName: 'Acme Inc', registrationNumber: 'REG-003' } },
+      }),
+    );
 
     const first = await p.api.post('/verifications', { customerId: biz.id });
     expect(first.status).toBe(200);
@@ -110,7 +118,10 @@ describe('POST /verifications: regulated platform, business', () => {
     // Decided: no further submissions; still one verification.
     const after = await p.api.post('/verifications', { customerId: biz.id });
     expect(after.status).toBe(400);
-    expect(after.body).toMatchObject({ code: 'INVALID_INPUT', details: { errors: [expect.objectContaining({ field: 'customerId', constraint: expect.objectContaining({ rule: 'notDecided' }) })] } });
+    expect(after.body).toMatchObject({
+      code: 'INVALID_INPUT',
+      details: { errors: [expect.objectContaining({ field: 'customerId', constraint: expect.objectContaining({ rule: 'notDecided' }) })] },
+    });
     expect(await h.orm.em.fork().count(Verification, { customerId: biz.id })).toBe(1);
     expect(h.receiver.ofType('CUSTOMER.KYB_PENDING').filter((x) => x.body.data.id === biz.id)).toHaveLength(1);
   });
@@ -153,7 +164,11 @@ describe('POST /verifications: regulated platform, business', () => {
     expect(res.body).toMatchObject({ verificationStatus: 'PENDING_MANUAL_REVIEW', errors: [] });
     expect((await customerRow(biz.id)).kycStatus).toBe('PENDING');
     await h.receiver.waitFor(() => hooksFor(res.body.id, 'VERIFICATION.PENDING_MANUAL_REVIEW').length === 1);
-    expect(hooksFor(res.body.id, 'VERIFICATION.PENDING_MANUAL_REVIEW')[0]!.body.data).toMatchObject({ id: res.body.id, verificationStatus: 'PENDING_MANUAL_REVIEW', errors: [] });
+    expect(hooksFor(res.body.id, 'VERIFICATION.PENDING_MANUAL_REVIEW')[0]!.body.data).toMatchObject({
+      id: res.body.id,
+      verificationStatus: 'PENDING_MANUAL_REVIEW',
+      errors: [],
+    });
 
     const resolved = await eventually(
       async () => (await p.api.get(`/verifications/${res.body.id}`)).body,
@@ -166,7 +181,9 @@ describe('POST /verifications: regulated platform, business', () => {
     expect(accounts.map((a) => a.currency)).toEqual(['USD']);
     await h.receiver.waitFor(() => h.receiver.ofType('CUSTOMER.KYB_APPROVED').some((x) => x.body.data.id === biz.id));
     // The accounts the timer's approval opened are announced.
-    await h.receiver.waitFor(() => h.receiver.ofType('INTERNAL_ACCOUNT.STATUS_UPDATED').some((x) => x.body.data.id === accounts[0]!.id && x.body.data.status === 'ACTIVE'));
+    await h.receiver.waitFor(() =>
+      h.receiver.ofType('INTERNAL_ACCOUNT.STATUS_UPDATED').some((x) => x.body.data.id === accounts[0]!.id && x.body.data.status === 'ACTIVE'),
+    );
   });
 });
 
@@ -188,7 +205,14 @@ describe('POST /verifications: regulated platform, individuals', () => {
     const res = await p.api.post('/verifications', { customerId: person.id });
     expect(res.body).toMatchObject({
       verificationStatus: 'RESOLVE_ERRORS',
-      errors: [{ resourceId: doc.id, type: 'POOR_QUALITY_DOCUMENT', acceptedDocumentTypes: ['PASSPORT', 'DRIVERS_LICENSE', 'NATIONAL_ID'], reason: expect.any(String) }],
+      errors: [
+        {
+          resourceId: doc.id,
+          type: 'POOR_QUALITY_DOCUMENT',
+          acceptedDocumentTypes: ['PASSPORT', 'DRIVERS_LICENSE', 'NATIONAL_ID'],
+          reason: expect.any(String),
+        },
+      ],
     });
     // Not submitted: the poor document may still be deleted.
     expect((await p.api.delete(`/documents/${doc.id}`)).status).toBe(204);
@@ -200,7 +224,10 @@ describe('POST /verifications: regulated platform, individuals', () => {
     const first = await p.api.post('/verifications', { customerId: person.id });
     expect(first.body).toMatchObject({ verificationStatus: 'RESOLVE_ERRORS', errors: [expect.objectContaining({ type: 'MISSING_IDENTITY_DOCUMENT' })] });
     await upload(p, person.id, 'NATIONAL_ID');
-    expect((await p.api.post('/verifications', { customerId: person.id })).body).toMatchObject({ id: first.body.id, verificationStatus: 'PENDING_MANUAL_REVIEW' });
+    expect((await p.api.post('/verifications', { customerId: person.id })).body).toMatchObject({
+      id: first.body.id,
+      verificationStatus: 'PENDING_MANUAL_REVIEW',
+    });
   });
 });
 
@@ -303,7 +330,12 @@ describe('POST /customers/{id}/kyc-link', () => {
     const person = await insertCustomer(h.orm, h.masterKey, p.platform.id, individualFields('Ada Lovelace'));
     const res = await p.api.post(`/customers/${person.id}/kyc-link`, { redirectUri: 'https://platform.example/done' });
     expect(res.status).toBe(201);
-    expect(res.body).toEqual({ kycUrl: expect.stringMatching(/^https:\/\/.+\/onboard\/[A-Za-z0-9_-]{32}$/), expiresAt: expect.any(String), provider: 'SUMSUB', token: expect.any(String) });
+    expect(res.body).toEqual({
+      kycUrl: expect.stringMatching(/^https:\/\/.+\/onboard\/[A-Za-z0-9_-]{32}$/),
+      expiresAt: expect.any(String),
+      provider: 'SUMSUB',
+      token: expect.any(String),
+    });
     expect(Date.parse(res.body.expiresAt)).toBeGreaterThan(Date.now());
     expect((await customerRow(person.id)).kycStatus).toBe('UNVERIFIED');
     const again = await p.api.post(`/customers/${person.id}/kyc-link`);
@@ -328,7 +360,12 @@ describe('POST /customers/{id}/kyc-link', () => {
 
   test("409 while the customer's contact details still need verification", async () => {
     const p = await h.platform({ region: 'EU' });
-    const person = await insertCustomer(h.orm, h.masterKey, p.platform.id, individualFields('Eva Muster', { regionCode: 'EU', contactVerification: { email: 'VERIFIED', phone: 'PENDING' } }));
+    const person = await insertCustomer(
+      h.orm,
+      h.masterKey,
+      p.platform.id,
+      individualFields('Eva Muster', { regionCode: 'EU', contactVerification: { email: 'VERIFIED', phone: 'PENDING' } }),
+    );
     const res = await p.api.post(`/customers/${person.id}/kyc-link`);
     expect(res.status).toBe(409);
     expect(res.body).toMatchObject({ code: 'CONFLICT', details: { unverifiedChannels: ['phone'] } });
@@ -377,7 +414,13 @@ describe('money movement needs a customer who may hold balances', () => {
     expect(res.status).toBe(403);
     expect(res.body.code).toBe('END_USER_TERMS_NOT_ACCEPTED');
     expect(await balance(accountId)).toBe(0n);
-    const consent = { agreementType: 'SVC_END_USER_TERMS', termsVersion: '2025-10-13', acceptedAt: new Date().toISOString(), ipAddress: '127.0.0.1', acceptanceMethod: 'CHECKBOX' as const };
+    const consent = {
+      agreementType: 'SVC_END_USER_TERMS',
+      termsVersion: '2025-10-13',
+      acceptedAt: new Date().toISOString(),
+      ipAddress: '127.0.0.1',
+      acceptanceMethod: 'CHECKBOX' as const,
+    };
     await h.orm.em.fork().nativeUpdate(Customer, { id: customer.id }, { agreementConsents: [consent] });
     expect((await p.api.post(`/sandbox/internal-accounts/${accountId}/fund`, { amount: 100 })).status).toBe(200);
     expect(await balance(accountId)).toBe(100n);

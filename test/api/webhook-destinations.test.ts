@@ -89,15 +89,20 @@ describe('a sandbox platform', () => {
     expect((await api.post('/webhooks/test')).status).toBe(200);
   });
 
-  test.each(['http://169.254.169.254/latest/meta-data/', 'http://10.0.0.1/', 'http://192.168.1.1/', 'http://100.64.0.1/', 'http://0.0.0.0:3000/', 'http://[fd00::1]/', 'http://[::ffff:10.0.0.1]/'])(
-    'private and other non-public destinations stay refused even then: %s',
-    async (url) => {
-      const { api } = await h.platform({ webhookEndpoint: null });
-      const res = await api.patch('/config', { webhookEndpoint: url });
-      expect(res.status).toBe(400);
-      expect(res.body.details.errors).toEqual([expect.objectContaining({ field: 'webhookEndpoint', constraint: { rule: 'webhookDestination' } })]);
-    },
-  );
+  test.each([
+    'http://169.254.169.254/latest/meta-data/',
+    'http://10.0.0.1/',
+    'http://192.168.1.1/',
+    'http://100.64.0.1/',
+    'http://0.0.0.0:3000/',
+    'http://[fd00::1]/',
+    'http://[::ffff:10.0.0.1]/',
+  ])('private and other non-public destinations stay refused even then: %s', async (url) => {
+    const { api } = await h.platform({ webhookEndpoint: null });
+    const res = await api.patch('/config', { webhookEndpoint: url });
+    expect(res.status).toBe(400);
+    expect(res.body.details.errors).toEqual([expect.objectContaining({ field: 'webhookEndpoint', constraint: { rule: 'webhookDestination' } })]);
+  });
 
   test('without the operator setting loopback is refused too (delivery: test/unit/webhook-destination-policy.test.ts)', async () => {
     const { auth, platform } = await h.platform({ webhookEndpoint: null });

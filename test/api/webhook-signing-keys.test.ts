@@ -83,7 +83,9 @@ describe('POST /webhooks/signing-keys/rotate', () => {
   test('during the overlap both keys sign: a receiver holding either verifies; the public-key endpoint shows both with their validity', async () => {
     const { api } = await h.platform();
     const before = await keysOf(api);
-    expect(before.keys).toEqual([{ id: expect.stringMatching(/^WebhookSigningKey:/), publicKeyPem: before.publicKeyPem, validFrom: expect.any(String), validUntil: null }]);
+    expect(before.keys).toEqual([
+      { id: expect.stringMatching(/^WebhookSigningKey:/), publicKeyPem: before.publicKeyPem, validFrom: expect.any(String), validUntil: null },
+    ]);
     const oldKey = before.publicKeyPem;
 
     const started = Date.now();

@@ -19,7 +19,14 @@ const none = () => undefined;
 
 const COLUMNS = 'umaAddress,platformCustomerId,customerType,fullName,birthDate,addressLine1,city,state,postalCode,country';
 const cells = (id: string) => [`$${id}@${BENCH_UMA_DOMAIN}`, id, 'INDIVIDUAL', `Bench ${id}`, '1985-06-01', '1 Main St', 'Austin', 'TX', '78701', 'US'];
-const body = (id: string) => ({ customerType: 'INDIVIDUAL', umaAddress: `$${id}@${BENCH_UMA_DOMAIN}`, platformCustomerId: id, fullName: `Bench ${id}`, birthDate: '1985-06-01', address: { line1: '1 Main St', city: 'Austin', state: 'TX', postalCode: '78701', country: 'US' } });
+const body = (id: string) => ({
+  customerType: 'INDIVIDUAL',
+  umaAddress: `$${id}@${BENCH_UMA_DOMAIN}`,
+  platformCustomerId: id,
+  fullName: `Bench ${id}`,
+  birthDate: '1985-06-01',
+  address: { line1: '1 Main St', city: 'Austin', state: 'TX', postalCode: '78701', country: 'US' },
+});
 
 async function main(): Promise<void> {
   Runtime.install({ logger: { log: none, trace: none, debug: none, info: none, warn: none, error: (m) => console.error(m) } });
@@ -33,11 +40,13 @@ async function main(): Promise<void> {
     // The single calls' webhooks are delivered by workflows of their own after the answers; let
     // that backlog drain first, so that the import is not timed waiting behind it.
     const drainStarted = performance.now();
-    for (let seen = -1; stack.receiver.received.length !== seen && performance.now() - drainStarted < 300_000; ) {
+    for (let seen = -1; stack.receiver.received.length !== seen && performance.now() - drainStarted < 300_000;) {
       seen = stack.receiver.received.length;
       await new Promise((r) => setTimeout(r, 3_000));
     }
-    console.log(`(webhooks of the single calls delivered: ${stack.receiver.received.length}, waited ${((performance.now() - drainStarted) / 1000).toFixed(0)} s)`);
+    console.log(
+      `(webhooks of the single calls delivered: ${stack.receiver.received.length}, waited ${((performance.now() - drainStarted) / 1000).toFixed(0)} s)`,
+    );
 
     const csv = [COLUMNS, ...Array.from({ length: ROWS }, (_, i) => cells(`bulk-${i}`).join(','))].join('\n');
     const form = new FormData();
@@ -60,7 +69,9 @@ async function main(): Promise<void> {
     }
     const seconds = (performance.now() - started) / 1000;
     const rate = ROWS / seconds;
-    console.log(`${'bulk import (CSV upload to COMPLETED)'.padEnd(34)} ${rate.toFixed(1).padStart(6)} rows/s          upload answered in ${acceptedMs.toFixed(0)} ms   (${ROWS} rows in ${seconds.toFixed(1)} s: ${job.progress.successful} created, ${job.progress.failed} failed, ${job.status})`);
+    console.log(
+      `${'bulk import (CSV upload to COMPLETED)'.padEnd(34)} ${rate.toFixed(1).padStart(6)} rows/s          upload answered in ${acceptedMs.toFixed(0)} ms   (${ROWS} rows in ${seconds.toFixed(1)} s: ${job.progress.successful} created, ${job.progress.failed} failed, ${job.status})`,
+    );
 
     let runs = 0;
     for await (const _run of stack.client.workflow.list({ query: `WorkflowId = '${accepted.jobId}'` })) runs++;

@@ -41,7 +41,10 @@ async function main(): Promise<void> {
     const templateWorker = await Worker.create({
       connection: native,
       taskQueue: templateQueue,
-      workflowBundle: await bundleWorkflowCode({ workflowsPath: require.resolve('./template/workflows'), logger: { log: none, trace: none, debug: none, info: none, warn: none, error: none } }),
+      workflowBundle: await bundleWorkflowCode({
+        workflowsPath: require.resolve('./template/workflows'),
+        logger: { log: none, trace: none, debug: none, info: none, warn: none, error: none },
+      }),
       activities: bankActivities(),
     });
     const running = templateWorker.run();
@@ -54,7 +57,11 @@ async function main(): Promise<void> {
     const fund = funder(stack, accounts);
     const transfer = async (i: number) => {
       const referenceId = randomUUID();
-      await client.workflow.execute<typeof moneyTransfer>('moneyTransfer', { taskQueue: templateQueue, workflowId: `transfer-${referenceId}`, args: [{ amount: 100, sourceAccount: `a-${i % ACCOUNTS}`, targetAccount: `b-${i % ACCOUNTS}`, referenceId }] });
+      await client.workflow.execute<typeof moneyTransfer>('moneyTransfer', {
+        taskQueue: templateQueue,
+        workflowId: `transfer-${referenceId}`,
+        args: [{ amount: 100, sourceAccount: `a-${i % ACCOUNTS}`, targetAccount: `b-${i % ACCOUNTS}`, referenceId }],
+      });
       return `transfer-${referenceId}`;
     };
 
@@ -79,10 +86,24 @@ async function main(): Promise<void> {
       await call('POST', `/sandbox/internal-accounts/${accounts[i]}/fund`, { amount: 100_000_000 });
       const owner = (await call('GET', `/customers/internal-accounts?limit=100&currency=USD`)) as { data: { id: string; customerId: string }[] };
       const customerId = owner.data.find((a) => a.id === accounts[i])!.customerId;
-      const bank = await call('POST', '/customers/external-accounts', { customerId, currency: 'EUR', accountInfo: { accountType: 'EUR_ACCOUNT', iban: 'DE89370400440532013000', beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Bench Customer', countryOfResidence: 'DE' } } });
+      const bank = await call('POST', '/customers/external-accounts', {
+        customerId,
+        currency: 'EUR',
+        accountInfo: {
+          accountType: 'EUR_ACCOUNT',
+          iban: 'DE89370400440532013000',
+          beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Bench Customer', countryOfResidence: 'DE' },
+        },
+      });
       banks.push(String(bank.id));
     }
-    const quoteFor = (i: number) => call('POST', '/quotes', { source: { sourceType: 'ACCOUNT', accountId: accounts[i % ACCOUNTS] }, destination: { destinationType: 'ACCOUNT', accountId: banks[i % ACCOUNTS] }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 1_000 });
+    const quoteFor = (i: number) =>
+      call('POST', '/quotes', {
+        source: { sourceType: 'ACCOUNT', accountId: accounts[i % ACCOUNTS] },
+        destination: { destinationType: 'ACCOUNT', accountId: banks[i % ACCOUNTS] },
+        lockedCurrencySide: 'SENDING',
+        lockedCurrencyAmount: 1_000,
+      });
     const completed = new Set<string>();
     const waiters = new Map<string, () => void>();
     const seen = setInterval(() => {
@@ -110,7 +131,11 @@ async function main(): Promise<void> {
     const quoteOnly = async (i: number) => (await quoteIds(i)).quoteId;
     const bareStart = async () => {
       const referenceId = randomUUID();
-      await client.workflow.start<typeof moneyTransfer>('moneyTransfer', { taskQueue: `idle-${templateQueue}`, workflowId: `start-${referenceId}`, args: [{ amount: 1, sourceAccount: 'a', targetAccount: 'b', referenceId }] });
+      await client.workflow.start<typeof moneyTransfer>('moneyTransfer', {
+        taskQueue: `idle-${templateQueue}`,
+        workflowId: `start-${referenceId}`,
+        args: [{ amount: 1, sourceAccount: 'a', targetAccount: 'b', referenceId }],
+      });
       return `start-${referenceId}`;
     };
     await load('warm-up (payout)', 40, CONCURRENCY, payout);
@@ -141,25 +166,53 @@ async function main(): Promise<void> {
     console.log(
       `  API process during it: event-loop delay p99 ${(sumOfCounter(apiText, 'nodejs_eventloop_lag_p99_seconds') * 1000).toFixed(0)} ms, max ${(sumOfCounter(apiText, 'nodejs_eventloop_lag_max_seconds') * 1000).toFixed(0)} ms; garbage collection ${((sumOfCounter(apiText, 'nodejs_gc_duration_seconds_sum') - gcBefore) * 1000).toFixed(0)} ms`,
     );
-    console.log(`ratio quote creation p99/bare StartWorkflow p99 at ${halfRate.toFixed(1)}/s: ${(quotesAtHalf.p99 / bareAtHalf.p99).toFixed(2)}   (target ≤ 2.0)`);
+    console.log(
+      `ratio quote creation p99/bare StartWorkflow p99 at ${halfRate.toFixed(1)}/s: ${(quotesAtHalf.p99 / bareAtHalf.p99).toFixed(2)}   (target ≤ 2.0)`,
+    );
     // Where the rest of the quote's tail is: the same start as the API makes (the quote workflow with
     // its search attributes, on the queue the service's worker polls, which runs its first task),
     // without HTTP, authentication or SQL.
     const quoteWorkflowStart = async () => {
       const quoteId = `Quote:bench-${randomUUID()}`;
-      await startQuote(client, { quoteId, transactionId: `Transaction:bench-${randomUUID()}`, platformId: stack.platformId, customerId: null, environment: 'SANDBOX', lifetimeSeconds: 86_400 }, { taskQueue: stack.taskQueue });
+      await startQuote(
+        client,
+        {
+          quoteId,
+          transactionId: `Transaction:bench-${randomUUID()}`,
+          platformId: stack.platformId,
+          customerId: null,
+          environment: 'SANDBOX',
+          lifetimeSeconds: 86_400,
+        },
+        { taskQueue: stack.taskQueue },
+      );
       return quoteId;
     };
     // The same start on a queue nobody polls: the search attributes' cost without the first task's.
     const idleQuoteWorkflowStart = async () => {
       const quoteId = `Quote:bench-${randomUUID()}`;
-      await startQuote(client, { quoteId, transactionId: `Transaction:bench-${randomUUID()}`, platformId: stack.platformId, customerId: null, environment: 'SANDBOX', lifetimeSeconds: 86_400 }, { taskQueue: `idle-${templateQueue}` });
+      await startQuote(
+        client,
+        {
+          quoteId,
+          transactionId: `Transaction:bench-${randomUUID()}`,
+          platformId: stack.platformId,
+          customerId: null,
+          environment: 'SANDBOX',
+          lifetimeSeconds: 86_400,
+        },
+        { taskQueue: `idle-${templateQueue}` },
+      );
       return quoteId;
     };
     const idleStartsAtHalf = await paced('quote workflow start, idle queue', pacedOps, halfRate, idleQuoteWorkflowStart);
     const startsAtHalf = await paced('quote workflow start only, paced', pacedOps, halfRate, quoteWorkflowStart);
-    console.log(`ratio quote workflow start on an idle queue p99/bare StartWorkflow p99: ${(idleStartsAtHalf.p99 / bareAtHalf.p99).toFixed(2)}   (the search attributes' share)`);
-    console.log(`ratio quote workflow start p99/bare StartWorkflow p99 at ${halfRate.toFixed(1)}/s: ${(startsAtHalf.p99 / bareAtHalf.p99).toFixed(2)}   (what the engine alone costs the quote's tail)`);
+    console.log(
+      `ratio quote workflow start on an idle queue p99/bare StartWorkflow p99: ${(idleStartsAtHalf.p99 / bareAtHalf.p99).toFixed(2)}   (the search attributes' share)`,
+    );
+    console.log(
+      `ratio quote workflow start p99/bare StartWorkflow p99 at ${halfRate.toFixed(1)}/s: ${(startsAtHalf.p99 / bareAtHalf.p99).toFixed(2)}   (what the engine alone costs the quote's tail)`,
+    );
   } finally {
     await stack.stop();
   }

@@ -29,9 +29,11 @@ async function timed(label: string, ops: number, run: () => Promise<void>): Prom
 
 async function inParallel(total: number, workers: number, one: (i: number) => Promise<void>): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: workers }, async () => {
-    for (let i = next++; i < total; i = next++) await one(i);
-  }));
+  await Promise.all(
+    Array.from({ length: workers }, async () => {
+      for (let i = next++; i < total; i = next++) await one(i);
+    }),
+  );
 }
 
 async function main(): Promise<void> {
@@ -54,14 +56,23 @@ async function main(): Promise<void> {
     const rawTransfer = async (client: Client, key: string) => {
       await client.query('begin');
       const id = `JournalEntry:${key}`;
-      await client.query(`insert into journal_entries (id, platform_id, idempotency_key, description, created_at) values ($1, $2, $3, 'bench', now())`, [id, platform.id, key]);
-      await client.query(`insert into postings (entry_id, account_id, currency, amount, created_at) values ($1, $2, 'USD', -1, now()), ($1, $3, 'USD', 1, now())`, [id, a.id, b.id]);
+      await client.query(`insert into journal_entries (id, platform_id, idempotency_key, description, created_at) values ($1, $2, $3, 'bench', now())`, [
+        id,
+        platform.id,
+        key,
+      ]);
+      await client.query(
+        `insert into postings (entry_id, account_id, currency, amount, created_at) values ($1, $2, 'USD', -1, now()), ($1, $3, 'USD', 1, now())`,
+        [id, a.id, b.id],
+      );
       await client.query(`update ledger_accounts set balance = balance - 1 where id = $1`, [a.id]);
       await client.query(`update ledger_accounts set balance = balance + 1 where id = $1`, [b.id]);
       await client.query('commit');
     };
     const subjectTransfer = (key: string) =>
-      orm.em.fork().transactional((tx) => postEntry(tx, { platformId: platform.id, idempotencyKey: key, description: 'bench', lines: transfer(a.id, b.id, 'USD', 1n) }));
+      orm.em
+        .fork()
+        .transactional((tx) => postEntry(tx, { platformId: platform.id, idempotencyKey: key, description: 'bench', lines: transfer(a.id, b.id, 'USD', 1n) }));
 
     const run = randomBytes(4).toString('hex');
     console.log(`ledger posting, ${N} transfers per case`);
@@ -71,23 +82,29 @@ async function main(): Promise<void> {
     const subj1 = await timed('postEntry, sequential', N, async () => {
       for (let i = 0; i < N; i++) await subjectTransfer(`seq-${run}-${i}`);
     });
-    const clients = await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-      const c = new Client({ connectionString: url.toString() });
-      await c.connect();
-      return c;
-    }));
+    const clients = await Promise.all(
+      Array.from({ length: CONCURRENCY }, async () => {
+        const c = new Client({ connectionString: url.toString() });
+        await c.connect();
+        return c;
+      }),
+    );
     let base2 = 0;
     try {
       base2 = await timed(`baseline: raw SQL, ${CONCURRENCY} writers`, N, () => {
         let k = 0;
-        return Promise.all(clients.map(async (c) => {
-          for (let i = k++; i < N; i = k++) await rawTransfer(c, `rawc-${run}-${i}`);
-        })).then(() => undefined);
+        return Promise.all(
+          clients.map(async (c) => {
+            for (let i = k++; i < N; i = k++) await rawTransfer(c, `rawc-${run}-${i}`);
+          }),
+        ).then(() => undefined);
       });
     } finally {
       await Promise.all(clients.map((c) => c.end()));
     }
-    const subj2 = await timed(`postEntry, ${CONCURRENCY} writers`, N, () => inParallel(N, CONCURRENCY, (i) => subjectTransfer(`par-${run}-${i}`).then(() => undefined)));
+    const subj2 = await timed(`postEntry, ${CONCURRENCY} writers`, N, () =>
+      inParallel(N, CONCURRENCY, (i) => subjectTransfer(`par-${run}-${i}`).then(() => undefined)),
+    );
     console.log(`ratio postEntry/raw SQL, sequential:          ${(subj1 / base1).toFixed(2)}   (target ≥ 0.8)`);
     console.log(`ratio postEntry/raw SQL, hot account, 8 writers: ${(subj2 / base2).toFixed(2)}   (target ≥ 0.5)`);
 
@@ -98,7 +115,14 @@ async function main(): Promise<void> {
     await timed('postEntry, 8 writers draining one account', 2 * N, () =>
       inParallel(2 * N, CONCURRENCY, async (i) => {
         try {
-          await orm.em.fork().transactional((tx) => postEntry(tx, { platformId: drain.platformId, idempotencyKey: `drain-${run}-${i}`, description: 'bench', lines: transfer(drain.a, drain.b, 'USD', 1n) }));
+          await orm.em.fork().transactional((tx) =>
+            postEntry(tx, {
+              platformId: drain.platformId,
+              idempotencyKey: `drain-${run}-${i}`,
+              description: 'bench',
+              lines: transfer(drain.a, drain.b, 'USD', 1n),
+            }),
+          );
           posted++;
         } catch (err) {
           if ((err as { code?: string }).code !== 'INSUFFICIENT_FUNDS') throw err;

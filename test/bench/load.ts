@@ -35,7 +35,9 @@ export async function load(label: string, ops: number, concurrency: number, one:
     }),
   );
   const run = summarize(ops, started, latencies, ids);
-  console.log(`${label.padEnd(34)} ${run.rate.toFixed(1).padStart(6)} completions/s   p50 ${run.p50.toFixed(0).padStart(5)} ms   p99 ${run.p99.toFixed(0).padStart(5)} ms   (${ops} in ${run.seconds.toFixed(1)} s, ${concurrency} in flight)`);
+  console.log(
+    `${label.padEnd(34)} ${run.rate.toFixed(1).padStart(6)} completions/s   p50 ${run.p50.toFixed(0).padStart(5)} ms   p99 ${run.p99.toFixed(0).padStart(5)} ms   (${ops} in ${run.seconds.toFixed(1)} s, ${concurrency} in flight)`,
+  );
   return run;
 }
 
@@ -54,6 +56,8 @@ export async function paced(label: string, ops: number, rate: number, one: (i: n
     }),
   );
   const run = summarize(ops, started, latencies, ids);
-  console.log(`${label.padEnd(34)} ${rate.toFixed(1).padStart(6)} requests/s offered   p50 ${run.p50.toFixed(0).padStart(5)} ms   p99 ${run.p99.toFixed(0).padStart(5)} ms   (${ops} in ${run.seconds.toFixed(1)} s)`);
+  console.log(
+    `${label.padEnd(34)} ${rate.toFixed(1).padStart(6)} requests/s offered   p50 ${run.p50.toFixed(0).padStart(5)} ms   p99 ${run.p99.toFixed(0).padStart(5)} ms   (${ops} in ${run.seconds.toFixed(1)} s)`,
+  );
   return run;
 }

@@ -58,14 +58,19 @@ async function payout(orm: MikroORM, platformId: string, accountId: string, tran
 }
 
 async function dbCounts(db: DbMetrics): Promise<{ statements: number; transactions: number }> {
-  return { statements: (await db.statements.get()).values.reduce((s, v) => s + v.value, 0), transactions: (await db.transactions.get()).values.filter((v) => v.labels.outcome === 'commit').reduce((s, v) => s + v.value, 0) };
+  return {
+    statements: (await db.statements.get()).values.reduce((s, v) => s + v.value, 0),
+    transactions: (await db.transactions.get()).values.filter((v) => v.labels.outcome === 'commit').reduce((s, v) => s + v.value, 0),
+  };
 }
 
 async function streams(label: string, run: string, targets: { platformId: string; accountId: string }[], orm: MikroORM): Promise<number> {
   const started = process.hrtime.bigint();
-  await Promise.all(targets.map(async (t, s) => {
-    for (let i = 0; i < PER_STREAM; i++) await payout(orm, t.platformId, t.accountId, `Transaction:${run}-${s}-${i}`);
-  }));
+  await Promise.all(
+    targets.map(async (t, s) => {
+      for (let i = 0; i < PER_STREAM; i++) await payout(orm, t.platformId, t.accountId, `Transaction:${run}-${s}-${i}`);
+    }),
+  );
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   const ops = targets.length * PER_STREAM;
   const rate = ops / seconds;
@@ -109,18 +114,25 @@ async function main(): Promise<void> {
     const before = await dbCounts(counters);
     for (let i = 0; i < 10; i++) await payout(orm, shared[0]!.platformId, shared[0]!.accountId, `Transaction:sample-${run}-${i}`);
     const after = await dbCounts(counters);
-    console.log(`per payout's ledger work (sequential sample of 10): SQL statements ${((after.statements - before.statements) / 10).toFixed(1)} (${ROUND_TRIPS * 2} of them the stand-in round trips)   db transactions ${((after.transactions - before.transactions) / 10).toFixed(1)}`);
+    console.log(
+      `per payout's ledger work (sequential sample of 10): SQL statements ${((after.statements - before.statements) / 10).toFixed(1)} (${ROUND_TRIPS * 2} of them the stand-in round trips)   db transactions ${((after.transactions - before.transactions) / 10).toFixed(1)}`,
+    );
 
     // One account, 16 payouts at once, enough for 5 of them.
     const payer = await fundedAccount(orm, onePlatform.id, AMOUNT * 5n + 1n);
     const outcomes = await Promise.allSettled(Array.from({ length: STREAMS }, (_, i) => payout(orm, onePlatform.id, payer, `Transaction:over-${run}-${i}`)));
     const refusals = outcomes.filter((o): o is PromiseRejectedResult => o.status === 'rejected');
     const other = refusals.filter((r) => (r.reason as { code?: string }).code !== 'INSUFFICIENT_FUNDS');
-    const [row] = await orm.em.getConnection().execute<{ balance: string; held: string }[]>('select balance::text as balance, held::text as held from ledger_accounts where id = ?', [payer]);
+    const [row] = await orm.em
+      .getConnection()
+      .execute<{ balance: string; held: string }[]>('select balance::text as balance, held::text as held from ledger_accounts where id = ?', [payer]);
     const { findings } = await runLedgerAudit(orm.em.fork());
-    console.log(`16 payouts from one account that covers 5: ${STREAMS - refusals.length} paid, ${refusals.length} refused (INSUFFICIENT_FUNDS), final balance ${row!.balance} (held ${row!.held}), ledger audit ${findings.length} findings`);
+    console.log(
+      `16 payouts from one account that covers 5: ${STREAMS - refusals.length} paid, ${refusals.length} refused (INSUFFICIENT_FUNDS), final balance ${row!.balance} (held ${row!.held}), ledger audit ${findings.length} findings`,
+    );
     if (other.length > 0) throw other[0]!.reason;
-    if (STREAMS - refusals.length !== 5 || row!.balance !== '1' || row!.held !== '0' || findings.length > 0) throw new Error(`the account does not add up: ${JSON.stringify(findings.slice(0, 3))}`);
+    if (STREAMS - refusals.length !== 5 || row!.balance !== '1' || row!.held !== '0' || findings.length > 0)
+      throw new Error(`the account does not add up: ${JSON.stringify(findings.slice(0, 3))}`);
   } finally {
     await orm.close();
     await admin.query(`drop database ${db} with (force)`);

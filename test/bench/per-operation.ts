@@ -55,7 +55,13 @@ export async function paymentWork(client: Client, ids: { transactionId: string; 
 
 export function averageWork(works: EngineWork[]): EngineWork {
   const avg = (k: keyof EngineWork) => works.reduce((s, w) => s + w[k], 0) / works.length;
-  return { workflows: avg('workflows'), workflowTasks: avg('workflowTasks'), activityTasks: avg('activityTasks'), localActivities: avg('localActivities'), events: avg('events') };
+  return {
+    workflows: avg('workflows'),
+    workflowTasks: avg('workflowTasks'),
+    activityTasks: avg('activityTasks'),
+    localActivities: avg('localActivities'),
+    events: avg('events'),
+  };
 }
 
 /** Database work of the API and the worker together, from their metrics listeners. */
@@ -83,7 +89,12 @@ export interface PerOperation extends EngineWork, DbWork {}
  * (each operation's workflow histories, `work`). The caller's `one` resolves once the operation is
  * complete (for a payout: its COMPLETED webhook received).
  */
-export async function perOperation<T>(stack: Stack, n: number, one: (i: number) => Promise<T>, work: (result: T) => Promise<EngineWork | null>): Promise<PerOperation> {
+export async function perOperation<T>(
+  stack: Stack,
+  n: number,
+  one: (i: number) => Promise<T>,
+  work: (result: T) => Promise<EngineWork | null>,
+): Promise<PerOperation> {
   const before = await settledDbWork(stack);
   const results: T[] = [];
   for (let i = 0; i < n; i++) results.push(await one(i));

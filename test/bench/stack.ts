@@ -55,7 +55,11 @@ export async function startStack(name: string): Promise<Stack> {
   const dbUrl = new URL(process.env.TEST_DATABASE_URL!);
   dbUrl.pathname = `/${db}`;
   const port = await freePort();
-  const server = spawn(process.env.TEMPORAL_CLI_PATH!, ['server', 'start-dev', '--headless', '--ip', '127.0.0.1', '--port', String(port), '--namespace', 'default', '--log-level', 'error'], { stdio: 'ignore' });
+  const server = spawn(
+    process.env.TEMPORAL_CLI_PATH!,
+    ['server', 'start-dev', '--headless', '--ip', '127.0.0.1', '--port', String(port), '--namespace', 'default', '--log-level', 'error'],
+    { stdio: 'ignore' },
+  );
   const cleanup: (() => Promise<unknown>)[] = [];
   const stop = async () => {
     for (const step of cleanup) await step().catch(none);
@@ -82,11 +86,24 @@ export async function startStack(name: string): Promise<Stack> {
     // Metrics listeners on ports of the run's own: a bench beside a running stack never collides with it.
     const metricsPorts = { METRICS_PORT: String(apiMetrics), WORKER_METRICS_PORT: String(workerMetrics), TEMPORAL_METRICS_ADDRESS: `127.0.0.1:${sdkMetrics}` };
     const taskQueue = `bench-payments-${randomUUID()}`;
-    const env = { ...process.env, DATABASE_URL: dbUrl.toString(), TEMPORAL_ADDRESS: address, MASTER_KEY: randomBytes(32).toString('base64'), PORT: String(apiPort), TEMPORAL_TASK_QUEUE: taskQueue, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn', WEBHOOK_ALLOW_LOOPBACK: '1', ...metricsPorts };
+    const env = {
+      ...process.env,
+      DATABASE_URL: dbUrl.toString(),
+      TEMPORAL_ADDRESS: address,
+      MASTER_KEY: randomBytes(32).toString('base64'),
+      PORT: String(apiPort),
+      TEMPORAL_TASK_QUEUE: taskQueue,
+      LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+      WEBHOOK_ALLOW_LOOPBACK: '1',
+      ...metricsPorts,
+    };
     // tsx as a loader keeps each service in the process spawned here (the tsx CLI would start a child of its own).
     // BENCH_PROFILE_DIR=<dir> writes a CPU profile of the API and of the worker there (open in Chrome DevTools).
     const runner = [...(process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : []), '--import', 'tsx'];
-    const services = { worker: spawn(process.execPath, [...runner, 'worker/main.ts'], { env, stdio: ['ignore', 'ignore', 'inherit'] }), api: spawn(process.execPath, [...runner, 'src/api/main.ts'], { env, stdio: ['ignore', 'ignore', 'inherit'] }) };
+    const services = {
+      worker: spawn(process.execPath, [...runner, 'worker/main.ts'], { env, stdio: ['ignore', 'ignore', 'inherit'] }),
+      api: spawn(process.execPath, [...runner, 'src/api/main.ts'], { env, stdio: ['ignore', 'ignore', 'inherit'] }),
+    };
     cleanup.unshift(async () => {
       const children = Object.values(services);
       for (const child of children) child.kill('SIGINT');
@@ -95,17 +112,28 @@ export async function startStack(name: string): Promise<Stack> {
     await waitForPort(apiPort, 60_000);
 
     const em = orm.em.fork();
-    const platform = await createPlatform(em, { name: `bench-${name}`, currencies: ['USD'], webhookEndpoint: receiver.url, isRegulatedFinancialInstitution: true, umaDomain: BENCH_UMA_DOMAIN });
+    const platform = await createPlatform(em, {
+      name: `bench-${name}`,
+      currencies: ['USD'],
+      webhookEndpoint: receiver.url,
+      isRegulatedFinancialInstitution: true,
+      umaDomain: BENCH_UMA_DOMAIN,
+    });
     const token = await createToken(em, parseMasterKey(env.MASTER_KEY), platform.id, 'SANDBOX');
     const auth = `Basic ${Buffer.from(`${token.tokenId}:${token.clientSecret}`).toString('base64')}`;
     const base = `http://127.0.0.1:${apiPort}/2025-10-13`;
     const call = async (method: 'GET' | 'POST', path: string, body?: unknown) => {
-      const res = await request(`${base}${path}`, { method, headers: { authorization: auth, 'content-type': 'application/json' }, ...(body ? { body: JSON.stringify(body) } : {}) });
+      const res = await request(`${base}${path}`, {
+        method,
+        headers: { authorization: auth, 'content-type': 'application/json' },
+        ...(body ? { body: JSON.stringify(body) } : {}),
+      });
       const json = (await res.body.json()) as Record<string, unknown>;
       if (res.statusCode >= 300) throw new Error(`${method} ${path}: ${res.statusCode} ${JSON.stringify(json)}`);
       return json;
     };
-    const metricsText = async (process: 'api' | 'worker') => (await request(`http://127.0.0.1:${process === 'api' ? apiMetrics : workerMetrics}/metrics`)).body.text();
+    const metricsText = async (process: 'api' | 'worker') =>
+      (await request(`http://127.0.0.1:${process === 'api' ? apiMetrics : workerMetrics}/metrics`)).body.text();
     const dbWork = async () => {
       const texts = await Promise.all([metricsText('api'), metricsText('worker')]);
       return {
@@ -113,7 +141,23 @@ export async function startStack(name: string): Promise<Stack> {
         transactions: texts.reduce((sum, text) => sum + sumOfCounter(text, 'payments_db_transactions_total', { outcome: /^commit$/ }), 0),
       };
     };
-    return { client, native, orm, receiver, base, auth, platformId: platform.id, taskQueue, dbWork, metricsText, services, temporalPid: server.pid, call, cleanup, stop };
+    return {
+      client,
+      native,
+      orm,
+      receiver,
+      base,
+      auth,
+      platformId: platform.id,
+      taskQueue,
+      dbWork,
+      metricsText,
+      services,
+      temporalPid: server.pid,
+      call,
+      cleanup,
+      stop,
+    };
   } catch (err) {
     await stop();
     throw err;
@@ -125,7 +169,9 @@ export async function customerAccounts(stack: Stack, count: number): Promise<str
   const accounts: string[] = [];
   for (let i = 0; i < count; i++) {
     const customer = await stack.call('POST', '/customers', { customerType: 'INDIVIDUAL', platformCustomerId: `bench-${i}`, fullName: 'Bench Customer' });
-    const list = (await stack.call('GET', `/customers/internal-accounts?customerId=${encodeURIComponent(String(customer.id))}&currency=USD`)) as { data: { id: string }[] };
+    const list = (await stack.call('GET', `/customers/internal-accounts?customerId=${encodeURIComponent(String(customer.id))}&currency=USD`)) as {
+      data: { id: string }[];
+    };
     accounts.push(list.data[0]!.id);
   }
   return accounts;
@@ -135,7 +181,11 @@ export async function customerAccounts(stack: Stack, count: number): Promise<str
 export function funder(stack: Stack, accounts: string[]): (i: number) => Promise<string> {
   return async (i) => {
     const key = `bench-${randomUUID()}`;
-    const res = await request(`${stack.base}/sandbox/internal-accounts/${accounts[i % accounts.length]}/fund`, { method: 'POST', headers: { authorization: stack.auth, 'content-type': 'application/json', 'idempotency-key': key }, body: JSON.stringify({ amount: 100 }) });
+    const res = await request(`${stack.base}/sandbox/internal-accounts/${accounts[i % accounts.length]}/fund`, {
+      method: 'POST',
+      headers: { authorization: stack.auth, 'content-type': 'application/json', 'idempotency-key': key },
+      body: JSON.stringify({ amount: 100 }),
+    });
     const text = await res.body.text();
     if (res.statusCode !== 200) throw new Error(`funding answered ${res.statusCode} ${text.slice(0, 200)}`);
     return key;

@@ -47,11 +47,17 @@ interface Sample {
 }
 
 /** Open loop at `rate` for `seconds`: request i leaves at i / rate s, whatever the answers so far. */
-async function sustain(stack: Stack, rate: number, seconds: number, one: (i: number) => Promise<string>): Promise<{ answers: Answer[]; samples: Sample[]; seconds: number }> {
+async function sustain(
+  stack: Stack,
+  rate: number,
+  seconds: number,
+  one: (i: number) => Promise<string>,
+): Promise<{ answers: Answer[]; samples: Sample[]; seconds: number }> {
   const answers: Answer[] = [];
   const samples: Sample[] = [];
   const started = performance.now();
-  const sample = () => samples.push({ at: (performance.now() - started) / 1000, api: rssMiB(stack.services.api.pid), worker: rssMiB(stack.services.worker.pid) });
+  const sample = () =>
+    samples.push({ at: (performance.now() - started) / 1000, api: rssMiB(stack.services.api.pid), worker: rssMiB(stack.services.worker.pid) });
   sample();
   const sampler = setInterval(() => {
     sample();
@@ -88,7 +94,9 @@ async function main(): Promise<void> {
   const stack = await startStack('sustained');
   try {
     const fund = funder(stack, await customerAccounts(stack, ACCOUNTS));
-    console.log(`sustained load: sandbox funding at saturation (${SATURATION_OPS}, ${CONCURRENCY} in flight), then at half that rate for ${SUSTAIN_SECONDS} s; RSS every ${SAMPLE_MS / 1000} s`);
+    console.log(
+      `sustained load: sandbox funding at saturation (${SATURATION_OPS}, ${CONCURRENCY} in flight), then at half that rate for ${SUSTAIN_SECONDS} s; RSS every ${SAMPLE_MS / 1000} s`,
+    );
     await load('warm-up (funding)', 40, CONCURRENCY, fund);
     const saturation = await load('saturation (closed loop)', SATURATION_OPS, CONCURRENCY, fund);
     const rate = saturation.rate / 2;
@@ -96,11 +104,16 @@ async function main(): Promise<void> {
 
     const errors = answers.filter((a) => a.error);
     const minutes = Math.max(1, Math.ceil(SUSTAIN_SECONDS / 60));
-    console.log(`sustained at ${rate.toFixed(1)} requests/s offered (half of ${saturation.rate.toFixed(1)}/s): ${answers.length} requests, ${errors.length} errors${errors.length === 0 ? '' : ` (e.g. ${[...new Set(errors.map((e) => e.error))].slice(0, 3).join(' | ')})`}`);
+    console.log(
+      `sustained at ${rate.toFixed(1)} requests/s offered (half of ${saturation.rate.toFixed(1)}/s): ${answers.length} requests, ${errors.length} errors${errors.length === 0 ? '' : ` (e.g. ${[...new Set(errors.map((e) => e.error))].slice(0, 3).join(' | ')})`}`,
+    );
     console.log('minute  requests  errors    p50 ms   p99 ms   p99/saturation p99   API RSS MiB   worker RSS MiB');
     const perMinute = Array.from({ length: minutes }, (_, m) => {
       const inMinute = answers.filter((a) => a.at >= m * 60 && a.at < (m + 1) * 60);
-      const ok = inMinute.filter((a) => !a.error).map((a) => a.ms).sort((a, b) => a - b);
+      const ok = inMinute
+        .filter((a) => !a.error)
+        .map((a) => a.ms)
+        .sort((a, b) => a - b);
       const memory = samples.filter((s) => s.at >= m * 60 && s.at < (m + 1) * 60);
       const row = { p50: percentile(ok, 50), p99: percentile(ok, 99), api: average(memory.map((s) => s.api)), worker: average(memory.map((s) => s.worker)) };
       console.log(
@@ -109,14 +122,21 @@ async function main(): Promise<void> {
       return row;
     });
     console.log(`RSS samples (s: API/worker MiB): ${samples.map((s) => `${s.at.toFixed(0)}: ${s.api.toFixed(0)}/${s.worker.toFixed(0)}`).join(', ')}`);
-    const all = answers.filter((a) => !a.error).map((a) => a.ms).sort((a, b) => a - b);
-    console.log(`ratio sustained/saturation: throughput ${((answers.length - errors.length) / seconds / saturation.rate).toFixed(2)} (offered 0.50)   p50 ${(percentile(all, 50) / saturation.p50).toFixed(2)}   p99 ${(percentile(all, 99) / saturation.p99).toFixed(2)}`);
+    const all = answers
+      .filter((a) => !a.error)
+      .map((a) => a.ms)
+      .sort((a, b) => a - b);
+    console.log(
+      `ratio sustained/saturation: throughput ${((answers.length - errors.length) / seconds / saturation.rate).toFixed(2)} (offered 0.50)   p50 ${(percentile(all, 50) / saturation.p50).toFixed(2)}   p99 ${(percentile(all, 99) / saturation.p99).toFixed(2)}`,
+    );
     const first = perMinute[0]!;
     const last = perMinute[perMinute.length - 1]!;
     const flat = (ratio: number) => (ratio <= FLAT ? 'flat' : 'GROWING');
     const apiRatio = last.api / first.api;
     const workerRatio = last.worker / first.worker;
-    console.log(`memory last minute/first minute: API ${apiRatio.toFixed(2)} (${flat(apiRatio)})   worker ${workerRatio.toFixed(2)} (${flat(workerRatio)})   p99 last/first minute ${(last.p99 / first.p99).toFixed(2)}`);
+    console.log(
+      `memory last minute/first minute: API ${apiRatio.toFixed(2)} (${flat(apiRatio)})   worker ${workerRatio.toFixed(2)} (${flat(workerRatio)})   p99 last/first minute ${(last.p99 / first.p99).toFixed(2)}`,
+    );
     if (errors.length > 0) process.exitCode = 1;
   } finally {
     await stack.stop();

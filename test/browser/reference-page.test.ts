@@ -18,7 +18,9 @@ let origin: string;
 
 beforeAll(async () => {
   if (!existsSync(CHROMIUM)) {
-    throw new Error(`No Chromium at ${CHROMIUM}: install Debian's package (apt-get update && apt-get install -y chromium) or set CHROMIUM_PATH. This test does not skip.`);
+    throw new Error(
+      `No Chromium at ${CHROMIUM}: install Debian's package (apt-get update && apt-get install -y chromium) or set CHROMIUM_PATH. This test does not skip.`,
+    );
   }
   h = await Harness.start();
   server = await new Promise<Server>((resolve) => {
@@ -67,7 +69,10 @@ test('the reference page renders the operations offline, from same-origin script
   } catch (err) {
     // Say why: what the browser refused or reported, and what the page shows (screenshot).
     await page.screenshot({ path: '.data/reference-page.png' }).catch(() => undefined);
-    throw new Error(`${(err as Error).message}\nblocked off-host requests: ${JSON.stringify(offHost)}\nconsole/page errors: ${JSON.stringify(problems)}\nscripts: ${JSON.stringify(scripts)}\nscreenshot: .data/reference-page.png`, { cause: err });
+    throw new Error(
+      `${(err as Error).message}\nblocked off-host requests: ${JSON.stringify(offHost)}\nconsole/page errors: ${JSON.stringify(problems)}\nscripts: ${JSON.stringify(scripts)}\nscreenshot: .data/reference-page.png`,
+      { cause: err },
+    );
   }
   await expect(page.title()).resolves.toBe('Payments Service API');
 

@@ -54,7 +54,8 @@ async function until<T>(what: string, read: () => T | undefined | false, timeout
   }
 }
 
-const running = (r: Runner) => until('the stack to run', () => r.output().includes(READY) || (r.proc.exitCode !== null && r.proc.exitCode !== undefined ? fail(r) : false), 240_000, r);
+const running = (r: Runner) =>
+  until('the stack to run', () => r.output().includes(READY) || (r.proc.exitCode !== null && r.proc.exitCode !== undefined ? fail(r) : false), 240_000, r);
 const fail = (r: Runner): never => {
   throw new Error(`the runner exited ${r.proc.exitCode}:\n${r.output()}`);
 };
@@ -149,7 +150,9 @@ test('a second start while one runs says so, exits, and leaves the first one run
   const ready = await fetch(`http://127.0.0.1:${ports.api}/ready`);
   expect(ready.status).toBe(200);
   // The API listens on loopback only (HOST unset): not on the machine's other addresses.
-  const external = Object.values(networkInterfaces()).flat().find((a) => a && a.family === 'IPv4' && !a.internal);
+  const external = Object.values(networkInterfaces())
+    .flat()
+    .find((a) => a && a.family === 'IPv4' && !a.internal);
   if (external) expect(await portOpen(ports.api, external.address)).toBe(false);
 }, 300_000);
 
@@ -171,7 +174,25 @@ let blocker: Server | undefined;
 test('a start stops a Temporal server left over from its own state folder, and a child that fails stops everything cleanly', async () => {
   // What an earlier runner that died without cleaning up left behind: its Temporal dev server,
   // on its port and its SQLite file, in a session of its own.
-  const leftover = spawn(process.env.TEMPORAL_CLI_PATH!, ['server', 'start-dev', '--headless', '--ip', '127.0.0.1', '--port', String(ports.temporal), '--db-filename', join(dataDir, 'temporal.sqlite'), '--namespace', 'default', '--log-level', 'error'], { detached: true, stdio: 'ignore' });
+  const leftover = spawn(
+    process.env.TEMPORAL_CLI_PATH!,
+    [
+      'server',
+      'start-dev',
+      '--headless',
+      '--ip',
+      '127.0.0.1',
+      '--port',
+      String(ports.temporal),
+      '--db-filename',
+      join(dataDir, 'temporal.sqlite'),
+      '--namespace',
+      'default',
+      '--log-level',
+      'error',
+    ],
+    { detached: true, stdio: 'ignore' },
+  );
   leftover.unref();
   await until('the leftover server to listen', () => existsSync(join(dataDir, 'temporal.sqlite')), 30_000);
   await waitForPort(ports.temporal, 30_000);

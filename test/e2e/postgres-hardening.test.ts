@@ -12,7 +12,10 @@ import { freePort } from '../../src/dev/ports';
 const root = resolve(__dirname, '../..');
 const cluster = 'postgres-test';
 const adminUrl = new URL(process.env.TEST_DATABASE_URL!);
-const ownPort = (): string => readFileSync(join(root, '.data', cluster, 'postmaster.pid'), 'utf8').split('\n')[3]!.trim();
+const ownPort = (): string =>
+  readFileSync(join(root, '.data', cluster, 'postmaster.pid'), 'utf8')
+    .split('\n')[3]!
+    .trim();
 // TEST_DATABASE_URL may name a server of the user's own; these checks are about the project's cluster.
 const ownCluster = (() => {
   try {
@@ -24,7 +27,14 @@ const ownCluster = (() => {
 const ownTest = ownCluster ? test : test.skip;
 
 async function connectWith(password: string | undefined): Promise<unknown> {
-  const client = new Client({ host: '127.0.0.1', port: Number(adminUrl.port), user: decodeURIComponent(adminUrl.username), database: 'postgres', password, connectionTimeoutMillis: 10_000 });
+  const client = new Client({
+    host: '127.0.0.1',
+    port: Number(adminUrl.port),
+    user: decodeURIComponent(adminUrl.username),
+    database: 'postgres',
+    password,
+    connectionTimeoutMillis: 10_000,
+  });
   try {
     await client.connect();
     await client.end();
@@ -51,7 +61,11 @@ ownTest('a connection without the password, or with a wrong one, is refused', as
   expect(await connectWith('wrong')).toMatchObject({ code: '28P01' });
   expect(await connectWith(decodeURIComponent(adminUrl.password))).toBeUndefined();
   // Over the Unix socket too: the local OS user is no credential.
-  expect(readFileSync(join(root, '.data', cluster, 'pg_hba.conf'), 'utf8').split('\n').filter((l) => /^\s*[^#\s]/.test(l) && /\btrust\b/.test(l))).toEqual([]);
+  expect(
+    readFileSync(join(root, '.data', cluster, 'pg_hba.conf'), 'utf8')
+      .split('\n')
+      .filter((l) => /^\s*[^#\s]/.test(l) && /\btrust\b/.test(l)),
+  ).toEqual([]);
 });
 
 ownTest('errors are logged tersely, without statements or detail, in files only their owner reads', async () => {

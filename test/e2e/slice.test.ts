@@ -57,7 +57,19 @@ beforeAll(async () => {
   };
   baseUrl = `http://127.0.0.1:${apiPort}/2025-10-13`;
 
-  launch(process.env.TEMPORAL_CLI_PATH!, ['server', 'start-dev', '--headless', '--ip', '127.0.0.1', '--port', String(temporalPort), '--namespace', 'default', '--log-level', 'error']);
+  launch(process.env.TEMPORAL_CLI_PATH!, [
+    'server',
+    'start-dev',
+    '--headless',
+    '--ip',
+    '127.0.0.1',
+    '--port',
+    String(temporalPort),
+    '--namespace',
+    'default',
+    '--log-level',
+    'error',
+  ]);
   await waitForPort(temporalPort, 60_000);
   launch(tsx, ['worker/main.ts']);
   launch(tsx, ['src/api/main.ts']);
@@ -76,13 +88,20 @@ afterAll(async () => {
 
 test('fund an account over HTTP, receive a verifiable webhook, find the workflow by customer id', async () => {
   // The documented command prints one line of JSON with the credentials.
-  const { stdout } = await promisify(execFile)(tsx, ['src/cli/create-platform.ts', '--name', 'E2E', '--regulated', '--webhook-url', receiver.url], { cwd: root, env });
+  const { stdout } = await promisify(execFile)(tsx, ['src/cli/create-platform.ts', '--name', 'E2E', '--regulated', '--webhook-url', receiver.url], {
+    cwd: root,
+    env,
+  });
   const creds = JSON.parse(stdout.trim()) as { platformId: string; tokenId: string; clientSecret: string; baseUrl: string };
   expect(Object.keys(creds).sort()).toEqual(['baseUrl', 'clientSecret', 'platformId', 'tokenId']);
   expect(creds.baseUrl).toBe(baseUrl);
   const auth = `Basic ${Buffer.from(`${creds.tokenId}:${creds.clientSecret}`).toString('base64')}`;
   const call = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${baseUrl}${path}`, { method, headers: { authorization: auth, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await fetch(`${baseUrl}${path}`, {
+      method,
+      headers: { authorization: auth, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     // eslint-disable-next-line @typescript-eslint/no-explicit-any -- response bodies are asserted field by field
     return { status: res.status, body: (await res.json()) as Record<string, any> };
   };

@@ -46,7 +46,20 @@ const dir = __dirname;
  * The current code version of each workflow type: raise it with every versioned change
  * (patched()), so that the new code's histories are recorded beside the older ones.
  */
-const HISTORY_VERSION: Record<string, string> = { incomingPayment: 'v3', webhookDelivery: 'v2', customerVerification: 'v1', externalAccountVerification: 'v1', quote: 'v2', outgoingPayment: 'v2', payment: 'v2', cardLifecycle: 'v1', bulkCustomerImport: 'v1', invitationLifecycle: 'v1', stablecoinIssuance: 'v1', stablecoinOperation: 'v1' };
+const HISTORY_VERSION: Record<string, string> = {
+  incomingPayment: 'v3',
+  webhookDelivery: 'v2',
+  customerVerification: 'v1',
+  externalAccountVerification: 'v1',
+  quote: 'v2',
+  outgoingPayment: 'v2',
+  payment: 'v2',
+  cardLifecycle: 'v1',
+  bulkCustomerImport: 'v1',
+  invitationLifecycle: 'v1',
+  stablecoinIssuance: 'v1',
+  stablecoinOperation: 'v1',
+};
 
 async function save(workflowType: string, scenario: string, history: Parameters<typeof historyToJSON>[0]) {
   const file = join(dir, workflowType, `${HISTORY_VERSION[workflowType]}-${scenario}.json`);
@@ -66,7 +79,10 @@ record('record workflow histories', () => {
       const fundNewCustomer = async (name: string) => {
         const customer = await api.post('/customers', { customerType: 'INDIVIDUAL', platformCustomerId: name });
         const accounts = await api.get(`/customers/internal-accounts?customerId=${encodeURIComponent(customer.body.id)}&currency=USD`);
-        return { customerId: customer.body.id as string, fund: () => api.post(`/sandbox/internal-accounts/${accounts.body.data[0].id}/fund`, { amount: 2500 }) };
+        return {
+          customerId: customer.body.id as string,
+          fund: () => api.post(`/sandbox/internal-accounts/${accounts.body.data[0].id}/fund`, { amount: 2500 }),
+        };
       };
       const latestPayment = async () => h.temporal.workflow.getHandle((await api.get('/transactions')).body.data[0].id);
 
@@ -93,7 +109,20 @@ record('record workflow histories', () => {
       const accountId = (await h.orm.em.fork().findOneOrFail(InternalAccount, { customerId: refused.customerId, currency: 'USD' })).id;
       const transactionId = newId('Transaction');
       await expect(
-        runIncomingPayment(h.temporal, { transactionId, platformId: (await h.orm.em.fork().findOneOrFail(Customer, { id: refused.customerId })).platformId, environment: 'SANDBOX', customerId: refused.customerId, internalAccountId: accountId, currency: 'USD', amount: '100', source: { sourceType: 'SANDBOX_FUNDING' } }, { taskQueue: h.taskQueue }),
+        runIncomingPayment(
+          h.temporal,
+          {
+            transactionId,
+            platformId: (await h.orm.em.fork().findOneOrFail(Customer, { id: refused.customerId })).platformId,
+            environment: 'SANDBOX',
+            customerId: refused.customerId,
+            internalAccountId: accountId,
+            currency: 'USD',
+            amount: '100',
+            source: { sourceType: 'SANDBOX_FUNDING' },
+          },
+          { taskQueue: h.taskQueue },
+        ),
       ).rejects.toMatchObject({ code: 'CUSTOMER_DELETED' });
       const refusedHandle = h.temporal.workflow.getHandle(transactionId);
       await refusedHandle.result();
@@ -112,9 +141,16 @@ record('record workflow histories', () => {
       const em = h.orm.em.fork();
       const platform = await createPlatform(em, { name: 'history', webhookEndpoint: h.receiver.url });
       const event = await recordWebhookEvent(em, { platformId: platform.id, environment: 'SANDBOX', type: 'TEST', data: {} });
-      const { worker, taskQueue } = await bundledWorker(env.nativeConnection, createActivities({ orm: h.orm, masterKey: parseMasterKey(process.env.MASTER_KEY!), webhookSender: loopbackWebhookSender }));
+      const { worker, taskQueue } = await bundledWorker(
+        env.nativeConnection,
+        createActivities({ orm: h.orm, masterKey: parseMasterKey(process.env.MASTER_KEY!), webhookSender: loopbackWebhookSender }),
+      );
       await worker.runUntil(async () => {
-        const handle = await env.client.workflow.start<typeof webhookDelivery>('webhookDelivery', { workflowId: event.id, taskQueue, args: [{ eventId: event.id }] });
+        const handle = await env.client.workflow.start<typeof webhookDelivery>('webhookDelivery', {
+          workflowId: event.id,
+          taskQueue,
+          args: [{ eventId: event.id }],
+        });
         await handle.result();
         await save('webhookDelivery', 'retries', await handle.fetchHistory());
       });
@@ -130,10 +166,18 @@ record('record workflow histories', () => {
     try {
       const masterKey = parseMasterKey(process.env.MASTER_KEY!);
       const em = h.orm.em.fork();
-      const platform = await createPlatform(em, { name: 'history', webhookEndpoint: h.receiver.url, isRegulatedFinancialInstitution: false, currencies: ['USD'] });
+      const platform = await createPlatform(em, {
+        name: 'history',
+        webhookEndpoint: h.receiver.url,
+        isRegulatedFinancialInstitution: false,
+        currencies: ['USD'],
+      });
       const customer = await insertCustomer(h.orm, masterKey, platform.id, individualFields('Ada Lovelace'));
       const verificationId = verificationIdFor(customer.id);
-      const { worker, taskQueue } = await bundledWorker(env.nativeConnection, createActivities({ orm: h.orm, masterKey, webhookSender: loopbackWebhookSender }));
+      const { worker, taskQueue } = await bundledWorker(
+        env.nativeConnection,
+        createActivities({ orm: h.orm, masterKey, webhookSender: loopbackWebhookSender }),
+      );
       await worker.runUntil(async () => {
         const handle = await env.client.workflow.start<typeof customerVerification>('customerVerification', {
           workflowId: verificationId,
@@ -141,7 +185,13 @@ record('record workflow histories', () => {
           args: [{ verificationId, platformId: platform.id, customerId: customer.id, environment: 'SANDBOX', resolutionDelaySeconds: 10 }],
         });
         expect((await handle.executeUpdate(submitVerification)).verificationStatus).toBe('RESOLVE_ERRORS');
-        await uploadDocument(h.orm.em.fork(), platform.id, customer.id, { documentType: 'PASSPORT', country: 'US' }, { bytes: FILES.pdf, mimeType: 'application/pdf', fileName: 'p.pdf' });
+        await uploadDocument(
+          h.orm.em.fork(),
+          platform.id,
+          customer.id,
+          { documentType: 'PASSPORT', country: 'US' },
+          { bytes: FILES.pdf, mimeType: 'application/pdf', fileName: 'p.pdf' },
+        );
         expect((await handle.executeUpdate(submitVerification)).verificationStatus).toBe('IN_PROGRESS');
         expect((await handle.result()).verificationStatus).toBe('APPROVED');
         await save('customerVerification', 'resolve-errors-then-approved', await handle.fetchHistory());
@@ -168,7 +218,14 @@ record('record workflow histories', () => {
 
       const secret = secp256k1.utils.randomSecretKey();
       const address = toChecksumAddress(`0x${Buffer.from(keccak_256(secp256k1.getPublicKey(secret, false).subarray(1)).subarray(12)).toString('hex')}`);
-      const wallet = await api.post('/customers/external-accounts', { customerId, currency: 'USDC', ownershipType: 'FIRST_PARTY', accountInfo: { accountType: 'ETHEREUM_WALLET', address } }).expect(201);
+      const wallet = await api
+        .post('/customers/external-accounts', {
+          customerId,
+          currency: 'USDC',
+          ownershipType: 'FIRST_PARTY',
+          accountInfo: { accountType: 'ETHEREUM_WALLET', address },
+        })
+        .expect(201);
       const challenge = await api.post(`/customers/external-accounts/${wallet.body.id}/challenge`, { method: 'WALLET_SIGNATURE' }).expect(201);
       const sig = secp256k1.sign(ethereumMessageHash(challenge.body.messageToSign), secret, { prehash: false, format: 'recovered' });
       const signature = `0x${Buffer.concat([Buffer.from(sig.subarray(1)), Buffer.from([sig[0]! + 27])]).toString('hex')}`;
@@ -190,9 +247,24 @@ record('record workflow histories', () => {
       const usd = accounts.body.data[0].id as string;
       await api.post(`/sandbox/internal-accounts/${usd}/fund`, { amount: 1_000_000 }).expect(200);
       const run = (transactionId: string) => h.temporal.workflow.getHandle(transactionId);
-      const quote = async (destination: string, extra: Record<string, unknown> = {}, source: Record<string, unknown> = { sourceType: 'ACCOUNT', accountId: usd }) =>
-        (await api.post('/quotes', { source, destination: { destinationType: 'ACCOUNT', accountId: destination }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 10_000, ...extra }).expect(201)).body as { id: string; transactionId: string };
-      const bankEnding = async (iban: string) => (await api.post('/customers/external-accounts', { customerId, ...eurAccount(iban) }).expect(201)).body.id as string;
+      const quote = async (
+        destination: string,
+        extra: Record<string, unknown> = {},
+        source: Record<string, unknown> = { sourceType: 'ACCOUNT', accountId: usd },
+      ) =>
+        (
+          await api
+            .post('/quotes', {
+              source,
+              destination: { destinationType: 'ACCOUNT', accountId: destination },
+              lockedCurrencySide: 'SENDING',
+              lockedCurrencyAmount: 10_000,
+              ...extra,
+            })
+            .expect(201)
+        ).body as { id: string; transactionId: string };
+      const bankEnding = async (iban: string) =>
+        (await api.post('/customers/external-accounts', { customerId, ...eurAccount(iban) }).expect(201)).body.id as string;
       const executed = async (destination: string, extra: Record<string, unknown> = {}) => {
         const q = await quote(destination, extra);
         await api.post(`/quotes/${q.id}/execute`, undefined, { 'Idempotency-Key': `history-${q.id}` }).expect(200);
@@ -208,10 +280,18 @@ record('record workflow histories', () => {
       await save('payment', 'payout-completed', await finished(completed.transactionId));
       // Executed again after its run ended by another request, straight through the starter (the
       // route answers it from the quote without asking Temporal): a new run that only answers.
-      const again = await executeQuote(h.temporal, { quoteId: completed.id, transactionId: completed.transactionId, platformId: platform.id, customerId, environment: 'SANDBOX', lifetimeSeconds: 60 }, { requestKey: `history-other-${completed.id}`, taskQueue: h.taskQueue });
+      const again = await executeQuote(
+        h.temporal,
+        { quoteId: completed.id, transactionId: completed.transactionId, platformId: platform.id, customerId, environment: 'SANDBOX', lifetimeSeconds: 60 },
+        { requestKey: `history-other-${completed.id}`, taskQueue: h.taskQueue },
+      );
       expect(again.repeat).toBe(true);
       await save('payment', 'payout-executed-again-after-its-end', await finished(completed.transactionId));
-      await save('payment', 'payout-delivery-failed-refunded', await finished((await executed(await bankEnding(ibanOf('DE', '370400440532013004')))).transactionId));
+      await save(
+        'payment',
+        'payout-delivery-failed-refunded',
+        await finished((await executed(await bankEnding(ibanOf('DE', '370400440532013004')))).transactionId),
+      );
       // An ACH payout (cancellable) the simulated bank answers after six minutes.
       const ach = (await api.post('/customers/external-accounts', { customerId, ...usdAccount('123456003') }).expect(201)).body.id as string;
       await h.orm.em.fork().nativeUpdate(ExternalAccount, { id: ach }, { bankValidation: 'PASSED' });
@@ -222,7 +302,16 @@ record('record workflow histories', () => {
       const pull = async (accountNumber: string) => {
         const bank = await api.post('/customers/external-accounts', { customerId, ...usdAccount(accountNumber) }).expect(201);
         await h.orm.em.fork().nativeUpdate(ExternalAccount, { id: bank.body.id }, { bankValidation: 'PASSED' });
-        const q = (await api.post('/quotes', { source: { sourceType: 'ACCOUNT', accountId: bank.body.id }, destination: { destinationType: 'ACCOUNT', accountId: usd }, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 10_000 }).expect(201)).body;
+        const q = (
+          await api
+            .post('/quotes', {
+              source: { sourceType: 'ACCOUNT', accountId: bank.body.id },
+              destination: { destinationType: 'ACCOUNT', accountId: usd },
+              lockedCurrencySide: 'SENDING',
+              lockedCurrencyAmount: 10_000,
+            })
+            .expect(201)
+        ).body;
         await api.post(`/quotes/${q.id}/execute`).expect(200);
         return finished(q.transactionId);
       };
@@ -241,7 +330,8 @@ record('record workflow histories', () => {
       await api.post('/sandbox/send', { quoteId: realTime.id, currencyCode: 'USD' }).expect(200);
       await save('payment', 'real-time-funded', await finished(realTime.transactionId));
 
-      const decide = (transactionId: string, decision: 'APPROVE' | 'REJECT') => decideHold(h.temporal, transactionId, { gate: HELD_GATE, decision, decisionId: `history-${transactionId}` });
+      const decide = (transactionId: string, decision: 'APPROVE' | 'REJECT') =>
+        decideHold(h.temporal, transactionId, { gate: HELD_GATE, decision, decisionId: `history-${transactionId}` });
       const approved = await executed(plain, { description: 'hold:3600' });
       await decide(approved.transactionId, 'APPROVE');
       await save('payment', 'held-approved', await finished(approved.transactionId));
@@ -260,13 +350,22 @@ record('record workflow histories', () => {
     try {
       const masterKey = parseMasterKey(process.env.MASTER_KEY!);
       const { card } = await processingCard(h.orm, masterKey, { webhookEndpoint: h.receiver.url, funds: 10_000n });
-      const { worker, taskQueue } = await bundledWorker(env.nativeConnection, createActivities({ orm: h.orm, masterKey, webhookSender: loopbackWebhookSender }));
+      const { worker, taskQueue } = await bundledWorker(
+        env.nativeConnection,
+        createActivities({ orm: h.orm, masterKey, webhookSender: loopbackWebhookSender }),
+      );
       await worker.runUntil(async () => {
         const handle = await startCard(env.client, taskQueue, card, { issuerResponseSeconds: 2, authorizationWindowSeconds: 3600 });
         await env.sleep(3_000);
         const merchant = { descriptor: 'HISTORY COFFEE' };
-        const auth = await handle.executeUpdate(cardNetworkEventUpdate, { args: [{ token: 'history-auth', event: { kind: 'AUTHORIZATION', cardTransactionId: newId('CardTransaction'), amount: '4000', currency: 'USD', merchant } }] });
-        await handle.executeUpdate(cardNetworkEventUpdate, { args: [{ token: 'history-clear', event: { kind: 'CLEARING', cardTransactionId: auth.cardTransactionId!, amount: '1500' } }] });
+        const auth = await handle.executeUpdate(cardNetworkEventUpdate, {
+          args: [
+            { token: 'history-auth', event: { kind: 'AUTHORIZATION', cardTransactionId: newId('CardTransaction'), amount: '4000', currency: 'USD', merchant } },
+          ],
+        });
+        await handle.executeUpdate(cardNetworkEventUpdate, {
+          args: [{ token: 'history-clear', event: { kind: 'CLEARING', cardTransactionId: auth.cardTransactionId!, amount: '1500' } }],
+        });
         await handle.executeUpdate(changeCardUpdate, { args: [{ state: 'FROZEN' }] });
         await handle.executeUpdate(changeCardUpdate, { args: [{ state: 'ACTIVE' }] });
         await handle.executeUpdate(changeCardUpdate, { args: [{ state: 'CLOSED' }] });
@@ -296,7 +395,18 @@ record('record workflow histories', () => {
 
       // Names ending in 003 stay UNVERIFIED: no webhooks per row, so the histories stay small.
       const header = ['umaAddress', 'platformCustomerId', 'customerType', 'fullName', 'birthDate', 'addressLine1', 'city', 'state', 'postalCode', 'country'];
-      const rows = Array.from({ length: 2_050 }, (_, i) => [`$big${i}@${p.umaDomain}`, `big-${i}`, 'INDIVIDUAL', `Big Person 003`, '1980-01-01', '1 Main St', 'Austin', 'TX', '78701', 'US']);
+      const rows = Array.from({ length: 2_050 }, (_, i) => [
+        `$big${i}@${p.umaDomain}`,
+        `big-${i}`,
+        'INDIVIDUAL',
+        `Big Person 003`,
+        '1980-01-01',
+        '1 Main St',
+        'Austin',
+        'TX',
+        '78701',
+        'US',
+      ]);
       const { job } = await createBulkImportJob(h.orm.em.fork(), { platformId, environment: 'SANDBOX', csv: { header, rows } });
       await startBulkCustomerImport(h.temporal, { jobId: job.id, platformId }, { taskQueue: h.taskQueue });
       const first = h.temporal.workflow.getHandle(job.id);
@@ -315,7 +425,9 @@ record('record workflow histories', () => {
     try {
       const { api } = await h.platform();
       await api.patch('/config', { umaDomain: 'history.uma.example.com' }).expect(200);
-      const inviterUma = (await api.post('/customers', { customerType: 'INDIVIDUAL', platformCustomerId: 'history-inviter', fullName: 'Ivy Inviter' }).expect(201)).body.umaAddress as string;
+      const inviterUma = (
+        await api.post('/customers', { customerType: 'INDIVIDUAL', platformCustomerId: 'history-inviter', fullName: 'Ivy Inviter' }).expect(201)
+      ).body.umaAddress as string;
       const finished = async (code: string) => {
         const handle = h.temporal.workflow.getHandle(code);
         await handle.result();
@@ -345,15 +457,27 @@ record('record workflow histories', () => {
         return handle.fetchHistory();
       };
       await api.post('/stablecoin-provider-accounts', { provider: 'BRALE', apiClientId: 'history-client', apiClientSecret: 'sk_history' }, key()).expect(201);
-      const coin = (await api.post('/stablecoins', { providerTokenIdentifier: 'HIST', networkTokenIdentifier: 'btkn1hist', network: 'SPARK' }, key()).expect(201)).body.id as string;
+      const coin = (
+        await api.post('/stablecoins', { providerTokenIdentifier: 'HIST', networkTokenIdentifier: 'btkn1hist', network: 'SPARK' }, key()).expect(201)
+      ).body.id as string;
       await save('stablecoinIssuance', 'provisioned', await finished(coin));
-      const rejected = (await api.post('/stablecoins', { providerTokenIdentifier: 'REJECTHIST', networkTokenIdentifier: 'btkn1reject', network: 'SPARK' }, key()).expect(201)).body.id as string;
+      const rejected = (
+        await api.post('/stablecoins', { providerTokenIdentifier: 'REJECTHIST', networkTokenIdentifier: 'btkn1reject', network: 'SPARK' }, key()).expect(201)
+      ).body.id as string;
       await save('stablecoinIssuance', 'rejected', await finished(rejected));
 
-      const wallet = (await api.post('/platform/external-accounts', { currency: 'USDB', accountInfo: { accountType: 'SPARK_WALLET', address: 'sparkrt1pgssy7d7vel0nh9m4326qc54e6rskpczn07dktww9rv4nu5ptvt0s9uc8pt5y4' } }).expect(201)).body.id as string;
+      const wallet = (
+        await api
+          .post('/platform/external-accounts', {
+            currency: 'USDB',
+            accountInfo: { accountType: 'SPARK_WALLET', address: 'sparkrt1pgssy7d7vel0nh9m4326qc54e6rskpczn07dktww9rv4nu5ptvt0s9uc8pt5y4' },
+          })
+          .expect(201)
+      ).body.id as string;
       const bank = (await api.post('/platform/external-accounts', usdAccount('123456789')).expect(201)).body.id as string;
       await h.orm.em.fork().nativeUpdate(ExternalAccount, { id: bank }, { bankValidation: 'PASSED' });
-      const mint = (amount: string, fundingSource: Record<string, unknown>) => api.post(`/stablecoins/${coin}/mints`, { amount, fundingSource, destination: { accountId: wallet } }, key());
+      const mint = (amount: string, fundingSource: Record<string, unknown>) =>
+        api.post(`/stablecoins/${coin}/mints`, { amount, fundingSource, destination: { accountId: wallet } }, key());
 
       const funded = (await mint('5000000', { type: 'WIRE' }).expect(201)).body.id as string;
       await api.post(`/sandbox/stablecoin-operations/${funded}/fund`).expect(200);
@@ -362,9 +486,22 @@ record('record workflow histories', () => {
       const expiring = (await mint('1000000', { type: 'WIRE' }).expect(201)).body.id as string;
       delete process.env.SANDBOX_STABLECOIN_FUNDING_WINDOW_SECONDS;
       await save('stablecoinOperation', 'wire-mint-expired', await finished(expiring));
-      const refused = (await mint('13130000', { type: 'PROVIDER_INTERNAL_BALANCE', sourceTokenIdentifier: 'USDC', cryptoNetwork: 'SOLANA' }).expect(400)).body.details.stablecoinOperationId as string;
+      const refused = (await mint('13130000', { type: 'PROVIDER_INTERNAL_BALANCE', sourceTokenIdentifier: 'USDC', cryptoNetwork: 'SOLANA' }).expect(400)).body
+        .details.stablecoinOperationId as string;
       await save('stablecoinOperation', 'refused-by-provider', await finished(refused));
-      const burned = (await api.post(`/stablecoins/${coin}/burns`, { amount: '2000000', source: { type: 'PROVIDER_INTERNAL_BALANCE' }, destination: { type: 'EXTERNAL_ACCOUNT', externalAccountId: bank, rail: 'WIRE' } }, key()).expect(201)).body.id as string;
+      const burned = (
+        await api
+          .post(
+            `/stablecoins/${coin}/burns`,
+            {
+              amount: '2000000',
+              source: { type: 'PROVIDER_INTERNAL_BALANCE' },
+              destination: { type: 'EXTERNAL_ACCOUNT', externalAccountId: bank, rail: 'WIRE' },
+            },
+            key(),
+          )
+          .expect(201)
+      ).body.id as string;
       await save('stablecoinOperation', 'burn-completed', await finished(burned));
     } finally {
       await h.stop();

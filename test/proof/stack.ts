@@ -115,7 +115,10 @@ export class Stack {
     if (component === 'postgres') {
       const pid = this.postgresPid();
       if (pid === undefined) return;
-      const children = spawnSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' }).stdout.split('\n').filter(Boolean).map(Number);
+      const children = spawnSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' })
+        .stdout.split('\n')
+        .filter(Boolean)
+        .map(Number);
       for (const p of [pid, ...children]) spawnSync('kill', ['-9', String(p)]);
       // Where nobody reaps orphans (a container's init), the dead postmaster stays a zombie that
       // pg_ctl and the next postmaster take for a running server: wait for the processes to die,
@@ -186,7 +189,21 @@ export class Stack {
         return;
       }
       case 'temporal': {
-        const args = ['server', 'start-dev', '--headless', '--ip', '127.0.0.1', '--port', String(this.ports.temporal), '--db-filename', join(this.dir, 'temporal.sqlite'), '--namespace', 'default', '--log-level', 'error'];
+        const args = [
+          'server',
+          'start-dev',
+          '--headless',
+          '--ip',
+          '127.0.0.1',
+          '--port',
+          String(this.ports.temporal),
+          '--db-filename',
+          join(this.dir, 'temporal.sqlite'),
+          '--namespace',
+          'default',
+          '--log-level',
+          'error',
+        ];
         this.spawnSupervised('temporal', requiredEnv('TEMPORAL_CLI_PATH'), args, process.env);
         await waitForPort(this.ports.temporal, 60_000);
         return;

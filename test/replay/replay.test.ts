@@ -56,7 +56,11 @@ describe('the workflow code with tracing on', () => {
   let code: string;
   const { sinks } = tracingWorkerOptions({ resource: Resource.empty(), spanProcessor: new NoopSpanProcessor(), shutdown: async () => undefined });
   beforeAll(async () => {
-    ({ code } = await bundleWorkflowCode({ workflowsPath: require.resolve('../../workflows'), workflowInterceptorModules: TRACING_WORKFLOW_MODULES, logger: quiet }));
+    ({ code } = await bundleWorkflowCode({
+      workflowsPath: require.resolve('../../workflows'),
+      workflowInterceptorModules: TRACING_WORKFLOW_MODULES,
+      logger: quiet,
+    }));
   });
 
   test.each(histories.map((h) => [h.file, h.history] as const))('replays %s', async (_file, history) => {
@@ -67,7 +71,11 @@ describe('the workflow code with tracing on', () => {
 describe('an incompatible change (a timer before every workflow)', () => {
   let code: string;
   beforeAll(async () => {
-    ({ code } = await bundleWorkflowCode({ workflowsPath: require.resolve('../../workflows'), workflowInterceptorModules: [require.resolve('./shifted-commands')], logger: quiet }));
+    ({ code } = await bundleWorkflowCode({
+      workflowsPath: require.resolve('../../workflows'),
+      workflowInterceptorModules: [require.resolve('./shifted-commands')],
+      logger: quiet,
+    }));
   });
 
   test.each(histories.map((h) => [h.file, h.history] as const))('fails to replay %s', async (_file, history) => {

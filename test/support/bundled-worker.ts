@@ -19,7 +19,11 @@ export function quietTemporalRuntime(): void {
  * (global-setup) with the given activities: the real ones (createActivities(deps)) or an
  * in-memory stand-in for a workflow's state-machine test.
  */
-export async function bundledWorker(connection: NativeConnection, activities: object, options: { namespace?: string; taskQueue?: string } = {}): Promise<{ worker: Worker; taskQueue: string }> {
+export async function bundledWorker(
+  connection: NativeConnection,
+  activities: object,
+  options: { namespace?: string; taskQueue?: string } = {},
+): Promise<{ worker: Worker; taskQueue: string }> {
   const taskQueue = options.taskQueue ?? `wf-${randomUUID()}`;
   const worker = await Worker.create({
     connection,

@@ -17,7 +17,15 @@ export const gbpAccount = (accountNumber: string, fullName = 'Jane Doe') => ({
 
 export const usdAccount = (accountNumber = '123456789', extra: Record<string, unknown> = {}) => ({
   currency: 'USD',
-  accountInfo: { accountType: 'USD_ACCOUNT', routingNumber: '021000021', accountNumber, bankAccountType: 'CHECKING', bankName: 'Chase Bank', beneficiary: individual(), ...extra },
+  accountInfo: {
+    accountType: 'USD_ACCOUNT',
+    routingNumber: '021000021',
+    accountNumber,
+    bankAccountType: 'CHECKING',
+    bankName: 'Chase Bank',
+    beneficiary: individual(),
+    ...extra,
+  },
 });
 
 export const eurAccount = (iban = 'DE89370400440532013000') => ({

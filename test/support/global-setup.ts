@@ -38,10 +38,14 @@ export default async function globalSetup(): Promise<void> {
   const cli = process.env.TEMPORAL_CLI_PATH;
   if (!cli) throw new Error('TEMPORAL_CLI_PATH is not set: run the tests with `npm test`');
   const port = await freePort();
-  const temporal = spawn(cli, ['server', 'start-dev', '--headless', '--ip', '127.0.0.1', '--port', String(port), '--namespace', 'default', '--log-level', 'error'], {
-    stdio: 'ignore',
-    detached: true,
-  });
+  const temporal = spawn(
+    cli,
+    ['server', 'start-dev', '--headless', '--ip', '127.0.0.1', '--port', String(port), '--namespace', 'default', '--log-level', 'error'],
+    {
+      stdio: 'ignore',
+      detached: true,
+    },
+  );
   (globalThis as Record<string, unknown>).__temporalServer = temporal;
   await waitForPort(port, 60_000);
   process.env.TEMPORAL_TEST_ADDRESS = `127.0.0.1:${port}`;

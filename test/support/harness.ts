@@ -64,7 +64,16 @@ export class Harness {
 
   private async init(options: HarnessOptions): Promise<void> {
     if (!runtimeQuiet) {
-      Runtime.install({ logger: { log: () => undefined, trace: () => undefined, debug: () => undefined, info: () => undefined, warn: () => undefined, error: (m, meta) => console.error(m, meta) } });
+      Runtime.install({
+        logger: {
+          log: () => undefined,
+          trace: () => undefined,
+          debug: () => undefined,
+          info: () => undefined,
+          warn: () => undefined,
+          error: (m, meta) => console.error(m, meta),
+        },
+      });
       runtimeQuiet = true;
     }
     const address = process.env.TEMPORAL_TEST_ADDRESS!;
@@ -79,9 +88,20 @@ export class Harness {
       connection: this.nativeConnection,
       namespace: 'default',
       taskQueue: this.taskQueue,
-      deps: { orm: this.orm, masterKey: this.masterKey, webhookSender: loopbackWebhookSender, webhookTimeoutMs: 3_000, metrics: this.workerMetrics, ...(options.executionGates ? { executionGates: options.executionGates } : {}) },
+      deps: {
+        orm: this.orm,
+        masterKey: this.masterKey,
+        webhookSender: loopbackWebhookSender,
+        webhookTimeoutMs: 3_000,
+        metrics: this.workerMetrics,
+        ...(options.executionGates ? { executionGates: options.executionGates } : {}),
+      },
       workflowBundle: tracing
-        ? await bundleWorkflowCode({ workflowsPath: require.resolve('../../workflows'), workflowInterceptorModules: tracing.worker.interceptors?.workflowModules ?? [], logger: silentLogger })
+        ? await bundleWorkflowCode({
+            workflowsPath: require.resolve('../../workflows'),
+            workflowInterceptorModules: tracing.worker.interceptors?.workflowModules ?? [],
+            logger: silentLogger,
+          })
         : { code: readFileSync(process.env.TEST_WORKFLOW_BUNDLE!, 'utf8') },
       ...(tracing ? { tracing: tracing.worker } : {}),
     });
@@ -101,7 +121,17 @@ export class Harness {
   async platform(options: Partial<NewPlatform> & { environment?: Environment } = {}) {
     const em = this.orm.em.fork();
     // Regulated by default: individuals are approved at creation and hold accounts at once.
-    const platform = await createPlatform(em, { name: `test-${randomUUID().slice(0, 8)}`, currencies: ['USD', 'EUR'], webhookEndpoint: this.receiver.url, isRegulatedFinancialInstitution: true, ...options }, { masterKey: this.masterKey });
+    const platform = await createPlatform(
+      em,
+      {
+        name: `test-${randomUUID().slice(0, 8)}`,
+        currencies: ['USD', 'EUR'],
+        webhookEndpoint: this.receiver.url,
+        isRegulatedFinancialInstitution: true,
+        ...options,
+      },
+      { masterKey: this.masterKey },
+    );
     const token = await createToken(em, this.masterKey, platform.id, options.environment ?? 'SANDBOX');
     const auth = `Basic ${Buffer.from(`${token.tokenId}:${token.clientSecret}`).toString('base64')}`;
     // Customers' UMA addresses must be on the platform's domain: `uma('bob')` is `$bob@<that domain>`.
@@ -143,7 +173,14 @@ export class Api {
     return checked(body === undefined ? r : r.send(body as object), 'POST', path);
   }
   patch(path: string, body: unknown) {
-    return checked(request(this.app).patch(`${BASE}${path}`).set('Authorization', this.auth).send(body as object), 'PATCH', path);
+    return checked(
+      request(this.app)
+        .patch(`${BASE}${path}`)
+        .set('Authorization', this.auth)
+        .send(body as object),
+      'PATCH',
+      path,
+    );
   }
   delete(path: string) {
     return checked(request(this.app).delete(`${BASE}${path}`).set('Authorization', this.auth), 'DELETE', path);
@@ -154,7 +191,15 @@ export class Api {
 function checked(test: Test, method: string, path: string): Test {
   const end = test.end.bind(test);
   test.end = (callback) => {
-    test.expect((res: Response) => conformanceRecord(BASE).observe({ method, path: `${BASE}${path}`, status: res.status, contentType: res.headers['content-type'] as string | undefined, body: res.body }));
+    test.expect((res: Response) =>
+      conformanceRecord(BASE).observe({
+        method,
+        path: `${BASE}${path}`,
+        status: res.status,
+        contentType: res.headers['content-type'] as string | undefined,
+        body: res.body,
+      }),
+    );
     return end(callback);
   };
   return test;

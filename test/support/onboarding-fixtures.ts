@@ -17,7 +17,12 @@ export const US_ADDRESS = { line1: '1 Main St', city: 'Springfield', postalCode:
  * Inserts a customer row directly, bypassing the create endpoint's validation and hooks, for
  * tests that need a particular stored state (businesses, full profiles, odd statuses).
  */
-export async function insertCustomer(orm: MikroORM, masterKey: Buffer, platformId: string, over: Partial<Customer> & { identifier?: string } = {}): Promise<Customer> {
+export async function insertCustomer(
+  orm: MikroORM,
+  masterKey: Buffer,
+  platformId: string,
+  over: Partial<Customer> & { identifier?: string } = {},
+): Promise<Customer> {
   const em = orm.em.fork();
   const { identifier, ...fields } = over;
   const now = new Date();

@@ -64,7 +64,13 @@ export class ReferenceConformance {
         .filter(([method]) => ['get', 'post', 'put', 'patch', 'delete'].includes(method))
         .map(([method, operation]) => {
           const segments = template.split('/').map((segment) => (/^\{[^}]+\}$/.test(segment) ? null : segment));
-          return { method, template, segments, literals: segments.filter((s) => s !== null).length, responses: (operation.responses ?? {}) as Operation['responses'] };
+          return {
+            method,
+            template,
+            segments,
+            literals: segments.filter((s) => s !== null).length,
+            responses: (operation.responses ?? {}) as Operation['responses'],
+          };
         }),
     );
   }
@@ -79,7 +85,10 @@ export class ReferenceConformance {
     if (!bare.startsWith(`${this.basePath}/`)) return undefined;
     const segments = bare.slice(this.basePath.length).replace(/\/+$/, '').split('/');
     const candidates = this.operations.filter(
-      (op) => op.method === method.toLowerCase() && op.segments.length === segments.length && op.segments.every((s, i) => (s === null ? segments[i] !== '' : s === segments[i])),
+      (op) =>
+        op.method === method.toLowerCase() &&
+        op.segments.length === segments.length &&
+        op.segments.every((s, i) => (s === null ? segments[i] !== '' : s === segments[i])),
     );
     return candidates.sort((a, b) => b.literals - a.literals)[0];
   }
@@ -93,15 +102,34 @@ export class ReferenceConformance {
     const statusKey = [String(status), `${String(status)[0]}XX`, 'default'].find((key) => key in op.responses);
     if (!statusKey) {
       const statuses = Object.keys(op.responses).join(', ');
-      return { outcome: 'checked', operation, differences: [{ operation, status, kind: 'status', schemaPath: `${responsesAt}/${status}`, instancePath: '', message: `status ${status} is not declared (declared: ${statuses})` }] };
+      return {
+        outcome: 'checked',
+        operation,
+        differences: [
+          {
+            operation,
+            status,
+            kind: 'status',
+            schemaPath: `${responsesAt}/${status}`,
+            instancePath: '',
+            message: `status ${status} is not declared (declared: ${statuses})`,
+          },
+        ],
+      };
     }
     const declaredTypes = Object.keys(op.responses[statusKey].content ?? {});
-    const contentDifference = (message: string): Verdict => ({ outcome: 'checked', operation, differences: [{ operation, status, kind: 'content-type', schemaPath: `${responsesAt}/${statusKey}/content`, instancePath: '', message }] });
+    const contentDifference = (message: string): Verdict => ({
+      outcome: 'checked',
+      operation,
+      differences: [{ operation, status, kind: 'content-type', schemaPath: `${responsesAt}/${statusKey}/content`, instancePath: '', message }],
+    });
     if (!declaredTypes.includes('application/json')) {
-      if (response.contentType === undefined || declaredTypes.some((type) => response.contentType!.startsWith(type))) return { outcome: 'checked', operation, differences: [] };
+      if (response.contentType === undefined || declaredTypes.some((type) => response.contentType!.startsWith(type)))
+        return { outcome: 'checked', operation, differences: [] };
       return contentDifference(`a ${response.contentType} body where the reference declares ${declaredTypes.join(', ') || 'no body'}`);
     }
-    if (!response.contentType?.startsWith('application/json')) return contentDifference(`${response.contentType ?? 'no body'} where the reference declares application/json`);
+    if (!response.contentType?.startsWith('application/json'))
+      return contentDifference(`${response.contentType ?? 'no body'} where the reference declares application/json`);
     const validate = this.validatorFor(`${responsesAt}/${statusKey}/content/application~1json/schema`);
     if (validate(response.body)) return { outcome: 'checked', operation, differences: [] };
     return { outcome: 'checked', operation, differences: (validate.errors ?? []).filter(isReported).map((e) => this.difference(operation, status, e)) };

@@ -51,13 +51,15 @@ export const REFERENCE_DEVIATIONS: Deviation[] = [
     operation: ['POST /stablecoins', 'POST /stablecoin-provider-accounts'],
     status: 503,
     schemaPath: UNDECLARED(503),
-    reason: "Linking and registering ask the provider while the request waits: when it is out of reach they answer the reference's own 503 SERVICE_UNAVAILABLE, as mints and burns declare",
+    reason:
+      "Linking and registering ask the provider while the request waits: when it is out of reach they answer the reference's own 503 SERVICE_UNAVAILABLE, as mints and burns declare",
   },
   {
     operation: ['POST /stablecoins', 'POST /stablecoins/{stablecoinId}/*', 'POST /stablecoin-provider-accounts'],
     status: 501,
     schemaPath: UNDECLARED(501),
-    reason: 'No stablecoin provider connection ships with this installation: production tokens are answered 501 NOT_IMPLEMENTED (sandbox tokens get the simulated provider), as for cards',
+    reason:
+      'No stablecoin provider connection ships with this installation: production tokens are answered 501 NOT_IMPLEMENTED (sandbox tokens get the simulated provider), as for cards',
   },
   {
     operation: 'POST /cards',
@@ -75,7 +77,8 @@ export const REFERENCE_DEVIATIONS: Deviation[] = [
     operation: 'POST /cards/{id}/reveal',
     status: 409,
     schemaPath: UNDECLARED(409),
-    reason: "Only an ACTIVE card's details are revealed: a CLOSED card answers 409 CARD_NOT_MUTABLE, a FROZEN one (or one with no number yet) 409 CONFLICT; the reference declares no 409 on revealCard",
+    reason:
+      "Only an ACTIVE card's details are revealed: a CLOSED card answers 409 CARD_NOT_MUTABLE, a FROZEN one (or one with no number yet) 409 CONFLICT; the reference declares no 409 on revealCard",
   },
   {
     operation: ['* /cards/{id}*', 'POST /sandbox/cards/{id}/simulate/*'],
@@ -88,31 +91,36 @@ export const REFERENCE_DEVIATIONS: Deviation[] = [
     operation: 'POST /sandbox/cards/{id}/simulate/*',
     status: 202,
     schemaPath: '#/components/schemas/SandboxCardSimulationResponse*',
-    reason: 'The simulation answers with the card transaction it created or changed (cardTransactionId) and a decline reason, as well as the issuer token: the sandbox has no issuer events webhook to report them',
+    reason:
+      'The simulation answers with the card transaction it created or changed (cardTransactionId) and a decline reason, as well as the issuer token: the sandbox has no issuer events webhook to report them',
   },
   {
     operation: '*',
     status: 413,
     schemaPath: UNDECLARED(413),
-    reason: "Request-size limits per route (README \"Limits and abuse protection\"): a body over the route's limit is refused with 413 PAYLOAD_TOO_LARGE before it is read; the reference declares no 413",
+    reason:
+      'Request-size limits per route (README "Limits and abuse protection"): a body over the route\'s limit is refused with 413 PAYLOAD_TOO_LARGE before it is read; the reference declares no 413',
   },
   {
     operation: '*',
     status: 429,
     schemaPath: UNDECLARED(429),
-    reason: 'The per-token rate limit and the lock-out after repeated authentication failures answer 429 RATE_LIMITED with Retry-After on every operation; the reference declares 429 on some only',
+    reason:
+      'The per-token rate limit and the lock-out after repeated authentication failures answer 429 RATE_LIMITED with Retry-After on every operation; the reference declares 429 on some only',
   },
   {
     operation: '*',
     status: 403,
     schemaPath: UNDECLARED(403),
-    reason: 'Token permissions (VIEW, TRANSACT, MANAGE) are enforced on every operation: a token without the one an operation needs is answered 403 FORBIDDEN; the reference declares 403 on few operations',
+    reason:
+      'Token permissions (VIEW, TRANSACT, MANAGE) are enforced on every operation: a token without the one an operation needs is answered 403 FORBIDDEN; the reference declares 403 on few operations',
   },
   {
     operation: '*',
     status: 400,
     schemaPath: UNDECLARED(400),
-    reason: 'Every operation validates its input and answers 400 INVALID_INPUT (unknown query parameters, NUL characters, invalid values) or MISSING_MANDATORY_USER_INFO, also where the reference declares no 400',
+    reason:
+      'Every operation validates its input and answers 400 INVALID_INPUT (unknown query parameters, NUL characters, invalid values) or MISSING_MANDATORY_USER_INFO, also where the reference declares no 400',
   },
   {
     operation: [
@@ -128,7 +136,7 @@ export const REFERENCE_DEVIATIONS: Deviation[] = [
     status: 404,
     schemaPath: ERROR_CODE(404),
     values: ['NOT_FOUND'],
-    reason: "Error404 has no code for beneficial owners, documents, verifications, external or internal accounts: they answer NOT_FOUND",
+    reason: 'Error404 has no code for beneficial owners, documents, verifications, external or internal accounts: they answer NOT_FOUND',
   },
   {
     operation: '* /customers/{customerId}',
@@ -179,7 +187,8 @@ export const REFERENCE_DEVIATIONS: Deviation[] = [
     operation: 'POST /quotes',
     status: 404,
     schemaPath: UNDECLARED(404),
-    reason: "An unknown source.customerId (real-time funding, or a platform account spent on a customer's behalf) is 404 USER_NOT_FOUND, the reference's code for an unknown customer",
+    reason:
+      "An unknown source.customerId (real-time funding, or a platform account spent on a customer's behalf) is 404 USER_NOT_FOUND, the reference's code for an unknown customer",
   },
   {
     operation: 'POST /sandbox/send',
@@ -221,13 +230,15 @@ export const REFERENCE_DEVIATIONS: Deviation[] = [
     operation: ['POST /customers/{customerId}/verify-email', 'POST /customers/{customerId}/verify-phone'],
     status: 501,
     schemaPath: UNDECLARED(501),
-    reason: 'A production server without an email or SMS delivery provider cannot send codes: 501 NOT_IMPLEMENTED says so, where the reference would answer 500',
+    reason:
+      'A production server without an email or SMS delivery provider cannot send codes: 501 NOT_IMPLEMENTED says so, where the reference would answer 500',
   },
   {
     operation: 'PATCH /config',
     status: 409,
     schemaPath: UNDECLARED(409),
-    reason: 'A UMA domain belongs to one platform: another platform’s domain answers 409 UMA_DOMAIN_TAKEN, and leaving a domain that customers’ addresses still use answers 409 UMA_DOMAIN_IN_USE',
+    reason:
+      'A UMA domain belongs to one platform: another platform’s domain answers 409 UMA_DOMAIN_TAKEN, and leaving a domain that customers’ addresses still use answers 409 UMA_DOMAIN_IN_USE',
   },
   {
     operation: 'PATCH /config',
@@ -250,5 +261,10 @@ export function deviationFor(difference: Difference, deviations: readonly Deviat
 
 function matches(pattern: string, value: string): boolean {
   if (!pattern.includes('*')) return pattern === value;
-  return new RegExp(`^${pattern.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`).test(value);
+  return new RegExp(
+    `^${pattern
+      .split('*')
+      .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+      .join('.*')}$`,
+  ).test(value);
 }

@@ -35,7 +35,10 @@ export interface ReferenceDocument {
  * `Grid-…` headers are `Svc-…`, `grid…` fields are `svc…`.
  */
 export function svcName(name: string): string {
-  return name.replace(/^GRID_/, 'SVC_').replace(/^Grid-/, 'Svc-').replace(/^grid(?=[A-Z])/, 'svc');
+  return name
+    .replace(/^GRID_/, 'SVC_')
+    .replace(/^Grid-/, 'Svc-')
+    .replace(/^grid(?=[A-Z])/, 'svc');
 }
 
 /**
@@ -113,7 +116,12 @@ function preparedObject(schema: JsonObject, at: string, locations: WeakMap<objec
   for (const key of SCHEMA_MAPS) {
     const map = s[key];
     if (map && typeof map === 'object' && !Array.isArray(map)) {
-      s[key] = Object.fromEntries(Object.entries(map).map(([name, sub]) => [key === 'properties' ? svcName(name) : name, prepareSchema(sub, `${at}/${key}/${escapePointer(name)}`, locations)]));
+      s[key] = Object.fromEntries(
+        Object.entries(map).map(([name, sub]) => [
+          key === 'properties' ? svcName(name) : name,
+          prepareSchema(sub, `${at}/${key}/${escapePointer(name)}`, locations),
+        ]),
+      );
     }
   }
   for (const key of SCHEMA_VALUES) if (key in s) s[key] = prepareSchema(s[key], `${at}/${key}`, locations);

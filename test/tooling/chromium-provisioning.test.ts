@@ -19,8 +19,11 @@ afterEach(() => path.remove());
 const asUser = (uid: number) => path.fake('id', `[ "$1" = -u ] && echo ${uid} || echo "uid=${uid}"`);
 // apt-get records its calls (and under whom) and "installs" chromium on install.
 const aptGet = () =>
-  path.fake('apt-get', `echo "$FAKE_RUNNER apt-get $*" >> "${'$'}{FAKE_CALLS:?}"
-if [ "$1" = install ]; then printf '#!/bin/sh\\necho Chromium 1.0\\n' > "$(dirname "$0")/chromium"; chmod 755 "$(dirname "$0")/chromium"; fi`);
+  path.fake(
+    'apt-get',
+    `echo "$FAKE_RUNNER apt-get $*" >> "${'$'}{FAKE_CALLS:?}"
+if [ "$1" = install ]; then printf '#!/bin/sh\\necho Chromium 1.0\\n' > "$(dirname "$0")/chromium"; chmod 755 "$(dirname "$0")/chromium"; fi`,
+  );
 const sudo = () => path.fake('sudo', `[ "$1" = -n ] && shift; FAKE_RUNNER=sudo exec "$@"`);
 const calls = () => (existsSync(join(path.dir, 'calls')) ? readFileSync(join(path.dir, 'calls'), 'utf8').replace(/\n$/, '').split('\n') : []);
 const env = () => ({ FAKE_CALLS: join(path.dir, 'calls'), PAYMENTS_TOOLS_CACHE: join(path.dir, 'cache') });

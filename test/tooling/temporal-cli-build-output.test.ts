@@ -9,7 +9,30 @@ import { FakePath } from '../support/fake-path';
 
 const root = resolve(__dirname, '../..');
 const script = join(root, 'bin/lib/temporal-cli.sh');
-const REAL = ['bash', 'env', 'dirname', 'basename', 'mkdir', 'mktemp', 'cat', 'tail', 'sed', 'awk', 'rm', 'mv', 'chmod', 'flock', 'readlink', 'ln', 'sleep', 'date', 'wc', 'tee', 'cksum', 'cut'];
+const REAL = [
+  'bash',
+  'env',
+  'dirname',
+  'basename',
+  'mkdir',
+  'mktemp',
+  'cat',
+  'tail',
+  'sed',
+  'awk',
+  'rm',
+  'mv',
+  'chmod',
+  'flock',
+  'readlink',
+  'ln',
+  'sleep',
+  'date',
+  'wc',
+  'tee',
+  'cksum',
+  'cut',
+];
 const PACKAGES = 1400;
 let path: FakePath;
 

@@ -96,7 +96,15 @@ describe('FailureThrottle', () => {
 describe('loadAbuseLimits', () => {
   test('defaults without variables; each variable overrides its limit', () => {
     expect(loadAbuseLimits({})).toEqual(DEFAULT_ABUSE_LIMITS);
-    expect(loadAbuseLimits({ RATE_LIMIT_PER_SECOND: '5', RATE_LIMIT_BURST: '10', AUTH_FAILURES_BEFORE_LOCKOUT: '3', AUTH_LOCKOUT_SECONDS: '2', AUTH_LOCKOUT_MAX_SECONDS: '60' })).toEqual({
+    expect(
+      loadAbuseLimits({
+        RATE_LIMIT_PER_SECOND: '5',
+        RATE_LIMIT_BURST: '10',
+        AUTH_FAILURES_BEFORE_LOCKOUT: '3',
+        AUTH_LOCKOUT_SECONDS: '2',
+        AUTH_LOCKOUT_MAX_SECONDS: '60',
+      }),
+    ).toEqual({
       requestsPerSecond: 5,
       requestBurst: 10,
       authFailuresBeforeLockout: 3,

@@ -34,6 +34,9 @@ describe('ownerIdentityProblems', () => {
   });
 
   test('every problem is reported at once', () => {
-    expect(fieldsOf({ nationality: 'US', idType: 'SSN', identifier: 'nope', countryOfIssuance: 'CA' })).toEqual(['personalInfo.identifier:pattern', 'personalInfo.countryOfIssuance:enum']);
+    expect(fieldsOf({ nationality: 'US', idType: 'SSN', identifier: 'nope', countryOfIssuance: 'CA' })).toEqual([
+      'personalInfo.identifier:pattern',
+      'personalInfo.countryOfIssuance:enum',
+    ]);
   });
 });

@@ -3,7 +3,13 @@ import { columnOfField, csvFileProblems, finalJobStatus, parseCsv, rowProblems, 
 describe('parseCsv (RFC 4180)', () => {
   test('quoted cells hold commas, quotes and line breaks; CRLF and LF both end records; a BOM and blank lines are dropped', () => {
     const text = '\uFEFFa,b,c\r\n"x, y","say ""hi""","two\nlines"\n\n1,,3\n';
-    expect(parseCsv(text)).toEqual({ header: ['a', 'b', 'c'], rows: [['x, y', 'say "hi"', 'two\nlines'], ['1', '', '3']] });
+    expect(parseCsv(text)).toEqual({
+      header: ['a', 'b', 'c'],
+      rows: [
+        ['x, y', 'say "hi"', 'two\nlines'],
+        ['1', '', '3'],
+      ],
+    });
   });
 
   test('the last record needs no line break; header names are trimmed', () => {
@@ -41,7 +47,18 @@ describe('csvFileProblems', () => {
 });
 
 describe('rows', () => {
-  const header = ['umaAddress', 'platformCustomerId', 'customerType', 'fullName', 'addressLine1', 'city', 'country', 'businessLegalName', 'businessTaxId', 'description'];
+  const header = [
+    'umaAddress',
+    'platformCustomerId',
+    'customerType',
+    'fullName',
+    'addressLine1',
+    'city',
+    'country',
+    'businessLegalName',
+    'businessTaxId',
+    'description',
+  ];
 
   test('a row with another number of cells than the header is reported as such, alone', () => {
     expect(rowProblems(header, ['a', 'b'])).toEqual([{ field: 'row', constraint: 'columnCount', message: expect.stringContaining('2 cells') }]);
@@ -59,7 +76,18 @@ describe('rows', () => {
   });
 
   test('a business row becomes the POST /customers body: address, businessInfo with the country; empty cells left out', () => {
-    const row = { umaAddress: 'acme@uma.example.com', platformCustomerId: 'biz', customerType: 'BUSINESS', addressLine1: '1 Main', addressLine2: '', city: 'Austin', country: 'US', businessLegalName: 'Acme', businessTaxId: '12-3456789', businessRegistrationNumber: '' };
+    const row = {
+      umaAddress: 'acme@uma.example.com',
+      platformCustomerId: 'biz',
+      customerType: 'BUSINESS',
+      addressLine1: '1 Main',
+      addressLine2: '',
+      city: 'Austin',
+      country: 'US',
+      businessLegalName: 'Acme',
+      businessTaxId: '12-3456789',
+      businessRegistrationNumber: '',
+    };
     expect(rowToCustomerRequest(row)).toEqual({
       customerType: 'BUSINESS',
       platformCustomerId: 'biz',

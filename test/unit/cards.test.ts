@@ -1,5 +1,15 @@
 import { cardLimitRefusal, planCardChange } from '../../src/contexts/cards/domain/card-state';
-import { authorizationAmounts, declineReason, financialAmounts, planAdvice, planClearing, planExpiry, planReturn, planReturnReversal, type CardAmounts } from '../../src/contexts/cards/domain/card-transactions';
+import {
+  authorizationAmounts,
+  declineReason,
+  financialAmounts,
+  planAdvice,
+  planClearing,
+  planExpiry,
+  planReturn,
+  planReturnReversal,
+  type CardAmounts,
+} from '../../src/contexts/cards/domain/card-transactions';
 import { auditCardLedger } from '../../src/contexts/cards/domain/card-audit';
 import { movementLines } from '../../src/contexts/cards/services/card-ledger';
 import { luhnValid, newSandboxPan, revealToken, verifyRevealToken } from '../../src/contexts/cards/domain/card-secrets';
@@ -34,7 +44,12 @@ describe('card state machine', () => {
   });
 
   test('changes without a state keep the state, even while PROCESSING', () => {
-    expect(planCardChange('PROCESSING', null, { maxSpendPerTransaction: null })).toEqual({ ok: true, state: 'PROCESSING', stateReason: null, stateChanged: false });
+    expect(planCardChange('PROCESSING', null, { maxSpendPerTransaction: null })).toEqual({
+      ok: true,
+      state: 'PROCESSING',
+      stateReason: null,
+      stateChanged: false,
+    });
   });
 
   test('live-card cap and one card per cardholder', () => {
@@ -79,7 +94,10 @@ describe('hold arithmetic', () => {
   };
 
   test('an authorization holds its whole amount', () => {
-    expect(authorizationAmounts(1250n)).toEqual({ amounts: { direction: 'DEBIT', status: 'AUTHORIZED', authorized: 1250n, held: 1250n, settled: 0n, refunded: 0n }, movement: { hold: 1250n, release: 0n, settleFromHold: 0n, pull: 0n, credit: 0n } });
+    expect(authorizationAmounts(1250n)).toEqual({
+      amounts: { direction: 'DEBIT', status: 'AUTHORIZED', authorized: 1250n, held: 1250n, settled: 0n, refunded: 0n },
+      movement: { hold: 1250n, release: 0n, settleFromHold: 0n, pull: 0n, credit: 0n },
+    });
   });
 
   test('partial clearing keeps the rest held; the final part settles and releases nothing more', () => {
@@ -168,7 +186,13 @@ describe('card secrets', () => {
     const token = revealToken(key, 'Card:abc', 'link-1', 1_000_000);
     expect(verifyRevealToken(key, token, 999_999)).toEqual({ cardId: 'Card:abc', linkId: 'link-1' });
     expect(verifyRevealToken(key, token, 1_000_001)).toBeNull();
-    expect(verifyRevealToken(key, token.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A')), 999_999)).toBeNull();
+    expect(
+      verifyRevealToken(
+        key,
+        token.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A')),
+        999_999,
+      ),
+    ).toBeNull();
     expect(verifyRevealToken(Buffer.alloc(32, 8), token, 999_999)).toBeNull();
   });
 });
@@ -177,11 +201,17 @@ describe('card ledger audit', () => {
   const ids = { holdsAccountId: (p: string, c: string) => `H:${p}:${c}`, networkAccountId: (p: string, c: string) => `N:${p}:${c}` };
   const totals = [{ platformId: 'P', currency: 'USD', held: 700n, toNetwork: 1_200n }];
   test('clean when CARD_HOLDS and CARD_NETWORK match the card transactions and funding accounts show their holds', () => {
-    const balances = new Map([['H:P:USD', 700n], ['N:P:USD', 1_200n]]);
+    const balances = new Map([
+      ['H:P:USD', 700n],
+      ['N:P:USD', 1_200n],
+    ]);
     expect(auditCardLedger({ ...ids, totals, balances, fundingHolds: [{ accountId: 'A', cardHeld: 700n, accountHeld: 900n }] })).toEqual([]);
   });
   test('finds a hold or a settlement the accounts do not match', () => {
-    const balances = new Map([['H:P:USD', 600n], ['N:P:USD', 1_300n]]);
+    const balances = new Map([
+      ['H:P:USD', 600n],
+      ['N:P:USD', 1_300n],
+    ]);
     const findings = auditCardLedger({ ...ids, totals, balances, fundingHolds: [{ accountId: 'A', cardHeld: 700n, accountHeld: 100n }] });
     expect(findings.map((f) => [f.kind, f.subject])).toEqual([
       ['CARD_HOLDS_MISMATCH', 'H:P:USD'],

@@ -139,12 +139,19 @@ describe('judgeCodeAttempt', () => {
 
 describe('codeAttemptError', () => {
   test('each failure has its own constraint and a message that says what to do', () => {
-    expect(codeAttemptError({ outcome: 'WRONG', attemptsLeft: 3 }, 'email')).toEqual({ reason: 'The verification code is not correct', constraint: 'invalid', message: 'the code is not correct; 3 attempts left' });
+    expect(codeAttemptError({ outcome: 'WRONG', attemptsLeft: 3 }, 'email')).toEqual({
+      reason: 'The verification code is not correct',
+      constraint: 'invalid',
+      message: 'the code is not correct; 3 attempts left',
+    });
     expect(codeAttemptError({ outcome: 'WRONG', attemptsLeft: 1 }, 'email').message).toBe('the code is not correct; 1 attempt left');
     expect(codeAttemptError({ outcome: 'WRONG', attemptsLeft: 0 }, 'phone').message).toContain('POST /customers/{customerId}/verify-phone');
     expect(codeAttemptError({ outcome: 'EXPIRED' }, 'email')).toMatchObject({ constraint: 'expired', reason: 'The verification code has expired' });
     expect(codeAttemptError({ outcome: 'ATTEMPTS_EXCEEDED' }, 'email')).toMatchObject({ constraint: 'attempts_exceeded' });
-    expect(codeAttemptError({ outcome: 'NOT_REQUESTED' }, 'phone')).toMatchObject({ constraint: 'not_requested', message: expect.stringContaining('phone number') });
+    expect(codeAttemptError({ outcome: 'NOT_REQUESTED' }, 'phone')).toMatchObject({
+      constraint: 'not_requested',
+      message: expect.stringContaining('phone number'),
+    });
   });
 });
 

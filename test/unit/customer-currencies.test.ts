@@ -1,4 +1,10 @@
-import { conflictingCurrencies, defaultCurrencies, defaultRegionCode, isKnownCurrency, unsupportedCurrencies } from '../../src/contexts/customers/domain/customer-currencies';
+import {
+  conflictingCurrencies,
+  defaultCurrencies,
+  defaultRegionCode,
+  isKnownCurrency,
+  unsupportedCurrencies,
+} from '../../src/contexts/customers/domain/customer-currencies';
 
 describe('currencies one customer may hold together', () => {
   test.each([

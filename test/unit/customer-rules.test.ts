@@ -53,7 +53,19 @@ describe('dates', () => {
 
   test('a calendar date is YYYY-MM-DD and real', () => {
     expect(parseCalendarDate('2024-02-29')?.toISOString()).toBe('2024-02-29T00:00:00.000Z');
-    for (const bad of ['2023-02-29', '2023-02-30', '1990-13-45', '1990-00-10', '1990-01-00', '1990-1-5', '19900105', '1990-01-05T00:00:00Z', '', 19900105, null]) {
+    for (const bad of [
+      '2023-02-29',
+      '2023-02-30',
+      '1990-13-45',
+      '1990-00-10',
+      '1990-01-00',
+      '1990-1-5',
+      '19900105',
+      '1990-01-05T00:00:00Z',
+      '',
+      19900105,
+      null,
+    ]) {
       expect(parseCalendarDate(bad)).toBeNull();
     }
     expect(parseCalendarDate('1900-02-29')).toBeNull(); // not a leap year
@@ -95,9 +107,12 @@ describe('SSN and ITIN numbers', () => {
     expect(isValidSsn(ssn)).toBe(false);
   });
 
-  test.each(['900-50-1234', '912-65-1234', '999-70-0000', '912-88-1234', '912-90-1234', '912-92-1234', '912-94-1234', '912-99-1234'])('ITIN %s is valid', (itin) => {
-    expect(isValidItin(itin)).toBe(true);
-  });
+  test.each(['900-50-1234', '912-65-1234', '999-70-0000', '912-88-1234', '912-90-1234', '912-92-1234', '912-94-1234', '912-99-1234'])(
+    'ITIN %s is valid',
+    (itin) => {
+      expect(isValidItin(itin)).toBe(true);
+    },
+  );
   test.each([
     ['not starting with 9', '812-70-1234'],
     ['group 49', '912-49-1234'],
@@ -181,7 +196,9 @@ describe('the OTHER rule', () => {
   ])('%s: %s is required with OTHER and refused without', (category, description, withOther, withoutOther) => {
     expect(fields(otherDescriptionProblems({ [category]: withOther }, INDIVIDUAL_OTHER_PAIRS))).toEqual([`${description}:required`]);
     expect(otherDescriptionProblems({ [category]: withOther, [description]: 'Contest winnings' }, INDIVIDUAL_OTHER_PAIRS)).toEqual([]);
-    expect(fields(otherDescriptionProblems({ [category]: withoutOther, [description]: 'Contest winnings' }, INDIVIDUAL_OTHER_PAIRS))).toEqual([`${description}:notAllowed`]);
+    expect(fields(otherDescriptionProblems({ [category]: withoutOther, [description]: 'Contest winnings' }, INDIVIDUAL_OTHER_PAIRS))).toEqual([
+      `${description}:notAllowed`,
+    ]);
     expect(fields(otherDescriptionProblems({ [description]: 'Contest winnings' }, INDIVIDUAL_OTHER_PAIRS))).toEqual([`${description}:notAllowed`]);
     expect(otherDescriptionProblems({ [category]: withoutOther }, INDIVIDUAL_OTHER_PAIRS)).toEqual([]);
   });
@@ -191,20 +208,29 @@ describe('the OTHER rule', () => {
       { sourceOfFundsCategories: ['OTHER'], sourceOfWealthCategories: ['SALARY'], sourceOfWealthOtherDescription: 'x', purposeOfAccount: 'OTHER' },
       INDIVIDUAL_OTHER_PAIRS,
     );
-    expect(fields(issues)).toEqual(['sourceOfFundsOtherDescription:required', 'sourceOfWealthOtherDescription:notAllowed', 'purposeOfAccountOtherDescription:required']);
-  });
-
-  test('businesses: source of funds and purpose of account', () => {
-    expect(fields(otherDescriptionProblems({ sourceOfFundsCategories: ['OPERATING_REVENUE', 'OTHER'], purposeOfAccount: 'OTHER' }, BUSINESS_OTHER_PAIRS))).toEqual([
+    expect(fields(issues)).toEqual([
       'sourceOfFundsOtherDescription:required',
+      'sourceOfWealthOtherDescription:notAllowed',
       'purposeOfAccountOtherDescription:required',
     ]);
   });
 
+  test('businesses: source of funds and purpose of account', () => {
+    expect(
+      fields(otherDescriptionProblems({ sourceOfFundsCategories: ['OPERATING_REVENUE', 'OTHER'], purposeOfAccount: 'OTHER' }, BUSINESS_OTHER_PAIRS)),
+    ).toEqual(['sourceOfFundsOtherDescription:required', 'purposeOfAccountOtherDescription:required']);
+  });
+
   test('an update to a category without OTHER drops the description that no longer applies', () => {
     const stored = { sourceOfFundsCategories: ['OTHER'], sourceOfFundsOtherDescription: 'Royalties', pepStatus: 'NONE' };
-    expect(applyOtherPairs(stored, { sourceOfFundsCategories: ['SALARY'] }, INDIVIDUAL_OTHER_PAIRS)).toEqual({ sourceOfFundsCategories: ['SALARY'], pepStatus: 'NONE' });
-    expect(applyOtherPairs(stored, { sourceOfFundsOtherDescription: 'Book royalties' }, INDIVIDUAL_OTHER_PAIRS)).toEqual({ ...stored, sourceOfFundsOtherDescription: 'Book royalties' });
+    expect(applyOtherPairs(stored, { sourceOfFundsCategories: ['SALARY'] }, INDIVIDUAL_OTHER_PAIRS)).toEqual({
+      sourceOfFundsCategories: ['SALARY'],
+      pepStatus: 'NONE',
+    });
+    expect(applyOtherPairs(stored, { sourceOfFundsOtherDescription: 'Book royalties' }, INDIVIDUAL_OTHER_PAIRS)).toEqual({
+      ...stored,
+      sourceOfFundsOtherDescription: 'Book royalties',
+    });
     expect(applyOtherPairs(stored, { pepStatus: 'DOMESTIC' }, INDIVIDUAL_OTHER_PAIRS)).toEqual({ ...stored, pepStatus: 'DOMESTIC' });
     expect(stored.sourceOfFundsOtherDescription).toBe('Royalties');
   });
@@ -232,7 +258,13 @@ describe('agreement consents', () => {
     expect(acceptedAtProblem('not a date', now)).toBeNull();
   });
 
-  const entry = (agreementType: string) => ({ agreementType, termsVersion: '2025-10-13', acceptedAt: '2025-10-20T00:00:00Z', ipAddress: '203.0.113.7', acceptanceMethod: 'CHECKBOX' });
+  const entry = (agreementType: string) => ({
+    agreementType,
+    termsVersion: '2025-10-13',
+    acceptedAt: '2025-10-20T00:00:00Z',
+    ipAddress: '203.0.113.7',
+    acceptanceMethod: 'CHECKBOX',
+  });
 
   test('agreementConsents and the deprecated endUserTermsConsent are exclusive', () => {
     const { agreementType: _t, ...single } = entry('SVC_END_USER_TERMS');
@@ -252,9 +284,12 @@ describe('agreement consents', () => {
 });
 
 describe('UMA addresses', () => {
-  test.each(['$alice@uma.example.com', '$john.doe@uma.domain.com', '$a@b.co', '$Alice_1+tips@pay.example.org', '$x-y@sandbox.uma.local'])('%s is valid', (a) => {
-    expect(isUmaAddress(a)).toBe(true);
-  });
+  test.each(['$alice@uma.example.com', '$john.doe@uma.domain.com', '$a@b.co', '$Alice_1+tips@pay.example.org', '$x-y@sandbox.uma.local'])(
+    '%s is valid',
+    (a) => {
+      expect(isUmaAddress(a)).toBe(true);
+    },
+  );
   test.each([
     ['no dollar', 'alice@uma.example.com'],
     ['no domain', '$alice'],
@@ -273,6 +308,7 @@ describe('UMA addresses', () => {
     const fallback = defaultUmaDomain('Platform:0b8a54c2-6f0e-4c61-9a49-1f2ab3c4d5e6');
     expect(generatedUmaAddress('###', fallback, 'ab12cd34')).toBe(`$user.ab12cd34@${fallback}`);
     expect(generatedUmaAddress('--x--', fallback, 'ff')).toBe(`$x.ff@${fallback}`);
-    for (const id of ['Cust-42', '###', 'a'.repeat(300), 'ümlaut@domain', '__.', '0']) expect(isUmaAddress(generatedUmaAddress(id, fallback, '0a1b2c3d'))).toBe(true);
+    for (const id of ['Cust-42', '###', 'a'.repeat(300), 'ümlaut@domain', '__.', '0'])
+      expect(isUmaAddress(generatedUmaAddress(id, fallback, '0a1b2c3d'))).toBe(true);
   });
 });

@@ -18,8 +18,22 @@ import { MOBILE_MONEY_PROVIDERS, RECEIVING_INSTITUTIONS } from '../../src/contex
 
 /** The currencies whose external account variant requires `bankName`, with their country. */
 const BANK_NAME_CORRIDORS: Record<string, string> = {
-  BDT: 'BD', CNY: 'CN', COP: 'CO', EGP: 'EG', GHS: 'GH', GTQ: 'GT', HKD: 'HK', IDR: 'ID',
-  JMD: 'JM', MYR: 'MY', NGN: 'NG', PHP: 'PH', PKR: 'PK', THB: 'TH', VND: 'VN', ZAR: 'ZA',
+  BDT: 'BD',
+  CNY: 'CN',
+  COP: 'CO',
+  EGP: 'EG',
+  GHS: 'GH',
+  GTQ: 'GT',
+  HKD: 'HK',
+  IDR: 'ID',
+  JMD: 'JM',
+  MYR: 'MY',
+  NGN: 'NG',
+  PHP: 'PH',
+  PKR: 'PK',
+  THB: 'TH',
+  VND: 'VN',
+  ZAR: 'ZA',
 };
 const MOBILE_MONEY_CURRENCIES = ['KES', 'TZS', 'RWF', 'ZMW', 'UGX', 'MWK', 'BWP', 'XOF', 'XAF'];
 
@@ -49,7 +63,14 @@ describe('receiving institutions', () => {
   });
 
   test('mobile wallets of the corridors that pay wallets are there, marked as such internally', () => {
-    for (const [currency, name] of [['CNY', 'Alipay'], ['CNY', 'WeChat Pay'], ['COP', 'Nequi'], ['COP', 'Daviplata'], ['BDT', 'bKash'], ['PKR', 'JazzCash']] as const) {
+    for (const [currency, name] of [
+      ['CNY', 'Alipay'],
+      ['CNY', 'WeChat Pay'],
+      ['COP', 'Nequi'],
+      ['COP', 'Daviplata'],
+      ['BDT', 'bKash'],
+      ['PKR', 'JazzCash'],
+    ] as const) {
       expect(findReceivingInstitution(currency, name)?.rail).toBe('MOBILE_MONEY');
     }
     expect(findReceivingInstitution('PHP', 'BDO Unibank')?.rail).toBe('BANK_TRANSFER');
@@ -68,7 +89,13 @@ describe('receiving institutions', () => {
   });
 
   test('findReceivingInstitution: exact canonical name of that currency, case-insensitive', () => {
-    expect(findReceivingInstitution('PHP', 'BDO Unibank')).toEqual({ bankName: 'BDO Unibank', displayName: 'BDO Unibank', country: 'PH', currency: 'PHP', rail: 'BANK_TRANSFER' });
+    expect(findReceivingInstitution('PHP', 'BDO Unibank')).toEqual({
+      bankName: 'BDO Unibank',
+      displayName: 'BDO Unibank',
+      country: 'PH',
+      currency: 'PHP',
+      rail: 'BANK_TRANSFER',
+    });
     expect(findReceivingInstitution('PHP', 'bdo UNIBANK')?.bankName).toBe('BDO Unibank');
     expect(findReceivingInstitution('BDT', 'BKASH')?.bankName).toBe('bKash');
     expect(findReceivingInstitution('COP', 'Banco de Bogota')?.displayName).toBe('Banco de Bogotá');
@@ -126,7 +153,11 @@ describe('data', () => {
     expect(all.length).toBe(RECEIVING_INSTITUTIONS.length + MOBILE_MONEY_PROVIDERS.reduce((n, p) => n + p.countries.length, 0));
     expect(new Set(all.map(discoveryKey)).size).toBe(all.length);
     for (const d of all) expect(Object.keys(d).sort()).toEqual(['bankName', 'country', 'currency', 'displayName']);
-    expect(discoveries({ currency: 'XOF', country: 'SN' }).map((d) => d.bankName).sort()).toEqual(['Orange Money', 'Wave']);
+    expect(
+      discoveries({ currency: 'XOF', country: 'SN' })
+        .map((d) => d.bankName)
+        .sort(),
+    ).toEqual(['Orange Money', 'Wave']);
     expect(discoveries({ country: 'PH' }).every((d) => d.currency === 'PHP')).toBe(true);
     expect(discoveries({ country: 'PH', currency: 'NGN' })).toEqual([]);
     expect(discoveries({ country: 'US' })).toEqual([]);
@@ -157,7 +188,11 @@ describe('data', () => {
       for (const c of p.supportedCurrencies) expect(c).toEqual(currencyView(c.code));
     }
     expect(umaProviders({ countryCode: 'PH' }).map((p) => p.name)).toEqual(['Coins.ph']);
-    expect(umaProviders({ currencyCode: 'BRL' }).map((p) => p.name).sort()).toEqual(['Foxbit', 'Ripio']);
+    expect(
+      umaProviders({ currencyCode: 'BRL' })
+        .map((p) => p.name)
+        .sort(),
+    ).toEqual(['Foxbit', 'Ripio']);
     expect(umaProviders({ countryCode: 'PH', currencyCode: 'BRL' })).toEqual([]);
     expect(umaProviders({ hasBlockedProviders: false })).toEqual(all);
     expect(umaProviders({ hasBlockedProviders: true })).toEqual(all);
@@ -206,7 +241,12 @@ describe('pageOfDirectory', () => {
   test('a cursor continues after its key even when that entry is gone', () => {
     const first = pageOfDirectory('letters', letters, key, { limit: 3 });
     expect(first.data.map(key)).toEqual(['a', 'b', 'c']);
-    const next = pageOfDirectory('letters', letters.filter((l) => l.name !== 'c'), key, { limit: 3, cursor: first.nextCursor! });
+    const next = pageOfDirectory(
+      'letters',
+      letters.filter((l) => l.name !== 'c'),
+      key,
+      { limit: 3, cursor: first.nextCursor! },
+    );
     expect(next.data.map(key)).toEqual(['d', 'e', 'f']);
   });
 

@@ -49,11 +49,17 @@ describe('checkDocumentFile', () => {
   });
 
   test('an accepted file declared as another accepted type is refused', () => {
-    expect(checkDocumentFile({ bytes: PNG, declaredType: 'application/pdf' })).toMatchObject({ ok: false, problem: { constraint: 'fileType', message: expect.stringContaining('image/png') } });
+    expect(checkDocumentFile({ bytes: PNG, declaredType: 'application/pdf' })).toMatchObject({
+      ok: false,
+      problem: { constraint: 'fileType', message: expect.stringContaining('image/png') },
+    });
   });
 
   test('other declared types contradict accepted content and are refused', () => {
-    expect(checkDocumentFile({ bytes: PDF, declaredType: 'text/plain' })).toEqual({ ok: false, problem: { constraint: 'fileType', message: 'the file is declared as text/plain but its content is application/pdf' } });
+    expect(checkDocumentFile({ bytes: PDF, declaredType: 'text/plain' })).toEqual({
+      ok: false,
+      problem: { constraint: 'fileType', message: 'the file is declared as text/plain but its content is application/pdf' },
+    });
     expect(checkDocumentFile({ bytes: GIF, declaredType: 'image/gif' })).toMatchObject({ ok: false, problem: { constraint: 'fileType' } });
   });
 
@@ -61,7 +67,10 @@ describe('checkDocumentFile', () => {
     expect(checkDocumentFile({ bytes: PDF, declaredType: null })).toEqual({ ok: true, mimeType: 'application/pdf' });
     expect(checkDocumentFile({ bytes: PNG, declaredType: null })).toEqual({ ok: true, mimeType: 'image/png' });
     expect(checkDocumentFile({ bytes: JPEG, declaredType: '' })).toEqual({ ok: true, mimeType: 'image/jpeg' });
-    expect(checkDocumentFile({ bytes: TEXT, declaredType: null })).toMatchObject({ ok: false, problem: { constraint: 'fileType', message: expect.stringContaining('PDF, JPEG or PNG') } });
+    expect(checkDocumentFile({ bytes: TEXT, declaredType: null })).toMatchObject({
+      ok: false,
+      problem: { constraint: 'fileType', message: expect.stringContaining('PDF, JPEG or PNG') },
+    });
     expect(checkDocumentFile({ bytes: GIF })).toMatchObject({ ok: false, problem: { constraint: 'fileType' } });
   });
 

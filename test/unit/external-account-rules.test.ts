@@ -70,7 +70,12 @@ describe('banking days', () => {
 });
 
 describe('what makes two registrations the same account', () => {
-  const gbp = (accountNumber: string, name = 'A') => ({ accountType: 'GBP_ACCOUNT', sortCode: '040004', accountNumber, beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: name } });
+  const gbp = (accountNumber: string, name = 'A') => ({
+    accountType: 'GBP_ACCOUNT',
+    sortCode: '040004',
+    accountNumber,
+    beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: name },
+  });
   test('coordinates count, names do not', () => {
     expect(duplicateKey('GBP', gbp('12345678', 'A'))).toBe(duplicateKey('GBP', gbp('12345678', 'B')));
     expect(duplicateKey('GBP', gbp('12345678'))).not.toBe(duplicateKey('GBP', gbp('12345679')));
@@ -81,8 +86,12 @@ describe('what makes two registrations the same account', () => {
     expect(duplicateKey('USDC', eth('0xabc'))).not.toBe(duplicateKey('USDC', eth('0xabc', 'BASE_WALLET')));
   });
   test('an IBAN is one account whatever else is sent; a currency makes another', () => {
-    expect(duplicateKey('EUR', { accountType: 'EUR_ACCOUNT', iban: 'DE89370400440532013000', swiftCode: 'COBADEFFXXX' })).toBe(duplicateKey('EUR', { accountType: 'EUR_ACCOUNT', iban: 'DE89370400440532013000' }));
-    expect(duplicateKey('USD', { accountType: 'SWIFT_ACCOUNT', swiftCode: 'BOTKJPJT', accountNumber: '1' })).not.toBe(duplicateKey('JPY', { accountType: 'SWIFT_ACCOUNT', swiftCode: 'BOTKJPJT', accountNumber: '1' }));
+    expect(duplicateKey('EUR', { accountType: 'EUR_ACCOUNT', iban: 'DE89370400440532013000', swiftCode: 'COBADEFFXXX' })).toBe(
+      duplicateKey('EUR', { accountType: 'EUR_ACCOUNT', iban: 'DE89370400440532013000' }),
+    );
+    expect(duplicateKey('USD', { accountType: 'SWIFT_ACCOUNT', swiftCode: 'BOTKJPJT', accountNumber: '1' })).not.toBe(
+      duplicateKey('JPY', { accountType: 'SWIFT_ACCOUNT', swiftCode: 'BOTKJPJT', accountNumber: '1' }),
+    );
   });
   test('the primary identifier prefers the rail address', () => {
     expect(primaryIdentifier({ accountType: 'EGP_ACCOUNT', iban: 'EG1', phoneNumber: '+20' })).toBe('EG1');
@@ -97,7 +106,12 @@ describe('registration', () => {
   const wallet = { accountType: 'ETHEREUM_WALLET', address: '0xabc' };
 
   test('a US account waits 3 banking days in production, seconds in the sandbox', () => {
-    const info = { accountType: 'USD_ACCOUNT', accountNumber: '123', routingNumber: '021000021', beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'A' } };
+    const info = {
+      accountType: 'USD_ACCOUNT',
+      accountNumber: '123',
+      routingNumber: '021000021',
+      beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'A' },
+    };
     const production = register({ info, environment: 'PRODUCTION', platform: us, now });
     expect(production).toMatchObject({ status: 'PENDING', bankValidation: 'PENDING', beneficiaryVerificationStatus: 'CHECKED_BY_RECEIVING_FI' });
     expect(production.bankValidationDueAt!.toISOString()).toBe('2026-11-25T15:00:00.000Z');
@@ -106,8 +120,12 @@ describe('registration', () => {
   });
 
   test('a first-party self-custody wallet on a counterparty-rule platform must prove ownership', () => {
-    expect(register({ info: wallet, ownershipType: 'FIRST_PARTY', environment: 'SANDBOX', platform: travelRule, now }).status).toBe('PENDING_OWNERSHIP_VERIFICATION');
-    expect(register({ info: { ...wallet, vaspName: 'Kraken' }, ownershipType: 'FIRST_PARTY', environment: 'SANDBOX', platform: travelRule, now }).status).toBe('ACTIVE');
+    expect(register({ info: wallet, ownershipType: 'FIRST_PARTY', environment: 'SANDBOX', platform: travelRule, now }).status).toBe(
+      'PENDING_OWNERSHIP_VERIFICATION',
+    );
+    expect(register({ info: { ...wallet, vaspName: 'Kraken' }, ownershipType: 'FIRST_PARTY', environment: 'SANDBOX', platform: travelRule, now }).status).toBe(
+      'ACTIVE',
+    );
     expect(register({ info: wallet, ownershipType: 'FIRST_PARTY', environment: 'SANDBOX', platform: us, now }).status).toBe('ACTIVE');
     expect(register({ info: wallet, ownershipType: 'THIRD_PARTY', environment: 'SANDBOX', platform: travelRule, now }).status).toBe('ACTIVE');
     expect(register({ info: wallet, environment: 'SANDBOX', platform: travelRule, now }).beneficiaryVerificationStatus).toBeNull();
@@ -123,7 +141,9 @@ describe('registration', () => {
 
 describe('using an account (for quotes)', () => {
   test('each refusal has its code', () => {
-    expect(codeOf(() => assertExternalAccountUsable({ status: 'PENDING', bankValidation: 'PENDING' }, { platformRegion: 'US' }))).toBe('BANK_ACCOUNT_VALIDATION_PENDING');
+    expect(codeOf(() => assertExternalAccountUsable({ status: 'PENDING', bankValidation: 'PENDING' }, { platformRegion: 'US' }))).toBe(
+      'BANK_ACCOUNT_VALIDATION_PENDING',
+    );
     expect(codeOf(() => assertExternalAccountUsable({ status: 'INACTIVE', bankValidation: 'FAILED' }, { platformRegion: 'US' }))).toBe('INVALID_BANK_ACCOUNT');
     expect(codeOf(() => assertExternalAccountUsable({ status: 'ACTIVE', deletedAt: new Date() }, { platformRegion: 'US' }))).toBe('INVALID_INPUT');
     expect(codeOf(() => assertExternalAccountUsable({ status: 'ACTIVE' }, { platformRegion: 'US' }))).toBeUndefined();
@@ -131,7 +151,9 @@ describe('using an account (for quotes)', () => {
   test('an unproven wallet: only EU platforms, only below EUR 1,000', () => {
     const pending = { status: 'PENDING_OWNERSHIP_VERIFICATION' as const };
     expect(codeOf(() => assertExternalAccountUsable(pending, { platformRegion: 'EU', amountEurCents: 99_999n }))).toBeUndefined();
-    expect(codeOf(() => assertExternalAccountUsable(pending, { platformRegion: 'EU', amountEurCents: 100_000n }))).toBe('EXTERNAL_ACCOUNT_VERIFICATION_REQUIRED');
+    expect(codeOf(() => assertExternalAccountUsable(pending, { platformRegion: 'EU', amountEurCents: 100_000n }))).toBe(
+      'EXTERNAL_ACCOUNT_VERIFICATION_REQUIRED',
+    );
     expect(codeOf(() => assertExternalAccountUsable(pending, { platformRegion: 'US', amountEurCents: 1n }))).toBe('EXTERNAL_ACCOUNT_VERIFICATION_REQUIRED');
     expect(codeOf(() => assertExternalAccountUsable({ status: 'UNVERIFIED' }, { platformRegion: 'EU' }))).toBe('EXTERNAL_ACCOUNT_VERIFICATION_REQUIRED');
   });
@@ -139,8 +161,22 @@ describe('using an account (for quotes)', () => {
 
 describe('the account-type table', () => {
   test('every type of the spec is there, LIGHTNING_ACCOUNT as an alias', () => {
-    const fiat = 'AED BDT BRL BWP CAD CNY COP DKK EGP EUR GBP GHS GTQ HKD HTG IDR INR JMD KES MWK MXN MYR NGN PHP PKR RWF SGD SLV THB TZS UGX USD VND XAF XOF ZAR ZMW ILS TRY'.split(' ').map((c) => `${c}_ACCOUNT`);
-    const others = ['SWIFT_ACCOUNT', 'BASE_WALLET', 'ETHEREUM_WALLET', 'LIGHTNING', 'POLYGON_WALLET', 'PLASMA_WALLET', 'ARBITRUM_WALLET', 'SOLANA_WALLET', 'SPARK_WALLET', 'TRON_WALLET'];
+    const fiat =
+      'AED BDT BRL BWP CAD CNY COP DKK EGP EUR GBP GHS GTQ HKD HTG IDR INR JMD KES MWK MXN MYR NGN PHP PKR RWF SGD SLV THB TZS UGX USD VND XAF XOF ZAR ZMW ILS TRY'
+        .split(' ')
+        .map((c) => `${c}_ACCOUNT`);
+    const others = [
+      'SWIFT_ACCOUNT',
+      'BASE_WALLET',
+      'ETHEREUM_WALLET',
+      'LIGHTNING',
+      'POLYGON_WALLET',
+      'PLASMA_WALLET',
+      'ARBITRUM_WALLET',
+      'SOLANA_WALLET',
+      'SPARK_WALLET',
+      'TRON_WALLET',
+    ];
     expect(ACCOUNT_TYPES.map((t) => t.accountType).sort()).toEqual([...fiat, ...others].sort());
     expect(accountTypeSpec('LIGHTNING_ACCOUNT')?.accountType).toBe('LIGHTNING');
   });

@@ -1,6 +1,11 @@
 import { isActiveFeeConfig, mergeFeeConfigs, unsupportedFeeSourceCurrencies, type FeeConfig } from '../../src/contexts/platforms/domain/fee-configs';
 
-const fee = (feeType: string, sourceCurrency: string, variableFeeBps: number, amount: number): FeeConfig => ({ feeType, sourceCurrency, variableFeeBps, fixedFee: { amount, currency: sourceCurrency } });
+const fee = (feeType: string, sourceCurrency: string, variableFeeBps: number, amount: number): FeeConfig => ({
+  feeType,
+  sourceCurrency,
+  variableFeeBps,
+  fixedFee: { amount, currency: sourceCurrency },
+});
 
 describe('mergeFeeConfigs: a merge-by-key upsert on (feeType, sourceCurrency)', () => {
   const a = fee('CROSS_CURRENCY_TRANSACTION', 'USD', 30, 100);
@@ -31,7 +36,10 @@ describe('mergeFeeConfigs: a merge-by-key upsert on (feeType, sourceCurrency)', 
 describe('unsupportedFeeSourceCurrencies', () => {
   test('names each known currency other than USD; unknown codes and malformed entries are left to the schema', () => {
     const list = [{ sourceCurrency: 'USD' }, { sourceCurrency: 'EUR' }, { sourceCurrency: 'XYZ' }, null, 'x', { sourceCurrency: 7 }, { sourceCurrency: 'MXN' }];
-    expect(unsupportedFeeSourceCurrencies(list, ['USD', 'EUR', 'MXN']).map((e) => `${e.field}:${e.constraint}`)).toEqual(['feeConfigs.1.sourceCurrency:supportedCurrency', 'feeConfigs.6.sourceCurrency:supportedCurrency']);
+    expect(unsupportedFeeSourceCurrencies(list, ['USD', 'EUR', 'MXN']).map((e) => `${e.field}:${e.constraint}`)).toEqual([
+      'feeConfigs.1.sourceCurrency:supportedCurrency',
+      'feeConfigs.6.sourceCurrency:supportedCurrency',
+    ]);
     expect(unsupportedFeeSourceCurrencies(list, ['USD', 'EUR', 'MXN']).every((e) => JSON.stringify(e.hint) === JSON.stringify({ enum: ['USD'] }))).toBe(true);
     expect(unsupportedFeeSourceCurrencies(undefined, ['USD'])).toEqual([]);
     expect(unsupportedFeeSourceCurrencies({ sourceCurrency: 'EUR' }, ['USD', 'EUR'])).toEqual([]);

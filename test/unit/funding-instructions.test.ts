@@ -66,14 +66,35 @@ describe('funding instructions', () => {
   });
 
   test('GBP and the SWIFT fallback carry the reference', () => {
-    expect(info(account({ currency: 'GBP' }))).toMatchObject({ accountType: 'GBP_ACCOUNT', sortCode: '040075', accountNumber: expect.stringMatching(/^\d{8}$/), reference: 'SVC0123456789AB' });
-    expect(info(account({ currency: 'PHP' }))).toMatchObject({ accountType: 'SWIFT_ACCOUNT', paymentRails: ['SWIFT'], accountHolderName: expect.any(String), reference: 'SVC0123456789AB' });
+    expect(info(account({ currency: 'GBP' }))).toMatchObject({
+      accountType: 'GBP_ACCOUNT',
+      sortCode: '040075',
+      accountNumber: expect.stringMatching(/^\d{8}$/),
+      reference: 'SVC0123456789AB',
+    });
+    expect(info(account({ currency: 'PHP' }))).toMatchObject({
+      accountType: 'SWIFT_ACCOUNT',
+      paymentRails: ['SWIFT'],
+      accountHolderName: expect.any(String),
+      reference: 'SVC0123456789AB',
+    });
   });
 
   test('crypto balances and embedded wallets are funded at addresses', () => {
-    expect(info(account({ currency: 'USDB', type: 'INTERNAL_CRYPTO' }))).toEqual({ accountType: 'SPARK_WALLET', address: sparkAddress('SVC0123456789AB'), assetType: 'USDB' });
-    expect(info(account({ currency: 'USDB', type: 'EMBEDDED_WALLET', privateEnabled: false }))).toEqual({ accountType: 'SPARK_WALLET', address: sparkAddress('SVC0123456789AB'), assetType: 'USDB' });
-    expect(info(account({ currency: 'USDC', type: 'INTERNAL_CRYPTO' }))).toMatchObject({ accountType: 'BASE_WALLET', address: expect.stringMatching(/^0x[0-9a-f]{40}$/) });
+    expect(info(account({ currency: 'USDB', type: 'INTERNAL_CRYPTO' }))).toEqual({
+      accountType: 'SPARK_WALLET',
+      address: sparkAddress('SVC0123456789AB'),
+      assetType: 'USDB',
+    });
+    expect(info(account({ currency: 'USDB', type: 'EMBEDDED_WALLET', privateEnabled: false }))).toEqual({
+      accountType: 'SPARK_WALLET',
+      address: sparkAddress('SVC0123456789AB'),
+      assetType: 'USDB',
+    });
+    expect(info(account({ currency: 'USDC', type: 'INTERNAL_CRYPTO' }))).toMatchObject({
+      accountType: 'BASE_WALLET',
+      address: expect.stringMatching(/^0x[0-9a-f]{40}$/),
+    });
     expect(sparkAddress('SVC0123456789AB')).toMatch(/^spark1[qpzry9x8gf2tvdw0s3jn54khce6mua7l]+$/);
     expect(checkSparkAddress(sparkAddress('SVC0123456789AB')).valid).toBe(true);
   });
@@ -145,7 +166,8 @@ describe('deposit instructions on a named network (real-time-funded quotes)', ()
 });
 
 describe('internalAccountView', () => {
-  const ledger = (over: Partial<LedgerAccount> = {}) => ({ id: 'x', balance: 700n, held: 300n, updatedAt: new Date('2026-11-21T12:05:00Z'), ...over }) as LedgerAccount;
+  const ledger = (over: Partial<LedgerAccount> = {}) =>
+    ({ id: 'x', balance: 700n, held: 300n, updatedAt: new Date('2026-11-21T12:05:00Z'), ...over }) as LedgerAccount;
 
   test('available and total balance, currency with decimals, last change time', () => {
     const view = internalAccountView(account(), ledger());
@@ -159,7 +181,10 @@ describe('internalAccountView', () => {
   });
 
   test('privateEnabled appears on embedded wallets only; platform accounts have no customerId', () => {
-    expect(internalAccountView(account({ type: 'EMBEDDED_WALLET', currency: 'USDB', privateEnabled: false }), ledger())).toMatchObject({ privateEnabled: false, balance: { currency: { decimals: 6 } } });
+    expect(internalAccountView(account({ type: 'EMBEDDED_WALLET', currency: 'USDB', privateEnabled: false }), ledger())).toMatchObject({
+      privateEnabled: false,
+      balance: { currency: { decimals: 6 } },
+    });
     expect(internalAccountView(account({ customerId: null }), ledger())).not.toHaveProperty('customerId');
   });
 });

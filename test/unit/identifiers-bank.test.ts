@@ -5,12 +5,7 @@
  */
 import { checkAbaRoutingNumber } from '../../src/contexts/external-accounts/domain/identifiers/aba-routing-number';
 import { bicCountry, checkBic } from '../../src/contexts/external-accounts/domain/identifiers/bic';
-import {
-  checkCnpj,
-  checkCpf,
-  checkPixKey,
-  type PixKeyType,
-} from '../../src/contexts/external-accounts/domain/identifiers/brazil';
+import { checkCnpj, checkCpf, checkPixKey, type PixKeyType } from '../../src/contexts/external-accounts/domain/identifiers/brazil';
 import {
   checkCanadianAccountNumber,
   checkCanadianInstitutionNumber,
@@ -21,12 +16,7 @@ import { checkClabe } from '../../src/contexts/external-accounts/domain/identifi
 import { checkEmailAddress } from '../../src/contexts/external-accounts/domain/identifiers/email';
 import { checkIban, IBAN_LENGTHS, ibanCountry } from '../../src/contexts/external-accounts/domain/identifiers/iban';
 import { checkIfsc } from '../../src/contexts/external-accounts/domain/identifiers/ifsc';
-import {
-  checkE164,
-  checkMobileMoneyPhone,
-  E164_PATTERN,
-  MOBILE_MONEY_PHONE_PATTERNS,
-} from '../../src/contexts/external-accounts/domain/identifiers/phone';
+import { checkE164, checkMobileMoneyPhone, E164_PATTERN, MOBILE_MONEY_PHONE_PATTERNS } from '../../src/contexts/external-accounts/domain/identifiers/phone';
 import { checkSortCode, checkUkAccountNumber } from '../../src/contexts/external-accounts/domain/identifiers/sort-code';
 import { checkUpiVpa } from '../../src/contexts/external-accounts/domain/identifiers/upi';
 
@@ -113,9 +103,12 @@ describe('IBAN', () => {
     expectRefused(checkIban('DE89370400440532031000'), 'checksum');
   });
 
-  test.each(['GB82WEST1234569876543', 'GB82WEST123456987654321', 'DE8937040044053201300', 'NO938601111794'])('%s has the wrong length for its country', (iban) => {
-    expectRefused(checkIban(iban), /must be \d+ characters long/);
-  });
+  test.each(['GB82WEST1234569876543', 'GB82WEST123456987654321', 'DE8937040044053201300', 'NO938601111794'])(
+    '%s has the wrong length for its country',
+    (iban) => {
+      expectRefused(checkIban(iban), /must be \d+ characters long/);
+    },
+  );
 
   test.each(['GB82WEST12345698765!32', 'GB82-WEST-1234-5698-7654-32', 'DE89370400440532013000ß'])('%s has a character that is not allowed', (iban) => {
     expectRefused(checkIban(iban), 'only letters, digits and spaces');
@@ -538,9 +531,12 @@ describe('Brazil: CPF, CNPJ and Pix keys', () => {
     expectRefused(checkCnpj(cnpj), 'cannot be one character repeated');
   });
 
-  test.each(['1122233300018', '112223330001811', '11.222.333/000181', '11.222.333/0001-8A', ''])('CNPJ %p has the wrong length, formatting or check-digit characters', (cnpj) => {
-    expectRefused(checkCnpj(cnpj), 'CNPJ must be 14 characters');
-  });
+  test.each(['1122233300018', '112223330001811', '11.222.333/000181', '11.222.333/0001-8A', ''])(
+    'CNPJ %p has the wrong length, formatting or check-digit characters',
+    (cnpj) => {
+      expectRefused(checkCnpj(cnpj), 'CNPJ must be 14 characters');
+    },
+  );
 
   test.each(['11.222.333/0001-8!', '11 222 333 0001 81', '12.ÀBC.345/01DE-35'])('CNPJ %p has a character that is not allowed', (cnpj) => {
     expectRefused(checkCnpj(cnpj), 'letters and digits only');

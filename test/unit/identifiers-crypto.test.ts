@@ -1,37 +1,14 @@
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { sha256 } from '@noble/hashes/sha2.js';
-import {
-  decodeBase58,
-  decodeBase58Check,
-  encodeBase58,
-  encodeBase58Check,
-} from '../../src/contexts/external-accounts/domain/identifiers/base58';
-import {
-  bytesToWords,
-  convertBits,
-  decodeBech32,
-  encodeBech32,
-  wordsToBytes,
-} from '../../src/contexts/external-accounts/domain/identifiers/bech32';
+import { decodeBase58, decodeBase58Check, encodeBase58, encodeBase58Check } from '../../src/contexts/external-accounts/domain/identifiers/base58';
+import { bytesToWords, convertBits, decodeBech32, encodeBech32, wordsToBytes } from '../../src/contexts/external-accounts/domain/identifiers/bech32';
 import { accepted, refused } from '../../src/contexts/external-accounts/domain/identifiers/check';
 import { checkEvmAddress, toChecksumAddress } from '../../src/contexts/external-accounts/domain/identifiers/evm-address';
-import {
-  checkBolt12Offer,
-  checkLightningAddress,
-  checkLightningInvoice,
-} from '../../src/contexts/external-accounts/domain/identifiers/lightning';
+import { checkBolt12Offer, checkLightningAddress, checkLightningInvoice } from '../../src/contexts/external-accounts/domain/identifiers/lightning';
 import { checkSolanaAddress, solanaPublicKey } from '../../src/contexts/external-accounts/domain/identifiers/solana-address';
-import {
-  checkSparkAddress,
-  encodeSparkAddress,
-  sparkIdentityPublicKey,
-} from '../../src/contexts/external-accounts/domain/identifiers/spark-address';
+import { checkSparkAddress, encodeSparkAddress, sparkIdentityPublicKey } from '../../src/contexts/external-accounts/domain/identifiers/spark-address';
 import { checkTronAddress, tronAddressFromPublicKey } from '../../src/contexts/external-accounts/domain/identifiers/tron-address';
-import {
-  checkWalletAddress,
-  isWalletAccountType,
-  WALLET_ADDRESS_FORMATS,
-} from '../../src/contexts/external-accounts/domain/identifiers/wallet-addresses';
+import { checkWalletAddress, isWalletAccountType, WALLET_ADDRESS_FORMATS } from '../../src/contexts/external-accounts/domain/identifiers/wallet-addresses';
 
 const hex = (bytes: Uint8Array): string => Buffer.from(bytes).toString('hex');
 const fromHex = (text: string): Uint8Array => Uint8Array.from(Buffer.from(text, 'hex'));
@@ -415,10 +392,7 @@ describe('Lightning invoices (BOLT11 examples)', () => {
       'lnbc2500u1pvjluezpp5qqqsyqcyq5rqwzqfqqqsyqcyq5rqwzqfqqqsyqcyq5rqwzqfqypqdq5xysxxatsyp3k7enxv4jsxqzpuaxtrnwngzn3kdzw5hydlzf03qdgm2hdq27cqv3agm2awhz5se903vruatfhq77w3ls4evs3ch9zw97j25emudupq63nyw24cg27h2rspk28uwq',
       'signature is not valid',
     ],
-    [
-      'lnbc1pvjluezpp5qqqsyqcyq5rqwzqfqqqsyqcyq5rqwzqfqqqsyqcyq5rqwzqfqypqdpl2pkx2ctnv5sxxmmwwd5kgetjypeh2ursdae8g6na6hlh',
-      'too short',
-    ],
+    ['lnbc1pvjluezpp5qqqsyqcyq5rqwzqfqqqsyqcyq5rqwzqfqqqsyqcyq5rqwzqfqypqdpl2pkx2ctnv5sxxmmwwd5kgetjypeh2ursdae8g6na6hlh', 'too short'],
     [
       'lnbc2500x1pvjluezpp5qqqsyqcyq5rqwzqfqqqsyqcyq5rqwzqfqqqsyqcyq5rqwzqfqypqdq5xysxxatsyp3k7enxv4jsxqzpujr6jxr9gq9pv6g46y7d20jfkegkg4gljz2ea2a3m9lmvvr95tq2s0kvu70u3axgelz3kyvtp2ywwt0y8hkx2869zq5dll9nelr83zzqqpgl2zg',
       'lnbc, lntb, lntbs or lnbcrt',
@@ -521,7 +495,10 @@ describe('BOLT12 offers (bolt12/offers-test.json, format-string-test.json)', () 
     [`ln++o1${complete.slice(4)}`, '+'],
     ['lnr1qqqq', 'starts with lno1'],
     ['lno1zcssyqszqgpqyqszqgpqyqszqgpqyqszqgpqyqszqgpqyqszqgpqyqszpgz5znzfgdzs', 'out of order'],
-    ['lno1pgz5znzfgdz3vggzqgpqyqszqgpqyqszqgpqyqszqgpqyqszqgpqyqszqgpqyqszqgpysgr0u2xq4dh3kdevrf4zg6hx8a60jv0gxe0ptgyfc6xkryqqqqqqqq', 'unknown required field'],
+    [
+      'lno1pgz5znzfgdz3vggzqgpqyqszqgpqyqszqgpqyqszqgpqyqszqgpqyqszqgpqyqszqgpysgr0u2xq4dh3kdevrf4zg6hx8a60jv0gxe0ptgyfc6xkryqqqqqqqq',
+      'unknown required field',
+    ],
     ['lno1', 'empty'],
     ['lno1pg', 'truncated'],
     ['lno1pt7s', 'truncated'],
@@ -536,7 +513,10 @@ describe('BOLT12 offers (bolt12/offers-test.json, format-string-test.json)', () 
     ['lno1pgz5znzfgdz3yqvqzcssyqszqgpqyqszqgpqyqszqgpqyqszqgpqyqszqgpqyqszqgpqyqsz', 'UTF-8'],
     ['lno1pgz5znzfgdz3yq5qgytzzqszqgpqyqszqgpqyqszqgpqyqszqgpqyqszqgpqyqszqgpqyqszqg', 'UTF-8'],
     ['lno1pgz5znzfgdz3vggzqvpsxqcrqvpsxqcrqvpsxqcrqvpsxqcrqvpsxqcrqvpsxqcrqvps', 'issuer id'],
-    ['lno1pgz5znzfgdz3vggzqgpqyqszqgpqyqszqgpqyqszqgpqyqszqgpqyqszqgpqyqszqgp9qgr0u2xq4dh3kdevrf4zg6hx8a60jv0gxe0ptgyfc6xkryqqqqqqqq', 'outside the offer ranges'],
+    [
+      'lno1pgz5znzfgdz3vggzqgpqyqszqgpqyqszqgpqyqszqgpqyqszqgpqyqszqgpqyqszqgp9qgr0u2xq4dh3kdevrf4zg6hx8a60jv0gxe0ptgyfc6xkryqqqqqqqq',
+      'outside the offer ranges',
+    ],
     ['lno1pgx9getnwss8vetrw3hhyucvzqzqqqqqqqqqqqqqqqqqqqqqqqqpvggzamrjghtt05kvkvpcp0a79gmy3nt6jsn98ad2xs8de6sl9qmgvcvs', 'feature'],
     ['lno1pqpzwyqkyypwa3eyt44h6txtxquqh7lz5djge4afgfjn7k4rgrkuag0jsd5xvxg', 'must have a description'],
     ['lno1qcp4256ypgx9getnwss8vetrw3hhyuckyypwa3eyt44h6txtxquqh7lz5djge4afgfjn7k4rgrkuag0jsd5xvxg', 'must have an amount'],
@@ -619,9 +599,16 @@ describe('checkWalletAddress', () => {
   });
 
   it('lists the wallet types', () => {
-    expect(Object.keys(WALLET_ADDRESS_FORMATS).sort()).toEqual(
-      ['ARBITRUM_WALLET', 'BASE_WALLET', 'ETHEREUM_WALLET', 'PLASMA_WALLET', 'POLYGON_WALLET', 'SOLANA_WALLET', 'SPARK_WALLET', 'TRON_WALLET'],
-    );
+    expect(Object.keys(WALLET_ADDRESS_FORMATS).sort()).toEqual([
+      'ARBITRUM_WALLET',
+      'BASE_WALLET',
+      'ETHEREUM_WALLET',
+      'PLASMA_WALLET',
+      'POLYGON_WALLET',
+      'SOLANA_WALLET',
+      'SPARK_WALLET',
+      'TRON_WALLET',
+    ]);
     expect(isWalletAccountType('SPARK_WALLET')).toBe(true);
     expect(isWalletAccountType('constructor')).toBe(false);
   });

@@ -10,7 +10,13 @@ import {
 } from '../../src/contexts/ledger/domain/internal-accounts';
 import type { AgreementConsent } from '../../src/contexts/customers/domain/onboarding';
 
-const terms: AgreementConsent = { agreementType: 'SVC_END_USER_TERMS', termsVersion: '1', acceptedAt: '2026-01-01T00:00:00Z', ipAddress: '127.0.0.1', acceptanceMethod: 'CHECKBOX' };
+const terms: AgreementConsent = {
+  agreementType: 'SVC_END_USER_TERMS',
+  termsVersion: '1',
+  acceptedAt: '2026-01-01T00:00:00Z',
+  ipAddress: '127.0.0.1',
+  acceptanceMethod: 'CHECKBOX',
+};
 
 function platform(over: Partial<{ isRegulatedFinancialInstitution: boolean; embeddedWalletsSupported: boolean; currencies: string[] }> = {}) {
   return {
@@ -106,8 +112,21 @@ describe('missingAccounts', () => {
 });
 
 describe('auditInternalAccounts', () => {
-  const ledger = (id: string, over: Partial<LedgerAccountRow> = {}): LedgerAccountRow => ({ id, platformId: 'P1', kind: 'INTERNAL_ACCOUNT', currency: 'USD', ...over });
-  const account = (id: string, over: Partial<InternalAccountRow> = {}): InternalAccountRow => ({ id, platformId: 'P1', customerId: 'C1', type: 'INTERNAL_FIAT', currency: 'USD', ...over });
+  const ledger = (id: string, over: Partial<LedgerAccountRow> = {}): LedgerAccountRow => ({
+    id,
+    platformId: 'P1',
+    kind: 'INTERNAL_ACCOUNT',
+    currency: 'USD',
+    ...over,
+  });
+  const account = (id: string, over: Partial<InternalAccountRow> = {}): InternalAccountRow => ({
+    id,
+    platformId: 'P1',
+    customerId: 'C1',
+    type: 'INTERNAL_FIAT',
+    currency: 'USD',
+    ...over,
+  });
 
   test('a healthy set has no findings', () => {
     expect(

@@ -1,4 +1,16 @@
-import { applyEntry, auditedBalance, auditLedger, checkEntry, keepsRunningBalance, takeBack, totalBalance, transfer, type AccountState, type AuditInput, type PostingLine } from '../../src/contexts/ledger/domain/ledger';
+import {
+  applyEntry,
+  auditedBalance,
+  auditLedger,
+  checkEntry,
+  keepsRunningBalance,
+  takeBack,
+  totalBalance,
+  transfer,
+  type AccountState,
+  type AuditInput,
+  type PostingLine,
+} from '../../src/contexts/ledger/domain/ledger';
 
 /** 2^53 + 1: the first integer a JS number cannot hold. */
 const BIG = 9_007_199_254_740_993n;
@@ -36,12 +48,7 @@ describe('checkEntry', () => {
   });
 
   test('a multi-currency entry balanced per currency (an FX conversion) is valid', () => {
-    const fx = [
-      line('customer-usd', 'USD', -10_000n),
-      line('fx-usd', 'USD', 10_000n),
-      line('fx-eur', 'EUR', -9_200n),
-      line('customer-eur', 'EUR', 9_200n),
-    ];
+    const fx = [line('customer-usd', 'USD', -10_000n), line('fx-usd', 'USD', 10_000n), line('fx-eur', 'EUR', -9_200n), line('customer-eur', 'EUR', 9_200n)];
     expect(checkEntry(fx)).toEqual([]);
   });
 
@@ -71,7 +78,14 @@ describe('checkEntry', () => {
 describe('applyEntry', () => {
   test('debits and credits the accounts and leaves the others unchanged', () => {
     const result = applyEntry([account('A', 'USD', 1_000n), account('B', 'USD', 50n), account('C', 'USD', 7n)], transfer('A', 'B', 'USD', 300n));
-    expect(result).toEqual({ ok: true, balances: new Map([['A', 700n], ['B', 350n], ['C', 7n]]) });
+    expect(result).toEqual({
+      ok: true,
+      balances: new Map([
+        ['A', 700n],
+        ['B', 350n],
+        ['C', 7n],
+      ]),
+    });
   });
 
   test('balances above 2^53 stay exact', () => {
@@ -84,7 +98,13 @@ describe('applyEntry', () => {
 
   test('may drain a protected account to exactly zero', () => {
     const result = applyEntry([account('A', 'USD', 300n), account('B', 'USD', 0n)], transfer('A', 'B', 'USD', 300n));
-    expect(result).toEqual({ ok: true, balances: new Map([['A', 0n], ['B', 300n]]) });
+    expect(result).toEqual({
+      ok: true,
+      balances: new Map([
+        ['A', 0n],
+        ['B', 300n],
+      ]),
+    });
   });
 
   test('refuses to take a protected account below zero: INSUFFICIENT_FUNDS with balance and change', () => {
@@ -94,7 +114,13 @@ describe('applyEntry', () => {
 
   test('an allowNegative account (e.g. a funding source) may go below zero', () => {
     const result = applyEntry([account('funding', 'USD', 0n, true), account('B', 'USD', 0n)], transfer('funding', 'B', 'USD', BIG));
-    expect(result).toEqual({ ok: true, balances: new Map([['funding', -BIG], ['B', BIG]]) });
+    expect(result).toEqual({
+      ok: true,
+      balances: new Map([
+        ['funding', -BIG],
+        ['B', BIG],
+      ]),
+    });
   });
 
   test('a line in another currency than its account is CURRENCY_MISMATCH', () => {
@@ -114,7 +140,13 @@ describe('applyEntry', () => {
     // A pays B 500 and B pays A 500 back in the same entry: A never needs the money.
     const lines = [line('A', 'USD', -500n), line('B', 'USD', 500n), line('B', 'USD', -500n), line('A', 'USD', 500n)];
     const result = applyEntry([account('A', 'USD', 0n), account('B', 'USD', 0n)], lines);
-    expect(result).toEqual({ ok: true, balances: new Map([['A', 0n], ['B', 0n]]) });
+    expect(result).toEqual({
+      ok: true,
+      balances: new Map([
+        ['A', 0n],
+        ['B', 0n],
+      ]),
+    });
   });
 
   test('several lines on one account add up: the net change is what is checked and applied', () => {
@@ -123,7 +155,13 @@ describe('applyEntry', () => {
     const overdraw = [line('A', 'USD', -60n), line('A', 'USD', -60n), line('B', 'USD', 120n)];
     expect(applyEntry(accounts, overdraw)).toEqual({ ok: false, violations: [{ kind: 'INSUFFICIENT_FUNDS', accountId: 'A', balance: 100n, change: -120n }] });
     const fits = [line('A', 'USD', -40n), line('A', 'USD', -60n), line('B', 'USD', 100n)];
-    expect(applyEntry(accounts, fits)).toEqual({ ok: true, balances: new Map([['A', 0n], ['B', 100n]]) });
+    expect(applyEntry(accounts, fits)).toEqual({
+      ok: true,
+      balances: new Map([
+        ['A', 0n],
+        ['B', 100n],
+      ]),
+    });
   });
 
   test('shape violations from checkEntry are reported too', () => {

@@ -1,6 +1,12 @@
 import { findCurrency } from '../../src/domain/currencies';
 import { DomainError } from '../../src/domain/errors';
-import { assertLookupUsable, corridorPreference, normalizeUmaAddress, requiredPayerDataFields, type LookupRecord } from '../../src/contexts/payments/domain/lookups';
+import {
+  assertLookupUsable,
+  corridorPreference,
+  normalizeUmaAddress,
+  requiredPayerDataFields,
+  type LookupRecord,
+} from '../../src/contexts/payments/domain/lookups';
 import { corridorTerms } from '../../src/contexts/payments/domain/pricing/corridors';
 import { NO_FEE } from '../../src/contexts/payments/domain/pricing/platform-fees';
 import { computeFees, convertDown, minorRate } from '../../src/contexts/payments/domain/pricing/quote-math';
@@ -52,8 +58,16 @@ describe('assertLookupUsable', () => {
   test('an unexpired lookup of the same destination on the same platform is usable', () => {
     expect(() => assertLookupUsable(lookup(), { platformId: 'Platform:a', destination: account, now: NOW })).not.toThrow();
     const uma = lookup({ kind: 'UMA_ADDRESS', target: '$bob@uma.example.com', receivingCurrencies: ['USD', 'EUR'] });
-    expect(() => assertLookupUsable(uma, { platformId: 'Platform:a', destination: { destinationType: 'UMA_ADDRESS', umaAddress: '$Bob@UMA.example.com' }, now: NOW })).not.toThrow();
-    expect(() => assertLookupUsable(uma, { platformId: 'Platform:a', destination: { destinationType: 'UMA_ADDRESS', umaAddress: '$bob@uma.example.com', currency: 'EUR' }, now: NOW })).not.toThrow();
+    expect(() =>
+      assertLookupUsable(uma, { platformId: 'Platform:a', destination: { destinationType: 'UMA_ADDRESS', umaAddress: '$Bob@UMA.example.com' }, now: NOW }),
+    ).not.toThrow();
+    expect(() =>
+      assertLookupUsable(uma, {
+        platformId: 'Platform:a',
+        destination: { destinationType: 'UMA_ADDRESS', umaAddress: '$bob@uma.example.com', currency: 'EUR' },
+        now: NOW,
+      }),
+    ).not.toThrow();
   });
 
   test("a missing lookup and another platform's are refused alike", () => {
@@ -71,15 +85,33 @@ describe('assertLookupUsable', () => {
   test('a lookup of another destination, or of another kind, does not fit', () => {
     const otherAccount = { destinationType: 'ACCOUNT' as const, accountId: 'ExternalAccount:00000000-0000-4000-8000-000000000000' };
     expect(refusal(() => assertLookupUsable(lookup(), { platformId: 'Platform:a', destination: otherAccount, now: NOW }))).toBe('lookupId:matchesDestination');
-    expect(refusal(() => assertLookupUsable(lookup(), { platformId: 'Platform:a', destination: { destinationType: 'UMA_ADDRESS', umaAddress: ACCOUNT }, now: NOW }))).toBe('lookupId:matchesDestination');
+    expect(
+      refusal(() => assertLookupUsable(lookup(), { platformId: 'Platform:a', destination: { destinationType: 'UMA_ADDRESS', umaAddress: ACCOUNT }, now: NOW })),
+    ).toBe('lookupId:matchesDestination');
     const uma = lookup({ kind: 'UMA_ADDRESS', target: '$bob@uma.example.com' });
-    expect(refusal(() => assertLookupUsable(uma, { platformId: 'Platform:a', destination: { destinationType: 'UMA_ADDRESS', umaAddress: '$alice@uma.example.com' }, now: NOW }))).toBe('lookupId:matchesDestination');
-    expect(refusal(() => assertLookupUsable(uma, { platformId: 'Platform:a', destination: { destinationType: 'ACCOUNT', accountId: '$bob@uma.example.com' }, now: NOW }))).toBe('lookupId:matchesDestination');
+    expect(
+      refusal(() =>
+        assertLookupUsable(uma, { platformId: 'Platform:a', destination: { destinationType: 'UMA_ADDRESS', umaAddress: '$alice@uma.example.com' }, now: NOW }),
+      ),
+    ).toBe('lookupId:matchesDestination');
+    expect(
+      refusal(() =>
+        assertLookupUsable(uma, { platformId: 'Platform:a', destination: { destinationType: 'ACCOUNT', accountId: '$bob@uma.example.com' }, now: NOW }),
+      ),
+    ).toBe('lookupId:matchesDestination');
   });
 
   test("a UMA destination's currency must be one the receiver takes", () => {
     const uma = lookup({ kind: 'UMA_ADDRESS', target: '$bob@uma.example.com', receivingCurrencies: ['EUR'] });
-    expect(refusal(() => assertLookupUsable(uma, { platformId: 'Platform:a', destination: { destinationType: 'UMA_ADDRESS', umaAddress: '$bob@uma.example.com', currency: 'MXN' }, now: NOW }))).toBe('destination.currency:enum');
+    expect(
+      refusal(() =>
+        assertLookupUsable(uma, {
+          platformId: 'Platform:a',
+          destination: { destinationType: 'UMA_ADDRESS', umaAddress: '$bob@uma.example.com', currency: 'MXN' },
+          now: NOW,
+        }),
+      ),
+    ).toBe('destination.currency:enum');
   });
 
   test('UMA addresses compare in lower case', () => {
@@ -89,14 +121,28 @@ describe('assertLookupUsable', () => {
 
 describe('requiredPayerDataFields', () => {
   test('FULL_NAME for a cross-border corridor, nothing for a same-currency one', () => {
-    expect(requiredPayerDataFields({ corridors: [{ from: 'USD', to: 'EUR' }], counterpartyInformationRequired: false })).toEqual([{ name: 'FULL_NAME', mandatory: true }]);
+    expect(requiredPayerDataFields({ corridors: [{ from: 'USD', to: 'EUR' }], counterpartyInformationRequired: false })).toEqual([
+      { name: 'FULL_NAME', mandatory: true },
+    ]);
     expect(requiredPayerDataFields({ corridors: [{ from: 'EUR', to: 'EUR' }], counterpartyInformationRequired: false })).toEqual([]);
     // Mandatory when any listed corridor needs it.
-    expect(requiredPayerDataFields({ corridors: [{ from: 'EUR', to: 'EUR' }, { from: 'USD', to: 'EUR' }], counterpartyInformationRequired: false })).toEqual([{ name: 'FULL_NAME', mandatory: true }]);
+    expect(
+      requiredPayerDataFields({
+        corridors: [
+          { from: 'EUR', to: 'EUR' },
+          { from: 'USD', to: 'EUR' },
+        ],
+        counterpartyInformationRequired: false,
+      }),
+    ).toEqual([{ name: 'FULL_NAME', mandatory: true }]);
   });
 
   test('counterparty information: name, birth date and nationality on every corridor', () => {
-    expect(requiredPayerDataFields({ corridors: [{ from: 'USD', to: 'USD' }], counterpartyInformationRequired: true }).map((f) => f.name)).toEqual(['FULL_NAME', 'BIRTH_DATE', 'NATIONALITY']);
+    expect(requiredPayerDataFields({ corridors: [{ from: 'USD', to: 'USD' }], counterpartyInformationRequired: true }).map((f) => f.name)).toEqual([
+      'FULL_NAME',
+      'BIRTH_DATE',
+      'NATIONALITY',
+    ]);
     expect(requiredPayerDataFields({ corridors: [], counterpartyInformationRequired: true })).toEqual([]);
   });
 
@@ -150,7 +196,9 @@ describe('withdrawal fees', () => {
       expect(RAIL_LIFETIME_SECONDS[network]).toBeGreaterThan(0);
       for (const code of fee.currencies) expect(() => networkFeeIn(network, code)).not.toThrow();
     }
-    expect(WITHDRAWAL_NETWORKS).toEqual(expect.arrayContaining(['SOLANA', 'ETHEREUM', 'BASE', 'POLYGON', 'TRON', 'PLASMA', 'ARBITRUM', 'SPARK', 'LIGHTNING', 'BITCOIN']));
+    expect(WITHDRAWAL_NETWORKS).toEqual(
+      expect.arrayContaining(['SOLANA', 'ETHEREUM', 'BASE', 'POLYGON', 'TRON', 'PLASMA', 'ARBITRUM', 'SPARK', 'LIGHTNING', 'BITCOIN']),
+    );
     expect([...WITHDRAWAL_CURRENCIES].sort()).toEqual(['BTC', 'USDB', 'USDC', 'USDT']);
   });
 
@@ -165,9 +213,20 @@ describe('withdrawal fees', () => {
   });
 
   test('the estimate: network fee in its asset, total and net in the withdrawal currency', () => {
-    expect(estimateWithdrawalFee({ currency: 'USDT', network: 'TRON', amount: 10_000_000n })).toEqual({ networkFee: 13_400_000n, networkFeeAsset: 'TRX', applicationFee: 0n, totalFee: 2_680_000n, netAmount: 7_320_000n });
-    expect(estimateWithdrawalFee({ currency: 'USDC', network: 'SOLANA', amount: 1_000_000n, applicationFee: 100n })).toMatchObject({ totalFee: 2_350n, netAmount: 997_650n });
-    expect(() => estimateWithdrawalFee({ currency: 'USDT', network: 'TRON', amount: 2_680_000n })).toThrow(expect.objectContaining({ code: 'AMOUNT_OUT_OF_RANGE' }));
+    expect(estimateWithdrawalFee({ currency: 'USDT', network: 'TRON', amount: 10_000_000n })).toEqual({
+      networkFee: 13_400_000n,
+      networkFeeAsset: 'TRX',
+      applicationFee: 0n,
+      totalFee: 2_680_000n,
+      netAmount: 7_320_000n,
+    });
+    expect(estimateWithdrawalFee({ currency: 'USDC', network: 'SOLANA', amount: 1_000_000n, applicationFee: 100n })).toMatchObject({
+      totalFee: 2_350n,
+      netAmount: 997_650n,
+    });
+    expect(() => estimateWithdrawalFee({ currency: 'USDT', network: 'TRON', amount: 2_680_000n })).toThrow(
+      expect.objectContaining({ code: 'AMOUNT_OUT_OF_RANGE' }),
+    );
     expect(() => estimateWithdrawalFee({ currency: 'BTC', network: 'TRON', amount: 1n })).toThrow(expect.objectContaining({ code: 'INVALID_INPUT' }));
   });
 
@@ -175,7 +234,9 @@ describe('withdrawal fees', () => {
     expect(withdrawalPairProblems('USDC', 'SOLANA')).toEqual([]);
     expect(withdrawalPairProblems('USD', 'SOLANA')).toEqual([expect.objectContaining({ field: 'currency', constraint: 'enum' })]);
     expect(withdrawalPairProblems('USDC', 'DOGE')).toEqual([expect.objectContaining({ field: 'cryptoNetwork', constraint: 'enum' })]);
-    expect(withdrawalPairProblems('USDB', 'LIGHTNING')).toEqual([expect.objectContaining({ field: 'cryptoNetwork', constraint: 'supportedForCurrency', hint: { enum: ['SPARK'] } })]);
+    expect(withdrawalPairProblems('USDB', 'LIGHTNING')).toEqual([
+      expect.objectContaining({ field: 'cryptoNetwork', constraint: 'supportedForCurrency', hint: { enum: ['SPARK'] } }),
+    ]);
     expect(networksFor('BTC')).toEqual(['SPARK', 'LIGHTNING', 'BITCOIN']);
   });
 

@@ -1,6 +1,20 @@
-import { balanceRefusal, END_USER_TERMS, kycEventType, mayHoldBalances, sandboxKycStatusAtCreation, sandboxSuffix, type AgreementConsent } from '../../src/contexts/customers/domain/onboarding';
+import {
+  balanceRefusal,
+  END_USER_TERMS,
+  kycEventType,
+  mayHoldBalances,
+  sandboxKycStatusAtCreation,
+  sandboxSuffix,
+  type AgreementConsent,
+} from '../../src/contexts/customers/domain/onboarding';
 
-const terms: AgreementConsent = { agreementType: END_USER_TERMS, termsVersion: '2025-10-13', acceptedAt: '2025-10-20T00:00:00Z', ipAddress: '203.0.113.7', acceptanceMethod: 'CHECKBOX' };
+const terms: AgreementConsent = {
+  agreementType: END_USER_TERMS,
+  termsVersion: '2025-10-13',
+  acceptedAt: '2025-10-20T00:00:00Z',
+  ipAddress: '203.0.113.7',
+  acceptanceMethod: 'CHECKBOX',
+};
 const regulated = { isRegulatedFinancialInstitution: true };
 const unregulated = { isRegulatedFinancialInstitution: false };
 
@@ -18,7 +32,9 @@ describe('balanceRefusal / mayHoldBalances', () => {
 
   test('an unregulated platform also needs the end-user terms, not just any agreement', () => {
     expect(balanceRefusal(unregulated, { kycStatus: 'APPROVED', agreementConsents: [] })).toBe('END_USER_TERMS_NOT_ACCEPTED');
-    expect(balanceRefusal(unregulated, { kycStatus: 'APPROVED', agreementConsents: [{ ...terms, agreementType: 'SVC_PRIVACY_NOTICE' }] })).toBe('END_USER_TERMS_NOT_ACCEPTED');
+    expect(balanceRefusal(unregulated, { kycStatus: 'APPROVED', agreementConsents: [{ ...terms, agreementType: 'SVC_PRIVACY_NOTICE' }] })).toBe(
+      'END_USER_TERMS_NOT_ACCEPTED',
+    );
     expect(balanceRefusal(unregulated, { kycStatus: 'APPROVED', agreementConsents: [terms] })).toBeNull();
   });
 });

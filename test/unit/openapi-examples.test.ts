@@ -22,11 +22,19 @@ interface Sample {
 type Schema = SchemaObject & { nullable?: boolean };
 type Document = ReturnType<typeof serviceDocument>;
 
-const SAMPLE_STRINGS: Record<string, string> = { date: '1990-01-15', 'date-time': '2030-01-01T00:00:00.000Z', email: 'jane@example.com', uri: 'https://example.com/x', url: 'https://example.com/x', uuid: '00000000-0000-4000-8000-000000000000' };
+const SAMPLE_STRINGS: Record<string, string> = {
+  date: '1990-01-15',
+  'date-time': '2030-01-01T00:00:00.000Z',
+  email: 'jane@example.com',
+  uri: 'https://example.com/x',
+  url: 'https://example.com/x',
+  uuid: '00000000-0000-4000-8000-000000000000',
+};
 
 function bodies(doc: Document, root: Schema): Sample[] {
   const components = (doc.components?.schemas ?? {}) as Record<string, Schema>;
-  const resolve = (s: Schema): [Schema, string | undefined] => (s.$ref ? [resolve(components[s.$ref.split('/').pop()!]!)[0], s.$ref.split('/').pop()] : [s, undefined]);
+  const resolve = (s: Schema): [Schema, string | undefined] =>
+    s.$ref ? [resolve(components[s.$ref.split('/').pop()!]!)[0], s.$ref.split('/').pop()] : [s, undefined];
 
   // `at` is the dotted path of a value; `trail` the named schemas on the way (union branches differ by them).
   const samples = (raw: Schema, at: string, trail = ''): Sample[] => {
@@ -60,8 +68,15 @@ function bodies(doc: Document, root: Schema): Sample[] {
       }
       const variants: Sample[] = [];
       // Fields that only go together (an id and its type) are tried together too.
-      const together = properties.filter(([p]) => !required.has(p)).map(([p]) => [p, of.get(p)!.find((v) => v.examples.length > 0)] as const).filter(([, v]) => v);
-      if (together.length > 1) variants.push({ value: { ...baseline, ...Object.fromEntries(together.map(([p, v]) => [p, v!.value])) }, examples: [...used, ...together.flatMap(([, v]) => v!.examples)] });
+      const together = properties
+        .filter(([p]) => !required.has(p))
+        .map(([p]) => [p, of.get(p)!.find((v) => v.examples.length > 0)] as const)
+        .filter(([, v]) => v);
+      if (together.length > 1)
+        variants.push({
+          value: { ...baseline, ...Object.fromEntries(together.map(([p, v]) => [p, v!.value])) },
+          examples: [...used, ...together.flatMap(([, v]) => v!.examples)],
+        });
       for (const [p] of properties) {
         const candidates = required.has(p) ? of.get(p)!.slice(1) : of.get(p)!.filter((v) => v.examples.length > 0);
         for (const v of candidates) variants.push({ value: { ...baseline, [p]: v.value }, examples: [...used, ...v.examples] });
@@ -72,7 +87,10 @@ function bodies(doc: Document, root: Schema): Sample[] {
     if (type === 'array') {
       const items = samples(s.items ?? {}, `${at}[]`, within);
       const count = Math.max(1, s.minItems ?? 0);
-      return [{ value: Array.from({ length: s.minItems ?? 0 }, () => items[0]!.value), examples: [] }, ...items.filter((i) => i.examples.length > 0).map((i) => ({ value: Array.from({ length: count }, () => i.value), examples: i.examples }))];
+      return [
+        { value: Array.from({ length: s.minItems ?? 0 }, () => items[0]!.value), examples: [] },
+        ...items.filter((i) => i.examples.length > 0).map((i) => ({ value: Array.from({ length: count }, () => i.value), examples: i.examples })),
+      ];
     }
     if (s.enum?.length) return [{ value: s.enum[0], examples: [] }];
     if (s.default !== undefined) return [{ value: s.default, examples: [] }];

@@ -24,7 +24,9 @@ test('the document has operations, many of them also in the reference', () => {
 });
 
 test('every summary is a short name: at most 60 characters, capitalised, no trailing period, no "Sandbox:" prefix', () => {
-  const long = ours.filter(({ op }) => !op.summary || op.summary.length > MAX_SUMMARY || /[.;:]$/.test(op.summary) || !/^[A-Z]/.test(op.summary) || /^Sandbox:/.test(op.summary));
+  const long = ours.filter(
+    ({ op }) => !op.summary || op.summary.length > MAX_SUMMARY || /[.;:]$/.test(op.summary) || !/^[A-Z]/.test(op.summary) || /^Sandbox:/.test(op.summary),
+  );
   expect(long.map(({ key, op }) => `${key}: ${op.summary}`)).toEqual([]);
 });
 
@@ -39,12 +41,27 @@ test("where the reference has the operation, the summary is the reference's", ()
 test('no two operations share a summary unless the reference names them alike', () => {
   const bySummary = new Map<string, string[]>();
   for (const { key, op } of ours) bySummary.set(op.summary!, [...(bySummary.get(op.summary!) ?? []), key]);
-  const shared = [...bySummary.entries()].filter(([summary, keys]) => keys.length > 1 && !keys.every((k) => withoutProductName(reference.get(k)?.summary ?? '') === summary));
+  const shared = [...bySummary.entries()].filter(
+    ([summary, keys]) => keys.length > 1 && !keys.every((k) => withoutProductName(reference.get(k)?.summary ?? '') === summary),
+  );
   expect(shared).toEqual([]);
 });
 
 test('the document says what the service offers: every area that has operations, and what is not built yet', () => {
   const description = (serviceDocument().info.description ?? '').toLowerCase();
-  for (const area of ['customers', 'internal accounts', 'external accounts', 'quotes', 'payouts', 'transactions', 'exchange rates', 'cards', 'stablecoins', 'webhooks', 'invitations']) expect(description).toContain(area);
+  for (const area of [
+    'customers',
+    'internal accounts',
+    'external accounts',
+    'quotes',
+    'payouts',
+    'transactions',
+    'exchange rates',
+    'cards',
+    'stablecoins',
+    'webhooks',
+    'invitations',
+  ])
+    expect(description).toContain(area);
   expect(description).toContain('not built yet: embedded-wallet authentication, strong customer authentication (sca) and agents');
 });

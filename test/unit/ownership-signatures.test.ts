@@ -70,8 +70,7 @@ describe('EVM wallets (EIP-191 personal_sign)', () => {
     key: fromHex('69'.repeat(32)),
     address: '0xbe93f9bacbcffc8ee6663f2647917ed7a20a57bb',
     message: 'hello world',
-    signature:
-      '0xce909e8ea6851bc36c007a0072d0524b07a3ff8d4e623aca4c71ca8e57250c4d0a3fc38fa8fbaaa81ead4b9f6bd03356b6f8bf18bccad167d78891636e1d69561b',
+    signature: '0xce909e8ea6851bc36c007a0072d0524b07a3ff8d4e623aca4c71ca8e57250c4d0a3fc38fa8fbaaa81ead4b9f6bd03356b6f8bf18bccad167d78891636e1d69561b',
   };
 
   it('verifies the known-answer vector and reproduces it', () => {
@@ -166,8 +165,7 @@ describe('Tron wallets (TIP-191 signMessageV2)', () => {
 describe('Solana wallets (ed25519)', () => {
   it('verifies RFC 8032 test 1 (empty message)', () => {
     const address = encodeBase58(fromHex('d75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a'));
-    const signature =
-      'e5564300c360ac729086e2cc806e828a84877f1eb8e5d974d873e065224901555fb8821590a33bacc61e39701cf9b46bd25bf5f0595bbe24655141438e7a100b';
+    const signature = 'e5564300c360ac729086e2cc806e828a84877f1eb8e5d974d873e065224901555fb8821590a33bacc61e39701cf9b46bd25bf5f0595bbe24655141438e7a100b';
     expect(verifyOwnershipSignature({ accountType: 'SOLANA_WALLET', address, message: '', signature })).toEqual({ valid: true });
     expect(verifyOwnershipSignature({ accountType: 'SOLANA_WALLET', address, message: ' ', signature })).toEqual({
       valid: false,

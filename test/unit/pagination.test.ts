@@ -62,14 +62,17 @@ describe('cursors remember the order of their list', () => {
       }
       throw new Error('accepted');
     };
-    expect(refusal(encodeCursor(at), 'asc').details).toEqual({ errors: [{ field: 'cursor', constraint: 'format', message: expect.stringContaining('desc order') }] });
-    expect(refusal(encodeCursor({ ...at, order: 'asc' }), 'desc').details).toEqual({ errors: [{ field: 'cursor', constraint: 'format', message: expect.stringContaining('asc order') }] });
+    expect(refusal(encodeCursor(at), 'asc').details).toEqual({
+      errors: [{ field: 'cursor', constraint: 'format', message: expect.stringContaining('desc order') }],
+    });
+    expect(refusal(encodeCursor({ ...at, order: 'asc' }), 'desc').details).toEqual({
+      errors: [{ field: 'cursor', constraint: 'format', message: expect.stringContaining('asc order') }],
+    });
   });
 });
 
 describe('toPage', () => {
-  const rows = (n: number) =>
-    Array.from({ length: n }, (_, i) => ({ id: `row-${i}`, createdAt: new Date(Date.UTC(2025, 0, 1, 0, 0, 60 - i)) }));
+  const rows = (n: number) => Array.from({ length: n }, (_, i) => ({ id: `row-${i}`, createdAt: new Date(Date.UTC(2025, 0, 1, 0, 0, 60 - i)) }));
 
   test('limit + 1 rows: hasMore, the extra row is dropped, and the cursor points at the last kept row', () => {
     const page = toPage(rows(4), 3, 10, (r) => r.id);

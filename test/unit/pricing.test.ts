@@ -17,7 +17,16 @@ import { UNITS_PER_USD } from '../../src/contexts/payments/domain/pricing/data/s
 import { RAIL_LIFETIME_SECONDS } from '../../src/contexts/payments/domain/pricing/data/corridors';
 import { platformFeeFor } from '../../src/contexts/payments/domain/pricing/platform-fees';
 import { computeFees, priceQuote, type PriceQuoteInput } from '../../src/contexts/payments/domain/pricing/quote-math';
-import { RATE_DATA_VERSION, SENDING_CURRENCIES, applySpread, isSupportedCorridor, midRate, parseDecimal, rationalToNumber, receivingCurrencies } from '../../src/contexts/payments/domain/pricing/rates';
+import {
+  RATE_DATA_VERSION,
+  SENDING_CURRENCIES,
+  applySpread,
+  isSupportedCorridor,
+  midRate,
+  parseDecimal,
+  rationalToNumber,
+  receivingCurrencies,
+} from '../../src/contexts/payments/domain/pricing/rates';
 import { RateBook, sandboxRateSource } from '../../src/contexts/payments/services/rate-book';
 
 const USD = { code: 'USD', decimals: 2 };
@@ -96,13 +105,33 @@ describe('sandbox rates', () => {
 describe('corridor terms', () => {
   test('hand-checked corridors', () => {
     // Emerging-market class with the USD→MXN override: 1.50 USD + 0.30%, spread 0.40%.
-    expect(corridorTerms('USD', 'MXN')).toEqual({ serviceFee: { fixedMinor: 150n, variableBps: 30 }, minSendingMinor: 500n, maxSendingMinor: 10_000_000n, spreadBps: 40 });
+    expect(corridorTerms('USD', 'MXN')).toEqual({
+      serviceFee: { fixedMinor: 150n, variableBps: 30 },
+      minSendingMinor: 500n,
+      maxSendingMinor: 10_000_000n,
+      spreadBps: 40,
+    });
     // Mobile money: 2.00 USD + 1%, spread 1.5%, at most 2,000.00 USD per payout.
-    expect(corridorTerms('USD', 'KES')).toEqual({ serviceFee: { fixedMinor: 200n, variableBps: 100 }, minSendingMinor: 500n, maxSendingMinor: 200_000n, spreadBps: 150 });
+    expect(corridorTerms('USD', 'KES')).toEqual({
+      serviceFee: { fixedMinor: 200n, variableBps: 100 },
+      minSendingMinor: 500n,
+      maxSendingMinor: 200_000n,
+      spreadBps: 150,
+    });
     // Stablecoin redemption at par: 1 USDC network cost + 0.10%, no spread.
-    expect(corridorTerms('USDC', 'USD')).toEqual({ serviceFee: { fixedMinor: 1_000_000n, variableBps: 10 }, minSendingMinor: 5_000_000n, maxSendingMinor: 100_000_000_000n, spreadBps: 0 });
+    expect(corridorTerms('USDC', 'USD')).toEqual({
+      serviceFee: { fixedMinor: 1_000_000n, variableBps: 10 },
+      minSendingMinor: 5_000_000n,
+      maxSendingMinor: 100_000_000_000n,
+      spreadBps: 0,
+    });
     // Same currency: a small fixed fee, nothing else.
-    expect(corridorTerms('EUR', 'EUR')).toEqual({ serviceFee: { fixedMinor: 20n, variableBps: 0 }, minSendingMinor: 500n, maxSendingMinor: 9_000_000n, spreadBps: 0 });
+    expect(corridorTerms('EUR', 'EUR')).toEqual({
+      serviceFee: { fixedMinor: 20n, variableBps: 0 },
+      minSendingMinor: 500n,
+      maxSendingMinor: 9_000_000n,
+      spreadBps: 0,
+    });
     expect(corridorTerms('BTC', 'BTC').serviceFee).toEqual({ fixedMinor: 10n, variableBps: 0 });
   });
 
@@ -156,7 +185,12 @@ describe('corridor terms', () => {
       const account = FIAT_ACCOUNT_TYPES.find((t) => t.accountType === `${code}_ACCOUNT`);
       if (account) expect(account.paymentRails).toContain(rail);
     }
-    expect([destinationRail('INR'), destinationRail('EUR'), destinationRail('BTC'), destinationRail('USDB')]).toEqual(['UPI', 'SEPA_INSTANT', 'LIGHTNING', 'SPARK']);
+    expect([destinationRail('INR'), destinationRail('EUR'), destinationRail('BTC'), destinationRail('USDB')]).toEqual([
+      'UPI',
+      'SEPA_INSTANT',
+      'LIGHTNING',
+      'SPARK',
+    ]);
   });
 });
 
@@ -212,7 +246,22 @@ describe('purpose of payment', () => {
   });
 
   test("the values: the reference's enum plus the spec's business values; a business paying China picks among ten", () => {
-    const reference = ['GIFT', 'SELF', 'GOODS_OR_SERVICES', 'EDUCATION', 'HEALTH_OR_MEDICAL', 'REAL_ESTATE_PURCHASE', 'TAX_PAYMENT', 'LOAN_PAYMENT', 'UTILITY_BILL', 'DONATION', 'TRAVEL', 'FAMILY_SUPPORT', 'SALARY_PAYMENT', 'OTHER'];
+    const reference = [
+      'GIFT',
+      'SELF',
+      'GOODS_OR_SERVICES',
+      'EDUCATION',
+      'HEALTH_OR_MEDICAL',
+      'REAL_ESTATE_PURCHASE',
+      'TAX_PAYMENT',
+      'LOAN_PAYMENT',
+      'UTILITY_BILL',
+      'DONATION',
+      'TRAVEL',
+      'FAMILY_SUPPORT',
+      'SALARY_PAYMENT',
+      'OTHER',
+    ];
     expect(PURPOSES_OF_PAYMENT).toEqual(expect.arrayContaining(reference));
     expect(PURPOSES_OF_PAYMENT).toHaveLength(24);
     expect(CHINA_BUSINESS_PURPOSES).toHaveLength(10);
@@ -236,17 +285,35 @@ describe('priceQuote, hand-computed', () => {
 
   test("the spec's worked example: 1,000.00 USD, 5.00 fees, 995.00 converted at 0.92 → 915.40 EUR; rate 1.08695652…", () => {
     const q = priceQuote(base({ serviceFee: { fixedMinor: 500n, variableBps: 0 } }));
-    expect(q).toMatchObject({ totalSendingAmount: 100_000n, feesIncluded: 500n, platformFeesIncluded: 0n, amountToConvert: 99_500n, totalReceivingAmount: 91_540n, receivingPerSendingRate: 0.92 });
+    expect(q).toMatchObject({
+      totalSendingAmount: 100_000n,
+      feesIncluded: 500n,
+      platformFeesIncluded: 0n,
+      amountToConvert: 99_500n,
+      totalReceivingAmount: 91_540n,
+      receivingPerSendingRate: 0.92,
+    });
     expect(q.exchangeRate).toBe(1.08695652174);
     // Locking the 915.40 EUR instead needs exactly the same 1,000.00 USD.
-    expect(priceQuote(base({ lockedSide: 'RECEIVING', lockedAmount: 91_540n, serviceFee: { fixedMinor: 500n, variableBps: 0 } }))).toMatchObject({ totalSendingAmount: 100_000n, totalReceivingAmount: 91_540n, feesIncluded: 500n });
+    expect(priceQuote(base({ lockedSide: 'RECEIVING', lockedAmount: 91_540n, serviceFee: { fixedMinor: 500n, variableBps: 0 } }))).toMatchObject({
+      totalSendingAmount: 100_000n,
+      totalReceivingAmount: 91_540n,
+      feesIncluded: 500n,
+    });
   });
 
   test('a variable fee is rounded up: 123.45 USD at 0.25% is 0.31, plus 1.00 fixed', () => {
     const q = priceQuote(base({ lockedAmount: 12_345n, serviceFee: { fixedMinor: 100n, variableBps: 25 } }));
     // 30.8625 → 31; 12345 − 131 = 12214 converted; 12214 × 0.92 = 11236.88 → 11236
     expect(q).toMatchObject({ feesIncluded: 131n, amountToConvert: 12_214n, totalReceivingAmount: 11_236n });
-    expect(q.rateDetails).toEqual({ counterpartyMultiplier: 0.92, counterpartyFixedFee: 0n, gridApiMultiplier: 0.9975, gridApiFixedFee: 100n, gridApiVariableFeeRate: 0.0025, gridApiVariableFeeAmount: 31n });
+    expect(q.rateDetails).toEqual({
+      counterpartyMultiplier: 0.92,
+      counterpartyFixedFee: 0n,
+      gridApiMultiplier: 0.9975,
+      gridApiFixedFee: 100n,
+      gridApiVariableFeeRate: 0.0025,
+      gridApiVariableFeeAmount: 31n,
+    });
   });
 
   test('service and platform variable fees are rounded up as one sum; the platform share is its own ceiling', () => {
@@ -267,7 +334,13 @@ describe('priceQuote, hand-computed', () => {
     );
     // fees: 150 + 50 fixed, ceil(10000 × 50 / 10000) = 50 variable → 250, of which the platform's 50 + 20 = 70.
     // 9750 × 17.16606 = 167369.085 → 167369 centavos.
-    expect(q).toMatchObject({ totalSendingAmount: 10_000n, feesIncluded: 250n, platformFeesIncluded: 70n, amountToConvert: 9_750n, totalReceivingAmount: 167_369n });
+    expect(q).toMatchObject({
+      totalSendingAmount: 10_000n,
+      feesIncluded: 250n,
+      platformFeesIncluded: 70n,
+      amountToConvert: 9_750n,
+      totalReceivingAmount: 167_369n,
+    });
     expect(q.rateDetails).toMatchObject({ gridApiFixedFee: 150n, gridApiVariableFeeAmount: 30n, gridApiVariableFeeRate: 0.003, gridApiMultiplier: 0.995 });
     expect(q.exchangeRate).toBeCloseTo(1 / 17.16606, 12);
   });
@@ -275,17 +348,31 @@ describe('priceQuote, hand-computed', () => {
   test('locked receiving: the smallest sending amount, exactly the locked amount reported', () => {
     // 915.40 EUR at 0.91724 with 1.00 + 0.25%: 998.00 USD must be converted; S = 1001.51 gives
     // fees 1.00 + ceil(250.3775) = 3.51 and 998.00 left (915.4055… → 915.40); S = 1001.50 leaves 997.99.
-    const q = priceQuote(base({ lockedSide: 'RECEIVING', lockedAmount: 91_540n, rate: applySpread(parseDecimal('0.92'), 30), serviceFee: { fixedMinor: 100n, variableBps: 25 } }));
+    const q = priceQuote(
+      base({ lockedSide: 'RECEIVING', lockedAmount: 91_540n, rate: applySpread(parseDecimal('0.92'), 30), serviceFee: { fixedMinor: 100n, variableBps: 25 } }),
+    );
     expect(q).toMatchObject({ totalSendingAmount: 100_151n, feesIncluded: 351n, amountToConvert: 99_800n, totalReceivingAmount: 91_540n });
-    const oneLess = priceQuote(base({ lockedAmount: 100_150n, rate: applySpread(parseDecimal('0.92'), 30), serviceFee: { fixedMinor: 100n, variableBps: 25 } }));
+    const oneLess = priceQuote(
+      base({ lockedAmount: 100_150n, rate: applySpread(parseDecimal('0.92'), 30), serviceFee: { fixedMinor: 100n, variableBps: 25 } }),
+    );
     expect(oneLess.totalReceivingAmount).toBe(91_539n);
   });
 
   test('decimals differ: 100.00 USD buys 105,000 sats; 1,000,000 VND from BTC needs 42,770 sats (the 3 VND surplus stays)', () => {
-    expect(priceQuote(base({ lockedAmount: 10_000n, receiving: { code: 'BTC', decimals: 8 }, rate: midRate('USD', 'BTC')! })).totalReceivingAmount).toBe(105_000n);
+    expect(priceQuote(base({ lockedAmount: 10_000n, receiving: { code: 'BTC', decimals: 8 }, rate: midRate('USD', 'BTC')! })).totalReceivingAmount).toBe(
+      105_000n,
+    );
     // 24550 / 0.0000105 VND per BTC = 491/21 VND per sat; ceil(1,000,000 × 21 / 491) = 42,770 sats,
     // which convert to 1,000,003.33 VND: the recipient gets 1,000,000.
-    const q = priceQuote(base({ lockedSide: 'RECEIVING', lockedAmount: 1_000_000n, sending: { code: 'BTC', decimals: 8 }, receiving: { code: 'VND', decimals: 0 }, rate: midRate('BTC', 'VND')! }));
+    const q = priceQuote(
+      base({
+        lockedSide: 'RECEIVING',
+        lockedAmount: 1_000_000n,
+        sending: { code: 'BTC', decimals: 8 },
+        receiving: { code: 'VND', decimals: 0 },
+        rate: midRate('BTC', 'VND')!,
+      }),
+    );
     expect(q).toMatchObject({ totalSendingAmount: 42_770n, amountToConvert: 42_770n, totalReceivingAmount: 1_000_000n, feesIncluded: 0n });
     expect(q.exchangeRate).toBe(4.27698574338e-10); // BTC per VND: 21 / 49,100,000,000
   });
@@ -295,8 +382,21 @@ describe('priceQuote, hand-computed', () => {
     expect(codeOf(() => priceQuote(base({ lockedAmount: 0n })))).toBe('AMOUNT_OUT_OF_RANGE');
     expect(codeOf(() => priceQuote(base({ lockedSide: 'RECEIVING', lockedAmount: 0n })))).toBe('AMOUNT_OUT_OF_RANGE');
     // 1 sat is 0.095 US cents: nothing arrives.
-    expect(codeOf(() => priceQuote(base({ lockedAmount: 1n, sending: { code: 'BTC', decimals: 8 }, receiving: USD, rate: midRate('BTC', 'USD')! })))).toBe('AMOUNT_OUT_OF_RANGE');
-    expect(codeOf(() => priceQuote(base({ lockedSide: 'RECEIVING', lockedAmount: 1n, serviceFee: { fixedMinor: 0n, variableBps: 6_000 }, platformFee: { fixedMinor: 0n, variableBps: 4_000 } })))).toBe('AMOUNT_OUT_OF_RANGE');
+    expect(codeOf(() => priceQuote(base({ lockedAmount: 1n, sending: { code: 'BTC', decimals: 8 }, receiving: USD, rate: midRate('BTC', 'USD')! })))).toBe(
+      'AMOUNT_OUT_OF_RANGE',
+    );
+    expect(
+      codeOf(() =>
+        priceQuote(
+          base({
+            lockedSide: 'RECEIVING',
+            lockedAmount: 1n,
+            serviceFee: { fixedMinor: 0n, variableBps: 6_000 },
+            platformFee: { fixedMinor: 0n, variableBps: 4_000 },
+          }),
+        ),
+      ),
+    ).toBe('AMOUNT_OUT_OF_RANGE');
   });
 
   test('invalid inputs are programming errors', () => {

@@ -93,7 +93,8 @@ function check(ok: boolean, what: string, input: PriceQuoteInput): void {
 
 function checkCommon(input: PriceQuoteInput, q: ReturnType<typeof priceQuote>): void {
   for (const [name, value] of Object.entries({ ...q, ...q.rateDetails, rateDetails: undefined, exchangeRate: undefined, receivingPerSendingRate: undefined })) {
-    if (['counterpartyMultiplier', 'gridApiMultiplier', 'gridApiVariableFeeRate', 'rateDetails', 'exchangeRate', 'receivingPerSendingRate'].includes(name)) continue;
+    if (['counterpartyMultiplier', 'gridApiMultiplier', 'gridApiVariableFeeRate', 'rateDetails', 'exchangeRate', 'receivingPerSendingRate'].includes(name))
+      continue;
     check(typeof value === 'bigint', `${name} is a bigint`, input);
   }
   const k = factor(input);
@@ -110,9 +111,17 @@ function checkCommon(input: PriceQuoteInput, q: ReturnType<typeof priceQuote>): 
   const v = BigInt(input.serviceFee.variableBps + input.platformFee.variableBps);
   check(q.feesIncluded * 10_000n >= fixed * 10_000n + S * v, 'fees ≥ schedule', input);
   check(q.feesIncluded * 10_000n < fixed * 10_000n + S * v + 10_000n, 'fees < schedule + 1', input);
-  check(q.platformFeesIncluded * 10_000n >= input.platformFee.fixedMinor * 10_000n + S * BigInt(input.platformFee.variableBps), 'platform fee ≥ its schedule', input);
+  check(
+    q.platformFeesIncluded * 10_000n >= input.platformFee.fixedMinor * 10_000n + S * BigInt(input.platformFee.variableBps),
+    'platform fee ≥ its schedule',
+    input,
+  );
   const rd = q.rateDetails;
-  check(rd.gridApiFixedFee + rd.gridApiVariableFeeAmount + q.platformFeesIncluded === q.feesIncluded, 'service fixed + service variable + platform = fees', input);
+  check(
+    rd.gridApiFixedFee + rd.gridApiVariableFeeAmount + q.platformFeesIncluded === q.feesIncluded,
+    'service fixed + service variable + platform = fees',
+    input,
+  );
   check(rd.gridApiVariableFeeAmount >= 0n && rd.counterpartyFixedFee === 0n, 'rate details are not negative', input);
   // Display numbers: within rounding of the exact rate (12 significant digits).
   const shown = (x: number, num: bigint, den: bigint) => Math.abs(x * Number(den) - Number(num)) <= Math.abs(Number(num)) * 1e-11;
@@ -162,7 +171,11 @@ describe('priceQuote properties (seeded)', () => {
         q = priceQuote(input);
       } catch (err) {
         expectOutOfRange(input, err);
-        check(input.serviceFee.variableBps + input.platformFee.variableBps >= 10_000, 'a receiving amount is refused only when variable fees take everything', input);
+        check(
+          input.serviceFee.variableBps + input.platformFee.variableBps >= 10_000,
+          'a receiving amount is refused only when variable fees take everything',
+          input,
+        );
         continue;
       }
       priced += 1;
@@ -182,7 +195,11 @@ describe('priceQuote properties (seeded)', () => {
       if (k.num <= k.den) check(q.amountToConvert * k.num < (T + 1n) * k.den, 'receiving > exact − 1 minor unit', input);
       // Locking that sending amount instead prices at least the same receiving amount.
       const back = priceQuote({ ...input, lockedSide: 'SENDING', lockedAmount: S });
-      check(back.totalReceivingAmount >= T && back.totalSendingAmount === S && back.feesIncluded === q.feesIncluded, 'SENDING lock of the found amount agrees', input);
+      check(
+        back.totalReceivingAmount >= T && back.totalSendingAmount === S && back.feesIncluded === q.feesIncluded,
+        'SENDING lock of the found amount agrees',
+        input,
+      );
     }
     expect(priced).toBeGreaterThan(CASES / 2);
   });

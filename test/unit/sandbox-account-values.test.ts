@@ -31,17 +31,20 @@ test('every account type has sandbox values', () => {
   expect(ACCOUNT_TYPES.map((t) => t.accountType).filter((t) => !SANDBOX_ACCOUNTS[t])).toEqual([]);
 });
 
-test.each(Object.entries(SANDBOX_ACCOUNTS))('%s: the sandbox values register (ACTIVE; US: PENDING its validation window) and are paid out at once', (accountType, values) => {
-  const spec = accountTypeSpec(accountType)!;
-  const body = { customerId: 'Customer:1', currency: spec.currencies[0] ?? 'USD', accountInfo: { accountType, ...values, ...beneficiaryFor(accountType) } };
-  const parsed = ExternalAccountCreateSchema.safeParse(body);
-  expect(parsed.success ? [] : parsed.error.issues).toEqual([]);
-  expect(registrationProblems(platform, body)).toEqual([]);
-  const registration = register({ info: body.accountInfo, environment: 'SANDBOX', platform, now: new Date() });
-  expect(registration.status).toBe(accountType === 'USD_ACCOUNT' ? 'PENDING' : 'ACTIVE');
-  expect(['MATCHED', null]).toContain(registration.beneficiaryVerificationStatus);
-  expect(payoutPlan('SANDBOX', primaryIdentifier(body.accountInfo))).toEqual({ outcome: 'COMPLETES', afterSeconds: 0 });
-});
+test.each(Object.entries(SANDBOX_ACCOUNTS))(
+  '%s: the sandbox values register (ACTIVE; US: PENDING its validation window) and are paid out at once',
+  (accountType, values) => {
+    const spec = accountTypeSpec(accountType)!;
+    const body = { customerId: 'Customer:1', currency: spec.currencies[0] ?? 'USD', accountInfo: { accountType, ...values, ...beneficiaryFor(accountType) } };
+    const parsed = ExternalAccountCreateSchema.safeParse(body);
+    expect(parsed.success ? [] : parsed.error.issues).toEqual([]);
+    expect(registrationProblems(platform, body)).toEqual([]);
+    const registration = register({ info: body.accountInfo, environment: 'SANDBOX', platform, now: new Date() });
+    expect(registration.status).toBe(accountType === 'USD_ACCOUNT' ? 'PENDING' : 'ACTIVE');
+    expect(['MATCHED', null]).toContain(registration.beneficiaryVerificationStatus);
+    expect(payoutPlan('SANDBOX', primaryIdentifier(body.accountInfo))).toEqual({ outcome: 'COMPLETES', afterSeconds: 0 });
+  },
+);
 
 test("the sample app's CLABE and the reference's example stay refused: their check digit is wrong", () => {
   expect(identifierProblem('clabe', '014027000005555601')).toMatch(/check digit/);

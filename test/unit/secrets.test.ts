@@ -26,7 +26,15 @@ describe('hashClientSecret / checkClientSecret', () => {
   });
 
   test('a corrupt or foreign stored value fails closed', async () => {
-    for (const bad of ['', 'hmac-sha256$', 'hmac-sha256$!!!!', stored.slice(0, -2), stored.replace(/^hmac-sha256/, 'hmac-sha512'), secret, `bcrypt$${secret}`]) {
+    for (const bad of [
+      '',
+      'hmac-sha256$',
+      'hmac-sha256$!!!!',
+      stored.slice(0, -2),
+      stored.replace(/^hmac-sha256/, 'hmac-sha512'),
+      secret,
+      `bcrypt$${secret}`,
+    ]) {
       await expect(checkClientSecret(masterKey, secret, bad)).resolves.toEqual({ matches: false });
     }
   });
@@ -45,7 +53,12 @@ describe('hashClientSecret / checkClientSecret', () => {
       const parts = legacy.split('$');
       const flipped = Buffer.from(parts[5]!, 'base64url');
       flipped[0]! ^= 1;
-      for (const bad of [parts.slice(0, 5).join('$'), [...parts.slice(0, 5), flipped.toString('base64url')].join('$'), `scrypt$32768$8$1$${parts[4]}$!!!!`, 'scrypt$0$8$1$x$y']) {
+      for (const bad of [
+        parts.slice(0, 5).join('$'),
+        [...parts.slice(0, 5), flipped.toString('base64url')].join('$'),
+        `scrypt$32768$8$1$${parts[4]}$!!!!`,
+        'scrypt$0$8$1$x$y',
+      ]) {
         await expect(checkClientSecret(masterKey, secret, bad)).resolves.toEqual({ matches: false });
       }
     });

@@ -18,11 +18,19 @@ describe('grid enablement (spec §3)', () => {
   test('the platform may ask only from NOT_ENABLED; asking again while PENDING_APPROVAL changes nothing; every other state is refused', () => {
     expect(requestGridEnablement('NOT_ENABLED')).toEqual({ next: 'PENDING_APPROVAL', changed: true });
     expect(requestGridEnablement('PENDING_APPROVAL')).toEqual({ next: 'PENDING_APPROVAL', changed: false });
-    for (const status of ['ENABLING', 'ENABLED', 'DISABLED'] as const) expect(codeOf(() => requestGridEnablement(status))).toBe('STABLECOIN_GRID_ENABLEMENT_NOT_REQUESTABLE');
+    for (const status of ['ENABLING', 'ENABLED', 'DISABLED'] as const)
+      expect(codeOf(() => requestGridEnablement(status))).toBe('STABLECOIN_GRID_ENABLEMENT_NOT_REQUESTABLE');
   });
 
   test("the operator's moves, and nothing else", () => {
-    const allowed = new Set(['PENDING_APPROVAL>ENABLING', 'PENDING_APPROVAL>NOT_ENABLED', 'ENABLING>ENABLED', 'ENABLING>NOT_ENABLED', 'ENABLED>DISABLED', 'DISABLED>ENABLED']);
+    const allowed = new Set([
+      'PENDING_APPROVAL>ENABLING',
+      'PENDING_APPROVAL>NOT_ENABLED',
+      'ENABLING>ENABLED',
+      'ENABLING>NOT_ENABLED',
+      'ENABLED>DISABLED',
+      'DISABLED>ENABLED',
+    ]);
     for (const from of GRID_OPERATIONS_STATUSES) {
       for (const to of GRID_OPERATIONS_STATUSES) {
         const code = codeOf(() => operatorGridMove(from, to));
@@ -76,11 +84,47 @@ describe('the ledger side', () => {
   test('the audit finds a reserve or supply that its completed operations do not explain, and a negative reserve', () => {
     const ids = { reserveAccountId: (p: string, c: string) => `R:${p}:${c}`, supplyAccountId: (p: string, c: string) => `S:${p}:${c}` };
     const coins = [{ platformId: 'P', stablecoinId: 'C', completedNet: 500n }];
-    expect(auditStablecoinLedger({ coins, balances: new Map([['R:P:C', 500n], ['S:P:C', -500n]]), ...ids })).toEqual([]);
-    expect(auditStablecoinLedger({ coins, balances: new Map([['R:P:C', 400n], ['S:P:C', -500n]]), ...ids }).map((f) => f.kind)).toEqual(['STABLECOIN_RESERVE_MISMATCH']);
-    expect(auditStablecoinLedger({ coins, balances: new Map([['R:P:C', 500n], ['S:P:C', 0n]]), ...ids }).map((f) => f.kind)).toEqual(['STABLECOIN_SUPPLY_MISMATCH']);
+    expect(
+      auditStablecoinLedger({
+        coins,
+        balances: new Map([
+          ['R:P:C', 500n],
+          ['S:P:C', -500n],
+        ]),
+        ...ids,
+      }),
+    ).toEqual([]);
+    expect(
+      auditStablecoinLedger({
+        coins,
+        balances: new Map([
+          ['R:P:C', 400n],
+          ['S:P:C', -500n],
+        ]),
+        ...ids,
+      }).map((f) => f.kind),
+    ).toEqual(['STABLECOIN_RESERVE_MISMATCH']);
+    expect(
+      auditStablecoinLedger({
+        coins,
+        balances: new Map([
+          ['R:P:C', 500n],
+          ['S:P:C', 0n],
+        ]),
+        ...ids,
+      }).map((f) => f.kind),
+    ).toEqual(['STABLECOIN_SUPPLY_MISMATCH']);
     const overdrawn = [{ platformId: 'P', stablecoinId: 'C', completedNet: -10n }];
-    expect(auditStablecoinLedger({ coins: overdrawn, balances: new Map([['R:P:C', -10n], ['S:P:C', 10n]]), ...ids }).map((f) => f.kind)).toEqual(['STABLECOIN_RESERVE_MISMATCH']);
+    expect(
+      auditStablecoinLedger({
+        coins: overdrawn,
+        balances: new Map([
+          ['R:P:C', -10n],
+          ['S:P:C', 10n],
+        ]),
+        ...ids,
+      }).map((f) => f.kind),
+    ).toEqual(['STABLECOIN_RESERVE_MISMATCH']);
   });
 });
 
@@ -100,10 +144,30 @@ describe('the sandbox provider', () => {
   test('bank account links by the account number suffix; orders by their value', async () => {
     const [account] = await sandboxProvider.accounts(creds);
     const linkOf = async (identifier: string) => (await sandboxProvider.linkAddress(creds, account!, { kind: 'BANK_ACCOUNT', identifier })).status;
-    expect(await Promise.all(['900000201', '900000202', '900000203', '900000204'].map(linkOf))).toEqual(['REFUSED', 'PENDING', 'MANUAL_LINK_REQUIRED', 'LINKED']);
-    const order = { operationId: 'StablecoinOperation:1', type: 'MINT' as const, valueType: 'ACME', units: 0n, source: { type: 'WIRE' as const }, destinationAddressId: null };
-    await expect(sandboxProvider.submitOrder(creds, account!, { ...order, cents: SANDBOX_SCENARIOS.refusedOrderCents })).rejects.toMatchObject({ kind: 'REFUSED' });
-    expect((await sandboxProvider.submitOrder(creds, account!, { ...order, cents: 100n })).fundingInstructions).toMatchObject({ rail: 'WIRE', valueType: 'ACME' });
-    expect(await sandboxProvider.orderOutcome(creds, account!, { ...order, cents: SANDBOX_SCENARIOS.failingOrderCents })).toEqual({ providerStatus: 'failed', completed: false });
+    expect(await Promise.all(['900000201', '900000202', '900000203', '900000204'].map(linkOf))).toEqual([
+      'REFUSED',
+      'PENDING',
+      'MANUAL_LINK_REQUIRED',
+      'LINKED',
+    ]);
+    const order = {
+      operationId: 'StablecoinOperation:1',
+      type: 'MINT' as const,
+      valueType: 'ACME',
+      units: 0n,
+      source: { type: 'WIRE' as const },
+      destinationAddressId: null,
+    };
+    await expect(sandboxProvider.submitOrder(creds, account!, { ...order, cents: SANDBOX_SCENARIOS.refusedOrderCents })).rejects.toMatchObject({
+      kind: 'REFUSED',
+    });
+    expect((await sandboxProvider.submitOrder(creds, account!, { ...order, cents: 100n })).fundingInstructions).toMatchObject({
+      rail: 'WIRE',
+      valueType: 'ACME',
+    });
+    expect(await sandboxProvider.orderOutcome(creds, account!, { ...order, cents: SANDBOX_SCENARIOS.failingOrderCents })).toEqual({
+      providerStatus: 'failed',
+      completed: false,
+    });
   });
 });

@@ -9,7 +9,8 @@ import { domainErrorFrom } from '../../src/temporal/failures';
 // WorkflowFailedError, but a refusal raised by an activity arrives one level deeper (wrapped in
 // an ActivityFailure), so it came out as a 500.
 
-const refusal = () => ApplicationFailure.nonRetryable('The account balance is too low for this movement', 'INSUFFICIENT_FUNDS', { accountId: 'InternalAccount:1' });
+const refusal = () =>
+  ApplicationFailure.nonRetryable('The account balance is too low for this movement', 'INSUFFICIENT_FUNDS', { accountId: 'InternalAccount:1' });
 
 function activityFailed(cause: ApplicationFailure): ActivityFailure {
   return new ActivityFailure('activity failed', 'settleIncomingPayment', '5', RetryState.NON_RETRYABLE_FAILURE, 'worker', cause);
@@ -20,7 +21,11 @@ describe('domainErrorFrom', () => {
     const err = new WorkflowFailedError('workflow failed', activityFailed(refusal()), RetryState.NON_RETRYABLE_FAILURE);
     const mapped = domainErrorFrom(err);
     expect(mapped).toBeInstanceOf(DomainError);
-    expect(mapped).toMatchObject({ code: 'INSUFFICIENT_FUNDS', reason: 'The account balance is too low for this movement', details: { accountId: 'InternalAccount:1' } });
+    expect(mapped).toMatchObject({
+      code: 'INSUFFICIENT_FUNDS',
+      reason: 'The account balance is too low for this movement',
+      details: { accountId: 'InternalAccount:1' },
+    });
   });
 
   test('finds a refusal the workflow raised itself, and one returned by an update', () => {
@@ -29,7 +34,9 @@ describe('domainErrorFrom', () => {
   });
 
   test('leaves failures that are not one of our codes alone (they become 500s)', () => {
-    expect(domainErrorFrom(new WorkflowFailedError('failed', ApplicationFailure.nonRetryable('boom', 'TypeError'), RetryState.NON_RETRYABLE_FAILURE))).toBeUndefined();
+    expect(
+      domainErrorFrom(new WorkflowFailedError('failed', ApplicationFailure.nonRetryable('boom', 'TypeError'), RetryState.NON_RETRYABLE_FAILURE)),
+    ).toBeUndefined();
     expect(domainErrorFrom(new Error('connection refused'))).toBeUndefined();
   });
 });

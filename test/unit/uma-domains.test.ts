@@ -1,4 +1,12 @@
-import { DEFAULT_UMA_ROOT, defaultUmaDomain, domainOfUmaAddress, isOnPlatformDomain, isReservedUmaDomain, isUmaDomain, umaDomainOf } from '../../src/contexts/platforms/domain/uma-domains';
+import {
+  DEFAULT_UMA_ROOT,
+  defaultUmaDomain,
+  domainOfUmaAddress,
+  isOnPlatformDomain,
+  isReservedUmaDomain,
+  isUmaDomain,
+  umaDomainOf,
+} from '../../src/contexts/platforms/domain/uma-domains';
 import { isUmaAddress } from '../../src/contexts/customers/domain/customer-rules';
 
 const A = 'Platform:0b8a54c2-6f0e-4c61-9a49-1f2ab3c4d5e6';
@@ -6,10 +14,17 @@ const B = 'Platform:7d1e2f30-1111-4abc-8def-0123456789ab';
 
 describe('UMA domains', () => {
   test.each(['pay.example.com', 'Pay.Example.COM', 'a.co', 'x-1.y-2.example'])('%s is a domain', (d) => expect(isUmaDomain(d)).toBe(true));
-  test.each(['localhost', '', 'pay..example.com', '-pay.example.com', 'pay-.example.com', 'https://pay.example.com', 'pay.example.com/x', 'pay example.com', `${'a'.repeat(64)}.com`])(
-    '%s is not a domain',
-    (d) => expect(isUmaDomain(d)).toBe(false),
-  );
+  test.each([
+    'localhost',
+    '',
+    'pay..example.com',
+    '-pay.example.com',
+    'pay-.example.com',
+    'https://pay.example.com',
+    'pay.example.com/x',
+    'pay example.com',
+    `${'a'.repeat(64)}.com`,
+  ])('%s is not a domain', (d) => expect(isUmaDomain(d)).toBe(false));
 
   test('default domains are distinct per platform, under the root, and carry valid addresses', () => {
     expect(defaultUmaDomain(A)).toBe(`0b8a54c2-6f0e-4c61-9a49-1f2ab3c4d5e6.${DEFAULT_UMA_ROOT}`);

@@ -9,7 +9,8 @@ const unprocessed = () =>
     'Workflow Update failed',
     ApplicationFailure.create({ type: 'UnprocessedUpdate', message: "Workflow Update is rejected because it wasn't processed by worker.", nonRetryable: true }),
   );
-const refused = () => new WorkflowUpdateFailedError('Workflow Update failed', ApplicationFailure.nonRetryable('The account balance is too low', 'INSUFFICIENT_FUNDS'));
+const refused = () =>
+  new WorkflowUpdateFailedError('Workflow Update failed', ApplicationFailure.nonRetryable('The account balance is too low', 'INSUFFICIENT_FUNDS'));
 
 describe('updates rejected unprocessed', () => {
   test('are recognised by their failure type, refusals and other errors are not', () => {

@@ -1,4 +1,12 @@
-import { jurisdictionOf, ownerNeedsVerification, packetErrors, type PacketCustomer, type PacketDocument, type PacketOwner, type VerificationPacket } from '../../src/contexts/customers/domain/verification-requirements';
+import {
+  jurisdictionOf,
+  ownerNeedsVerification,
+  packetErrors,
+  type PacketCustomer,
+  type PacketDocument,
+  type PacketOwner,
+  type VerificationPacket,
+} from '../../src/contexts/customers/domain/verification-requirements';
 
 const CUSTOMER = 'Customer:00000000-0000-4000-8000-000000000001';
 const OWNER = 'BeneficialOwner:00000000-0000-4000-8000-000000000002';
@@ -43,7 +51,9 @@ function business(over: Partial<PacketCustomer> = {}, info: Record<string, unkno
     regionCode: 'US',
     address: US_ADDRESS,
     hasIdentifier: false,
-    profile: { businessInfo: { legalName: 'Acme Inc', country: 'US', incorporatedOn: '2015-01-01', taxId: '12-3456789', registrationNumber: 'REG-003', ...info } },
+    profile: {
+      businessInfo: { legalName: 'Acme Inc', country: 'US', incorporatedOn: '2015-01-01', taxId: '12-3456789', registrationNumber: 'REG-003', ...info },
+    },
     ...over,
   };
 }
@@ -91,7 +101,10 @@ describe('individuals', () => {
   });
 
   test('every missing address part is itemised; a missing address lists all four', () => {
-    expect(fields(packetErrors({ ...complete(), customer: individual({ address: { line1: '1 Main St', country: 'US' } }) }))).toEqual(['customer.address.city', 'customer.address.postalCode']);
+    expect(fields(packetErrors({ ...complete(), customer: individual({ address: { line1: '1 Main St', country: 'US' } }) }))).toEqual([
+      'customer.address.city',
+      'customer.address.postalCode',
+    ]);
     expect(fields(packetErrors({ ...complete(), customer: individual({ address: null }) }))).toEqual([
       'customer.address.line1',
       'customer.address.city',
@@ -103,7 +116,12 @@ describe('individuals', () => {
   test('an identity document of the customer is required, with the accepted types', () => {
     const errors = packetErrors({ ...complete(), documents: [doc(CUSTOMER, 'UTILITY_BILL'), doc(OWNER, 'PASSPORT')] });
     expect(errors).toEqual([
-      { resourceId: CUSTOMER, type: 'MISSING_IDENTITY_DOCUMENT', acceptedDocumentTypes: ['PASSPORT', 'DRIVERS_LICENSE', 'NATIONAL_ID'], reason: expect.any(String) },
+      {
+        resourceId: CUSTOMER,
+        type: 'MISSING_IDENTITY_DOCUMENT',
+        acceptedDocumentTypes: ['PASSPORT', 'DRIVERS_LICENSE', 'NATIONAL_ID'],
+        reason: expect.any(String),
+      },
     ]);
   });
 
@@ -128,20 +146,37 @@ describe('individuals', () => {
 
   test('the address country decides the jurisdiction before nationality and region', () => {
     // A US national living in Germany is verified as an EEA resident.
-    const errors = packetErrors(packet({ customer: individual({ address: DE_ADDRESS, nationality: 'US', regionCode: 'US', profile: {} }), documents: [doc(CUSTOMER, 'PASSPORT')] }));
+    const errors = packetErrors(
+      packet({ customer: individual({ address: DE_ADDRESS, nationality: 'US', regionCode: 'US', profile: {} }), documents: [doc(CUSTOMER, 'PASSPORT')] }),
+    );
     expect(types(errors)).toContain('MISSING_PROOF_OF_ADDRESS_DOCUMENT');
     expect(fields(errors)).not.toContain('customer.idType');
   });
 
   describe('EEA', () => {
-    const eu = (over: Partial<PacketCustomer> = {}) => individual({ regionCode: 'EU', address: DE_ADDRESS, nationality: 'DE', email: 'a@example.com', phoneNumber: '+4915112345678', hasIdentifier: false, profile: {}, ...over });
+    const eu = (over: Partial<PacketCustomer> = {}) =>
+      individual({
+        regionCode: 'EU',
+        address: DE_ADDRESS,
+        nationality: 'DE',
+        email: 'a@example.com',
+        phoneNumber: '+4915112345678',
+        hasIdentifier: false,
+        profile: {},
+        ...over,
+      });
 
     test('a complete EEA packet: nationality, email, phone, identity and proof of address; no tax id', () => {
       expect(packetErrors(packet({ customer: eu(), documents: [doc(CUSTOMER, 'NATIONAL_ID'), doc(CUSTOMER, 'UTILITY_BILL')] }))).toEqual([]);
     });
 
     test('nationality, email and phoneNumber are required', () => {
-      const errors = packetErrors(packet({ customer: eu({ nationality: null, email: null, phoneNumber: null }), documents: [doc(CUSTOMER, 'NATIONAL_ID'), doc(CUSTOMER, 'UTILITY_BILL')] }));
+      const errors = packetErrors(
+        packet({
+          customer: eu({ nationality: null, email: null, phoneNumber: null }),
+          documents: [doc(CUSTOMER, 'NATIONAL_ID'), doc(CUSTOMER, 'UTILITY_BILL')],
+        }),
+      );
       expect(fields(errors)).toEqual(['customer.nationality', 'customer.email', 'customer.phoneNumber']);
     });
 
@@ -157,9 +192,12 @@ describe('individuals', () => {
       ]);
     });
 
-    test.each(['PROOF_OF_ADDRESS', 'UTILITY_BILL', 'RENT_OR_LEASE_AGREEMENT', 'ELECTRICITY_BILL', 'BANK_STATEMENT', 'TAX_RETURN'] as const)('%s is a proof of address', (type) => {
-      expect(packetErrors(packet({ customer: eu(), documents: [doc(CUSTOMER, 'NATIONAL_ID'), doc(CUSTOMER, type)] }))).toEqual([]);
-    });
+    test.each(['PROOF_OF_ADDRESS', 'UTILITY_BILL', 'RENT_OR_LEASE_AGREEMENT', 'ELECTRICITY_BILL', 'BANK_STATEMENT', 'TAX_RETURN'] as const)(
+      '%s is a proof of address',
+      (type) => {
+        expect(packetErrors(packet({ customer: eu(), documents: [doc(CUSTOMER, 'NATIONAL_ID'), doc(CUSTOMER, type)] }))).toEqual([]);
+      },
+    );
 
     test('region EU without any country still means EEA', () => {
       const errors = packetErrors(packet({ customer: eu({ address: null, nationality: null }), documents: [doc(CUSTOMER, 'NATIONAL_ID')] }));
@@ -171,7 +209,9 @@ describe('individuals', () => {
     test('nationality, idType (any) and the identifier are required; no proof of address', () => {
       const base = individual({ address: BR_ADDRESS, nationality: 'BR', profile: { idType: 'NON_US_TAX_ID' } });
       expect(packetErrors(packet({ customer: base, documents: [doc(CUSTOMER, 'PASSPORT')] }))).toEqual([]);
-      const errors = packetErrors(packet({ customer: { ...base, nationality: null, hasIdentifier: false, profile: {} }, documents: [doc(CUSTOMER, 'PASSPORT')] }));
+      const errors = packetErrors(
+        packet({ customer: { ...base, nationality: null, hasIdentifier: false, profile: {} }, documents: [doc(CUSTOMER, 'PASSPORT')] }),
+      );
       expect(fields(errors)).toEqual(['customer.nationality', 'customer.idType', 'customer.identifier']);
     });
   });
@@ -187,25 +227,43 @@ describe('individuals', () => {
     });
 
     test('from a monthly volume of 100K, source of wealth and net worth too', () => {
-      const profile = { idType: 'SSN', purposeOfAccount: 'P2P_TRANSFERS', sourceOfFundsCategories: ['SALARY'], expectedMonthlyTransactionVolume: 'VOLUME_100K_TO_1M' };
-      expect(fields(packetErrors({ ...complete(), platform: unregulated, customer: individual({ profile }) }))).toEqual(['customer.sourceOfWealthCategories', 'customer.netWorthRange']);
+      const profile = {
+        idType: 'SSN',
+        purposeOfAccount: 'P2P_TRANSFERS',
+        sourceOfFundsCategories: ['SALARY'],
+        expectedMonthlyTransactionVolume: 'VOLUME_100K_TO_1M',
+      };
+      expect(fields(packetErrors({ ...complete(), platform: unregulated, customer: individual({ profile }) }))).toEqual([
+        'customer.sourceOfWealthCategories',
+        'customer.netWorthRange',
+      ]);
       const complete100k = { ...profile, sourceOfWealthCategories: ['SAVINGS'], netWorthRange: 'RANGE_500K_1M' };
       expect(packetErrors({ ...complete(), platform: unregulated, customer: individual({ profile: complete100k }) })).toEqual([]);
-      expect(packetErrors({ ...complete(), platform: unregulated, customer: individual({ profile: { ...profile, expectedMonthlyTransactionVolume: 'VOLUME_10K_TO_100K' } }) })).toEqual([]);
+      expect(
+        packetErrors({
+          ...complete(),
+          platform: unregulated,
+          customer: individual({ profile: { ...profile, expectedMonthlyTransactionVolume: 'VOLUME_10K_TO_100K' } }),
+        }),
+      ).toEqual([]);
     });
   });
 });
 
 describe('businesses', () => {
   const ownerDocs = [doc(OWNER, 'PASSPORT')];
-  const complete = (): VerificationPacket => packet({ customer: business(), owners: [owner()], documents: [doc(CUSTOMER, 'CERTIFICATE_OF_INCORPORATION'), ...ownerDocs] });
+  const complete = (): VerificationPacket =>
+    packet({ customer: business(), owners: [owner()], documents: [doc(CUSTOMER, 'CERTIFICATE_OF_INCORPORATION'), ...ownerDocs] });
 
   test('a complete US packet on a regulated platform has no errors', () => {
     expect(packetErrors(complete())).toEqual([]);
   });
 
   test('businessInfo legalName, country, incorporatedOn, taxId and registrationNumber are each required', () => {
-    const errors = packetErrors({ ...complete(), customer: business({}, { legalName: '', country: undefined, incorporatedOn: null, taxId: undefined, registrationNumber: undefined }) });
+    const errors = packetErrors({
+      ...complete(),
+      customer: business({}, { legalName: '', country: undefined, incorporatedOn: null, taxId: undefined, registrationNumber: undefined }),
+    });
     expect(fields(errors)).toEqual([
       'customer.businessInfo.legalName',
       'customer.businessInfo.country',
@@ -261,7 +319,14 @@ describe('businesses', () => {
 
   test('owners of 25 % or more need an identity document of their own', () => {
     const errors = packetErrors({ ...complete(), documents: [doc(CUSTOMER, 'CERTIFICATE_OF_INCORPORATION'), doc(CUSTOMER, 'PASSPORT')] });
-    expect(errors).toEqual([{ resourceId: OWNER, type: 'MISSING_IDENTITY_DOCUMENT', acceptedDocumentTypes: ['PASSPORT', 'DRIVERS_LICENSE', 'NATIONAL_ID'], reason: expect.any(String) }]);
+    expect(errors).toEqual([
+      {
+        resourceId: OWNER,
+        type: 'MISSING_IDENTITY_DOCUMENT',
+        acceptedDocumentTypes: ['PASSPORT', 'DRIVERS_LICENSE', 'NATIONAL_ID'],
+        reason: expect.any(String),
+      },
+    ]);
   });
 
   test('exactly 25 % counts; below 25 % does not, unless the owner is a control person', () => {
@@ -279,7 +344,11 @@ describe('businesses', () => {
   });
 
   test('EEA businesses need a proof-of-address document on a regulated platform too', () => {
-    const eu = packet({ customer: business({ regionCode: 'EU', address: DE_ADDRESS }, { country: 'DE' }), owners: [owner()], documents: [doc(CUSTOMER, 'ARTICLES_OF_ASSOCIATION'), ...ownerDocs] });
+    const eu = packet({
+      customer: business({ regionCode: 'EU', address: DE_ADDRESS }, { country: 'DE' }),
+      owners: [owner()],
+      documents: [doc(CUSTOMER, 'ARTICLES_OF_ASSOCIATION'), ...ownerDocs],
+    });
     expect(types(packetErrors(eu))).toEqual(['MISSING_PROOF_OF_ADDRESS_DOCUMENT']);
     expect(packetErrors({ ...eu, documents: [...eu.documents, doc(CUSTOMER, 'BANK_STATEMENT')] })).toEqual([]);
   });
@@ -287,8 +356,18 @@ describe('businesses', () => {
   test('unregulated platforms need ownership-structure and proof-of-address documents', () => {
     const errors = packetErrors({ ...complete(), platform: unregulated });
     expect(errors).toEqual([
-      { resourceId: CUSTOMER, type: 'MISSING_OWNERSHIP_STRUCTURE_DOCUMENT', acceptedDocumentTypes: ['SHAREHOLDER_REGISTER', 'TRUST_AGREEMENT', 'PARTNERSHIP_AGREEMENT'], reason: expect.any(String) },
-      { resourceId: CUSTOMER, type: 'MISSING_PROOF_OF_ADDRESS_DOCUMENT', acceptedDocumentTypes: expect.arrayContaining(['UTILITY_BILL']), reason: expect.any(String) },
+      {
+        resourceId: CUSTOMER,
+        type: 'MISSING_OWNERSHIP_STRUCTURE_DOCUMENT',
+        acceptedDocumentTypes: ['SHAREHOLDER_REGISTER', 'TRUST_AGREEMENT', 'PARTNERSHIP_AGREEMENT'],
+        reason: expect.any(String),
+      },
+      {
+        resourceId: CUSTOMER,
+        type: 'MISSING_PROOF_OF_ADDRESS_DOCUMENT',
+        acceptedDocumentTypes: expect.arrayContaining(['UTILITY_BILL']),
+        reason: expect.any(String),
+      },
     ]);
     const full = { ...complete(), platform: unregulated };
     expect(packetErrors({ ...full, documents: [...full.documents, doc(CUSTOMER, 'SHAREHOLDER_REGISTER'), doc(CUSTOMER, 'UTILITY_BILL')] })).toEqual([]);

@@ -1,11 +1,29 @@
-import { customerStatusAfter, decideSubmission, isTerminalKycStatus, ownerKycStatus, ownershipExceeds100, verificationEventType, verificationStatusOf, type SubmissionFacts } from '../../src/contexts/customers/domain/verification-sandbox';
+import {
+  customerStatusAfter,
+  decideSubmission,
+  isTerminalKycStatus,
+  ownerKycStatus,
+  ownershipExceeds100,
+  verificationEventType,
+  verificationStatusOf,
+  type SubmissionFacts,
+} from '../../src/contexts/customers/domain/verification-sandbox';
 import type { VerificationError } from '../../src/contexts/customers/domain/verification-requirements';
 
 const CUSTOMER = 'Customer:00000000-0000-4000-8000-000000000001';
 const missing: VerificationError[] = [{ resourceId: CUSTOMER, type: 'MISSING_FIELD', field: 'customer.fullName', reason: 'Full name is required' }];
 
 function facts(over: Partial<SubmissionFacts>): SubmissionFacts {
-  return { regulated: true, customerType: 'INDIVIDUAL', customerId: CUSTOMER, kycStatus: 'UNVERIFIED', fullName: 'Ada Lovelace', errors: [], documents: [], ...over };
+  return {
+    regulated: true,
+    customerType: 'INDIVIDUAL',
+    customerId: CUSTOMER,
+    kycStatus: 'UNVERIFIED',
+    fullName: 'Ada Lovelace',
+    errors: [],
+    documents: [],
+    ...over,
+  };
 }
 
 describe('decideSubmission: customers already decided', () => {
@@ -16,12 +34,16 @@ describe('decideSubmission: customers already decided', () => {
     [false, 'BUSINESS', 'REJECTED'],
     [false, 'INDIVIDUAL', 'APPROVED'],
   ] as const)('regulated %s, %s %s → refused (400)', (regulated, customerType, kycStatus) => {
-    expect(decideSubmission(facts({ regulated, customerType, kycStatus, errors: missing }))).toMatchObject({ kind: 'REFUSED', reason: expect.stringContaining(kycStatus) });
+    expect(decideSubmission(facts({ regulated, customerType, kycStatus, errors: missing }))).toMatchObject({
+      kind: 'REFUSED',
+      reason: expect.stringContaining(kycStatus),
+    });
   });
 });
 
 describe('decideSubmission: regulated platform, business, by registrationNumber suffix', () => {
-  const business = (registrationNumber: string | null, errors: VerificationError[] = []) => decideSubmission(facts({ customerType: 'BUSINESS', fullName: null, registrationNumber, errors }));
+  const business = (registrationNumber: string | null, errors: VerificationError[] = []) =>
+    decideSubmission(facts({ customerType: 'BUSINESS', fullName: null, registrationNumber, errors }));
 
   test('002 → REJECTED at once, complete or not', () => {
     expect(business('REG-002', missing)).toEqual({ kind: 'DECIDED', status: 'REJECTED' });
@@ -53,7 +75,8 @@ describe('decideSubmission: regulated platform, individual (001 PENDING / 003 UN
     { id: 'Document:2', documentHolder: CUSTOMER, documentType: 'UTILITY_BILL' as const },
     { id: 'Document:3', documentHolder: 'BeneficialOwner:x', documentType: 'PASSPORT' as const },
   ];
-  const person = (fullName: string, kycStatus: SubmissionFacts['kycStatus'], errors: VerificationError[] = []) => decideSubmission(facts({ fullName, kycStatus, errors, documents: docs }));
+  const person = (fullName: string, kycStatus: SubmissionFacts['kycStatus'], errors: VerificationError[] = []) =>
+    decideSubmission(facts({ fullName, kycStatus, errors, documents: docs }));
 
   test('an incomplete packet → RESOLVE_ERRORS', () => {
     expect(person('Ada 001', 'PENDING', missing)).toEqual({ kind: 'RESOLVE_ERRORS', errors: missing });
@@ -65,7 +88,14 @@ describe('decideSubmission: regulated platform, individual (001 PENDING / 003 UN
   test('003 complete → RESOLVE_ERRORS with POOR_QUALITY_DOCUMENT on each of its identity documents', () => {
     expect(person('Ada 003', 'UNVERIFIED')).toEqual({
       kind: 'RESOLVE_ERRORS',
-      errors: [{ resourceId: 'Document:1', type: 'POOR_QUALITY_DOCUMENT', acceptedDocumentTypes: ['PASSPORT', 'DRIVERS_LICENSE', 'NATIONAL_ID'], reason: expect.any(String) }],
+      errors: [
+        {
+          resourceId: 'Document:1',
+          type: 'POOR_QUALITY_DOCUMENT',
+          acceptedDocumentTypes: ['PASSPORT', 'DRIVERS_LICENSE', 'NATIONAL_ID'],
+          reason: expect.any(String),
+        },
+      ],
     });
   });
   test('002 (a name changed after creation) complete → IN_PROGRESS, REJECTED later', () => {
@@ -93,7 +123,11 @@ describe('decideSubmission: unregulated platform', () => {
     expect(unreg({ fullName: 'Ada 002' })).toEqual({ kind: 'LATER', status: 'IN_PROGRESS', outcome: 'REJECTED' });
   });
   test('a business resolves APPROVED whatever its registration number', () => {
-    expect(unreg({ customerType: 'BUSINESS', fullName: null, registrationNumber: 'R-002' })).toEqual({ kind: 'LATER', status: 'IN_PROGRESS', outcome: 'APPROVED' });
+    expect(unreg({ customerType: 'BUSINESS', fullName: null, registrationNumber: 'R-002' })).toEqual({
+      kind: 'LATER',
+      status: 'IN_PROGRESS',
+      outcome: 'APPROVED',
+    });
   });
   test('HOLD and PENDING customers may submit again', () => {
     expect(unreg({ kycStatus: 'HOLD' })).toMatchObject({ kind: 'LATER' });

@@ -1,6 +1,12 @@
 import { createServer, type Server } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
-import { addressCategory, addressRefusal, endpointRefusal, DESTINATION_REFUSED, type DestinationRules } from '../../src/contexts/webhooks/domain/destination-policy';
+import {
+  addressCategory,
+  addressRefusal,
+  endpointRefusal,
+  DESTINATION_REFUSED,
+  type DestinationRules,
+} from '../../src/contexts/webhooks/domain/destination-policy';
 import { allowedAddresses, DestinationRefusedError } from '../../activities/webhooks/guarded-connector';
 import { createHttpWebhookSender, NO_ANSWER, RESPONSE_BODY_CAP } from '../../activities/webhooks/webhook-sender';
 
@@ -91,12 +97,18 @@ describe('endpoint URLs (when set)', () => {
     expect(endpointRefusal(url, production)).not.toBeNull();
   });
 
-  test.each(['https://127.0.0.1/', 'https://2130706433/', 'https://[::ffff:7f00:1]/', 'https://10.0.0.1/', 'https://[fd00::1]/', 'https://100.64.1.1/', 'https://localhost/', 'https://user:pw@example.com/'])(
-    'production refuses %s even over https',
-    (url) => {
-      expect(endpointRefusal(url, production)).not.toBeNull();
-    },
-  );
+  test.each([
+    'https://127.0.0.1/',
+    'https://2130706433/',
+    'https://[::ffff:7f00:1]/',
+    'https://10.0.0.1/',
+    'https://[fd00::1]/',
+    'https://100.64.1.1/',
+    'https://localhost/',
+    'https://user:pw@example.com/',
+  ])('production refuses %s even over https', (url) => {
+    expect(endpointRefusal(url, production)).not.toBeNull();
+  });
 
   test('production accepts a public https URL; the sandbox also http', () => {
     expect(endpointRefusal('https://hooks.example.com/payments', production)).toBeNull();
@@ -110,7 +122,8 @@ describe('endpoint URLs (when set)', () => {
     expect(endpointRefusal('http://127.0.0.1:4000/hook', sandboxLoopback)).toBeNull();
     expect(endpointRefusal('http://localhost:4000/hook', sandboxLoopback)).toBeNull();
     expect(endpointRefusal('http://[::1]:4000/hook', sandboxLoopback)).toBeNull();
-    for (const url of ['http://10.0.0.1/', 'http://192.168.0.10/', 'http://169.254.169.254/', 'http://0.0.0.0:4000/', 'http://[fe80::1]/']) expect(endpointRefusal(url, sandboxLoopback)).not.toBeNull();
+    for (const url of ['http://10.0.0.1/', 'http://192.168.0.10/', 'http://169.254.169.254/', 'http://0.0.0.0:4000/', 'http://[fe80::1]/'])
+      expect(endpointRefusal(url, sandboxLoopback)).not.toBeNull();
   });
 });
 
@@ -118,7 +131,10 @@ describe('the address connected to (every connection)', () => {
   const resolving = (addresses: string[]) => async () => addresses;
 
   test('a host name is resolved once and every address judged: one refused address refuses it', async () => {
-    await expect(allowedAddresses('hooks.example.com', production, resolving(['2606:2800:220:1::', '93.184.216.34']))).resolves.toEqual(['2606:2800:220:1::', '93.184.216.34']);
+    await expect(allowedAddresses('hooks.example.com', production, resolving(['2606:2800:220:1::', '93.184.216.34']))).resolves.toEqual([
+      '2606:2800:220:1::',
+      '93.184.216.34',
+    ]);
     await expect(allowedAddresses('rebind.example.com', production, resolving(['127.0.0.1']))).rejects.toBeInstanceOf(DestinationRefusedError);
     await expect(allowedAddresses('mixed.example.com', production, resolving(['93.184.216.34', '10.0.0.1']))).rejects.toBeInstanceOf(DestinationRefusedError);
     await expect(allowedAddresses('v6.example.com', production, resolving(['::ffff:169.254.169.254']))).rejects.toBeInstanceOf(DestinationRefusedError);
@@ -154,7 +170,14 @@ describe('the HTTP sender', () => {
   test('production never connects to loopback, in any spelling, nor through a name resolving to it', async () => {
     const sender = createHttpWebhookSender({ allowLoopback: true, resolve: async () => ['127.0.0.1'] });
     const before = hits;
-    for (const url of [`http://127.0.0.1:${port}/`, `http://2130706433:${port}/`, `http://0x7f000001:${port}/`, `http://0177.0.0.1:${port}/`, `http://[::ffff:127.0.0.1]:${port}/`, `http://rebind.example.com:${port}/`]) {
+    for (const url of [
+      `http://127.0.0.1:${port}/`,
+      `http://2130706433:${port}/`,
+      `http://0x7f000001:${port}/`,
+      `http://0177.0.0.1:${port}/`,
+      `http://[::ffff:127.0.0.1]:${port}/`,
+      `http://rebind.example.com:${port}/`,
+    ]) {
       expect(await sender.post(url, '{}', {}, 2_000, 'PRODUCTION')).toEqual({ status: null, body: '', error: DESTINATION_REFUSED });
     }
     expect(hits).toBe(before);
@@ -164,8 +187,16 @@ describe('the HTTP sender', () => {
     // Every address allowed, so that only the URL's own rules can refuse it.
     const sender = createHttpWebhookSender({ policy: () => null, resolve: async () => ['127.0.0.1'] });
     const before = hits;
-    expect(await sender.post(`http://receiver.example.com:${port}/`, '{}', {}, 2_000, 'PRODUCTION')).toEqual({ status: null, body: '', error: DESTINATION_REFUSED });
-    expect(await sender.post(`http://user:pass@receiver.example.com:${port}/`, '{}', {}, 2_000, 'SANDBOX')).toEqual({ status: null, body: '', error: DESTINATION_REFUSED });
+    expect(await sender.post(`http://receiver.example.com:${port}/`, '{}', {}, 2_000, 'PRODUCTION')).toEqual({
+      status: null,
+      body: '',
+      error: DESTINATION_REFUSED,
+    });
+    expect(await sender.post(`http://user:pass@receiver.example.com:${port}/`, '{}', {}, 2_000, 'SANDBOX')).toEqual({
+      status: null,
+      body: '',
+      error: DESTINATION_REFUSED,
+    });
     expect(hits).toBe(before);
     expect((await sender.post(`http://receiver.example.com:${port}/`, '{}', {}, 2_000, 'SANDBOX')).status).toBe(500);
   });
@@ -240,4 +271,3 @@ describe('https through the judged address', () => {
     }
   });
 });
-

@@ -1,4 +1,10 @@
-import { classifyResponse, isFinalOutcome, nextRetryDelaySeconds, WEBHOOK_RETRY_POLICY, type DeliveryOutcome } from '../../src/contexts/webhooks/domain/webhook-retry';
+import {
+  classifyResponse,
+  isFinalOutcome,
+  nextRetryDelaySeconds,
+  WEBHOOK_RETRY_POLICY,
+  type DeliveryOutcome,
+} from '../../src/contexts/webhooks/domain/webhook-retry';
 
 const DAY = 24 * 60 * 60;
 

@@ -74,7 +74,14 @@ describe('webhook signatures', () => {
   });
 
   describe('several keys (a rotation overlap)', () => {
-    const header = () => signWebhookBodyWithKeys([{ id: 'old', privateKey: keys.privateKeyPem }, { id: 'new', privateKey: other.privateKeyPem }], body);
+    const header = () =>
+      signWebhookBodyWithKeys(
+        [
+          { id: 'old', privateKey: keys.privateKeyPem },
+          { id: 'new', privateKey: other.privateKeyPem },
+        ],
+        body,
+      );
 
     test('a receiver holding either key verifies; a third key does not', () => {
       expect(verifyWebhookSignature(keys.publicKeyPem, body, header())).toBe(true);
@@ -83,7 +90,7 @@ describe('webhook signatures', () => {
       expect(verifyWebhookSignature(other.publicKeyPem, `${body} `, header())).toBe(false);
     });
 
-    test('`s` stays the oldest key\'s signature, for receivers that read only `s`', () => {
+    test("`s` stays the oldest key's signature, for receivers that read only `s`", () => {
       const parsed = JSON.parse(header()) as { v: string; s: string; sigs: { kid: string; s: string }[] };
       expect(parsed.v).toBe('1');
       expect(verifyWebhookSignature(keys.publicKeyPem, body, parsed.s)).toBe(true);
@@ -97,7 +104,8 @@ describe('webhook signatures', () => {
 
     test('garbage in `sigs` is ignored, not thrown on', () => {
       const { s } = JSON.parse(signWebhookBody(other.privateKeyPem, body)) as { s: string };
-      for (const sigs of [null, 'x', [null], [1], [{ s: 5 }], [{}]]) expect(verifyWebhookSignature(other.publicKeyPem, body, JSON.stringify({ v: '1', s: 'AAAA', sigs }))).toBe(false);
+      for (const sigs of [null, 'x', [null], [1], [{ s: 5 }], [{}]])
+        expect(verifyWebhookSignature(other.publicKeyPem, body, JSON.stringify({ v: '1', s: 'AAAA', sigs }))).toBe(false);
       expect(verifyWebhookSignature(other.publicKeyPem, body, JSON.stringify({ v: '1', s: 'AAAA', sigs: [{}, { s }] }))).toBe(true);
     });
   });

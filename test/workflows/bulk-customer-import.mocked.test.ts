@@ -62,19 +62,28 @@ afterEach(async () => {
 /** The history length of every run of a workflow, first to last, following continue-as-new. */
 async function runLengths(workflowId: string, firstRunId: string): Promise<number[]> {
   const lengths: number[] = [];
-  for (let runId: string | undefined = firstRunId; runId; ) {
-    const events: { workflowExecutionContinuedAsNewEventAttributes?: { newExecutionRunId?: string | null } | null }[] = (await env.client.workflow.getHandle(workflowId, runId, { followRuns: false }).fetchHistory()).events ?? [];
+  for (let runId: string | undefined = firstRunId; runId;) {
+    const events: { workflowExecutionContinuedAsNewEventAttributes?: { newExecutionRunId?: string | null } | null }[] =
+      (await env.client.workflow.getHandle(workflowId, runId, { followRuns: false }).fetchHistory()).events ?? [];
     lengths.push(events.length);
     runId = events.at(-1)?.workflowExecutionContinuedAsNewEventAttributes?.newExecutionRunId ?? undefined;
   }
   return lengths;
 }
 
-const expectedBatches = (rows: number) => Array.from({ length: Math.ceil(rows / BULK_IMPORT_BATCH_ROWS) }, (_, i): [number, number] => [i * BULK_IMPORT_BATCH_ROWS + 1, Math.min(rows, (i + 1) * BULK_IMPORT_BATCH_ROWS)]);
+const expectedBatches = (rows: number) =>
+  Array.from({ length: Math.ceil(rows / BULK_IMPORT_BATCH_ROWS) }, (_, i): [number, number] => [
+    i * BULK_IMPORT_BATCH_ROWS + 1,
+    Math.min(rows, (i + 1) * BULK_IMPORT_BATCH_ROWS),
+  ]);
 
 test('a 10,000-row job: every row asked for once, in batches, over runs of bounded history; the job webhook last', async () => {
   totalRows = 10_000;
-  const handle = await env.client.workflow.start<typeof bulkCustomerImport>('bulkCustomerImport', { taskQueue, workflowId: 'Job:mocked-10k', args: [{ jobId: 'Job:mocked-10k', platformId: 'Platform:p' }] });
+  const handle = await env.client.workflow.start<typeof bulkCustomerImport>('bulkCustomerImport', {
+    taskQueue,
+    workflowId: 'Job:mocked-10k',
+    args: [{ jobId: 'Job:mocked-10k', platformId: 'Platform:p' }],
+  });
   expect(await handle.result()).toEqual({ jobId: 'Job:mocked-10k', status: 'COMPLETED' });
 
   expect(batches).toEqual(expectedBatches(10_000));
@@ -91,7 +100,11 @@ test('a 10,000-row job: every row asked for once, in batches, over runs of bound
 test('a batch lost with its worker is asked for again, the same rows; the rest are not repeated', async () => {
   totalRows = 250;
   lost = new Set([101]);
-  const handle = await env.client.workflow.start<typeof bulkCustomerImport>('bulkCustomerImport', { taskQueue, workflowId: 'Job:mocked-lost', args: [{ jobId: 'Job:mocked-lost', platformId: 'Platform:p' }] });
+  const handle = await env.client.workflow.start<typeof bulkCustomerImport>('bulkCustomerImport', {
+    taskQueue,
+    workflowId: 'Job:mocked-lost',
+    args: [{ jobId: 'Job:mocked-lost', platformId: 'Platform:p' }],
+  });
   await handle.result();
   expect(batches).toEqual([
     [1, 100],

@@ -44,12 +44,28 @@ afterAll(async () => {
 });
 
 const HEADER = ['umaAddress', 'platformCustomerId', 'customerType', 'fullName', 'birthDate', 'addressLine1', 'city', 'state', 'postalCode', 'country'];
-const row = (n: number, domain: string, birthDate = '1985-06-01') => [`$r${n}@${domain}`, `r-${n}`, 'INDIVIDUAL', `Row Person ${n}`, birthDate, `${n} Main St`, 'Austin', 'TX', '78701', 'US'];
+const row = (n: number, domain: string, birthDate = '1985-06-01') => [
+  `$r${n}@${domain}`,
+  `r-${n}`,
+  'INDIVIDUAL',
+  `Row Person ${n}`,
+  birthDate,
+  `${n} Main St`,
+  'Austin',
+  'TX',
+  '78701',
+  'US',
+];
 const BAD_ROWS = new Set([50, 170]);
 
 async function job(rows: number) {
   const em = orm.em.fork();
-  const platform = await createPlatform(em, { name: `bulk-${randomUUID().slice(0, 8)}`, currencies: ['USD'], webhookEndpoint: receiver.url, isRegulatedFinancialInstitution: true });
+  const platform = await createPlatform(em, {
+    name: `bulk-${randomUUID().slice(0, 8)}`,
+    currencies: ['USD'],
+    webhookEndpoint: receiver.url,
+    isRegulatedFinancialInstitution: true,
+  });
   const cells = Array.from({ length: rows }, (_, i) => row(i + 1, umaDomainOf(platform), BAD_ROWS.has(i + 1) ? '1985-13-01' : undefined));
   const { job: created } = await createBulkImportJob(em, { platformId: platform.id, environment: 'SANDBOX', csv: { header: HEADER, rows: cells } });
   return { platformId: platform.id, jobId: created.id };
@@ -65,15 +81,19 @@ test('a worker that dies mid-batch: its committed rows stay, a new worker finish
   let died!: () => void;
   const dying = new Promise<void>((resolve) => (died = resolve));
   const real = createActivities(activityDeps());
-  const first = await bundledWorker(native, {
-    ...real,
-    async importBulkCustomerRows(input: { jobId: string; fromRow: number; toRow: number }) {
-      if (input.fromRow !== 101) return real.importBulkCustomerRows!(input as never);
-      await importBulkRows(orm.em.fork(), { jobId: input.jobId, fromRow: 101, toRow: 150, masterKey: masterKey() });
-      died();
-      throw new Error('worker lost mid-batch');
+  const first = await bundledWorker(
+    native,
+    {
+      ...real,
+      async importBulkCustomerRows(input: { jobId: string; fromRow: number; toRow: number }) {
+        if (input.fromRow !== 101) return real.importBulkCustomerRows!(input as never);
+        await importBulkRows(orm.em.fork(), { jobId: input.jobId, fromRow: 101, toRow: 150, masterKey: masterKey() });
+        died();
+        throw new Error('worker lost mid-batch');
+      },
     },
-  }, { taskQueue });
+    { taskQueue },
+  );
   const firstRunning = first.worker.run();
   await startBulkCustomerImport(client, { jobId, platformId }, { taskQueue });
   await dying;

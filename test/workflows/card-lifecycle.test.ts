@@ -39,7 +39,10 @@ beforeAll(async () => {
 // A test server of its own for each test (see customer-verification.test.ts).
 beforeEach(async () => {
   env = await timeSkippingEnvironment();
-  ({ worker, taskQueue } = await bundledWorker(env.nativeConnection, createActivities({ orm, masterKey: masterKey(), webhookSender: loopbackWebhookSender, webhookTimeoutMs: 2_000 })));
+  ({ worker, taskQueue } = await bundledWorker(
+    env.nativeConnection,
+    createActivities({ orm, masterKey: masterKey(), webhookSender: loopbackWebhookSender, webhookTimeoutMs: 2_000 }),
+  ));
   running = worker.run();
 }, 120_000);
 
@@ -94,7 +97,14 @@ test('concurrent state changes are applied one at a time and each is answered tr
   const handle = await startCard(env.client, taskQueue, card, { ...timing, issuerResponseSeconds: 1 });
   await env.sleep(2_000);
   // The issuer's timer has fired; its activity takes real time (longer on a loaded machine).
-  expect((await eventually(() => cardRow(card.id), (c) => c.state === 'ACTIVE')).state).toBe('ACTIVE');
+  expect(
+    (
+      await eventually(
+        () => cardRow(card.id),
+        (c) => c.state === 'ACTIVE',
+      )
+    ).state,
+  ).toBe('ACTIVE');
 
   const freezes = await Promise.all([1, 2, 3].map(() => codeOf(handle.executeUpdate(changeCardUpdate, { args: [{ state: 'FROZEN' }] }))));
   expect(freezes.sort()).toEqual(['INVALID_STATE_TRANSITION', 'INVALID_STATE_TRANSITION', 'OK']);
@@ -110,7 +120,14 @@ test('an authorization never cleared in full expires after its window: what is s
   const { card, accountId } = await processingCard(orm, masterKey(), { webhookEndpoint: receiver.url, funds: 10_000n });
   const handle = await startCard(env.client, taskQueue, card, { issuerResponseSeconds: 1, authorizationWindowSeconds: 3600 });
   await env.sleep(2_000);
-  const auth = await handle.executeUpdate(cardNetworkEventUpdate, { args: [{ token: 'wf-auth-1', event: { kind: 'AUTHORIZATION', cardTransactionId: 'CardTransaction:00000000-0000-4000-8000-00000000a001', amount: '4000', currency: 'USD', merchant } }] });
+  const auth = await handle.executeUpdate(cardNetworkEventUpdate, {
+    args: [
+      {
+        token: 'wf-auth-1',
+        event: { kind: 'AUTHORIZATION', cardTransactionId: 'CardTransaction:00000000-0000-4000-8000-00000000a001', amount: '4000', currency: 'USD', merchant },
+      },
+    ],
+  });
   expect(auth).toEqual({ issuerTransactionToken: 'wf-auth-1', cardTransactionId: 'CardTransaction:00000000-0000-4000-8000-00000000a001' });
   const txId = auth.cardTransactionId!;
   await handle.executeUpdate(cardNetworkEventUpdate, { args: [{ token: 'wf-clear-1', event: { kind: 'CLEARING', cardTransactionId: txId, amount: '1000' } }] });
@@ -120,7 +137,12 @@ test('an authorization never cleared in full expires after its window: what is s
   expect(await handle.result()).toEqual({ state: 'CLOSED' });
 
   expect(await orm.em.fork().findOneOrFail(LedgerAccount, { id: accountId })).toMatchObject({ balance: 9_000n, held: 0n });
-  expect(await orm.em.fork().findOneOrFail(CardTransaction, { id: txId })).toMatchObject({ status: 'SETTLED', settledAmount: 1_000n, heldAmount: 0n, expiresAt: null });
+  expect(await orm.em.fork().findOneOrFail(CardTransaction, { id: txId })).toMatchObject({
+    status: 'SETTLED',
+    settledAmount: 1_000n,
+    heldAmount: 0n,
+    expiresAt: null,
+  });
   const history = await handle.fetchHistory();
   const timers = history.events!.filter((e) => e.timerStartedEventAttributes).map((e) => Number(e.timerStartedEventAttributes!.startToFireTimeout!.seconds));
   expect(timers.some((s) => s >= 3590 && s <= 3600)).toBe(true);
@@ -132,13 +154,28 @@ test('a continued run (continue-as-new) takes over the open holds and releases e
   // What the run before left: an ACTIVE card with a hold whose expiry is stamped an hour ahead.
   await provisionCard(orm.em.fork(), masterKey(), card.id);
   const txId = 'CardTransaction:00000000-0000-4000-8000-00000000b001';
-  await applyCardEvent(orm.em.fork(), { cardId: card.id, token: 'wf-carry-1', authorizationWindowSeconds: 3600, event: { kind: 'AUTHORIZATION', cardTransactionId: txId, amount: '2000', currency: 'USD', merchant } });
+  await applyCardEvent(orm.em.fork(), {
+    cardId: card.id,
+    token: 'wf-carry-1',
+    authorizationWindowSeconds: 3600,
+    event: { kind: 'AUTHORIZATION', cardTransactionId: txId, amount: '2000', currency: 'USD', merchant },
+  });
   expect(await orm.em.fork().findOneOrFail(LedgerAccount, { id: accountId })).toMatchObject({ balance: 3_000n, held: 2_000n });
 
   const continued = await env.client.workflow.start<typeof cardLifecycle>('cardLifecycle', {
     workflowId: card.id,
     taskQueue,
-    args: [{ cardId: card.id, platformId: card.platformId, customerId: card.cardholderId, environment: 'SANDBOX', issuerResponseSeconds: 1, authorizationWindowSeconds: 3600, openAuthorizations: [txId] }],
+    args: [
+      {
+        cardId: card.id,
+        platformId: card.platformId,
+        customerId: card.cardholderId,
+        environment: 'SANDBOX',
+        issuerResponseSeconds: 1,
+        authorizationWindowSeconds: 3600,
+        openAuthorizations: [txId],
+      },
+    ],
   });
   await continued.executeUpdate(changeCardUpdate, { args: [{ state: 'CLOSED' }] });
   expect(await continued.result()).toEqual({ state: 'CLOSED' });

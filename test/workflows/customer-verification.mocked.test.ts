@@ -21,7 +21,14 @@ let script: SubmissionResult[];
 let calls: string[];
 let delivered: string[];
 
-const snapshot = (status: VerificationStatusValue) => ({ id: 'Verification:1', customerId: 'Customer:1', verificationStatus: status, errors: [], createdAt: '2026-01-01T00:00:00Z', updatedAt: '2026-01-01T00:00:00Z' });
+const snapshot = (status: VerificationStatusValue) => ({
+  id: 'Verification:1',
+  customerId: 'Customer:1',
+  verificationStatus: status,
+  errors: [],
+  createdAt: '2026-01-01T00:00:00Z',
+  updatedAt: '2026-01-01T00:00:00Z',
+});
 const result = (status: VerificationStatusValue, extra: Partial<SubmissionResult> = {}): SubmissionResult => ({
   verification: snapshot(status) as never,
   events: [{ eventId: `Webhook:${randomUUID()}`, type: `VERIFICATION.${status}` }] as never,
@@ -87,7 +94,12 @@ test('RESOLVE_ERRORS waits for a corrected packet; IN_PROGRESS waits on the time
   expect(calls).toEqual(['evaluate:1', 'evaluate:2', 'resolve']);
   // One delivery per announced event (RESOLVE_ERRORS, IN_PROGRESS, APPROVED), by abandoned
   // children that may still be running when the verification ends.
-  expect(await eventually(async () => delivered.length, (n) => n >= 3)).toBe(3);
+  expect(
+    await eventually(
+      async () => delivered.length,
+      (n) => n >= 3,
+    ),
+  ).toBe(3);
 });
 
 test('a submission while the decision is pending answers the pending verification without evaluating again', async () => {

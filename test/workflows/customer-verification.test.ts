@@ -39,7 +39,10 @@ beforeAll(async () => {
 // has completed, the Java test server stops skipping time for the workflows that follow.
 beforeEach(async () => {
   env = await timeSkippingEnvironment();
-  ({ worker, taskQueue } = await bundledWorker(env.nativeConnection, createActivities({ orm, masterKey: masterKey(), webhookSender: loopbackWebhookSender, webhookTimeoutMs: 2_000 })));
+  ({ worker, taskQueue } = await bundledWorker(
+    env.nativeConnection,
+    createActivities({ orm, masterKey: masterKey(), webhookSender: loopbackWebhookSender, webhookTimeoutMs: 2_000 }),
+  ));
   running = worker.run();
 }, 120_000);
 
@@ -54,17 +57,34 @@ afterAll(async () => {
   await orm?.close();
 });
 
-const consent = { agreementType: 'SVC_END_USER_TERMS', termsVersion: '2025-10-13', acceptedAt: '2026-01-01T00:00:00.000Z', ipAddress: '127.0.0.1', acceptanceMethod: 'CHECKBOX' as const };
+const consent = {
+  agreementType: 'SVC_END_USER_TERMS',
+  termsVersion: '2025-10-13',
+  acceptedAt: '2026-01-01T00:00:00.000Z',
+  ipAddress: '127.0.0.1',
+  acceptanceMethod: 'CHECKBOX' as const,
+};
 
 /** An unregulated platform's individual whose packet lacks only the identity document. */
 async function customer(fullName = 'Ada Lovelace') {
-  const platform = await createPlatform(orm.em.fork(), { name: 'wf-verification', webhookEndpoint: receiver.url, isRegulatedFinancialInstitution: false, currencies: ['USD'] });
+  const platform = await createPlatform(orm.em.fork(), {
+    name: 'wf-verification',
+    webhookEndpoint: receiver.url,
+    isRegulatedFinancialInstitution: false,
+    currencies: ['USD'],
+  });
   const c = await insertCustomer(orm, masterKey(), platform.id, { ...individualFields(fullName), agreementConsents: [consent] });
   return { platform, customer: c, verificationId: verificationIdFor(c.id) };
 }
 
 async function addPassport(platformId: string, customerId: string) {
-  await uploadDocument(orm.em.fork(), platformId, customerId, { documentType: 'PASSPORT', country: 'US' }, { bytes: FILES.pdf, mimeType: 'application/pdf', fileName: 'p.pdf' });
+  await uploadDocument(
+    orm.em.fork(),
+    platformId,
+    customerId,
+    { documentType: 'PASSPORT', country: 'US' },
+    { bytes: FILES.pdf, mimeType: 'application/pdf', fileName: 'p.pdf' },
+  );
 }
 
 function start(platformId: string, customerId: string, verificationId: string, resolutionDelaySeconds = 3600) {
@@ -108,7 +128,10 @@ test('RESOLVE_ERRORS, then a corrected resubmission to the same run, then REJECT
   const { platform, customer: c, verificationId } = await customer('Ada 002');
   const handle = await start(platform.id, c.id, verificationId);
   const first = await handle.executeUpdate(submitVerification);
-  expect(first).toMatchObject({ verificationStatus: 'RESOLVE_ERRORS', errors: [{ resourceId: c.id, type: 'MISSING_IDENTITY_DOCUMENT', acceptedDocumentTypes: ['PASSPORT', 'DRIVERS_LICENSE', 'NATIONAL_ID'] }] });
+  expect(first).toMatchObject({
+    verificationStatus: 'RESOLVE_ERRORS',
+    errors: [{ resourceId: c.id, type: 'MISSING_IDENTITY_DOCUMENT', acceptedDocumentTypes: ['PASSPORT', 'DRIVERS_LICENSE', 'NATIONAL_ID'] }],
+  });
   expect(await handle.query(verificationStatusQuery)).toBe('RESOLVE_ERRORS');
 
   await addPassport(platform.id, c.id);

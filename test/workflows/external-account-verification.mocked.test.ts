@@ -30,11 +30,22 @@ const activities = {
   },
   async openOwnershipChallenge(input: { challengeId: string; method: string; validForMinutes: number }) {
     calls.push(`open:${input.method}`);
-    return { challenge: { method: 'WALLET_SIGNATURE', messageToSign: `sign ${input.challengeId}`, expiresAt: new Date(Date.now() + input.validForMinutes * 60_000).toISOString() }, events: [] };
+    return {
+      challenge: {
+        method: 'WALLET_SIGNATURE',
+        messageToSign: `sign ${input.challengeId}`,
+        expiresAt: new Date(Date.now() + input.validForMinutes * 60_000).toISOString(),
+      },
+      events: [],
+    };
   },
   async submitOwnershipSignature() {
     calls.push(`signature:${signatureOutcome}`);
-    return { outcome: signatureOutcome, account: { status: signatureOutcome === 'PASSED' ? 'ACTIVE' : 'UNVERIFIED' }, events: signatureOutcome === 'NO_CHALLENGE' ? [] : [event()] };
+    return {
+      outcome: signatureOutcome,
+      account: { status: signatureOutcome === 'PASSED' ? 'ACTIVE' : 'UNVERIFIED' },
+      events: signatureOutcome === 'NO_CHALLENGE' ? [] : [event()],
+    };
   },
   async recordLivenessOutcome() {
     calls.push('liveness');
@@ -74,7 +85,11 @@ const input = (extra: Partial<ExternalAccountVerificationInput> = {}): ExternalA
 });
 
 function start(args: ExternalAccountVerificationInput) {
-  return env.client.workflow.start<typeof externalAccountVerification>('externalAccountVerification', { workflowId: args.externalAccountId, taskQueue, args: [args] });
+  return env.client.workflow.start<typeof externalAccountVerification>('externalAccountVerification', {
+    workflowId: args.externalAccountId,
+    taskQueue,
+    args: [args],
+  });
 }
 
 /** The durations of the timers the workflow started, in seconds, in order. */
@@ -93,7 +108,12 @@ test('a PENDING name check resolves after its timer and is announced', async () 
 
 test('the US validation window is a durable timer of three banking days: registered on a Friday, validated on Wednesday', async () => {
   const friday = new Date('2026-11-20T15:00:00Z');
-  const info = { accountType: 'USD_ACCOUNT', accountNumber: '123456789', routingNumber: '021000021', beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Jane Doe' } };
+  const info = {
+    accountType: 'USD_ACCOUNT',
+    accountNumber: '123456789',
+    routingNumber: '021000021',
+    beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Jane Doe' },
+  };
   const registration = register({ info, environment: 'PRODUCTION', platform: { region: 'US', counterpartyInformationRequired: false }, now: friday });
   expect(registration.bankValidationDueAt!.toISOString()).toBe('2026-11-25T15:00:00.000Z');
   const handle = await start(input(registration.pendingWork));
@@ -116,7 +136,10 @@ function challenge(args: ExternalAccountVerificationInput) {
     workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
     args: [args],
   });
-  return env.client.workflow.executeUpdateWithStart(openOwnershipChallengeUpdate, { args: [{ method: 'WALLET_SIGNATURE', livenessLink: 'http://x' }], startWorkflowOperation });
+  return env.client.workflow.executeUpdateWithStart(openOwnershipChallengeUpdate, {
+    args: [{ method: 'WALLET_SIGNATURE', livenessLink: 'http://x' }],
+    startWorkflowOperation,
+  });
 }
 
 test('an unanswered challenge expires on its timer and the run ends; a later signature is answered EXPIRED', async () => {
@@ -132,7 +155,12 @@ test('an unanswered challenge expires on its timer and the run ends; a later sig
   expect(timer).toBeLessThanOrEqual(15 * 60);
 
   signatureOutcome = 'EXPIRED';
-  const startWorkflowOperation = new WithStartWorkflowOperation<typeof externalAccountVerification>('externalAccountVerification', { workflowId: args.externalAccountId, taskQueue, workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING, args: [args] });
+  const startWorkflowOperation = new WithStartWorkflowOperation<typeof externalAccountVerification>('externalAccountVerification', {
+    workflowId: args.externalAccountId,
+    taskQueue,
+    workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
+    args: [args],
+  });
   const answer = await env.client.workflow.executeUpdateWithStart(submitOwnershipSignatureUpdate, { args: [{ signature: '0x00' }], startWorkflowOperation });
   expect(answer.outcome).toBe('EXPIRED');
   await env.client.workflow.getHandle(args.externalAccountId).result();

@@ -68,19 +68,40 @@ afterEach(async () => {
 });
 
 function input(): IncomingPaymentInput {
-  return { transactionId: `Transaction:${randomUUID()}`, platformId: 'Platform:1', environment: 'SANDBOX', customerId: 'Customer:1', internalAccountId: 'InternalAccount:1', currency: 'USD', amount: '2500', source: { sourceType: 'SANDBOX_FUNDING' } };
+  return {
+    transactionId: `Transaction:${randomUUID()}`,
+    platformId: 'Platform:1',
+    environment: 'SANDBOX',
+    customerId: 'Customer:1',
+    internalAccountId: 'InternalAccount:1',
+    currency: 'USD',
+    amount: '2500',
+    source: { sourceType: 'SANDBOX_FUNDING' },
+  };
 }
 
 /** As the API's starter does: start and wait for the `posted` update in one call. */
 function postWithStart(args: IncomingPaymentInput) {
-  const startWorkflowOperation = new WithStartWorkflowOperation<typeof incomingPayment>('incomingPayment', { workflowId: args.transactionId, taskQueue, args: [args], workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING });
-  return { updated: env.client.workflow.executeUpdateWithStart(incomingPaymentPosted, { startWorkflowOperation }), handle: () => startWorkflowOperation.workflowHandle() };
+  const startWorkflowOperation = new WithStartWorkflowOperation<typeof incomingPayment>('incomingPayment', {
+    workflowId: args.transactionId,
+    taskQueue,
+    args: [args],
+    workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
+  });
+  return {
+    updated: env.client.workflow.executeUpdateWithStart(incomingPaymentPosted, { startWorkflowOperation }),
+    handle: () => startWorkflowOperation.workflowHandle(),
+  };
 }
 
 test('the update answers with the posted payment; both events are delivered from the payment itself, no other workflow runs', async () => {
   const args = input();
   const { updated, handle } = postWithStart(args);
-  expect(await updated).toEqual({ transactionId: args.transactionId, status: 'COMPLETED', webhookEventIds: [`Webhook:${args.transactionId}:paid`, `Webhook:${args.transactionId}:balance`] });
+  expect(await updated).toEqual({
+    transactionId: args.transactionId,
+    status: 'COMPLETED',
+    webhookEventIds: [`Webhook:${args.transactionId}:paid`, `Webhook:${args.transactionId}:balance`],
+  });
   const payment = await handle();
   expect((await payment.result()).status).toBe('COMPLETED');
   expect(await payment.query(incomingPaymentStatusQuery)).toBe('COMPLETED');
@@ -91,7 +112,8 @@ test('the update answers with the posted payment; both events are delivered from
 
 test('an event the receiver refuses is handed to a webhookDelivery workflow (id = event id) that waits 30 s, then retries', async () => {
   const args = input();
-  receiverAnswers = (eventId, n) => (eventId.endsWith(':balance') && n === 1 ? { kind: 'REJECTED', status: 500, body: 'down' } : { kind: 'DELIVERED', status: 200 });
+  receiverAnswers = (eventId, n) =>
+    eventId.endsWith(':balance') && n === 1 ? { kind: 'REJECTED', status: 500, body: 'down' } : { kind: 'DELIVERED', status: 200 };
   const { updated, handle } = postWithStart(args);
   await updated;
   await (await handle()).result();
@@ -105,7 +127,12 @@ test('an event the receiver refuses is handed to a webhookDelivery workflow (id 
 
 test('a payment refused by the policy is announced, and the update fails with the refusal code', async () => {
   const args = input();
-  posting = async (i) => ({ transactionId: i.transactionId, status: 'FAILED', events: [{ eventId: `Webhook:${i.transactionId}:failed`, type: 'INCOMING_PAYMENT.FAILED' }], refusal: { code: 'CUSTOMER_DELETED', message: 'gone' } });
+  posting = async (i) => ({
+    transactionId: i.transactionId,
+    status: 'FAILED',
+    events: [{ eventId: `Webhook:${i.transactionId}:failed`, type: 'INCOMING_PAYMENT.FAILED' }],
+    refusal: { code: 'CUSTOMER_DELETED', message: 'gone' },
+  });
   const { updated, handle } = postWithStart(args);
   const err = await updated.catch((e: unknown) => e);
   expect(err).toBeInstanceOf(WorkflowUpdateFailedError);

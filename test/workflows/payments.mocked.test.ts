@@ -29,13 +29,24 @@ const activities = {
   async executeQuote(input: { quoteId: string; requestKey?: string; approved?: string[] }) {
     calls.push(input.approved?.length ? `execute+${input.approved.join('+')}` : 'execute');
     if (holdBy && !(input.approved ?? []).includes(holdBy)) {
-      return { transactionId: `Transaction:${input.quoteId.slice(6)}`, held: { gate: holdBy, status: 'PENDING_AUTHORIZATION', expiresInSeconds: 600, expiresAt: '2030-01-01T00:00:00.000Z', reason: 'test' } };
+      return {
+        transactionId: `Transaction:${input.quoteId.slice(6)}`,
+        held: { gate: holdBy, status: 'PENDING_AUTHORIZATION', expiresInSeconds: 600, expiresAt: '2030-01-01T00:00:00.000Z', reason: 'test' },
+      };
     }
     const alreadyExecuted = executedQuotes.has(input.quoteId);
     executedQuotes.add(input.quoteId);
     if (!alreadyExecuted) executedBy.set(input.quoteId, input.requestKey ?? null);
     const by = executedBy.get(input.quoteId) ?? null;
-    return { alreadyExecuted, repeat: alreadyExecuted && by !== input.requestKey, ended: alreadyExecuted, executedBy: by, transactionId: `Transaction:${input.quoteId.slice(6)}`, plan: nextPlan, events: [event('OUTGOING_PAYMENT.PROCESSING')] };
+    return {
+      alreadyExecuted,
+      repeat: alreadyExecuted && by !== input.requestKey,
+      ended: alreadyExecuted,
+      executedBy: by,
+      transactionId: `Transaction:${input.quoteId.slice(6)}`,
+      plan: nextPlan,
+      events: [event('OUTGOING_PAYMENT.PROCESSING')],
+    };
   },
   async endHeldExecution(input: { outcome: string }) {
     calls.push(`end:${input.outcome}`);
@@ -92,7 +103,11 @@ async function timers(handle: WorkflowHandle): Promise<number[]> {
 
 function runPayout(plan: PayoutPlan, pull?: PullPlan) {
   const transactionId = `Transaction:${randomUUID()}`;
-  return env.client.workflow.start<typeof outgoingPayment>('outgoingPayment', { workflowId: transactionId, taskQueue, args: [{ transactionId, quoteId: 'Quote:1', platformId: 'Platform:1', customerId: null, plan, ...(pull ? { pull } : {}) }] });
+  return env.client.workflow.start<typeof outgoingPayment>('outgoingPayment', {
+    workflowId: transactionId,
+    taskQueue,
+    args: [{ transactionId, quoteId: 'Quote:1', platformId: 'Platform:1', customerId: null, plan, ...(pull ? { pull } : {}) }],
+  });
 }
 
 test.each([
@@ -113,7 +128,14 @@ test.each([
 });
 
 function startQuote(lifetimeSeconds: number): QuoteInput {
-  return { quoteId: `Quote:${randomUUID()}`, transactionId: 'Transaction:x', platformId: 'Platform:1', customerId: null, environment: 'SANDBOX', lifetimeSeconds };
+  return {
+    quoteId: `Quote:${randomUUID()}`,
+    transactionId: 'Transaction:x',
+    platformId: 'Platform:1',
+    customerId: null,
+    environment: 'SANDBOX',
+    lifetimeSeconds,
+  };
 }
 
 test('a quote not executed in its lifetime expires on its timer and is announced', async () => {
@@ -127,13 +149,25 @@ test('a quote not executed in its lifetime expires on its timer and is announced
 test('execution is an update answered with the transaction; the payment runs in its own workflow', async () => {
   const input = startQuote(300);
   nextPlan = { outcome: 'COMPLETES', afterSeconds: 0 };
-  const startWorkflowOperation = new WithStartWorkflowOperation<typeof quote>('quote', { workflowId: input.quoteId, taskQueue, workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING, args: [input] });
+  const startWorkflowOperation = new WithStartWorkflowOperation<typeof quote>('quote', {
+    workflowId: input.quoteId,
+    taskQueue,
+    workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
+    args: [input],
+  });
   const answer = await env.client.workflow.executeUpdateWithStart(executeQuoteUpdate, { startWorkflowOperation });
   expect(answer.transactionId).toBe(`Transaction:${input.quoteId.slice(6)}`);
   expect(await env.client.workflow.getHandle(input.quoteId).result()).toBe('EXECUTED');
   expect(await env.client.workflow.getHandle(answer.transactionId).result()).toBe('COMPLETED');
   // A later execute (the quote's run has ended) starts a run that finds the execution and only answers.
-  const again = await env.client.workflow.executeUpdateWithStart(executeQuoteUpdate, { startWorkflowOperation: new WithStartWorkflowOperation<typeof quote>('quote', { workflowId: input.quoteId, taskQueue, workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING, args: [input] }) });
+  const again = await env.client.workflow.executeUpdateWithStart(executeQuoteUpdate, {
+    startWorkflowOperation: new WithStartWorkflowOperation<typeof quote>('quote', {
+      workflowId: input.quoteId,
+      taskQueue,
+      workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
+      args: [input],
+    }),
+  });
   expect(again.transactionId).toBe(answer.transactionId);
   expect(await env.client.workflow.getHandle(input.quoteId).result()).toBe('EXECUTED');
   expect(calls).toEqual(['execute', 'complete', 'execute']);
@@ -190,7 +224,11 @@ test('the payment announces the execution: its events go out with the completion
   const announce = [event('OUTGOING_PAYMENT.PROCESSING'), event('INTERNAL_ACCOUNT.BALANCE_UPDATED')];
   const start = (plan: PayoutPlan) => {
     const transactionId = `Transaction:${randomUUID()}`;
-    return env.client.workflow.start<typeof outgoingPayment>('outgoingPayment', { workflowId: transactionId, taskQueue, args: [{ transactionId, quoteId: 'Quote:1', platformId: 'Platform:1', customerId: null, plan, announce }] });
+    return env.client.workflow.start<typeof outgoingPayment>('outgoingPayment', {
+      workflowId: transactionId,
+      taskQueue,
+      args: [{ transactionId, quoteId: 'Quote:1', platformId: 'Platform:1', customerId: null, plan, announce }],
+    });
   };
   const quick = await start({ outcome: 'COMPLETES', afterSeconds: 0 });
   expect(await quick.result()).toBe('COMPLETED');
@@ -207,13 +245,24 @@ test('the payment announces the execution: its events go out with the completion
   expect(deliveries.map((d) => d.length)).toEqual([2, 1]);
 });
 
-describe('payment: one workflow from the quote to the payment\'s end (workflow id = transaction id)', () => {
+describe("payment: one workflow from the quote to the payment's end (workflow id = transaction id)", () => {
   const paymentInput = (lifetimeSeconds: number): QuoteInput => {
     const quoteId = `Quote:${randomUUID()}`;
     return { quoteId, transactionId: `Transaction:${quoteId.slice(6)}`, platformId: 'Platform:1', customerId: null, environment: 'SANDBOX', lifetimeSeconds };
   };
-  const withStart = (input: QuoteInput) => new WithStartWorkflowOperation<typeof payment>('payment', { workflowId: input.transactionId, taskQueue, workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING, args: [input] });
-  const execute = (input: QuoteInput, requestKey: string) => env.client.workflow.executeUpdateWithStart(executePaymentUpdate, { args: [{ requestKey }], updateId: `execute:${requestKey}`, startWorkflowOperation: withStart(input) });
+  const withStart = (input: QuoteInput) =>
+    new WithStartWorkflowOperation<typeof payment>('payment', {
+      workflowId: input.transactionId,
+      taskQueue,
+      workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
+      args: [input],
+    });
+  const execute = (input: QuoteInput, requestKey: string) =>
+    env.client.workflow.executeUpdateWithStart(executePaymentUpdate, {
+      args: [{ requestKey }],
+      updateId: `execute:${requestKey}`,
+      startWorkflowOperation: withStart(input),
+    });
   const history = async (handle: WorkflowHandle) => (await handle.fetchHistory()).events ?? [];
 
   test('a quote not executed in its lifetime expires on its timer and is announced', async () => {
@@ -224,7 +273,7 @@ describe('payment: one workflow from the quote to the payment\'s end (workflow i
     expect(await timers(handle)).toEqual([120]);
   });
 
-  test('a payout executed and completed: within the template\'s engine budget (≤ 3 workflow tasks, ≤ 20 events, no activity task)', async () => {
+  test("a payout executed and completed: within the template's engine budget (≤ 3 workflow tasks, ≤ 20 events, no activity task)", async () => {
     const input = paymentInput(300);
     nextPlan = { outcome: 'COMPLETES', afterSeconds: 0 };
     await env.client.workflow.start<typeof payment>('payment', { workflowId: input.transactionId, taskQueue, args: [input] });
@@ -262,7 +311,9 @@ describe('payment: one workflow from the quote to the payment\'s end (workflow i
     // No worker polls this queue yet: the updates wait at the server and reach the workflow together.
     const queue = `burst-${randomUUID()}`;
     const handle = await env.client.workflow.start<typeof payment>('payment', { workflowId: input.transactionId, taskQueue: queue, args: [input] });
-    const answers = Promise.all([0, 1, 2, 3, 4].map((i) => handle.executeUpdate(executePaymentUpdate, { args: [{ requestKey: `key-${i}` }], updateId: `execute:key-${i}` })));
+    const answers = Promise.all(
+      [0, 1, 2, 3, 4].map((i) => handle.executeUpdate(executePaymentUpdate, { args: [{ requestKey: `key-${i}` }], updateId: `execute:key-${i}` })),
+    );
     await new Promise((resolve) => setTimeout(resolve, 500));
     const { worker } = await bundledWorker(env.nativeConnection, activities, { taskQueue: queue });
     const outcomes = await worker.runUntil(async () => {
@@ -315,7 +366,7 @@ describe('payment: one workflow from the quote to the payment\'s end (workflow i
     expect(calls).toEqual(steps);
   });
 
-  test('a held payment nobody decides expires on the hold\'s timer', async () => {
+  test("a held payment nobody decides expires on the hold's timer", async () => {
     holdBy = 'g';
     const input = paymentInput(300);
     await execute(input, 'key-1');

@@ -23,7 +23,13 @@ let fundingRefusal: string | null;
 let expired: string;
 
 const DAY = 86_400_000;
-const timing: StablecoinTiming = { reviewSeconds: 60, provisioningSeconds: 600, fundingWindowSeconds: 7 * 86_400, providerSeconds: 30, settlementSeconds: 3_600 };
+const timing: StablecoinTiming = {
+  reviewSeconds: 60,
+  provisioningSeconds: 600,
+  fundingWindowSeconds: 7 * 86_400,
+  providerSeconds: 30,
+  settlementSeconds: 3_600,
+};
 
 const activities = {
   async submitStablecoinOperation(input: { fundingWindowSeconds: number }) {
@@ -77,7 +83,11 @@ afterEach(async () => {
 
 function startOperation() {
   const operationId = `StablecoinOperation:${randomUUID()}`;
-  return env.client.workflow.start<typeof stablecoinOperation>('stablecoinOperation', { taskQueue, workflowId: operationId, args: [{ operationId, stablecoinId: 'Stablecoin:1', platformId: 'Platform:1', timing }] });
+  return env.client.workflow.start<typeof stablecoinOperation>('stablecoinOperation', {
+    taskQueue,
+    workflowId: operationId,
+    args: [{ operationId, stablecoinId: 'Stablecoin:1', platformId: 'Platform:1', timing }],
+  });
 }
 
 describe('stablecoinOperation', () => {
@@ -147,7 +157,11 @@ test('funds recorded just as the window closed (the expiry step finds them): the
 describe('stablecoinIssuance', () => {
   const startIssuance = () => {
     const stablecoinId = `Stablecoin:${randomUUID()}`;
-    return env.client.workflow.start<typeof stablecoinIssuance>('stablecoinIssuance', { taskQueue, workflowId: stablecoinId, args: [{ stablecoinId, platformId: 'Platform:1', timing }] });
+    return env.client.workflow.start<typeof stablecoinIssuance>('stablecoinIssuance', {
+      taskQueue,
+      workflowId: stablecoinId,
+      args: [{ stablecoinId, platformId: 'Platform:1', timing }],
+    });
   };
 
   test('review, then provisioning, each after its timer', async () => {

@@ -28,7 +28,10 @@ beforeAll(async () => {
   env = await timeSkippingEnvironment();
   orm = await openOrm(process.env.DATABASE_URL!, { poolMax: 5 });
   receiver = await new WebhookReceiver().start();
-  ({ worker, taskQueue } = await bundledWorker(env.nativeConnection, createActivities({ orm, masterKey: parseMasterKey(process.env.MASTER_KEY!), webhookSender: loopbackWebhookSender, webhookTimeoutMs: 2_000 })));
+  ({ worker, taskQueue } = await bundledWorker(
+    env.nativeConnection,
+    createActivities({ orm, masterKey: parseMasterKey(process.env.MASTER_KEY!), webhookSender: loopbackWebhookSender, webhookTimeoutMs: 2_000 }),
+  ));
   running = worker.run();
 }, 120_000);
 

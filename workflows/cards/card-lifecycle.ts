@@ -1,4 +1,14 @@
-import { allHandlersFinished, condition, continueAsNew, proxyActivities, setHandler, sleep, upsertSearchAttributes, uuid4, workflowInfo } from '@temporalio/workflow';
+import {
+  allHandlersFinished,
+  condition,
+  continueAsNew,
+  proxyActivities,
+  setHandler,
+  sleep,
+  upsertSearchAttributes,
+  uuid4,
+  workflowInfo,
+} from '@temporalio/workflow';
 import type { CardActivities } from '../../activities/cards';
 import { BusinessStatusKey, CardIdKey, CustomerIdKey } from '../../src/temporal/search-attributes';
 import { asApplicationFailure } from '../update-failures';
@@ -72,7 +82,11 @@ export async function cardLifecycle(input: CardLifecycleInput): Promise<{ state:
       outbox.push(...applied.events);
       if (applied.cardTransactionId && applied.holdExpiresInMs !== undefined) watch(applied.cardTransactionId, applied.holdExpiresInMs);
       if (applied.cardTransactionId && applied.pullPending) awaitConfirmation(applied.cardTransactionId);
-      return { issuerTransactionToken: applied.issuerTransactionToken, ...(applied.cardTransactionId ? { cardTransactionId: applied.cardTransactionId } : {}), ...(applied.declineReason ? { declineReason: applied.declineReason } : {}) };
+      return {
+        issuerTransactionToken: applied.issuerTransactionToken,
+        ...(applied.cardTransactionId ? { cardTransactionId: applied.cardTransactionId } : {}),
+        ...(applied.declineReason ? { declineReason: applied.declineReason } : {}),
+      };
     } catch (err) {
       throw asApplicationFailure(err);
     }

@@ -47,7 +47,8 @@ export async function customerVerification(input: CustomerVerificationInput): Pr
   let status: VerificationStatusValue | null = null;
   let last: VerificationSnapshot | null = null;
 
-  const refuse = () => ApplicationFailure.create({ message: `The verification is already ${status ?? 'decided'}`, type: VERIFICATION_ALREADY_DECIDED, nonRetryable: true });
+  const refuse = () =>
+    ApplicationFailure.create({ message: `The verification is already ${status ?? 'decided'}`, type: VERIFICATION_ALREADY_DECIDED, nonRetryable: true });
 
   const track = (snapshot: VerificationSnapshot) => {
     last = snapshot;

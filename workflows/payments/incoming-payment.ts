@@ -17,13 +17,20 @@ import { announceEvents, deliverEvents } from '../webhooks/announce';
 import { incomingPaymentPosted, incomingPaymentStatusQuery, type IncomingPaymentInput, type IncomingPaymentResult } from '../definitions';
 import { asApplicationFailure } from '../update-failures';
 
-const retry: RetryPolicy = { initialInterval: '1 second', maximumInterval: '30 seconds', nonRetryableErrorTypes: [ERROR.ACCOUNT_NOT_FOUND, ERROR.INSUFFICIENT_FUNDS] };
+const retry: RetryPolicy = {
+  initialInterval: '1 second',
+  maximumInterval: '30 seconds',
+  nonRetryableErrorTypes: [ERROR.ACCOUNT_NOT_FOUND, ERROR.INSUFFICIENT_FUNDS],
+};
 
 // Short database work runs as a local activity: no activity task round trip through the server.
 const { postIncomingPayment } = proxyLocalActivities<PaymentActivities>({ startToCloseTimeout: '30 seconds', retry });
 
 // Version 1's three steps, kept for runs that started before the single posting step.
-const { createIncomingTransaction, settleIncomingPayment, recordIncomingPaymentEvents } = proxyActivities<PaymentActivities>({ startToCloseTimeout: '30 seconds', retry });
+const { createIncomingTransaction, settleIncomingPayment, recordIncomingPaymentEvents } = proxyActivities<PaymentActivities>({
+  startToCloseTimeout: '30 seconds',
+  retry,
+});
 
 /** Marks runs that post in one local activity, deliver their own webhooks and answer an update. */
 export const POSTING_IN_ONE_STEP = 'posting-in-one-step';

@@ -72,7 +72,12 @@ export async function runPayment(run: PaymentRun): Promise<'COMPLETED' | 'FAILED
     },
     {
       validator: (_request) => {
-        if (!cancellable) throw ApplicationFailure.create({ type: TRANSACTION_NOT_CANCELLABLE, message: 'The transfer has been processed and can no longer be cancelled', nonRetryable: true });
+        if (!cancellable)
+          throw ApplicationFailure.create({
+            type: TRANSACTION_NOT_CANCELLABLE,
+            message: 'The transfer has been processed and can no longer be cancelled',
+            nonRetryable: true,
+          });
       },
     },
   );

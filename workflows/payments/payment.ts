@@ -11,9 +11,25 @@ import { decideHoldUpdate, executePaymentUpdate, type PaymentExecution, type Pay
 import { runPayment } from './payment-steps';
 
 // Refusals are answers, not faults: never retried.
-const refusals = [ERROR.QUOTE_EXPIRED, ERROR.INSUFFICIENT_FUNDS, ERROR.CONFLICT, ERROR.BANK_ACCOUNT_VALIDATION_PENDING, ERROR.INVALID_BANK_ACCOUNT, ERROR.EXTERNAL_ACCOUNT_VERIFICATION_REQUIRED, ERROR.USER_NOT_READY, ERROR.CUSTOMER_DELETED, ERROR.END_USER_TERMS_NOT_ACCEPTED, ERROR.INVALID_INPUT, ERROR.NOT_IMPLEMENTED, ERROR.USER_NOT_FOUND];
+const refusals = [
+  ERROR.QUOTE_EXPIRED,
+  ERROR.INSUFFICIENT_FUNDS,
+  ERROR.CONFLICT,
+  ERROR.BANK_ACCOUNT_VALIDATION_PENDING,
+  ERROR.INVALID_BANK_ACCOUNT,
+  ERROR.EXTERNAL_ACCOUNT_VERIFICATION_REQUIRED,
+  ERROR.USER_NOT_READY,
+  ERROR.CUSTOMER_DELETED,
+  ERROR.END_USER_TERMS_NOT_ACCEPTED,
+  ERROR.INVALID_INPUT,
+  ERROR.NOT_IMPLEMENTED,
+  ERROR.USER_NOT_FOUND,
+];
 // Short database steps: local activities, no task round trip through the server.
-const { executeQuote, fundQuote, expireQuote, endHeldExecution } = proxyLocalActivities<PaymentActivities>({ startToCloseTimeout: '30 seconds', retry: { initialInterval: '1 second', maximumInterval: '30 seconds', nonRetryableErrorTypes: refusals } });
+const { executeQuote, fundQuote, expireQuote, endHeldExecution } = proxyLocalActivities<PaymentActivities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', maximumInterval: '30 seconds', nonRetryableErrorTypes: refusals },
+});
 
 type Hold = HeldExecution['held'];
 
@@ -71,7 +87,10 @@ export async function payment(input: PaymentInput): Promise<string> {
         return { transactionId: input.transactionId };
       }
       approved.push(gate);
-      return execute(() => executeQuote({ quoteId: input.quoteId, approved: [...approved], ...(heldRequestKey ? { requestKey: heldRequestKey } : {}) }), heldRequestKey);
+      return execute(
+        () => executeQuote({ quoteId: input.quoteId, approved: [...approved], ...(heldRequestKey ? { requestKey: heldRequestKey } : {}) }),
+        heldRequestKey,
+      );
     },
     { validator: ({ gate }) => assertHeldBy(hold, gate) },
   );
@@ -142,5 +161,9 @@ function assertHeldBy(hold: Hold | null, gate: string): void {
 }
 
 function notCancellable(): ApplicationFailure {
-  return ApplicationFailure.create({ type: TRANSACTION_NOT_CANCELLABLE, message: 'The transfer has been processed and can no longer be cancelled', nonRetryable: true });
+  return ApplicationFailure.create({
+    type: TRANSACTION_NOT_CANCELLABLE,
+    message: 'The transfer has been processed and can no longer be cancelled',
+    nonRetryable: true,
+  });
 }

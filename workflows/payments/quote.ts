@@ -1,4 +1,14 @@
-import { allHandlersFinished, condition, ParentClosePolicy, patched, proxyLocalActivities, setHandler, startChild, upsertSearchAttributes, WorkflowIdReusePolicy } from '@temporalio/workflow';
+import {
+  allHandlersFinished,
+  condition,
+  ParentClosePolicy,
+  patched,
+  proxyLocalActivities,
+  setHandler,
+  startChild,
+  upsertSearchAttributes,
+  WorkflowIdReusePolicy,
+} from '@temporalio/workflow';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { PaymentActivities } from '../../activities/payments';
 import type { Execution } from '../../src/contexts/payments/services/quote-execution';
@@ -10,9 +20,23 @@ import { outgoingPayment } from './outgoing-payment';
 import { asApplicationFailure } from '../update-failures';
 
 // Refusals are answers, not faults: never retried.
-const refusals = [ERROR.QUOTE_EXPIRED, ERROR.INSUFFICIENT_FUNDS, ERROR.CONFLICT, ERROR.BANK_ACCOUNT_VALIDATION_PENDING, ERROR.INVALID_BANK_ACCOUNT, ERROR.EXTERNAL_ACCOUNT_VERIFICATION_REQUIRED, ERROR.USER_NOT_READY, ERROR.CUSTOMER_DELETED, ERROR.END_USER_TERMS_NOT_ACCEPTED, ERROR.INVALID_INPUT];
+const refusals = [
+  ERROR.QUOTE_EXPIRED,
+  ERROR.INSUFFICIENT_FUNDS,
+  ERROR.CONFLICT,
+  ERROR.BANK_ACCOUNT_VALIDATION_PENDING,
+  ERROR.INVALID_BANK_ACCOUNT,
+  ERROR.EXTERNAL_ACCOUNT_VERIFICATION_REQUIRED,
+  ERROR.USER_NOT_READY,
+  ERROR.CUSTOMER_DELETED,
+  ERROR.END_USER_TERMS_NOT_ACCEPTED,
+  ERROR.INVALID_INPUT,
+];
 // Short database steps: local activities, no task round trip through the server.
-const { executeQuote, fundQuote, expireQuote } = proxyLocalActivities<PaymentActivities>({ startToCloseTimeout: '30 seconds', retry: { initialInterval: '1 second', maximumInterval: '30 seconds', nonRetryableErrorTypes: refusals } });
+const { executeQuote, fundQuote, expireQuote } = proxyLocalActivities<PaymentActivities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', maximumInterval: '30 seconds', nonRetryableErrorTypes: refusals },
+});
 
 /**
  * Marks runs that leave the execution's webhooks to the payment (which delivers them with its

@@ -55,6 +55,7 @@ export async function stablecoinOperation(input: StablecoinOperationInput): Prom
     record(await activities.settleStablecoinOperation({ operationId }));
   }
   await condition(allHandlersFinished);
-  if (!FINAL.includes(outcome!.status)) throw ApplicationFailure.create({ message: `operation ${operationId} stopped at ${outcome!.status}`, nonRetryable: true });
+  if (!FINAL.includes(outcome!.status))
+    throw ApplicationFailure.create({ message: `operation ${operationId} stopped at ${outcome!.status}`, nonRetryable: true });
   return { status: outcome!.status };
 }

@@ -31,7 +31,12 @@ export async function announceEvents(platformId: string, events: Event[], attrib
  * one activity task and no workflow; the attempts are visible in this workflow's history, the
  * events' state in the database.
  */
-export async function deliverEvents(platformId: string, events: Event[], attributes: SearchAttributePair[] = [], options: { local?: boolean } = {}): Promise<void> {
+export async function deliverEvents(
+  platformId: string,
+  events: Event[],
+  attributes: SearchAttributePair[] = [],
+  options: { local?: boolean } = {},
+): Promise<void> {
   if (events.length === 0) return;
   let outcomes: Awaited<ReturnType<typeof deliverWebhooks>>;
   try {

@@ -30,7 +30,11 @@ const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/;
  */
 export function authenticate(deps: ApiDeps, limits: AbuseLimits, now: () => number) {
   const failures = new FailureThrottle(
-    { failuresBeforeLockout: limits.authFailuresBeforeLockout, firstLockoutMs: limits.authLockoutSeconds * 1000, maxLockoutMs: limits.authLockoutMaxSeconds * 1000 },
+    {
+      failuresBeforeLockout: limits.authFailuresBeforeLockout,
+      firstLockoutMs: limits.authLockoutSeconds * 1000,
+      maxLockoutMs: limits.authLockoutMaxSeconds * 1000,
+    },
     now,
   );
 

@@ -34,7 +34,13 @@ export function errorHandler(err: unknown, req: Request, res: Response, _next: N
   // Any other fault of the body reader is the client's (a corrupt gzip stream, a body shorter
   // than its Content-Length): http-errors marks those 4xx and safe to expose.
   if (parserError?.expose && parserError.status === 400) {
-    sendError(res, DomainError.invalidInput([{ field: 'body', constraint: 'encoding', message: 'The request body could not be read: it is truncated, or not in its declared Content-Encoding' }], 'Unreadable request body'));
+    sendError(
+      res,
+      DomainError.invalidInput(
+        [{ field: 'body', constraint: 'encoding', message: 'The request body could not be read: it is truncated, or not in its declared Content-Encoding' }],
+        'Unreadable request body',
+      ),
+    );
     return;
   }
   const log = (req as Request & { log?: typeof logger }).log ?? logger;

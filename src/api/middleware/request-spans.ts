@@ -10,7 +10,11 @@ import { routeTemplateOf } from '../route-template';
 export function requestSpans(tracer: Tracer = trace.getTracer('payments-api')) {
   return (req: Request, res: Response, next: NextFunction): void => {
     const parent = propagation.extract(context.active(), req.headers);
-    const span = tracer.startSpan(req.method, { kind: SpanKind.SERVER, attributes: { 'http.request.method': req.method, 'url.path': req.originalUrl.split('?')[0] } }, parent);
+    const span = tracer.startSpan(
+      req.method,
+      { kind: SpanKind.SERVER, attributes: { 'http.request.method': req.method, 'url.path': req.originalUrl.split('?')[0] } },
+      parent,
+    );
     const active = trace.setSpan(parent, span);
     res.once('close', () => {
       // Named by route template only now that routing is done (the raw path is an attribute).

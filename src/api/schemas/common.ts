@@ -4,15 +4,16 @@ import { z } from '../openapi-registry';
 /** An integer amount in the smallest currency unit; exact int64 on the wire. */
 export const AmountSchema = z.number().int().openapi({ format: 'int64', example: 12500 });
 
-export const CurrencySchema = z
-  .object({ code: z.string(), name: z.string(), symbol: z.string(), decimals: z.number().int().min(0) })
-  .openapi('Currency');
+export const CurrencySchema = z.object({ code: z.string(), name: z.string(), symbol: z.string(), decimals: z.number().int().min(0) }).openapi('Currency');
 
 export const CurrencyAmountSchema = z.object({ amount: AmountSchema, currency: CurrencySchema }).openapi('CurrencyAmount');
 
 export const FieldConstraintSchema = z
   .object({
-    rule: z.string().openapi({ description: 'The rule that failed: required, type, enum, pattern, format, minLength, maxLength, minimum, maximum, additionalProperties, or a business rule' }),
+    rule: z.string().openapi({
+      description:
+        'The rule that failed: required, type, enum, pattern, format, minLength, maxLength, minimum, maximum, additionalProperties, or a business rule',
+    }),
     format: z.string().optional(),
     pattern: z.string().optional(),
     enum: z.array(z.string()).optional(),
@@ -29,7 +30,10 @@ export const ErrorSchema = z
     code: z.string().openapi({ example: 'INVALID_INPUT' }),
     reason: z.string(),
     message: z.string(),
-    details: z.object({ errors: z.array(FieldErrorSchema).optional() }).passthrough().optional(),
+    details: z
+      .object({ errors: z.array(FieldErrorSchema).optional() })
+      .passthrough()
+      .optional(),
   })
   .openapi('Error');
 
@@ -45,12 +49,21 @@ export const errorResponses = {
  * context, assertCustomerMayMoveMoney), declared on every route that moves a customer's money.
  */
 export const moneyMovementRefusals = {
-  403: { description: 'USER_NOT_READY (customer not APPROVED) or END_USER_TERMS_NOT_ACCEPTED; FORBIDDEN when a sandbox route gets a production token', schema: ErrorSchema },
+  403: {
+    description: 'USER_NOT_READY (customer not APPROVED) or END_USER_TERMS_NOT_ACCEPTED; FORBIDDEN when a sandbox route gets a production token',
+    schema: ErrorSchema,
+  },
   410: { description: 'CUSTOMER_DELETED: the customer was deleted', schema: ErrorSchema },
 } as const;
 
 export const PageQuerySchema = z.object({
-  limit: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE).openapi({ description: `1 to ${MAX_PAGE_SIZE}, default ${DEFAULT_PAGE_SIZE}` }),
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_PAGE_SIZE)
+    .default(DEFAULT_PAGE_SIZE)
+    .openapi({ description: `1 to ${MAX_PAGE_SIZE}, default ${DEFAULT_PAGE_SIZE}` }),
   cursor: z.string().max(512).optional().openapi({ description: 'nextCursor from the previous page' }),
 });
 

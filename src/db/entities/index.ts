@@ -7,5 +7,7 @@ import { IdempotencyRecord } from '../IdempotencyRecord';
  */
 export const entities = [
   IdempotencyRecord,
-  ...discover<Record<string, unknown>>(CONTEXTS_DIR, 'entities/index').flatMap(({ module }) => Object.values(module).filter((value) => typeof value === 'function')),
+  ...discover<Record<string, unknown>>(CONTEXTS_DIR, 'entities/index').flatMap(({ module }) =>
+    Object.values(module).filter((value) => typeof value === 'function'),
+  ),
 ];

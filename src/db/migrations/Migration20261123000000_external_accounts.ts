@@ -31,7 +31,9 @@ export class Migration20261123000000_external_accounts extends Migration {
       )`);
     // One live registration of an account per owner (the platform itself when customer_id is null);
     // the index, not a prior read, decides between two simultaneous registrations.
-    this.addSql(`create unique index external_accounts_live_duplicate on external_accounts(platform_id, coalesce(customer_id, ''), duplicate_key) where deleted_at is null`);
+    this.addSql(
+      `create unique index external_accounts_live_duplicate on external_accounts(platform_id, coalesce(customer_id, ''), duplicate_key) where deleted_at is null`,
+    );
     // At most one default UMA deposit account per customer.
     this.addSql(`create unique index external_accounts_default_uma on external_accounts(customer_id) where default_uma_deposit_account and deleted_at is null`);
     this.addSql(`create index external_accounts_platform_list on external_accounts(platform_id, created_at desc, id desc) where deleted_at is null`);

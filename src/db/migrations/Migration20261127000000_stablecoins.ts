@@ -19,7 +19,9 @@ export class Migration20261127000000_stablecoins extends Migration {
         created_at timestamptz not null,
         updated_at timestamptz not null
       )`);
-    this.addSql(`create unique index stablecoin_provider_accounts_live on stablecoin_provider_accounts (platform_id, environment, provider, provider_account_id) where status <> 'REVOKED'`);
+    this.addSql(
+      `create unique index stablecoin_provider_accounts_live on stablecoin_provider_accounts (platform_id, environment, provider, provider_account_id) where status <> 'REVOKED'`,
+    );
     this.addSql('create index stablecoin_provider_accounts_platform_created on stablecoin_provider_accounts (platform_id, created_at)');
 
     // A provider-created token registered with the service. A symbol or token identifier is taken

@@ -10,7 +10,11 @@ import { TASK_QUEUE } from '../task-queue';
  * search attributes). A job is imported once: a second start of the same job id is refused by
  * the server and ignored here, since the first one is already doing the work.
  */
-export async function startBulkCustomerImport(client: Client, input: Pick<BulkCustomerImportInput, 'jobId' | 'platformId'>, options: { taskQueue?: string } = {}): Promise<void> {
+export async function startBulkCustomerImport(
+  client: Client,
+  input: Pick<BulkCustomerImportInput, 'jobId' | 'platformId'>,
+  options: { taskQueue?: string } = {},
+): Promise<void> {
   try {
     await client.workflow.start<typeof bulkCustomerImport>('bulkCustomerImport', {
       workflowId: input.jobId,

@@ -1,6 +1,13 @@
 import { WithStartWorkflowOperation, WorkflowIdConflictPolicy, WorkflowIdReusePolicy, type Client } from '@temporalio/client';
 import type { cardLifecycle } from '../../../workflows/cards/card-lifecycle';
-import { cardNetworkEventUpdate, changeCardUpdate, type CardChangeArgs, type CardLifecycleInput, type CardNetworkEventArgs, type CardNetworkEventOutcome } from '../../../workflows/definitions';
+import {
+  cardNetworkEventUpdate,
+  changeCardUpdate,
+  type CardChangeArgs,
+  type CardLifecycleInput,
+  type CardNetworkEventArgs,
+  type CardNetworkEventOutcome,
+} from '../../../workflows/definitions';
 import { rethrowAsDomainError } from '../failures';
 import { CardIdKey, CustomerIdKey, PlatformIdKey } from '../search-attributes';
 import { TASK_QUEUE } from '../task-queue';
@@ -46,10 +53,19 @@ export async function startCardLifecycle(client: Client, card: CardRef, timing: 
 }
 
 /** PATCH /cards/{id}: the changed card, or the spec's refusal (409 INVALID_STATE_TRANSITION, CARD_ALREADY_CLOSED, CARD_NOT_MUTABLE). */
-export async function changeCardOnWorkflow(client: Client, card: CardRef, timing: CardTiming, change: CardChangeArgs, options: { taskQueue?: string } = {}): Promise<unknown> {
+export async function changeCardOnWorkflow(
+  client: Client,
+  card: CardRef,
+  timing: CardTiming,
+  change: CardChangeArgs,
+  options: { taskQueue?: string } = {},
+): Promise<unknown> {
   try {
     return await retryingUnprocessedUpdate(() =>
-      client.workflow.executeUpdateWithStart(changeCardUpdate, { args: [change], startWorkflowOperation: new WithStartWorkflowOperation<typeof cardLifecycle>('cardLifecycle', operation(card, timing, options.taskQueue)) }),
+      client.workflow.executeUpdateWithStart(changeCardUpdate, {
+        args: [change],
+        startWorkflowOperation: new WithStartWorkflowOperation<typeof cardLifecycle>('cardLifecycle', operation(card, timing, options.taskQueue)),
+      }),
     );
   } catch (err) {
     return rethrowAsDomainError(err);
@@ -57,10 +73,19 @@ export async function changeCardOnWorkflow(client: Client, card: CardRef, timing
 }
 
 /** A sandbox network event on the card: its outcome (approved, declined with a reason), or a refusal. */
-export async function sendCardNetworkEvent(client: Client, card: CardRef, timing: CardTiming, args: CardNetworkEventArgs, options: { taskQueue?: string } = {}): Promise<CardNetworkEventOutcome> {
+export async function sendCardNetworkEvent(
+  client: Client,
+  card: CardRef,
+  timing: CardTiming,
+  args: CardNetworkEventArgs,
+  options: { taskQueue?: string } = {},
+): Promise<CardNetworkEventOutcome> {
   try {
     return await retryingUnprocessedUpdate(() =>
-      client.workflow.executeUpdateWithStart(cardNetworkEventUpdate, { args: [args], startWorkflowOperation: new WithStartWorkflowOperation<typeof cardLifecycle>('cardLifecycle', operation(card, timing, options.taskQueue)) }),
+      client.workflow.executeUpdateWithStart(cardNetworkEventUpdate, {
+        args: [args],
+        startWorkflowOperation: new WithStartWorkflowOperation<typeof cardLifecycle>('cardLifecycle', operation(card, timing, options.taskQueue)),
+      }),
     );
   } catch (err) {
     return rethrowAsDomainError(err);

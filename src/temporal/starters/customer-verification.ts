@@ -12,7 +12,11 @@ import { TASK_QUEUE } from '../task-queue';
  * running workflow (workflow id = verification id) or starts a new run when none is running, in
  * one step, so there is no window in which the workflow ends between a start and an update.
  */
-export async function submitCustomerVerification(client: Client, input: CustomerVerificationInput, options: { taskQueue?: string } = {}): Promise<VerificationSnapshot> {
+export async function submitCustomerVerification(
+  client: Client,
+  input: CustomerVerificationInput,
+  options: { taskQueue?: string } = {},
+): Promise<VerificationSnapshot> {
   const startWorkflowOperation = new WithStartWorkflowOperation<typeof customerVerification>('customerVerification', {
     workflowId: input.verificationId,
     taskQueue: options.taskQueue ?? TASK_QUEUE,
@@ -29,7 +33,8 @@ export async function submitCustomerVerification(client: Client, input: Customer
   } catch (err) {
     const refusal = domainErrorFrom(err);
     // Decided already (a race with the API's own check): reported on the field, like that check.
-    if (refusal?.code === VERIFICATION_ALREADY_DECIDED) throw DomainError.invalidInput([{ field: 'customerId', constraint: 'notDecided', message: refusal.reason }], refusal.reason);
+    if (refusal?.code === VERIFICATION_ALREADY_DECIDED)
+      throw DomainError.invalidInput([{ field: 'customerId', constraint: 'notDecided', message: refusal.reason }], refusal.reason);
     throw refusal ?? err;
   }
 }

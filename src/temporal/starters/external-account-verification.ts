@@ -34,13 +34,25 @@ function operation(input: ExternalAccountVerificationInput, taskQueue?: string) 
 }
 
 /** Starts the checks a registration left pending (a PENDING name check, a US validation window). */
-export async function startExternalAccountVerification(client: Client, input: ExternalAccountVerificationInput, options: { taskQueue?: string } = {}): Promise<void> {
+export async function startExternalAccountVerification(
+  client: Client,
+  input: ExternalAccountVerificationInput,
+  options: { taskQueue?: string } = {},
+): Promise<void> {
   await client.workflow.start<typeof externalAccountVerification>('externalAccountVerification', operation(input, options.taskQueue));
 }
 
 /** POST …/challenge: the challenge the wallet must answer. */
-export async function openOwnershipChallenge(client: Client, input: ExternalAccountVerificationInput, request: { method: OwnershipMethodValue; livenessLink: string }, options: { taskQueue?: string } = {}): Promise<OwnershipChallengeView> {
-  const startWorkflowOperation = new WithStartWorkflowOperation<typeof externalAccountVerification>('externalAccountVerification', operation(input, options.taskQueue));
+export async function openOwnershipChallenge(
+  client: Client,
+  input: ExternalAccountVerificationInput,
+  request: { method: OwnershipMethodValue; livenessLink: string },
+  options: { taskQueue?: string } = {},
+): Promise<OwnershipChallengeView> {
+  const startWorkflowOperation = new WithStartWorkflowOperation<typeof externalAccountVerification>(
+    'externalAccountVerification',
+    operation(input, options.taskQueue),
+  );
   try {
     return await client.workflow.executeUpdateWithStart(openOwnershipChallengeUpdate, { args: [request], startWorkflowOperation });
   } catch (err) {
@@ -53,8 +65,16 @@ export async function openOwnershipChallenge(client: Client, input: ExternalAcco
  * has already made the account UNVERIFIED and is answered 400; no outstanding signature challenge
  * is 409.
  */
-export async function submitOwnershipSignature(client: Client, input: ExternalAccountVerificationInput, signature: { signature: string; signatureScheme?: 'bip137' | 'electrum' }, options: { taskQueue?: string } = {}): Promise<unknown> {
-  const startWorkflowOperation = new WithStartWorkflowOperation<typeof externalAccountVerification>('externalAccountVerification', operation(input, options.taskQueue));
+export async function submitOwnershipSignature(
+  client: Client,
+  input: ExternalAccountVerificationInput,
+  signature: { signature: string; signatureScheme?: 'bip137' | 'electrum' },
+  options: { taskQueue?: string } = {},
+): Promise<unknown> {
+  const startWorkflowOperation = new WithStartWorkflowOperation<typeof externalAccountVerification>(
+    'externalAccountVerification',
+    operation(input, options.taskQueue),
+  );
   let result;
   try {
     result = await client.workflow.executeUpdateWithStart(submitOwnershipSignatureUpdate, { args: [signature], startWorkflowOperation });
@@ -62,13 +82,22 @@ export async function submitOwnershipSignature(client: Client, input: ExternalAc
     return rethrowAsDomainError(err);
   }
   if (result.outcome === 'PASSED') return result.account;
-  if (result.outcome === 'NO_CHALLENGE') throw new DomainError('CONFLICT', 'No WALLET_SIGNATURE challenge is outstanding for this account; start one with POST …/challenge');
+  if (result.outcome === 'NO_CHALLENGE')
+    throw new DomainError('CONFLICT', 'No WALLET_SIGNATURE challenge is outstanding for this account; start one with POST …/challenge');
   const reason = result.reason ?? 'the signature does not verify';
-  throw DomainError.invalidInput([{ field: 'signature', constraint: result.outcome === 'EXPIRED' ? 'challengeExpired' : 'signature', message: reason }], `Ownership not verified: ${reason}. The account is UNVERIFIED; start a new challenge to retry.`);
+  throw DomainError.invalidInput(
+    [{ field: 'signature', constraint: result.outcome === 'EXPIRED' ? 'challengeExpired' : 'signature', message: reason }],
+    `Ownership not verified: ${reason}. The account is UNVERIFIED; start a new challenge to retry.`,
+  );
 }
 
 /** The sandbox's stand-in for the end of the hosted liveness flow. */
-export async function completeLiveness(client: Client, input: ExternalAccountVerificationInput, outcome: { challengeId: string; passed: boolean }, options: { taskQueue?: string } = {}): Promise<void> {
+export async function completeLiveness(
+  client: Client,
+  input: ExternalAccountVerificationInput,
+  outcome: { challengeId: string; passed: boolean },
+  options: { taskQueue?: string } = {},
+): Promise<void> {
   await client.workflow.signalWithStart<typeof externalAccountVerification, [{ challengeId: string; passed: boolean }]>('externalAccountVerification', {
     ...operation(input, options.taskQueue),
     signal: livenessCompletedSignal,

@@ -1,4 +1,10 @@
-import { WithStartWorkflowOperation, WorkflowExecutionAlreadyStartedError, WorkflowIdConflictPolicy, WorkflowIdReusePolicy, type Client } from '@temporalio/client';
+import {
+  WithStartWorkflowOperation,
+  WorkflowExecutionAlreadyStartedError,
+  WorkflowIdConflictPolicy,
+  WorkflowIdReusePolicy,
+  type Client,
+} from '@temporalio/client';
 import type { incomingPayment } from '../../../workflows/payments/incoming-payment';
 import { incomingPaymentPosted, type IncomingPaymentInput, type IncomingPaymentResult } from '../../../workflows/definitions';
 import { DomainError, isErrorCode } from '../../domain/errors';
@@ -16,22 +22,25 @@ import { retryingUnprocessedUpdate } from '../update-retry';
  */
 export async function runIncomingPayment(client: Client, input: IncomingPaymentInput, options: { taskQueue?: string } = {}): Promise<IncomingPaymentResult> {
   // An operation serves one call: every attempt builds its own.
-  const startWorkflowOperation = () => new WithStartWorkflowOperation<typeof incomingPayment>('incomingPayment', {
-    workflowId: input.transactionId,
-    taskQueue: options.taskQueue ?? TASK_QUEUE,
-    workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
-    workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
-    args: [input],
-    typedSearchAttributes: [
-      { key: PlatformIdKey, value: input.platformId },
-      { key: TransactionIdKey, value: input.transactionId },
-      { key: AccountIdKey, value: input.internalAccountId },
-      { key: BusinessStatusKey, value: 'PENDING' },
-      ...(input.customerId ? [{ key: CustomerIdKey, value: input.customerId }] : []),
-    ],
-  });
+  const startWorkflowOperation = () =>
+    new WithStartWorkflowOperation<typeof incomingPayment>('incomingPayment', {
+      workflowId: input.transactionId,
+      taskQueue: options.taskQueue ?? TASK_QUEUE,
+      workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
+      workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+      args: [input],
+      typedSearchAttributes: [
+        { key: PlatformIdKey, value: input.platformId },
+        { key: TransactionIdKey, value: input.transactionId },
+        { key: AccountIdKey, value: input.internalAccountId },
+        { key: BusinessStatusKey, value: 'PENDING' },
+        ...(input.customerId ? [{ key: CustomerIdKey, value: input.customerId }] : []),
+      ],
+    });
   try {
-    return await retryingUnprocessedUpdate(() => client.workflow.executeUpdateWithStart(incomingPaymentPosted, { startWorkflowOperation: startWorkflowOperation() }));
+    return await retryingUnprocessedUpdate(() =>
+      client.workflow.executeUpdateWithStart(incomingPaymentPosted, { startWorkflowOperation: startWorkflowOperation() }),
+    );
   } catch (err) {
     if (!(err instanceof WorkflowExecutionAlreadyStartedError)) return rethrowAsDomainError(err);
   }

@@ -34,7 +34,12 @@ export async function startInvitationLifecycle(client: Client, input: Invitation
  * A claim or cancellation through the workflow. A refusal with a §7 code is thrown as it is;
  * anything else (the run had already ended) is `undefined`, and the caller answers from the row.
  */
-async function settle(client: Client, input: InvitationLifecycleInput, send: (op: WithStartWorkflowOperation<typeof invitationLifecycle>) => Promise<InvitationView>, taskQueue?: string): Promise<InvitationView | undefined> {
+async function settle(
+  client: Client,
+  input: InvitationLifecycleInput,
+  send: (op: WithStartWorkflowOperation<typeof invitationLifecycle>) => Promise<InvitationView>,
+  taskQueue?: string,
+): Promise<InvitationView | undefined> {
   try {
     return await send(new WithStartWorkflowOperation<typeof invitationLifecycle>('invitationLifecycle', operation(input, taskQueue)));
   } catch (err) {
@@ -45,9 +50,19 @@ async function settle(client: Client, input: InvitationLifecycleInput, send: (op
 }
 
 export function claimThroughWorkflow(client: Client, input: InvitationLifecycleInput, inviteeUma: string, options: { taskQueue?: string } = {}) {
-  return settle(client, input, (startWorkflowOperation) => client.workflow.executeUpdateWithStart(claimInvitationUpdate, { args: [{ inviteeUma }], startWorkflowOperation }), options.taskQueue);
+  return settle(
+    client,
+    input,
+    (startWorkflowOperation) => client.workflow.executeUpdateWithStart(claimInvitationUpdate, { args: [{ inviteeUma }], startWorkflowOperation }),
+    options.taskQueue,
+  );
 }
 
 export function cancelThroughWorkflow(client: Client, input: InvitationLifecycleInput, options: { taskQueue?: string } = {}) {
-  return settle(client, input, (startWorkflowOperation) => client.workflow.executeUpdateWithStart(cancelInvitationUpdate, { args: [], startWorkflowOperation }), options.taskQueue);
+  return settle(
+    client,
+    input,
+    (startWorkflowOperation) => client.workflow.executeUpdateWithStart(cancelInvitationUpdate, { args: [], startWorkflowOperation }),
+    options.taskQueue,
+  );
 }

@@ -54,7 +54,11 @@ export async function startQuote(client: Client, input: QuoteInput, options: { t
 export async function executeQuote(client: Client, input: QuoteInput, options: { requestKey: string; taskQueue?: string }): Promise<PaymentExecution> {
   try {
     return await retryingUnprocessedUpdate(() =>
-      client.workflow.executeUpdateWithStart(executePaymentUpdate, { args: [{ requestKey: options.requestKey }], updateId: `execute:${options.requestKey}`, startWorkflowOperation: withStart(input, options.taskQueue) }),
+      client.workflow.executeUpdateWithStart(executePaymentUpdate, {
+        args: [{ requestKey: options.requestKey }],
+        updateId: `execute:${options.requestKey}`,
+        startWorkflowOperation: withStart(input, options.taskQueue),
+      }),
     );
   } catch (err) {
     return rethrowAsDomainError(err);
@@ -66,7 +70,12 @@ export async function executeQuote(client: Client, input: QuoteInput, options: {
  * after the first is answered with the one payment (a repeat); the request's key, when it has
  * one, is the update id, so a retry joins its first attempt.
  */
-export async function fundQuote(client: Client, input: QuoteInput, amount: bigint, options: { taskQueue?: string; requestKey?: string } = {}): Promise<PaymentExecution> {
+export async function fundQuote(
+  client: Client,
+  input: QuoteInput,
+  amount: bigint,
+  options: { taskQueue?: string; requestKey?: string } = {},
+): Promise<PaymentExecution> {
   try {
     return await retryingUnprocessedUpdate(() =>
       client.workflow.executeUpdateWithStart(fundQuoteUpdate, {
@@ -85,9 +94,17 @@ export async function fundQuote(client: Client, input: QuoteInput, amount: bigin
  * passing; rejected, the payment fails. `CONFLICT` when the payment is not held by that gate.
  * A decision's own id makes its retries one decision.
  */
-export async function decideHold(client: Client, transactionId: string, decision: { gate: string; decision: 'APPROVE' | 'REJECT'; decisionId: string }): Promise<PaymentExecution> {
+export async function decideHold(
+  client: Client,
+  transactionId: string,
+  decision: { gate: string; decision: 'APPROVE' | 'REJECT'; decisionId: string },
+): Promise<PaymentExecution> {
   try {
-    return await retryingUnprocessedUpdate(() => client.workflow.getHandle(transactionId).executeUpdate(decideHoldUpdate, { args: [{ gate: decision.gate, decision: decision.decision }], updateId: `decide:${decision.decisionId}` }));
+    return await retryingUnprocessedUpdate(() =>
+      client.workflow
+        .getHandle(transactionId)
+        .executeUpdate(decideHoldUpdate, { args: [{ gate: decision.gate, decision: decision.decision }], updateId: `decide:${decision.decisionId}` }),
+    );
   } catch (err) {
     if (err instanceof WorkflowNotFoundError) throw new DomainError('CONFLICT', `The payment is not held by ${decision.gate}`);
     return rethrowAsDomainError(err);
@@ -104,7 +121,10 @@ export async function decideHold(client: Client, transactionId: string, decision
 export async function cancelPayout(client: Client, transactionId: string, request: { reason?: string; requestKey?: string } = {}): Promise<void> {
   try {
     await retryingUnprocessedUpdate(() =>
-      client.workflow.getHandle(transactionId).executeUpdate(cancelPayoutUpdate, { args: [{ ...(request.reason ? { reason: request.reason } : {}) }], ...(request.requestKey ? { updateId: `cancel:${request.requestKey}` } : {}) }),
+      client.workflow.getHandle(transactionId).executeUpdate(cancelPayoutUpdate, {
+        args: [{ ...(request.reason ? { reason: request.reason } : {}) }],
+        ...(request.requestKey ? { updateId: `cancel:${request.requestKey}` } : {}),
+      }),
     );
   } catch (err) {
     const refusal = domainErrorFrom(err);

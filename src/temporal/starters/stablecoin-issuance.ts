@@ -8,7 +8,12 @@ import { TASK_QUEUE } from '../task-queue';
  * The issuance workflow of a registered token (workflow id = the stablecoin id). Starting it
  * again joins the run there is; after it ended, a new run finds the issuance final and stops.
  */
-export async function startStablecoinIssuance(client: Client, coin: { id: string; platformId: string }, timing: StablecoinTiming, options: { taskQueue?: string } = {}): Promise<void> {
+export async function startStablecoinIssuance(
+  client: Client,
+  coin: { id: string; platformId: string },
+  timing: StablecoinTiming,
+  options: { taskQueue?: string } = {},
+): Promise<void> {
   await client.workflow.start<typeof stablecoinIssuance>('stablecoinIssuance', {
     workflowId: coin.id,
     taskQueue: options.taskQueue ?? TASK_QUEUE,

@@ -1,7 +1,13 @@
 import { WithStartWorkflowOperation, WorkflowIdConflictPolicy, WorkflowIdReusePolicy, WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { DomainError } from '../../domain/errors';
 import type { stablecoinOperation } from '../../../workflows/stablecoins/stablecoin-operation';
-import { fundStablecoinOperationUpdate, submitStablecoinOperationUpdate, type StablecoinOperationInput, type StablecoinStepOutcome, type StablecoinTiming } from '../../../workflows/stablecoins/definitions';
+import {
+  fundStablecoinOperationUpdate,
+  submitStablecoinOperationUpdate,
+  type StablecoinOperationInput,
+  type StablecoinStepOutcome,
+  type StablecoinTiming,
+} from '../../../workflows/stablecoins/definitions';
 import { rethrowAsDomainError } from '../failures';
 import { PlatformIdKey, StablecoinIdKey } from '../search-attributes';
 import { TASK_QUEUE } from '../task-queue';
@@ -28,7 +34,12 @@ function options(op: OperationRef, timing: StablecoinTiming, taskQueue?: string)
 }
 
 /** Starts (or joins) the operation's workflow without waiting: the sweep's way to submit an operation whose start was lost. */
-export async function startStablecoinOperation(client: Client, op: OperationRef, timing: StablecoinTiming, settings: { taskQueue?: string } = {}): Promise<void> {
+export async function startStablecoinOperation(
+  client: Client,
+  op: OperationRef,
+  timing: StablecoinTiming,
+  settings: { taskQueue?: string } = {},
+): Promise<void> {
   await client.workflow.start<typeof stablecoinOperation>('stablecoinOperation', options(op, timing, settings.taskQueue));
 }
 
@@ -38,9 +49,18 @@ export async function startStablecoinOperation(client: Client, op: OperationRef,
  * ended, a new one finds the operation already submitted and answers where it stands (a refusal
  * at submission is an outcome, not a failure: the operation is FAILED with its reason).
  */
-export async function submitStablecoinOperation(client: Client, op: OperationRef, timing: StablecoinTiming, settings: { taskQueue?: string } = {}): Promise<StablecoinStepOutcome> {
+export async function submitStablecoinOperation(
+  client: Client,
+  op: OperationRef,
+  timing: StablecoinTiming,
+  settings: { taskQueue?: string } = {},
+): Promise<StablecoinStepOutcome> {
   try {
-    return await retryingUnprocessedUpdate(() => client.workflow.executeUpdateWithStart(submitStablecoinOperationUpdate, { startWorkflowOperation: new WithStartWorkflowOperation<typeof stablecoinOperation>('stablecoinOperation', options(op, timing, settings.taskQueue)) }));
+    return await retryingUnprocessedUpdate(() =>
+      client.workflow.executeUpdateWithStart(submitStablecoinOperationUpdate, {
+        startWorkflowOperation: new WithStartWorkflowOperation<typeof stablecoinOperation>('stablecoinOperation', options(op, timing, settings.taskQueue)),
+      }),
+    );
   } catch (err) {
     return rethrowAsDomainError(err);
   }

@@ -13,7 +13,11 @@ import { TASK_QUEUE } from '../task-queue';
  * Starts the delivery workflow of a recorded event (workflow id = event id, so a repeat attaches
  * to the running delivery instead of sending twice). For events raised outside a workflow.
  */
-export async function startWebhookDelivery(client: Client, event: WebhookEvent, options: { taskQueue?: string; singleAttempt?: boolean; reusePolicy?: WorkflowIdReusePolicy } = {}) {
+export async function startWebhookDelivery(
+  client: Client,
+  event: WebhookEvent,
+  options: { taskQueue?: string; singleAttempt?: boolean; reusePolicy?: WorkflowIdReusePolicy } = {},
+) {
   return client.workflow.start<typeof webhookDelivery>('webhookDelivery', {
     workflowId: event.id,
     taskQueue: options.taskQueue ?? TASK_QUEUE,

@@ -43,7 +43,14 @@ async function flowingAgain(stack: Stack, component: 'api' | 'worker', before: n
  * Kills every component `each` times, one at a time, in a seeded random order, at a random
  * moment of its slot of the campaign, and restarts it after a random short outage.
  */
-export async function killThroughout(stack: Stack, random: Random, components: readonly Component[], each: number, seconds: number, say: (m: string) => void): Promise<Kill[]> {
+export async function killThroughout(
+  stack: Stack,
+  random: Random,
+  components: readonly Component[],
+  each: number,
+  seconds: number,
+  say: (m: string) => void,
+): Promise<Kill[]> {
   const plan = random.shuffle(components.flatMap((c) => Array.from({ length: each }, () => c)));
   const slotMs = (seconds * 1000) / plan.length;
   const started = Date.now();
@@ -54,7 +61,10 @@ export async function killThroughout(stack: Stack, random: Random, components: r
     const at = slotStart + random.next() * slotMs * 0.5;
     if (at > Date.now()) await sleep(at - Date.now());
     const downMs = random.int(0, 3_000);
-    const before = { api: await stack.counter('api', FLOW.api.name, FLOW.api.labels), worker: await stack.counter('worker', FLOW.worker.name, FLOW.worker.labels) };
+    const before = {
+      api: await stack.counter('api', FLOW.api.name, FLOW.api.labels),
+      worker: await stack.counter('worker', FLOW.worker.name, FLOW.worker.labels),
+    };
     const killedAt = Date.now();
     say(`killing ${component} (SIGKILL), restarting it in ${downMs} ms`);
     stack.kill(component);
@@ -68,7 +78,9 @@ export async function killThroughout(stack: Stack, random: Random, components: r
       flowingAgain(stack, 'worker', before.worker, component === 'worker', killedAt),
     ]);
     kills.push({ component, at: Math.round((killedAt - started) / 1000), downMs, componentBackMs, serviceReadyMs, answeringMs, deliveringMs });
-    say(`${component} back after ${componentBackMs} ms, service ready after ${serviceReadyMs} ms, answering partners after ${answeringMs ?? '—'} ms, delivering webhooks after ${deliveringMs ?? '—'} ms`);
+    say(
+      `${component} back after ${componentBackMs} ms, service ready after ${serviceReadyMs} ms, answering partners after ${answeringMs ?? '—'} ms, delivering webhooks after ${deliveringMs ?? '—'} ms`,
+    );
   }
   return kills;
 }

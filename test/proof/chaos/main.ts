@@ -124,7 +124,11 @@ function report(checks: Check[], kills: Kill[], operations: number): void {
   // Ready: /ready answers 200. Answering and delivering: read from the API's and the worker's metrics.
   console.log('\n  kill  at(s)  component  down(ms)  component back(ms)  service ready(ms)  answering(ms)  delivering(ms)');
   const ms = (value: number | null, width: number) => String(value ?? '—').padStart(width);
-  kills.forEach((k, i) => console.log(`  ${String(i + 1).padStart(4)}  ${String(k.at).padStart(5)}  ${k.component.padEnd(9)}  ${ms(k.downMs, 8)}  ${ms(k.componentBackMs, 18)}  ${ms(k.serviceReadyMs, 17)}  ${ms(k.answeringMs, 13)}  ${ms(k.deliveringMs, 14)}`));
+  kills.forEach((k, i) =>
+    console.log(
+      `  ${String(i + 1).padStart(4)}  ${String(k.at).padStart(5)}  ${k.component.padEnd(9)}  ${ms(k.downMs, 8)}  ${ms(k.componentBackMs, 18)}  ${ms(k.serviceReadyMs, 17)}  ${ms(k.answeringMs, 13)}  ${ms(k.deliveringMs, 14)}`,
+    ),
+  );
   console.log('');
   for (const [status, name, detail] of rows) console.log(`  ${status!.padEnd(4)}  ${name!.padEnd(width)}  ${detail}`);
 }

@@ -42,7 +42,8 @@ export function expectedStablecoinRefusal(o: Outcome): boolean {
 }
 
 /** The operation's id follows from its Idempotency-Key: a retry can only ever name this one. */
-const operationId = (platformId: string, issuer: Issuer, o: Sent) => derivedId('StablecoinOperation', platformId, issuer.stablecoinId, o.operation.kind.toUpperCase(), o.stablecoin.idempotencyKey);
+const operationId = (platformId: string, issuer: Issuer, o: Sent) =>
+  derivedId('StablecoinOperation', platformId, issuer.stablecoinId, o.operation.kind.toUpperCase(), o.stablecoin.idempotencyKey);
 
 /** Whether the answer says a row was recorded: accepted, or refused by the provider after being recorded (FAILED). */
 const recorded = (o: Sent) => o.first.status === 201 || code(o) === 'STABLECOIN_PROVIDER_ERROR';
@@ -57,7 +58,10 @@ async function operationRows(pg: PgClient, issuer: Issuer): Promise<OperationRow
 
 /** Operations of the platform not yet final, for the drain. */
 export async function unsettledStablecoinOperations(pg: PgClient, platformId: string): Promise<number> {
-  const { rows } = await pg.query<{ n: string }>(`select count(*)::text as n from stablecoin_operations where platform_id = $1 and status <> all($2)`, [platformId, FINAL]);
+  const { rows } = await pg.query<{ n: string }>(`select count(*)::text as n from stablecoin_operations where platform_id = $1 and status <> all($2)`, [
+    platformId,
+    FINAL,
+  ]);
   return Number(rows[0]!.n);
 }
 
@@ -88,7 +92,11 @@ function oneOperationPerAnswer(platformId: string, issuer: Issuer, sent: Sent[],
     if (recorded(o)) {
       if (named !== id) problems.push(`${what} answered ${String(named)}, its key gives ${id}`);
       if (!row) problems.push(`${what}: no operation ${id}`);
-      else if (row.operation_type !== o.operation.kind.toUpperCase() || row.fiat_amount !== String(o.operation.cents) || row.amount !== String(BigInt(o.operation.cents) * 10_000n)) {
+      else if (
+        row.operation_type !== o.operation.kind.toUpperCase() ||
+        row.fiat_amount !== String(o.operation.cents) ||
+        row.amount !== String(BigInt(o.operation.cents) * 10_000n)
+      ) {
         problems.push(`${what}: ${id} is a ${row.operation_type} of ${row.amount} units (${row.fiat_amount} cents)`);
       }
     } else if (row) {
@@ -101,11 +109,19 @@ function oneOperationPerAnswer(platformId: string, issuer: Issuer, sent: Sent[],
   }
   // A second row for a retried key (or any row no request explains) has an id no answer names.
   const strays = rows.filter((r) => !accounted.has(r.id));
-  if (strays.length) problems.push(`${strays.length} operations no request accounts for: ${strays.slice(0, 3).map((r) => `${r.id} ${r.operation_type} ${r.fiat_amount} ${r.status}`).join(', ')}`);
+  if (strays.length)
+    problems.push(
+      `${strays.length} operations no request accounts for: ${strays
+        .slice(0, 3)
+        .map((r) => `${r.id} ${r.operation_type} ${r.fiat_amount} ${r.status}`)
+        .join(', ')}`,
+    );
   return {
     name: 'one stablecoin operation per answer',
     ok: problems.length === 0,
-    detail: problems.length ? problems.slice(0, 4).join('; ') : `${sent.length} mints and burns: ${tally.accepted} answered 201, ${tally.refusedByProvider} refused by the provider (FAILED), ${tally.short} INSUFFICIENT_FUNDS (no row) ↔ ${rows.length} operations, none stray`,
+    detail: problems.length
+      ? problems.slice(0, 4).join('; ')
+      : `${sent.length} mints and burns: ${tally.accepted} answered 201, ${tally.refusedByProvider} refused by the provider (FAILED), ${tally.short} INSUFFICIENT_FUNDS (no row) ↔ ${rows.length} operations, none stray`,
   };
 }
 
@@ -117,7 +133,8 @@ async function finalStates(temporal: Client, platformId: string, issuer: Issuer,
     runs.set(wf.workflowId, [...(runs.get(wf.workflowId) ?? []), { status: wf.status.name, businessStatus: wf.typedSearchAttributes.get(BusinessStatusKey) }]);
   }
   const issuance: string[] = [];
-  for await (const wf of temporal.workflow.list({ query: `WorkflowType = "stablecoinIssuance" AND WorkflowId = "${issuer.stablecoinId}"` })) issuance.push(wf.status.name);
+  for await (const wf of temporal.workflow.list({ query: `WorkflowType = "stablecoinIssuance" AND WorkflowId = "${issuer.stablecoinId}"` }))
+    issuance.push(wf.status.name);
   const wrong: string[] = [];
   const byStatus = new Map<string, number>();
   for (const o of sent) {
@@ -126,7 +143,9 @@ async function finalStates(temporal: Client, platformId: string, issuer: Issuer,
     byStatus.set(row.status, (byStatus.get(row.status) ?? 0) + 1);
     const expected = STABLECOIN_SCENARIOS[o.operation.scenario];
     if (row.status !== expected.status || (row.failure_reason ?? undefined) !== expected.failureReason) {
-      wrong.push(`${row.id} (${o.operation.kind} ${o.operation.scenario}): ${row.status}/${row.failure_reason ?? '-'}, expected ${expected.status}/${expected.failureReason ?? '-'}`);
+      wrong.push(
+        `${row.id} (${o.operation.kind} ${o.operation.scenario}): ${row.status}/${row.failure_reason ?? '-'}, expected ${expected.status}/${expected.failureReason ?? '-'}`,
+      );
     }
     const its = runs.get(row.id) ?? [];
     if (its.length !== 1 || its[0]!.status !== 'COMPLETED' || its[0]!.businessStatus !== row.status) {
@@ -138,7 +157,9 @@ async function finalStates(temporal: Client, platformId: string, issuer: Issuer,
   return {
     name: 'no stablecoin operation lost or stuck',
     ok: wrong.length === 0,
-    detail: wrong.length ? `${wrong.length} wrong: ${wrong.slice(0, 4).join('; ')}` : `${counts || 'none'}, each its scenario's final state, each one workflow run closed with it; the issuance closed`,
+    detail: wrong.length
+      ? `${wrong.length} wrong: ${wrong.slice(0, 4).join('; ')}`
+      : `${counts || 'none'}, each its scenario's final state, each one workflow run closed with it; the issuance closed`,
   };
 }
 
@@ -172,11 +193,15 @@ async function ledger(pg: PgClient, platformId: string, issuer: Issuer, rows: Op
     }
     expectedReserve += signed;
     if (!lines) problems.push(`${r.id} COMPLETED has no journal entry`);
-    else if (lines.size !== 2 || lines.get(reserve) !== signed || lines.get(supply) !== -signed) problems.push(`${r.id}: entry ${JSON.stringify(Object.fromEntries([...lines].map(([a, n]) => [a, String(n)])))}, expected reserve ${signed}`);
+    else if (lines.size !== 2 || lines.get(reserve) !== signed || lines.get(supply) !== -signed)
+      problems.push(`${r.id}: entry ${JSON.stringify(Object.fromEntries([...lines].map(([a, n]) => [a, String(n)])))}, expected reserve ${signed}`);
   }
   if (entries.size) problems.push(`${entries.size} stablecoin entries without an operation of this coin: ${[...entries.keys()].slice(0, 3).join(', ')}`);
   // Reserve and supply may go negative, so they keep no running balance: their balance is their postings.
-  const { rows: balances } = await pg.query<{ id: string; balance: string }>('select account_id as id, sum(amount)::text as balance from postings where account_id = any($1) group by account_id', [[reserve, supply]]);
+  const { rows: balances } = await pg.query<{ id: string; balance: string }>(
+    'select account_id as id, sum(amount)::text as balance from postings where account_id = any($1) group by account_id',
+    [[reserve, supply]],
+  );
   const balance = (id: string) => BigInt(balances.find((b) => b.id === id)?.balance ?? 0);
   if (balance(reserve) !== expectedReserve) problems.push(`reserve ${balance(reserve)}, completed mints − burns ${expectedReserve}`);
   if (balance(supply) !== -balance(reserve)) problems.push(`supply ${balance(supply)} is not −reserve (${balance(reserve)})`);
@@ -193,7 +218,9 @@ async function ledger(pg: PgClient, platformId: string, issuer: Issuer, rows: Op
   return {
     name: 'stablecoin reserve and supply',
     ok: problems.length === 0,
-    detail: problems.length ? problems.slice(0, 4).join('; ') : `${completed} completed operations ↔ ${completed} entries, failed ones none; reserve ${balance(reserve)} = mints − burns, supply ${balance(supply)}; reserve never below 0 over ${history.length} postings`,
+    detail: problems.length
+      ? problems.slice(0, 4).join('; ')
+      : `${completed} completed operations ↔ ${completed} entries, failed ones none; reserve ${balance(reserve)} = mints − burns, supply ${balance(supply)}; reserve never below 0 over ${history.length} postings`,
   };
 }
 
@@ -253,6 +280,8 @@ function burnRefusals(sent: Sent[], rows: OperationRow[]): Check {
   return {
     name: 'stablecoin burns refused only when short',
     ok: untrue.length === 0,
-    detail: untrue.length ? `${untrue.length} refused though the supply sufficed: ${untrue.slice(0, 3).join('; ')}` : `${refused.length} burns refused INSUFFICIENT_FUNDS, each beyond what was available while it was in flight${closest !== undefined ? ` (closest by ${closest} cents)` : ''}`,
+    detail: untrue.length
+      ? `${untrue.length} refused though the supply sufficed: ${untrue.slice(0, 3).join('; ')}`
+      : `${refused.length} burns refused INSUFFICIENT_FUNDS, each beyond what was available while it was in flight${closest !== undefined ? ` (closest by ${closest} cents)` : ''}`,
   };
 }

@@ -54,10 +54,30 @@ async function until(what: string, probe: () => Promise<boolean>, timeoutMs = 60
 
 /** A provider link, a PROVISIONED token, a Spark wallet for mints and a validated bank account for burns. */
 export async function setUpIssuer(client: PartnerClient): Promise<Issuer> {
-  await expectStatus(await client.call('POST', '/stablecoin-provider-accounts', { provider: 'BRALE', apiClientId: `chaos-${randomUUID().slice(0, 8)}`, apiClientSecret: 'sk_sandbox_chaos' }), 'link provider account', 201);
-  const wallet = String((await expectStatus(await client.call('POST', '/platform/external-accounts', { currency: 'USDB', accountInfo: { accountType: 'SPARK_WALLET', address: SPARK_ADDRESS } }), 'create spark wallet', 201)).id);
+  await expectStatus(
+    await client.call('POST', '/stablecoin-provider-accounts', {
+      provider: 'BRALE',
+      apiClientId: `chaos-${randomUUID().slice(0, 8)}`,
+      apiClientSecret: 'sk_sandbox_chaos',
+    }),
+    'link provider account',
+    201,
+  );
+  const wallet = String(
+    (
+      await expectStatus(
+        await client.call('POST', '/platform/external-accounts', { currency: 'USDB', accountInfo: { accountType: 'SPARK_WALLET', address: SPARK_ADDRESS } }),
+        'create spark wallet',
+        201,
+      )
+    ).id,
+  );
   const bank = String((await expectStatus(await client.call('POST', '/platform/external-accounts', usdAccount('123456789')), 'create bank account', 201)).id);
-  const coin = await expectStatus(await client.call('POST', '/stablecoins', { providerTokenIdentifier: 'CHAOS', networkTokenIdentifier: 'btkn1chaos', network: 'SPARK' }), 'register stablecoin', 201);
+  const coin = await expectStatus(
+    await client.call('POST', '/stablecoins', { providerTokenIdentifier: 'CHAOS', networkTokenIdentifier: 'btkn1chaos', network: 'SPARK' }),
+    'register stablecoin',
+    201,
+  );
   const stablecoinId = String(coin.id);
   await until('the stablecoin PROVISIONED', async () => (await client.call('GET', `/stablecoins/${stablecoinId}`)).body.issuanceStatus === 'PROVISIONED');
   // The sandbox validates a US bank account ten seconds after it is registered; burns need it ACTIVE.
@@ -72,7 +92,11 @@ export async function setUpIssuer(client: PartnerClient): Promise<Issuer> {
  * average, so that the supply stays short and burns race for the last of it.
  */
 export function nextStablecoinOperation(random: Random, kind: 'mint' | 'burn', sequence: number): StablecoinOperation {
-  const scenario = random.weighted<StablecoinScenario>([['completes', 8], ['transferFails', 1], ['refused', kind === 'mint' ? 1 : 0]]);
+  const scenario = random.weighted<StablecoinScenario>([
+    ['completes', 8],
+    ['transferFails', 1],
+    ['refused', kind === 'mint' ? 1 : 0],
+  ]);
   const fixed = STABLECOIN_SCENARIOS[scenario].cents;
   return { kind, scenario, cents: fixed ?? 100_000 * random.int(1, kind === 'mint' ? 20 : 45) + sequence };
 }
@@ -82,8 +106,18 @@ export async function performStablecoin(client: PartnerClient, issuer: Issuer, o
   const amount = (BigInt(operation.cents) * UNITS_PER_CENT).toString();
   const body =
     operation.kind === 'mint'
-      ? { amount, fundingSource: { type: 'PROVIDER_INTERNAL_BALANCE', sourceTokenIdentifier: 'USDC', cryptoNetwork: 'SOLANA' }, destination: { accountId: issuer.wallet }, description: 'chaos campaign' }
-      : { amount, source: { type: 'PROVIDER_INTERNAL_BALANCE' }, destination: { type: 'EXTERNAL_ACCOUNT', externalAccountId: issuer.bank, rail: 'RTP_CREDIT' }, description: 'chaos campaign' };
+      ? {
+          amount,
+          fundingSource: { type: 'PROVIDER_INTERNAL_BALANCE', sourceTokenIdentifier: 'USDC', cryptoNetwork: 'SOLANA' },
+          destination: { accountId: issuer.wallet },
+          description: 'chaos campaign',
+        }
+      : {
+          amount,
+          source: { type: 'PROVIDER_INTERNAL_BALANCE' },
+          destination: { type: 'EXTERNAL_ACCOUNT', externalAccountId: issuer.bank, rail: 'RTP_CREDIT' },
+          description: 'chaos campaign',
+        };
   const idempotencyKey = randomUUID();
   const sentAt = Date.now();
   const first = await client.call('POST', `/stablecoins/${issuer.stablecoinId}/${operation.kind}s`, body, idempotencyKey);

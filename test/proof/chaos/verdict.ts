@@ -87,13 +87,17 @@ async function drain(pg: PgClient, client: Client, input: VerdictInput): Promise
   const deadline = Date.now() + input.drainSeconds * 1000;
   const mustSettle = new Set(input.outcomes.filter(executed).map((o) => o.transactionId!));
   for (;;) {
-    const open = (await transactions(pg, input.platformId)).filter((t) => mustSettle.has(t.id) && (!TERMINAL.has(t.status) || (t.status === 'FAILED' && t.refund_status === 'PENDING')));
+    const open = (await transactions(pg, input.platformId)).filter(
+      (t) => mustSettle.has(t.id) && (!TERMINAL.has(t.status) || (t.status === 'FAILED' && t.refund_status === 'PENDING')),
+    );
     const undelivered = [...(await webhookEventIds(pg, input.platformId)).keys()].filter((id) => !input.delivered.has(id));
     const workflows = await unexplainedOpenWorkflows(pg, client);
     const operations = await unsettledStablecoinOperations(pg, input.platformId);
     if (open.length === 0 && undelivered.length === 0 && workflows.length === 0 && operations === 0) return;
     if (Date.now() > deadline) {
-      input.say(`drain deadline passed: ${open.length} payments and ${operations} stablecoin operations unsettled, ${undelivered.length} webhook events undelivered, ${workflows.length} workflows open`);
+      input.say(
+        `drain deadline passed: ${open.length} payments and ${operations} stablecoin operations unsettled, ${undelivered.length} webhook events undelivered, ${workflows.length} workflows open`,
+      );
       return;
     }
     await sleep(2_000);
@@ -144,10 +148,18 @@ function answers(outcomes: Outcome[]): Check {
   const unanswered = all.filter((a) => a.status === 0).length;
   const byStatus = new Map<number, number>();
   for (const a of all) byStatus.set(a.status, (byStatus.get(a.status) ?? 0) + 1);
-  const unexpected = outcomes.filter((o) => ((o.first.status >= 400 && !expectedStablecoinRefusal(o)) || (o.execute && o.execute.status >= 400 && !truthfulRefusal(o))) && o.first.status !== 0);
+  const unexpected = outcomes.filter(
+    (o) => ((o.first.status >= 400 && !expectedStablecoinRefusal(o)) || (o.execute && o.execute.status >= 400 && !truthfulRefusal(o))) && o.first.status !== 0,
+  );
   const retried = all.filter((a) => a.failedAttempts > 0).length;
-  const statuses = [...byStatus].sort(([a], [b]) => a - b).map(([s, n]) => `${s}×${n}`).join(' ');
-  const sample = unexpected.slice(0, 3).map((o) => JSON.stringify(o.execute?.body ?? o.first.body)).join('; ');
+  const statuses = [...byStatus]
+    .sort(([a], [b]) => a - b)
+    .map(([s, n]) => `${s}×${n}`)
+    .join(' ');
+  const sample = unexpected
+    .slice(0, 3)
+    .map((o) => JSON.stringify(o.execute?.body ?? o.first.body))
+    .join('; ');
   return {
     name: 'every request answered',
     ok: unanswered === 0 && unexpected.length === 0,
@@ -182,8 +194,20 @@ function oneTransactionPerAnswer(input: VerdictInput, rows: TransactionRow[]): C
     }
   }
   const strays = rows.filter((t) => !accounted.has(t.id));
-  if (strays.length > 0) problems.push(`${strays.length} transactions no 2xx answer accounts for: ${strays.slice(0, 3).map((t) => t.id).join(', ')}`);
-  return { name: 'one transaction per 2xx answer', ok: problems.length === 0, detail: problems.length ? problems.slice(0, 5).join('; ') : `${answered} answers ↔ ${rows.length - input.customers.length} transactions (+${input.customers.length} set-up fundings)` };
+  if (strays.length > 0)
+    problems.push(
+      `${strays.length} transactions no 2xx answer accounts for: ${strays
+        .slice(0, 3)
+        .map((t) => t.id)
+        .join(', ')}`,
+    );
+  return {
+    name: 'one transaction per 2xx answer',
+    ok: problems.length === 0,
+    detail: problems.length
+      ? problems.slice(0, 5).join('; ')
+      : `${answered} answers ↔ ${rows.length - input.customers.length} transactions (+${input.customers.length} set-up fundings)`,
+  };
 }
 
 /** Each operation's transaction in the state its scenario prescribes. */
@@ -207,19 +231,35 @@ function finalStates(outcomes: Outcome[], rows: TransactionRow[]): Check {
       wrong.push(`${o.transactionId}: missing`);
     } else if (expected === 'NOT_EXECUTED') {
       if (t.status === 'COMPLETED' || t.status === 'PROCESSING') wrong.push(`${t.id} (execution refused): ${t.status}`);
-    } else if (t.status !== expected.status || (expected.failureReason && t.failure_reason !== expected.failureReason) || (t.status === 'FAILED' && t.refund_status !== 'COMPLETED')) {
-      wrong.push(`${t.id} (${o.operation.kind}${o.operation.kind === 'payout' ? ` ${o.operation.suffix}` : ''}): ${t.status}/${t.failure_reason ?? '-'}/refund ${t.refund_status ?? '-'}, expected ${expected.status}/${expected.failureReason ?? '-'}`);
+    } else if (
+      t.status !== expected.status ||
+      (expected.failureReason && t.failure_reason !== expected.failureReason) ||
+      (t.status === 'FAILED' && t.refund_status !== 'COMPLETED')
+    ) {
+      wrong.push(
+        `${t.id} (${o.operation.kind}${o.operation.kind === 'payout' ? ` ${o.operation.suffix}` : ''}): ${t.status}/${t.failure_reason ?? '-'}/refund ${t.refund_status ?? '-'}, expected ${expected.status}/${expected.failureReason ?? '-'}`,
+      );
     }
   }
   const funds = outcomes.filter((o) => o.operation.kind === 'fund' && o.first.status === 200).length;
-  return { name: 'no payment lost, duplicated or stuck', ok: wrong.length === 0, detail: wrong.length ? `${wrong.length} wrong: ${wrong.slice(0, 4).join('; ')}` : `${checked} quotes and ${funds} fundings each in their scenario's final state` };
+  return {
+    name: 'no payment lost, duplicated or stuck',
+    ok: wrong.length === 0,
+    detail: wrong.length
+      ? `${wrong.length} wrong: ${wrong.slice(0, 4).join('; ')}`
+      : `${checked} quotes and ${funds} fundings each in their scenario's final state`,
+  };
 }
 
 async function ledgerAudit(databaseUrl: string): Promise<Check> {
   const orm = await openOrm(databaseUrl, { poolMax: 2 });
   try {
     const audit = await runLedgerAudit(orm.em.fork());
-    return { name: 'ledger audit', ok: audit.findings.length === 0, detail: audit.findings.length ? JSON.stringify(audit.findings.slice(0, 3)) : `${audit.entries} entries over ${audit.accounts} accounts, all balanced` };
+    return {
+      name: 'ledger audit',
+      ok: audit.findings.length === 0,
+      detail: audit.findings.length ? JSON.stringify(audit.findings.slice(0, 3)) : `${audit.entries} entries over ${audit.accounts} accounts, all balanced`,
+    };
   } finally {
     await orm.close();
   }
@@ -258,7 +298,9 @@ async function externalFlows(pg: PgClient, input: VerdictInput, rows: Transactio
     if (o.operation.kind === 'convert' && t.status === 'COMPLETED') add(o.operation.customer.eur, BigInt(t.received_amount));
   }
   const actual = await input.apiBalances();
-  const off = [...expected].filter(([id, amount]) => actual.get(id) !== amount).map(([id, amount]) => `${id}: API ${String(actual.get(id))}, expected ${amount}`);
+  const off = [...expected]
+    .filter(([id, amount]) => actual.get(id) !== amount)
+    .map(([id, amount]) => `${id}: API ${String(actual.get(id))}, expected ${amount}`);
   // The funding source may go negative, so it keeps no running balance: its balance is its postings.
   const { rows: source } = await pg.query<{ balance: string }>(
     `select coalesce(sum(p.amount), 0)::text as balance from postings p join ledger_accounts a on a.id = p.account_id where a.platform_id = $1 and a.kind = 'SANDBOX_FUNDING_SOURCE' and a.currency = 'USD'`,
@@ -266,7 +308,11 @@ async function externalFlows(pg: PgClient, input: VerdictInput, rows: Transactio
   );
   const sourceBalance = BigInt(source[0]!.balance);
   if (sourceBalance !== -fundedIn) off.push(`sandbox funding source ${sourceBalance}, expected ${-fundedIn}`);
-  return { name: 'balances equal the external flows', ok: off.length === 0, detail: off.length ? off.slice(0, 4).join('; ') : `${expected.size} accounts as tallied; ${fundedIn} USD cents funded in` };
+  return {
+    name: 'balances equal the external flows',
+    ok: off.length === 0,
+    detail: off.length ? off.slice(0, 4).join('; ') : `${expected.size} accounts as tallied; ${fundedIn} USD cents funded in`,
+  };
 }
 
 function webhooks(recorded: Map<string, string>, input: VerdictInput): Check {
@@ -288,9 +334,21 @@ function webhooks(recorded: Map<string, string>, input: VerdictInput): Check {
     if (!recorded.has(hook.body.id)) problems.push(`${hook.body.id} received but never recorded`);
   }
   const missing = [...recorded.keys()].filter((id) => !input.delivered.has(id));
-  if (missing.length) problems.push(`${missing.length} recorded events never accepted (${missing.slice(0, 3).map((id) => `${id} ${recorded.get(id)}`).join(', ')})`);
+  if (missing.length)
+    problems.push(
+      `${missing.length} recorded events never accepted (${missing
+        .slice(0, 3)
+        .map((id) => `${id} ${recorded.get(id)}`)
+        .join(', ')})`,
+    );
   if (badSignatures) problems.push(`${badSignatures} deliveries with an invalid signature`);
-  return { name: 'webhooks at least once, signed', ok: problems.length === 0, detail: problems.length ? problems.slice(0, 4).join('; ') : `${recorded.size} events, ${input.received.length} deliveries (${duplicates} repeats), all signatures valid` };
+  return {
+    name: 'webhooks at least once, signed',
+    ok: problems.length === 0,
+    detail: problems.length
+      ? problems.slice(0, 4).join('; ')
+      : `${recorded.size} events, ${input.received.length} deliveries (${duplicates} repeats), all signatures valid`,
+  };
 }
 
 /** No workflow failed, timed out or terminated; none left open except quotes awaiting their expiry. */
@@ -309,7 +367,14 @@ async function workflows(pg: PgClient, client: Client): Promise<Check> {
   return {
     name: 'workflows finished or open for a reason',
     ok: bad.length === 0 && unexplained.length === 0,
-    detail: `${counts}; ${open - unexplained.length} open quotes await expiry${bad.length ? `; failed: ${bad.slice(0, 3).join(', ')}` : ''}${unexplained.length ? `; open without a reason: ${unexplained.slice(0, 3).map((w) => `${w.type} ${w.id}`).join(', ')}` : ''}`,
+    detail: `${counts}; ${open - unexplained.length} open quotes await expiry${bad.length ? `; failed: ${bad.slice(0, 3).join(', ')}` : ''}${
+      unexplained.length
+        ? `; open without a reason: ${unexplained
+            .slice(0, 3)
+            .map((w) => `${w.type} ${w.id}`)
+            .join(', ')}`
+        : ''
+    }`,
   };
 }
 
@@ -317,7 +382,10 @@ function crashes(input: VerdictInput): Check {
   const counts = new Map<string, number>();
   for (const k of input.kills) counts.set(k.component, (counts.get(k.component) ?? 0) + 1);
   const short = [...counts].filter(([, n]) => n < input.killsEach);
-  const exits = Object.entries(input.unplannedExits).filter(([, n]) => n > 0).map(([c, n]) => `${c} ${n}`).join(', ');
+  const exits = Object.entries(input.unplannedExits)
+    .filter(([, n]) => n > 0)
+    .map(([c, n]) => `${c} ${n}`)
+    .join(', ');
   return {
     name: 'every process killed and back',
     ok: short.length === 0 && counts.size === 4,

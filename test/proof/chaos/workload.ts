@@ -64,9 +64,17 @@ async function expectStatus(answer: Answer, what: string, ...statuses: number[])
 export async function setUp(client: PartnerClient, count: number, initialFunding: number): Promise<Customer[]> {
   const customers: Customer[] = [];
   for (let i = 0; i < count; i++) {
-    const customer = await expectStatus(await client.call('POST', '/customers', { customerType: 'INDIVIDUAL', platformCustomerId: `chaos-${i}-${randomUUID()}`, fullName: 'Chaos Customer' }), 'create customer', 201);
+    const customer = await expectStatus(
+      await client.call('POST', '/customers', { customerType: 'INDIVIDUAL', platformCustomerId: `chaos-${i}-${randomUUID()}`, fullName: 'Chaos Customer' }),
+      'create customer',
+      201,
+    );
     const customerId = String(customer.id);
-    const list = await expectStatus(await client.call('GET', `/customers/internal-accounts?customerId=${encodeURIComponent(customerId)}`), 'list accounts', 200);
+    const list = await expectStatus(
+      await client.call('GET', `/customers/internal-accounts?customerId=${encodeURIComponent(customerId)}`),
+      'list accounts',
+      200,
+    );
     const accounts = list.data as { id: string; balance: { currency: { code: string } } }[];
     const usd = accounts.find((a) => a.balance.currency.code === 'USD')!.id;
     const eur = accounts.find((a) => a.balance.currency.code === 'EUR')!.id;
@@ -78,7 +86,11 @@ export async function setUp(client: PartnerClient, count: number, initialFunding
         await client.call('POST', '/customers/external-accounts', {
           customerId,
           currency: 'EUR',
-          accountInfo: { accountType: 'EUR_ACCOUNT', iban, beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Chaos Customer', countryOfResidence: 'DE' } },
+          accountInfo: {
+            accountType: 'EUR_ACCOUNT',
+            iban,
+            beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Chaos Customer', countryOfResidence: 'DE' },
+          },
         }),
         'create bank account',
         201,
@@ -93,14 +105,25 @@ export async function setUp(client: PartnerClient, count: number, initialFunding
 /** The next operation: mostly payouts and fundings, some conversions, mints and burns; the 6-minute payout only in long runs. */
 export function nextOperation(random: Random, customers: Customer[], sequence: number, slowPayouts: boolean): Operation {
   const customer = random.pick(customers);
-  const kind = random.weighted([['fund', 3], ['payout', 5], ['convert', 2], ['mint', 2], ['burn', 1]] as const);
+  const kind = random.weighted([
+    ['fund', 3],
+    ['payout', 5],
+    ['convert', 2],
+    ['mint', 2],
+    ['burn', 1],
+  ] as const);
   if (kind === 'mint' || kind === 'burn') return nextStablecoinOperation(random, kind, sequence);
   if (kind === 'fund') {
     // Unique amounts, so that each answered funding can be matched with exactly one transaction.
     return { kind, accountId: customer.usd, amount: 20_000 + sequence };
   }
   if (kind === 'convert') return { kind, customer, amount: random.int(1_000, 5_000) };
-  const suffix = random.weighted<PayoutSuffix>([['999', 6], ['004', 2], ['005', 2], ['003', slowPayouts ? 1 : 0]]);
+  const suffix = random.weighted<PayoutSuffix>([
+    ['999', 6],
+    ['004', 2],
+    ['005', 2],
+    ['003', slowPayouts ? 1 : 0],
+  ]);
   return { kind, customer, suffix, amount: random.int(1_000, 5_000) };
 }
 

@@ -28,7 +28,10 @@ const say = (m: string) => process.stderr.write(`[fuzz] ${m}\n`);
 
 async function operationCount(baseUrl: string): Promise<number> {
   const document = (await (await fetch(`${baseUrl}/openapi.json`)).json()) as { paths: Record<string, Record<string, unknown>> };
-  return Object.values(document.paths).reduce((n, item) => n + Object.keys(item).filter((k) => ['get', 'post', 'put', 'patch', 'delete'].includes(k)).length, 0);
+  return Object.values(document.paths).reduce(
+    (n, item) => n + Object.keys(item).filter((k) => ['get', 'post', 'put', 'patch', 'delete'].includes(k)).length,
+    0,
+  );
 }
 
 /** Runs schemathesis with `examples` per operation; the NDJSON report says how many requests that made. */
@@ -36,20 +39,32 @@ async function runSchemathesis(stack: Stack, authorization: string, examples: nu
   const st = process.env.SCHEMATHESIS_PATH;
   if (!st) throw new Error('SCHEMATHESIS_PATH is not set (bin/fuzz sets it)');
   const argv = [
-    'run', `${stack.baseUrl}/openapi.json`,
-    '-H', `Authorization: ${authorization}`,
-    '-c', CHECKS.join(','),
-    '-n', String(examples),
-    '-w', args.workers!,
-    '--seed', String(seed),
-    '--max-time', String(maxSeconds),
+    'run',
+    `${stack.baseUrl}/openapi.json`,
+    '-H',
+    `Authorization: ${authorization}`,
+    '-c',
+    CHECKS.join(','),
+    '-n',
+    String(examples),
+    '-w',
+    args.workers!,
+    '--seed',
+    String(seed),
+    '--max-time',
+    String(maxSeconds),
     // The coverage phase enumerates boundary cases without bound on a document this size; examples,
     // fuzzing and the stateful phase over the links spend the budget.
-    '--phases', 'examples,fuzzing,stateful',
+    '--phases',
+    'examples,fuzzing,stateful',
     '--continue-on-failure',
     '--no-color',
-    '--suppress-health-check', 'all',
-    '--report', 'ndjson', '--report-ndjson-path', reportFile,
+    '--suppress-health-check',
+    'all',
+    '--report',
+    'ndjson',
+    '--report-ndjson-path',
+    reportFile,
   ];
   const child = spawn(st, argv, { stdio: ['ignore', 'pipe', 'pipe'] });
   const out: Buffer[] = [];
@@ -93,7 +108,9 @@ async function main(): Promise<number> {
     for (const f of summary.findings.slice(0, 40)) console.log(`    ${f}`);
     const ok = summary.findings.length === 0 && summary.serverErrors === 0 && summary.requests >= budget;
     if (!ok) {
-      console.log(`\nFUZZ FAILED${summary.requests < budget ? ` (only ${summary.requests} of ${budget} requests made)` : ''}. Replay with: npm run fuzz -- --seed ${seed} --requests ${budget}`);
+      console.log(
+        `\nFUZZ FAILED${summary.requests < budget ? ` (only ${summary.requests} of ${budget} requests made)` : ''}. Replay with: npm run fuzz -- --seed ${seed} --requests ${budget}`,
+      );
       return 1;
     }
     console.log(`\nfuzz passed (seed ${seed})`);
@@ -105,7 +122,12 @@ async function main(): Promise<number> {
 }
 
 function merge(a: FuzzSummary, b: FuzzSummary): FuzzSummary {
-  return { requests: a.requests + b.requests, serverErrors: a.serverErrors + b.serverErrors, notImplemented: a.notImplemented + b.notImplemented, findings: [...new Set([...a.findings, ...b.findings])] };
+  return {
+    requests: a.requests + b.requests,
+    serverErrors: a.serverErrors + b.serverErrors,
+    notImplemented: a.notImplemented + b.notImplemented,
+    findings: [...new Set([...a.findings, ...b.findings])],
+  };
 }
 
 main().then(

@@ -44,7 +44,9 @@ export function summarizeRun(ndjson: string): FuzzSummary {
         // A declared 501 is the documented answer of a feature this version leaves out, not a crash.
         if (check.name === 'not_a_server_error' && statusOf(caseId) === 501) continue;
         const failure = check.failure_info?.failure;
-        findings.add(`${recorder.label}: ${check.name}: ${(failure?.title ?? '').slice(0, 120)} ${(failure?.message ?? '').split('\n')[0]!.slice(0, 200)}`.trim());
+        findings.add(
+          `${recorder.label}: ${check.name}: ${(failure?.title ?? '').slice(0, 120)} ${(failure?.message ?? '').split('\n')[0]!.slice(0, 200)}`.trim(),
+        );
       }
     }
   }

@@ -15,7 +15,6 @@ const TAGS = ['Cards'];
 const CardIdParams = IdParam('cardId');
 const conflict = (description: string) => ({ description, schema: errorResponses[400].schema });
 
-
 export function cardRef(card: Card): CardRef {
   return { id: card.id, platformId: card.platformId, cardholderId: card.cardholderId, environment: card.environment };
 }
@@ -31,12 +30,17 @@ export const cardRoutes = [
     body: CardCreateSchema,
     idempotent: true,
     check: async ({ em, caller, body }) => {
-      if (caller.environment !== 'SANDBOX') throw new DomainError('NOT_IMPLEMENTED', 'No card issuer is connected to this installation; cards are available with sandbox tokens');
+      if (caller.environment !== 'SANDBOX')
+        throw new DomainError('NOT_IMPLEMENTED', 'No card issuer is connected to this installation; cards are available with sandbox tokens');
       return createProblems(em, caller.platformId, body as Record<string, unknown>);
     },
     responses: {
       201: { description: 'Issued: PROCESSING until the issuer answers (CARD.STATE_CHANGE webhook)', schema: CardSchema },
-      400: { description: 'INVALID_INPUT (every invalid field listed; a funding source that is not the cardholder’s is fundingSourceIneligible) or CARDHOLDER_KYC_NOT_APPROVED', schema: errorResponses[400].schema },
+      400: {
+        description:
+          'INVALID_INPUT (every invalid field listed; a funding source that is not the cardholder’s is fundingSourceIneligible) or CARDHOLDER_KYC_NOT_APPROVED',
+        schema: errorResponses[400].schema,
+      },
       401: errorResponses[401],
       409: conflict('CARD_LIMIT_REACHED: the platform’s live-card cap, or one live card per cardholder; closing a card frees a slot'),
       501: { description: 'NOT_IMPLEMENTED: no card issuer is connected outside the sandbox', schema: errorResponses[400].schema },
@@ -111,7 +115,9 @@ export const cardRoutes = [
       const change = {
         ...(body.state ? { state: body.state } : {}),
         ...(body.fundingSources ? { fundingSources: body.fundingSources } : {}),
-        ...(body.maxSpendPerTransaction !== undefined ? { maxSpendPerTransaction: body.maxSpendPerTransaction === null ? null : String(body.maxSpendPerTransaction) } : {}),
+        ...(body.maxSpendPerTransaction !== undefined
+          ? { maxSpendPerTransaction: body.maxSpendPerTransaction === null ? null : String(body.maxSpendPerTransaction) }
+          : {}),
       };
       const changed = await changeCardOnWorkflow(deps.temporal, cardRef(card), CARD_TIMING, change, { taskQueue: deps.taskQueue });
       return { status: 200, body: cardFromPayload(changed as CardPayload) };
@@ -129,7 +135,9 @@ export const cardRoutes = [
       200: { description: 'The reveal URL: a bearer secret, never store or log it', schema: CardRevealSchema },
       401: errorResponses[401],
       404: errorResponses[404],
-      409: conflict('CARD_NOT_MUTABLE: the card is CLOSED; CONFLICT: the card is FROZEN (unfreeze it first) or has no number yet (PROCESSING, or rejected by the issuer)'),
+      409: conflict(
+        'CARD_NOT_MUTABLE: the card is CLOSED; CONFLICT: the card is FROZEN (unfreeze it first) or has no number yet (PROCESSING, or rejected by the issuer)',
+      ),
     },
     handler: async ({ em, caller, params, deps }) => {
       const card = await findCard(em, caller.platformId, params.cardId);

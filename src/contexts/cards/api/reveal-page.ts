@@ -55,7 +55,11 @@ function refuseUsed(res: Response): void {
 export function revealPageRouter(deps: ApiDeps): Router {
   const router = express.Router();
   router.get(REVEAL_PAGE_PATH, (_req: Request, res: Response) => {
-    res.status(200).set({ ...NO_STORE, 'Content-Security-Policy': PAGE_POLICY }).type('html').send(PAGE);
+    res
+      .status(200)
+      .set({ ...NO_STORE, 'Content-Security-Policy': PAGE_POLICY })
+      .type('html')
+      .send(PAGE);
   });
   router.get(`${REVEAL_PAGE_PATH}.js`, (_req: Request, res: Response) => {
     res.status(200).set(NO_STORE).type('application/javascript').send(SCRIPT);

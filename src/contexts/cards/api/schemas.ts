@@ -29,7 +29,12 @@ export const CardSchema = z
     expMonth: z.number().int().min(1).max(12).optional(),
     expYear: z.number().int().optional(),
     fundingSources: z.array(z.string()).openapi({ description: 'Internal account ids in priority order; the first funds authorizations' }),
-    maxSpendPerTransaction: z.number().int().min(1).nullable().openapi({ format: 'int64', description: 'Largest amount one transaction may authorize (equal is allowed); null = no limit' }),
+    maxSpendPerTransaction: z
+      .number()
+      .int()
+      .min(1)
+      .nullable()
+      .openapi({ format: 'int64', description: 'Largest amount one transaction may authorize (equal is allowed); null = no limit' }),
     currency: z.string(),
     processorRef: z.string().optional(),
     issuerRef: z.string().optional(),
@@ -43,7 +48,12 @@ export const CardListSchema = pageOf(CardSchema, 'CardListResponse');
 export const CardCreateSchema = z
   .object({
     cardholderId: id('Customer:019542f5-b3e7-1d02-0000-000000000001'),
-    platformCardId: z.string().min(1).max(255).optional().openapi({ description: `Defaults to the card id. Sandbox: ending in 002 the simulated issuer rejects the card (CLOSED, ISSUER_REJECTED)` }),
+    platformCardId: z
+      .string()
+      .min(1)
+      .max(255)
+      .optional()
+      .openapi({ description: `Defaults to the card id. Sandbox: ending in 002 the simulated issuer rejects the card (CLOSED, ISSUER_REJECTED)` }),
     threeDSecurePassword: z.string().min(1).max(255).optional().openapi({ description: 'Accepted for compatibility; never stored' }),
     form: z.enum(CARD_FORMS),
     fundingSources: z.array(id('InternalAccount:019542f5-b3e7-1d02-0000-000000000002')).min(1, 'at least one funding source is required').max(10),
@@ -61,11 +71,22 @@ export const CardUpdateSchema = z
   .strict()
   .superRefine((body, ctx) => {
     if (body.state === undefined && body.fundingSources === undefined && body.maxSpendPerTransaction === undefined) {
-      ctx.addIssue({ code: 'custom', path: ['state'], message: 'Give at least one of state, fundingSources, maxSpendPerTransaction', params: { constraint: 'required' } });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['state'],
+        message: 'Give at least one of state, fundingSources, maxSpendPerTransaction',
+        params: { constraint: 'required' },
+      });
     }
     if (body.state === 'CLOSED') {
       for (const field of ['fundingSources', 'maxSpendPerTransaction'] as const) {
-        if (body[field] !== undefined) ctx.addIssue({ code: 'custom', path: [field], message: `${field} cannot be changed together with state CLOSED`, params: { constraint: 'notWithClosed' } });
+        if (body[field] !== undefined)
+          ctx.addIssue({
+            code: 'custom',
+            path: [field],
+            message: `${field} cannot be changed together with state CLOSED`,
+            params: { constraint: 'notWithClosed' },
+          });
       }
     }
   })
@@ -88,8 +109,14 @@ export const CardRevealSchema = z
 
 export const CardMerchantSchema = z
   .object({
-    descriptor: z.string().min(1).max(255).openapi({ description: 'Sandbox: the last three characters choose the outcome (002 INSUFFICIENT_FUNDS, 003 CARD_PAUSED; anything else is decided on the card and its funds)' }),
-    mcc: z.string().regex(/^\d{4}$/, 'mcc is four digits').optional(),
+    descriptor: z.string().min(1).max(255).openapi({
+      description:
+        'Sandbox: the last three characters choose the outcome (002 INSUFFICIENT_FUNDS, 003 CARD_PAUSED; anything else is decided on the card and its funds)',
+    }),
+    mcc: z
+      .string()
+      .regex(/^\d{4}$/, 'mcc is four digits')
+      .optional(),
     country: z.string().length(2).optional(),
   })
   .strict()
@@ -102,10 +129,16 @@ export const SandboxCardAuthorizationSchema = z
   .strict()
   .openapi('SandboxCardAuthorizationRequest');
 export const SandboxCardClearingSchema = z
-  .object({ cardTransactionId: CardTransactionIdSchema, amount: z.number().int().min(0).max(Number(MAX_AMOUNT)).openapi({ format: 'int64', description: '0 expires the authorization' }) })
+  .object({
+    cardTransactionId: CardTransactionIdSchema,
+    amount: z.number().int().min(0).max(Number(MAX_AMOUNT)).openapi({ format: 'int64', description: '0 expires the authorization' }),
+  })
   .strict()
   .openapi('SandboxCardClearingRequest');
-export const SandboxCardReturnSchema = z.object({ cardTransactionId: CardTransactionIdSchema, amount: positiveAmount('amount') }).strict().openapi('SandboxCardReturnRequest');
+export const SandboxCardReturnSchema = z
+  .object({ cardTransactionId: CardTransactionIdSchema, amount: positiveAmount('amount') })
+  .strict()
+  .openapi('SandboxCardReturnRequest');
 export const SandboxCardBalanceInquirySchema = z.object({ merchant: CardMerchantSchema }).strict().openapi('SandboxCardBalanceInquiryRequest');
 export const SandboxCardAdviceSchema = z
   .object({ cardTransactionId: CardTransactionIdSchema, amount: positiveAmount('amount').openapi({ description: 'The new total authorized amount' }) })
@@ -116,8 +149,14 @@ export const SandboxCardTransactionRefSchema = z.object({ cardTransactionId: Car
 export const SandboxCardSimulationSchema = z
   .object({
     issuerTransactionToken: z.string(),
-    cardTransactionId: z.string().optional().openapi({ description: 'The card transaction the event created or changed (absent when declined or for a balance inquiry)' }),
-    declineReason: z.enum(['CARD_PAUSED', 'CARD_NOT_ACTIVE', 'INSUFFICIENT_FUNDS', 'SPEND_LIMIT_EXCEEDED']).optional().openapi({ description: 'Set when the authorization was declined; nothing was held' }),
+    cardTransactionId: z
+      .string()
+      .optional()
+      .openapi({ description: 'The card transaction the event created or changed (absent when declined or for a balance inquiry)' }),
+    declineReason: z
+      .enum(['CARD_PAUSED', 'CARD_NOT_ACTIVE', 'INSUFFICIENT_FUNDS', 'SPEND_LIMIT_EXCEEDED'])
+      .optional()
+      .openapi({ description: 'Set when the authorization was declined; nothing was held' }),
   })
   .openapi('SandboxCardSimulationResponse');
 
@@ -138,7 +177,9 @@ export const CardTransactionSchema = z
     settledAmount: CurrencyAmountSchema,
     refundedAmount: CurrencyAmountSchema,
     accountId: z.string(),
-    pullSummary: z.object({ count: z.number().int(), totalAmount: z.number().int().openapi({ format: 'int64' }), pendingCount: z.number().int() }).openapi('CardPullSummary'),
+    pullSummary: z
+      .object({ count: z.number().int(), totalAmount: z.number().int().openapi({ format: 'int64' }), pendingCount: z.number().int() })
+      .openapi('CardPullSummary'),
     refundSummary: summary('CardRefundSummary'),
     settlementSummary: summary('CardSettlementSummary'),
     authorizedAt: z.string(),

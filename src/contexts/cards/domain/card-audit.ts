@@ -34,11 +34,14 @@ export function auditCardLedger(input: {
     const network = input.networkAccountId(t.platformId, t.currency);
     const holdsBalance = input.balances.get(holds) ?? 0n;
     const networkBalance = input.balances.get(network) ?? 0n;
-    if (holdsBalance !== t.held) findings.push({ kind: 'CARD_HOLDS_MISMATCH', subject: holds, detail: `balance ${holdsBalance} but open card authorizations hold ${t.held}` });
-    if (networkBalance !== t.toNetwork) findings.push({ kind: 'CARD_NETWORK_MISMATCH', subject: network, detail: `balance ${networkBalance} but card transactions settled ${t.toNetwork} net` });
+    if (holdsBalance !== t.held)
+      findings.push({ kind: 'CARD_HOLDS_MISMATCH', subject: holds, detail: `balance ${holdsBalance} but open card authorizations hold ${t.held}` });
+    if (networkBalance !== t.toNetwork)
+      findings.push({ kind: 'CARD_NETWORK_MISMATCH', subject: network, detail: `balance ${networkBalance} but card transactions settled ${t.toNetwork} net` });
   }
   for (const f of input.fundingHolds) {
-    if (f.accountHeld < f.cardHeld) findings.push({ kind: 'CARD_HOLD_NOT_SHOWN', subject: f.accountId, detail: `held ${f.accountHeld} but its card authorizations hold ${f.cardHeld}` });
+    if (f.accountHeld < f.cardHeld)
+      findings.push({ kind: 'CARD_HOLD_NOT_SHOWN', subject: f.accountId, detail: `held ${f.accountHeld} but its card authorizations hold ${f.cardHeld}` });
   }
   return findings;
 }

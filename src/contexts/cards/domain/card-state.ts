@@ -59,7 +59,8 @@ export interface CardLimits {
 
 /** Whether one more card may be issued, given the live cards the platform and the cardholder have. */
 export function cardLimitRefusal(limits: CardLimits, live: { platform: number; cardholder: number }): string | null {
-  if (limits.maxLiveCards !== null && live.platform >= limits.maxLiveCards) return `The platform's live-card limit (${limits.maxLiveCards}) is reached; close a card or contact the operator`;
+  if (limits.maxLiveCards !== null && live.platform >= limits.maxLiveCards)
+    return `The platform's live-card limit (${limits.maxLiveCards}) is reached; close a card or contact the operator`;
   if (limits.oneCardPerCardholder && live.cardholder >= 1) return 'The platform allows one live card per cardholder; close the existing card first';
   return null;
 }

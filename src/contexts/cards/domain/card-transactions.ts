@@ -67,7 +67,14 @@ const min = (a: Minor, b: Minor) => (a < b ? a : b);
  * the ledger's row lock decides for real when the hold is posted, so concurrent authorizations
  * can never take more than the account holds.
  */
-export function declineReason(input: { cardState: CardState; amount: Minor; maxSpendPerTransaction: Minor | null; available: Minor; descriptor: string; sandbox: boolean }): DeclineReason | null {
+export function declineReason(input: {
+  cardState: CardState;
+  amount: Minor;
+  maxSpendPerTransaction: Minor | null;
+  available: Minor;
+  descriptor: string;
+  sandbox: boolean;
+}): DeclineReason | null {
   if (input.sandbox) {
     const forced = SANDBOX_DECLINE_SUFFIXES[input.descriptor.slice(-3)];
     if (forced) return forced;
@@ -82,7 +89,10 @@ export function declineReason(input: { cardState: CardState; amount: Minor; maxS
 
 /** A new debit authorization: the whole amount is held. */
 export function authorizationAmounts(amount: Minor): { amounts: CardAmounts; movement: Movement } {
-  return { amounts: { direction: 'DEBIT', status: 'AUTHORIZED', authorized: amount, held: amount, settled: 0n, refunded: 0n }, movement: { ...NO_MOVEMENT, hold: amount } };
+  return {
+    amounts: { direction: 'DEBIT', status: 'AUTHORIZED', authorized: amount, held: amount, settled: 0n, refunded: 0n },
+    movement: { ...NO_MOVEMENT, hold: amount },
+  };
 }
 
 /** A credit authorization: a pending credit, nothing moves until it clears. */
@@ -135,16 +145,22 @@ export function planExpiry(t: CardAmounts): Plan {
 
 /** An advice re-sizes an open authorization to a new total: the hold grows or shrinks to match. */
 export function planAdvice(t: CardAmounts, newTotal: Minor): Plan {
-  if (t.direction !== 'DEBIT' || !open(t.status)) return refuse(`An advice re-sizes only an open (AUTHORIZED or PARTIALLY_SETTLED) debit authorization; this one is ${t.status}`);
+  if (t.direction !== 'DEBIT' || !open(t.status))
+    return refuse(`An advice re-sizes only an open (AUTHORIZED or PARTIALLY_SETTLED) debit authorization; this one is ${t.status}`);
   if (newTotal < t.settled) return refuse(`The new total (${newTotal}) is below what already settled (${t.settled})`);
   const held = newTotal - t.settled;
   const delta = held - t.held;
-  return { ok: true, next: { ...t, authorized: newTotal, held }, movement: { ...NO_MOVEMENT, hold: delta > 0n ? delta : 0n, release: delta < 0n ? -delta : 0n } };
+  return {
+    ok: true,
+    next: { ...t, authorized: newTotal, held },
+    movement: { ...NO_MOVEMENT, hold: delta > 0n ? delta : 0n, release: delta < 0n ? -delta : 0n },
+  };
 }
 
 /** A merchant return of settled money: back to the funding account; all of it returned is REFUNDED. */
 export function planReturn(t: CardAmounts, amount: Minor): Plan {
-  if (t.direction !== 'DEBIT' || (t.status !== 'SETTLED' && t.status !== 'PARTIALLY_SETTLED')) return refuse(`Only a settled debit card transaction can be returned; this one is ${t.status}`);
+  if (t.direction !== 'DEBIT' || (t.status !== 'SETTLED' && t.status !== 'PARTIALLY_SETTLED'))
+    return refuse(`Only a settled debit card transaction can be returned; this one is ${t.status}`);
   const returnable = t.settled - t.refunded;
   if (amount > returnable) return refuse(`At most ${returnable} can still be returned`);
   const refunded = t.refunded + amount;

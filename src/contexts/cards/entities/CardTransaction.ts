@@ -1,7 +1,8 @@
 import { Entity, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
 import type { CardTransactionStatus, Direction } from '../domain/card-transactions';
 
-export type CardTransactionKind = 'AUTHORIZATION' | 'CREDIT_AUTHORIZATION' | 'FINANCIAL_AUTHORIZATION' | 'FINANCIAL_CREDIT_AUTHORIZATION' | 'CREDIT_AUTHORIZATION_ADVICE';
+export type CardTransactionKind =
+  'AUTHORIZATION' | 'CREDIT_AUTHORIZATION' | 'FINANCIAL_AUTHORIZATION' | 'FINANCIAL_CREDIT_AUTHORIZATION' | 'CREDIT_AUTHORIZATION_ADVICE';
 
 export interface CardMerchant {
   descriptor: string;

@@ -80,7 +80,10 @@ export interface CardPulls {
  * account (the opening hold or pull, an advice that grows the hold, an over-auth clearing, a
  * return reversal), and every pull forced through from RETURN_SHORTFALL (it failed: counted, 0 taken).
  */
-export async function cardPulls(em: EntityManager, rows: { id: string; platformId: string; accountId: string; currency: string }[]): Promise<Map<string, CardPulls>> {
+export async function cardPulls(
+  em: EntityManager,
+  rows: { id: string; platformId: string; accountId: string; currency: string }[],
+): Promise<Map<string, CardPulls>> {
   const pulls = new Map(rows.map((r) => [r.id, { count: 0, totalAmount: 0n }]));
   if (rows.length === 0) return pulls;
   const fundingOf = new Map(rows.map((r) => [r.id, r.accountId]));

@@ -81,7 +81,14 @@ export async function holdExpiryDelays(em: EntityManager, cardTransactionIds: st
   });
 }
 
-const amountsOf = (t: CardTransaction): CardAmounts => ({ direction: t.direction, status: t.status, authorized: t.authorizedAmount, held: t.heldAmount, settled: t.settledAmount, refunded: t.refundedAmount });
+const amountsOf = (t: CardTransaction): CardAmounts => ({
+  direction: t.direction,
+  status: t.status,
+  authorized: t.authorizedAmount,
+  held: t.heldAmount,
+  settled: t.settledAmount,
+  refunded: t.refundedAmount,
+});
 
 async function recordTransactionEvent(em: EntityManager, card: Card, t: CardTransaction, token: string): Promise<RecordedEvent> {
   const customer = await em.findOneOrFail(Customer, { id: t.customerId }, { fields: ['platformCustomerId'] });
@@ -123,34 +130,65 @@ export async function applyCardEvent(em: EntityManager, input: CardEventInput): 
     if (event.kind === 'BALANCE_INQUIRY') return { ...base, events: [] };
     const existing = await tx.findOne(CardTransaction, { id: event.cardTransactionId, cardId: card.id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     if ('merchant' in event) {
-      if (existing) return { ...base, cardTransactionId: existing.id, ...(existing.expiresAt && existing.heldAmount > 0n ? { holdExpiresInMs: msUntil(existing.expiresAt) } : {}), events: [] };
+      if (existing)
+        return {
+          ...base,
+          cardTransactionId: existing.id,
+          ...(existing.expiresAt && existing.heldAmount > 0n ? { holdExpiresInMs: msUntil(existing.expiresAt) } : {}),
+          events: [],
+        };
       return openTransaction(tx, card, input, event);
     }
     if (!existing) throw DomainError.invalidInput([{ field: 'cardTransactionId', constraint: 'exists', message: 'No such card transaction on this card' }]);
-    if (await tx.findOne(WebhookEvent, { id: derivedId('Webhook', existing.id, input.token) }, { fields: ['id'] })) return { ...base, cardTransactionId: existing.id, events: [] };
+    if (await tx.findOne(WebhookEvent, { id: derivedId('Webhook', existing.id, input.token) }, { fields: ['id'] }))
+      return { ...base, cardTransactionId: existing.id, events: [] };
     return followUp(tx, card, existing, input, event);
   });
 }
 
-async function openTransaction(tx: EntityManager, card: Card, input: CardEventInput, event: Extract<CardEvent, { merchant: CardMerchant }>): Promise<CardEventResult> {
+async function openTransaction(
+  tx: EntityManager,
+  card: Card,
+  input: CardEventInput,
+  event: Extract<CardEvent, { merchant: CardMerchant }>,
+): Promise<CardEventResult> {
   const amount = BigInt(event.amount);
   const kind = event.kind as CardTransactionKind;
   const fundingAccountId = card.fundingSources[0];
   const base = { issuerTransactionToken: input.token };
-  if (event.currency !== card.currency) throw DomainError.invalidInput([{ field: 'currency.code', constraint: 'enum', message: `The card's currency is ${card.currency}`, hint: { enum: [card.currency] } }]);
+  if (event.currency !== card.currency)
+    throw DomainError.invalidInput([
+      { field: 'currency.code', constraint: 'enum', message: `The card's currency is ${card.currency}`, hint: { enum: [card.currency] } },
+    ]);
   const debit = kind === 'AUTHORIZATION' || kind === 'FINANCIAL_AUTHORIZATION';
   let opened: { amounts: CardAmounts; movement: Movement };
   if (debit) {
     const funding = fundingAccountId ? await tx.findOne(LedgerAccount, { id: fundingAccountId }) : null;
-    const reason = declineReason({ cardState: card.state, amount, maxSpendPerTransaction: card.maxSpendPerTransaction ?? null, available: funding?.balance ?? 0n, descriptor: event.merchant.descriptor, sandbox: card.environment === 'SANDBOX' });
+    const reason = declineReason({
+      cardState: card.state,
+      amount,
+      maxSpendPerTransaction: card.maxSpendPerTransaction ?? null,
+      available: funding?.balance ?? 0n,
+      descriptor: event.merchant.descriptor,
+      sandbox: card.environment === 'SANDBOX',
+    });
     if (reason) return { ...base, declineReason: reason, events: [] };
     opened = kind === 'AUTHORIZATION' ? authorizationAmounts(amount) : financialAmounts('DEBIT', amount);
   } else {
     // Credits to the card are not decisioned beyond the card being usable.
-    if (card.state === 'CLOSED' || card.state === 'PROCESSING' || card.state === 'PENDING_KYC' || !fundingAccountId) return { ...base, declineReason: 'CARD_NOT_ACTIVE', events: [] };
-    opened = kind === 'FINANCIAL_CREDIT_AUTHORIZATION' ? financialAmounts('CREDIT', amount) : { amounts: creditAuthorizationAmounts(amount), movement: NO_MOVEMENT };
+    if (card.state === 'CLOSED' || card.state === 'PROCESSING' || card.state === 'PENDING_KYC' || !fundingAccountId)
+      return { ...base, declineReason: 'CARD_NOT_ACTIVE', events: [] };
+    opened =
+      kind === 'FINANCIAL_CREDIT_AUTHORIZATION' ? financialAmounts('CREDIT', amount) : { amounts: creditAuthorizationAmounts(amount), movement: NO_MOVEMENT };
   }
-  const posting = { platformId: card.platformId, cardTransactionId: event.cardTransactionId, fundingAccountId: fundingAccountId!, currency: card.currency, key: `card:${input.token}`, description: DESCRIPTIONS[kind] ?? 'Card credit authorization' };
+  const posting = {
+    platformId: card.platformId,
+    cardTransactionId: event.cardTransactionId,
+    fundingAccountId: fundingAccountId!,
+    currency: card.currency,
+    key: `card:${input.token}`,
+    description: DESCRIPTIONS[kind] ?? 'Card credit authorization',
+  };
   try {
     await postMovement(tx, posting, opened.movement);
   } catch (err) {
@@ -235,14 +273,27 @@ function planFor(t: CardAmounts, event: Extract<CardEvent, { kind: FollowUpKind 
   }
 }
 
-async function followUp(tx: EntityManager, card: Card, t: CardTransaction, input: CardEventInput, event: Extract<CardEvent, { kind: FollowUpKind }>): Promise<CardEventResult> {
+async function followUp(
+  tx: EntityManager,
+  card: Card,
+  t: CardTransaction,
+  input: CardEventInput,
+  event: Extract<CardEvent, { kind: FollowUpKind }>,
+): Promise<CardEventResult> {
   const base = { issuerTransactionToken: input.token, cardTransactionId: t.id };
   const plan = planFor(amountsOf(t), event);
   if (!plan.ok) throw DomainError.invalidInput([{ field: 'cardTransactionId', constraint: 'cardTransactionState', message: plan.message }]);
   const { next, movement } = plan;
   // An expiry that finds nothing left to release (cleared meanwhile) changes nothing.
   if (event.kind === 'EXPIRY' && movement.release === 0n && next.status === t.status) return { ...base, events: [] };
-  const posting = { platformId: card.platformId, cardTransactionId: t.id, fundingAccountId: t.accountId, currency: t.currency, key: `card:${input.token}`, description: DESCRIPTIONS[event.kind]! };
+  const posting = {
+    platformId: card.platformId,
+    cardTransactionId: t.id,
+    fundingAccountId: t.accountId,
+    currency: t.currency,
+    key: `card:${input.token}`,
+    description: DESCRIPTIONS[event.kind]!,
+  };
   let status = next.status;
   try {
     await postMovement(tx, posting, movement);
@@ -278,7 +329,12 @@ export async function findCardTransactionView(em: EntityManager, platformId: str
 }
 
 export async function cardTransactionViews(em: EntityManager, rows: CardTransaction[]) {
-  const customers = new Map((await em.find(Customer, { id: { $in: [...new Set(rows.map((r) => r.customerId))] } }, { fields: ['platformCustomerId'] })).map((c) => [c.id, c.platformCustomerId]));
+  const customers = new Map(
+    (await em.find(Customer, { id: { $in: [...new Set(rows.map((r) => r.customerId))] } }, { fields: ['platformCustomerId'] })).map((c) => [
+      c.id,
+      c.platformCustomerId,
+    ]),
+  );
   const pulls = await cardPulls(em, rows);
   return rows.map((r) => cardTransactionView(r, customers.get(r.customerId) ?? '', pulls.get(r.id)!));
 }

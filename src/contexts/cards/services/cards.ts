@@ -39,7 +39,13 @@ export interface NewCard {
  * Problems with funding sources as given for a cardholder: each must be one of the cardholder's
  * internal accounts on this platform, all in one currency (the card's, when it has one).
  */
-export async function fundingSourceProblems(em: EntityManager, platformId: string, cardholderId: unknown, sources: unknown, cardCurrency?: string): Promise<FieldError[]> {
+export async function fundingSourceProblems(
+  em: EntityManager,
+  platformId: string,
+  cardholderId: unknown,
+  sources: unknown,
+  cardCurrency?: string,
+): Promise<FieldError[]> {
   if (!Array.isArray(sources) || typeof cardholderId !== 'string') return [];
   const ids = sources.filter((s): s is string => typeof s === 'string');
   const accounts = new Map((await em.find(InternalAccount, { id: { $in: ids }, platformId })).map((a) => [a.id, a]));
@@ -49,15 +55,18 @@ export async function fundingSourceProblems(em: EntityManager, platformId: strin
     if (typeof id !== 'string') return;
     const account = accounts.get(id);
     const field = `fundingSources.${i}`;
-    if (!account || account.customerId !== cardholderId) errors.push({ field, constraint: 'fundingSourceIneligible', message: "Not one of the cardholder's internal accounts" });
+    if (!account || account.customerId !== cardholderId)
+      errors.push({ field, constraint: 'fundingSourceIneligible', message: "Not one of the cardholder's internal accounts" });
     else if (account.status !== 'ACTIVE') errors.push({ field, constraint: 'fundingSourceIneligible', message: `The account is ${account.status}` });
-    else if (currency && account.currency !== currency) errors.push({ field, constraint: 'fundingSourceIneligible', message: `Every funding source must be in the card's currency (${currency})` });
+    else if (currency && account.currency !== currency)
+      errors.push({ field, constraint: 'fundingSourceIneligible', message: `Every funding source must be in the card's currency (${currency})` });
   });
   if (new Set(ids).size !== ids.length) errors.push({ field: 'fundingSources', constraint: 'uniqueItems', message: 'A funding source is listed twice' });
   return errors;
 }
 
-const kycNotApproved = (status: string) => new DomainError('CARDHOLDER_KYC_NOT_APPROVED', `The cardholder's KYC status is ${status}; cards are issued only to APPROVED customers`);
+const kycNotApproved = (status: string) =>
+  new DomainError('CARDHOLDER_KYC_NOT_APPROVED', `The cardholder's KYC status is ${status}; cards are issued only to APPROVED customers`);
 
 /** Field checks of POST /cards that need stored data. */
 export async function createProblems(em: EntityManager, platformId: string, body: Record<string, unknown>): Promise<FieldError[]> {
@@ -75,7 +84,10 @@ export async function createProblems(em: EntityManager, platformId: string, body
  * from it: a request repeated after its first attempt committed and died before answering finds
  * its card again (the cap does not count it twice) instead of issuing a second one.
  */
-export async function createCard(em: EntityManager, input: { platformId: string; environment: Environment; body: NewCard; idempotencyKey?: string }): Promise<Card> {
+export async function createCard(
+  em: EntityManager,
+  input: { platformId: string; environment: Environment; body: NewCard; idempotencyKey?: string },
+): Promise<Card> {
   const id = input.idempotencyKey ? derivedId('Card', input.platformId, 'card', input.idempotencyKey) : newId('Card');
   return em.transactional(async (tx) => {
     const platform = await tx.findOneOrFail(Platform, { id: input.platformId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
@@ -84,8 +96,14 @@ export async function createCard(em: EntityManager, input: { platformId: string;
     const cardholder = await tx.findOneOrFail(Customer, { id: input.body.cardholderId, platformId: platform.id });
     if (cardholder.kycStatus !== 'APPROVED') throw kycNotApproved(cardholder.kycStatus);
     const live = { state: { $ne: 'CLOSED' as CardState } };
-    const [platformLive, cardholderLive] = await Promise.all([tx.count(Card, { platformId: platform.id, ...live }), tx.count(Card, { cardholderId: cardholder.id, ...live })]);
-    const refusal = cardLimitRefusal({ maxLiveCards: platform.maxLiveCards ?? null, oneCardPerCardholder: platform.oneCardPerCardholder }, { platform: platformLive, cardholder: cardholderLive });
+    const [platformLive, cardholderLive] = await Promise.all([
+      tx.count(Card, { platformId: platform.id, ...live }),
+      tx.count(Card, { cardholderId: cardholder.id, ...live }),
+    ]);
+    const refusal = cardLimitRefusal(
+      { maxLiveCards: platform.maxLiveCards ?? null, oneCardPerCardholder: platform.oneCardPerCardholder },
+      { platform: platformLive, cardholder: cardholderLive },
+    );
     if (refusal) throw new DomainError('CARD_LIMIT_REACHED', refusal);
     const funding = await tx.findOneOrFail(InternalAccount, { id: input.body.fundingSources[0]! });
     const now = new Date();
@@ -133,7 +151,13 @@ export async function listCards(em: EntityManager, platformId: string, q: CardLi
 }
 
 async function recordCardEvent(em: EntityManager, card: Card, type: string, step: string): Promise<RecordedEvent> {
-  const event = await recordWebhookEvent(em, { id: derivedId('Webhook', card.id, step), platformId: card.platformId, environment: card.environment, type, data: cardView(card) });
+  const event = await recordWebhookEvent(em, {
+    id: derivedId('Webhook', card.id, step),
+    platformId: card.platformId,
+    environment: card.environment,
+    type,
+    data: cardView(card),
+  });
   return { eventId: event.id, type: event.type };
 }
 
@@ -188,12 +212,21 @@ export async function changeCard(em: EntityManager, cardId: string, request: Car
     const stateStep = `change:${request.changeId}:state`;
     const fundingStep = `change:${request.changeId}:funding`;
     // Applied already by an earlier attempt of this activity: answer as it did.
-    const done = await tx.getConnection().execute<{ id: string }[]>('select id from webhook_events where id in (?, ?)', [derivedId('Webhook', card.id, stateStep), derivedId('Webhook', card.id, fundingStep)], 'all', tx.getTransactionContext());
+    const done = await tx
+      .getConnection()
+      .execute<{ id: string }[]>(
+        'select id from webhook_events where id in (?, ?)',
+        [derivedId('Webhook', card.id, stateStep), derivedId('Webhook', card.id, fundingStep)],
+        'all',
+        tx.getTransactionContext(),
+      );
     if (done.length > 0) return { card: cardPayload(card), events: [] };
     const change: CardChange = {
       ...(request.state ? { state: request.state } : {}),
       ...(request.fundingSources ? { fundingSources: request.fundingSources } : {}),
-      ...(request.maxSpendPerTransaction !== undefined ? { maxSpendPerTransaction: request.maxSpendPerTransaction === null ? null : BigInt(request.maxSpendPerTransaction) } : {}),
+      ...(request.maxSpendPerTransaction !== undefined
+        ? { maxSpendPerTransaction: request.maxSpendPerTransaction === null ? null : BigInt(request.maxSpendPerTransaction) }
+        : {}),
     };
     const plan = planCardChange(card.state, card.stateReason ?? null, change);
     if (!plan.ok) throw new DomainError(plan.code, plan.message);

@@ -16,7 +16,8 @@ import {
 
 const tags = ['KYC/KYB Verifications'];
 
-const record = (value: unknown): Record<string, unknown> => (value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {});
+const record = (value: unknown): Record<string, unknown> =>
+  value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 
 /** A share the schema accepts (whole percent, 0 to 100); anything else the schema reports. */
 const validShare = (value: unknown): { ownershipPercentage?: number } =>
@@ -90,9 +91,18 @@ export const beneficialOwnerRoutes = [
       if (!owner) throw DomainError.notFound('Beneficial owner');
       const raw = record(body);
       const info = record(raw.personalInfo);
-      return ownerChangeProblems(em, owner, { ...validShare(raw.ownershipPercentage), identity: wellFormedIdentity(info), identifierSent: info.identifier !== undefined });
+      return ownerChangeProblems(em, owner, {
+        ...validShare(raw.ownershipPercentage),
+        identity: wellFormedIdentity(info),
+        identifierSent: info.identifier !== undefined,
+      });
     },
-    responses: { 200: { description: 'The updated beneficial owner', schema: BeneficialOwnerSchema }, 400: errorResponses[400], 401: errorResponses[401], 404: errorResponses[404] },
+    responses: {
+      200: { description: 'The updated beneficial owner', schema: BeneficialOwnerSchema },
+      400: errorResponses[400],
+      401: errorResponses[401],
+      404: errorResponses[404],
+    },
     handler: async ({ em, caller, params, body, deps }) => {
       const owner = await updateBeneficialOwner(em, deps.config.masterKey, caller.platformId, params.beneficialOwnerId, body);
       return { status: 200, body: beneficialOwnerView(owner) };

@@ -33,12 +33,24 @@ export const bulkImportRoutes = [
     idempotent: true,
     multipart: { fileField: 'file', maxFileBytes: MAX_CSV_BYTES, schema: BulkCsvUploadRequestSchema, checkFile },
     responses: {
-      202: { description: 'Accepted: the rows are imported by a workflow; follow the job with GET /customers/bulk/jobs/{jobId}', schema: BulkCustomerImportJobAcceptedSchema },
-      400: { description: 'INVALID_INPUT on file: missing, not UTF-8 CSV, a required column missing, an unknown or repeated column, no rows, too many rows, too large', schema: errorResponses[400].schema },
+      202: {
+        description: 'Accepted: the rows are imported by a workflow; follow the job with GET /customers/bulk/jobs/{jobId}',
+        schema: BulkCustomerImportJobAcceptedSchema,
+      },
+      400: {
+        description:
+          'INVALID_INPUT on file: missing, not UTF-8 CSV, a required column missing, an unknown or repeated column, no rows, too many rows, too large',
+        schema: errorResponses[400].schema,
+      },
       401: errorResponses[401],
     },
     handler: async ({ em, caller, file, deps, idempotencyKey }) => {
-      const { job, foundAgain } = await createBulkImportJob(em, { platformId: caller.platformId, environment: caller.environment, csv: parsedCsv(file), ...(idempotencyKey ? { idempotencyKey } : {}) });
+      const { job, foundAgain } = await createBulkImportJob(em, {
+        platformId: caller.platformId,
+        environment: caller.environment,
+        csv: parsedCsv(file),
+        ...(idempotencyKey ? { idempotencyKey } : {}),
+      });
       try {
         // Found again, its workflow may have started already: the server refuses a second start of the job.
         await startBulkCustomerImport(deps.temporal, { jobId: job.id, platformId: caller.platformId }, { taskQueue: deps.taskQueue });
@@ -65,6 +77,9 @@ export const bulkImportRoutes = [
       401: errorResponses[401],
       404: { description: "BULK_UPLOAD_JOB_NOT_FOUND (also another platform's job)", schema: errorResponses[404].schema },
     },
-    handler: async ({ em, caller, params }) => ({ status: 200, body: await bulkImportJobView(em, await findBulkImportJob(em, caller.platformId, params.jobId)) }),
+    handler: async ({ em, caller, params }) => ({
+      status: 200,
+      body: await bulkImportJobView(em, await findBulkImportJob(em, caller.platformId, params.jobId)),
+    }),
   }),
 ];

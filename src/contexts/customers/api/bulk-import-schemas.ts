@@ -26,9 +26,14 @@ export const BulkCustomerImportJobAcceptedSchema = z
 export const BulkCustomerImportErrorEntrySchema = z
   .object({
     correlationId: z.string().openapi({ description: 'The failed row: row_<n>, n counting data rows from 1 (the line after the header)', example: 'row_2' }),
-    code: z.string().openapi({ description: 'INVALID_INPUT (details.errors names each invalid column), CONFLICT, UMA_ADDRESS_EXISTS, …: what POST /customers would have answered' }),
+    code: z.string().openapi({
+      description: 'INVALID_INPUT (details.errors names each invalid column), CONFLICT, UMA_ADDRESS_EXISTS, …: what POST /customers would have answered',
+    }),
     message: z.string(),
-    details: z.record(z.string(), z.unknown()).optional().openapi({ description: 'row, platformCustomerId (when the row has one), and the error\'s own details' }),
+    details: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .openapi({ description: "row, platformCustomerId (when the row has one), and the error's own details" }),
   })
   .openapi('BulkCustomerImportErrorEntry');
 

@@ -6,7 +6,10 @@ import { errorResponses, IdParam } from '../../../api/schemas/common';
 import { ContactVerificationConfirmRequestSchema } from './contact-verification-schemas';
 import { CustomerSchema } from './customer-schemas';
 
-const conflict = { description: "CONFLICT: the customer's provider does not verify contacts, or this contact is already verified", schema: errorResponses[400].schema };
+const conflict = {
+  description: "CONFLICT: the customer's provider does not verify contacts, or this contact is already verified",
+  schema: errorResponses[400].schema,
+};
 
 /** Send and confirm routes of one channel (email or phone). */
 function channelRoutes(channel: ContactChannel, segment: 'email' | 'phone', noun: string, Noun: string) {
@@ -53,7 +56,10 @@ function channelRoutes(channel: ContactChannel, segment: 'email' | 'phone', noun
       body: ContactVerificationConfirmRequestSchema,
       responses: {
         200: { description: `The customer, with contactVerification.${channel} VERIFIED`, schema: CustomerSchema },
-        400: { description: 'INVALID_INPUT on `code`: constraint invalid (wrong), expired, attempts_exceeded (5 wrong attempts) or not_requested (no live code)', schema: errorResponses[400].schema },
+        400: {
+          description: 'INVALID_INPUT on `code`: constraint invalid (wrong), expired, attempts_exceeded (5 wrong attempts) or not_requested (no live code)',
+          schema: errorResponses[400].schema,
+        },
         401: errorResponses[401],
         404: errorResponses[404],
         409: conflict,
@@ -73,4 +79,7 @@ function channelRoutes(channel: ContactChannel, segment: 'email' | 'phone', noun
   ];
 }
 
-export const contactVerificationRoutes = [...channelRoutes('email', 'email', 'email address', 'Email'), ...channelRoutes('phone', 'phone', 'phone number', 'Phone')];
+export const contactVerificationRoutes = [
+  ...channelRoutes('email', 'email', 'email address', 'Email'),
+  ...channelRoutes('phone', 'phone', 'phone number', 'Phone'),
+];

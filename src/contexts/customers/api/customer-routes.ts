@@ -11,7 +11,14 @@ import { startWebhookDelivery } from '../../../temporal/starters/webhook-deliver
 import type { ApiDeps } from '../../../api/context';
 import { defineRoute } from '../../../api/route';
 import { errorResponses, IdParam } from '../../../api/schemas/common';
-import { CustomerCreateSchema, CustomerListQuerySchema, CustomerListSchema, CustomerSchema, CustomerUpdateSchema, EndUserTermsSchema } from './customer-schemas';
+import {
+  CustomerCreateSchema,
+  CustomerListQuerySchema,
+  CustomerListSchema,
+  CustomerSchema,
+  CustomerUpdateSchema,
+  EndUserTermsSchema,
+} from './customer-schemas';
 
 const conflict = { description: 'CONFLICT (platformCustomerId used by an active customer) or UMA_ADDRESS_EXISTS', schema: errorResponses[400].schema };
 
@@ -48,7 +55,13 @@ export const customerRoutes = [
     },
     handler: async ({ em, caller, body, deps, idempotencyKey }) => {
       const platform = await em.findOneOrFail(Platform, { id: caller.platformId });
-      const { customer, events, opened } = await createCustomer(em, platform, body, { masterKey: deps.config.masterKey, environment: caller.environment }, { ...(idempotencyKey ? { idempotencyKey } : {}) });
+      const { customer, events, opened } = await createCustomer(
+        em,
+        platform,
+        body,
+        { masterKey: deps.config.masterKey, environment: caller.environment },
+        { ...(idempotencyKey ? { idempotencyKey } : {}) },
+      );
       await deliver(deps, events);
       await announceOpenedAccounts({ em, temporal: deps.temporal, taskQueue: deps.taskQueue, environment: caller.environment }, opened);
       return { status: 201, body: customerView(customer) };
@@ -117,7 +130,10 @@ export const customerRoutes = [
     },
     handler: async ({ em, caller, params, body, deps }) => {
       const platform = await em.findOneOrFail(Platform, { id: caller.platformId });
-      const { customer, events, opened } = await updateCustomer(em, platform, params.customerId, body, { masterKey: deps.config.masterKey, environment: caller.environment });
+      const { customer, events, opened } = await updateCustomer(em, platform, params.customerId, body, {
+        masterKey: deps.config.masterKey,
+        environment: caller.environment,
+      });
       await deliver(deps, events);
       await announceOpenedAccounts({ em, temporal: deps.temporal, taskQueue: deps.taskQueue, environment: caller.environment }, opened);
       return { status: 200, body: customerView(customer) };

@@ -16,7 +16,13 @@ import {
 // Customers: the list query and the responses. The create and update requests are declared in
 // ../schemas/customer-requests.ts, which the services share; they are re-exported here for the routes.
 
-export { AddressSchema, CustomerCreateSchema, CustomerUpdateSchema, type CustomerCreateRequest, type CustomerUpdateRequest } from '../schemas/customer-requests';
+export {
+  AddressSchema,
+  CustomerCreateSchema,
+  CustomerUpdateSchema,
+  type CustomerCreateRequest,
+  type CustomerUpdateRequest,
+} from '../schemas/customer-requests';
 
 export const KycStatusSchema = z.enum(['UNVERIFIED', 'PENDING', 'APPROVED', 'REJECTED', 'HOLD']).openapi('KycStatus');
 
@@ -62,8 +68,14 @@ const customerResponseFields = {
   currencies: z.array(z.string()),
   email: z.string().optional(),
   phoneNumber: z.string().optional(),
-  agreementConsents: z.array(AgreementConsentSchema).optional().openapi({ description: 'One entry per accepted agreement type, the latest acceptance of each; omitted when none' }),
-  endUserTermsConsent: EndUserTermsConsentSchema.optional().openapi({ deprecated: true, description: 'Deprecated: the SVC_END_USER_TERMS entry of agreementConsents' }),
+  agreementConsents: z
+    .array(AgreementConsentSchema)
+    .optional()
+    .openapi({ description: 'One entry per accepted agreement type, the latest acceptance of each; omitted when none' }),
+  endUserTermsConsent: EndUserTermsConsentSchema.optional().openapi({
+    deprecated: true,
+    description: 'Deprecated: the SVC_END_USER_TERMS entry of agreementConsents',
+  }),
   contactVerification: ContactVerificationSchema.optional(),
   isDeleted: z.boolean(),
   createdAt: z.iso.datetime(),

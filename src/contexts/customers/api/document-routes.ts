@@ -32,7 +32,10 @@ function storedFile(file: UploadedFile | undefined): StoredFile {
   return { bytes: file.bytes, mimeType: result.mimeType, fileName: cleanFileName(file.originalName, result.mimeType) };
 }
 
-const multipartErrors = { description: 'Invalid fields or file: missing file, not a PDF/JPEG/PNG by content, larger than 10 MB, not multipart', schema: errorResponses[400].schema };
+const multipartErrors = {
+  description: 'Invalid fields or file: missing file, not a PDF/JPEG/PNG by content, larger than 10 MB, not multipart',
+  schema: errorResponses[400].schema,
+};
 
 export const documentRoutes = [
   defineRoute({
@@ -101,7 +104,10 @@ export const documentRoutes = [
       400: multipartErrors,
       401: errorResponses[401],
       404: errorResponses[404],
-      409: { description: "DOCUMENT_ALREADY_EXISTS (the new type and side clash), or CONFLICT while the customer's verification is under review", schema: errorResponses[400].schema },
+      409: {
+        description: "DOCUMENT_ALREADY_EXISTS (the new type and side clash), or CONFLICT while the customer's verification is under review",
+        schema: errorResponses[400].schema,
+      },
     },
     handler: async ({ em, caller, params, body, file }) => {
       const doc = await replaceDocument(em, caller.platformId, params.documentId, body, storedFile(file));

@@ -6,4 +6,11 @@ import { documentRoutes } from './document-routes';
 import { verificationRoutes } from './verification-routes';
 
 /** Customers and onboarding: customers, their bulk import, contact verification, owners, documents, KYC/KYB. */
-export const routes = [...bulkImportRoutes, ...customerRoutes, ...contactVerificationRoutes, ...beneficialOwnerRoutes, ...documentRoutes, ...verificationRoutes];
+export const routes = [
+  ...bulkImportRoutes,
+  ...customerRoutes,
+  ...contactVerificationRoutes,
+  ...beneficialOwnerRoutes,
+  ...documentRoutes,
+  ...verificationRoutes,
+];

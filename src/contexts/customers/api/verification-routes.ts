@@ -8,7 +8,14 @@ import { verificationIdFor } from '../services/verifications';
 import { submitCustomerVerification } from '../../../temporal/starters/customer-verification';
 import { defineRoute } from '../../../api/route';
 import { errorResponses, IdParam } from '../../../api/schemas/common';
-import { KycLinkCreateSchema, KycLinkSchema, VerificationListQuerySchema, VerificationListSchema, VerificationRequestSchema, VerificationSchema } from './verification-schemas';
+import {
+  KycLinkCreateSchema,
+  KycLinkSchema,
+  VerificationListQuerySchema,
+  VerificationListSchema,
+  VerificationRequestSchema,
+  VerificationSchema,
+} from './verification-schemas';
 
 const tags = ['KYC/KYB Verifications'];
 
@@ -28,7 +35,10 @@ export const verificationRoutes = [
     tags,
     body: VerificationRequestSchema,
     responses: {
-      200: { description: 'The verification: RESOLVE_ERRORS lists what is missing; IN_PROGRESS or PENDING_MANUAL_REVIEW resolve later', schema: VerificationSchema },
+      200: {
+        description: 'The verification: RESOLVE_ERRORS lists what is missing; IN_PROGRESS or PENDING_MANUAL_REVIEW resolve later',
+        schema: VerificationSchema,
+      },
       400: { description: 'Invalid input, or the customer is already APPROVED or REJECTED', schema: errorResponses[400].schema },
       401: errorResponses[401],
       404: { description: 'Customer not found', schema: errorResponses[404].schema },
@@ -36,12 +46,19 @@ export const verificationRoutes = [
     handler: async ({ em, caller, body, deps }) => {
       const customer = await em.findOne(Customer, { id: body.customerId, platformId: caller.platformId, isDeleted: false });
       if (!customer) throw DomainError.notFound('Customer');
-      if (isTerminalKycStatus(customer.kycStatus)) throw alreadyDecided(`The customer's verification is already ${customer.kycStatus}; it cannot be submitted again`);
+      if (isTerminalKycStatus(customer.kycStatus))
+        throw alreadyDecided(`The customer's verification is already ${customer.kycStatus}; it cannot be submitted again`);
       return {
         status: 200,
         body: await submitCustomerVerification(
           deps.temporal,
-          { verificationId: verificationIdFor(customer.id), platformId: caller.platformId, customerId: customer.id, environment: caller.environment, resolutionDelaySeconds: SANDBOX_RESOLUTION_DELAY_SECONDS },
+          {
+            verificationId: verificationIdFor(customer.id),
+            platformId: caller.platformId,
+            customerId: customer.id,
+            environment: caller.environment,
+            resolutionDelaySeconds: SANDBOX_RESOLUTION_DELAY_SECONDS,
+          },
           { taskQueue: deps.taskQueue },
         ),
       };
@@ -103,7 +120,9 @@ export const verificationRoutes = [
         .filter(([, state]) => state !== 'VERIFIED')
         .map(([channel]) => channel);
       if (unverified.length > 0) {
-        throw new DomainError('CONFLICT', `Contact verification is not complete (${unverified.join(', ')}); verify it before starting KYC`, { unverifiedChannels: unverified });
+        throw new DomainError('CONFLICT', `Contact verification is not complete (${unverified.join(', ')}); verify it before starting KYC`, {
+          unverifiedChannels: unverified,
+        });
       }
       const linkToken = randomBytes(24).toString('base64url');
       const now = new Date();
@@ -121,7 +140,12 @@ export const verificationRoutes = [
       await em.flush();
       return {
         status: 201,
-        body: { kycUrl: `${KYC_HOSTED_BASE_URL}/${linkToken}`, expiresAt: expiresAt.toISOString(), provider: 'SUMSUB', token: `_act-sbx-${randomBytes(24).toString('base64url')}` },
+        body: {
+          kycUrl: `${KYC_HOSTED_BASE_URL}/${linkToken}`,
+          expiresAt: expiresAt.toISOString(),
+          provider: 'SUMSUB',
+          token: `_act-sbx-${randomBytes(24).toString('base64url')}`,
+        },
       };
     },
   }),

@@ -19,7 +19,10 @@ export const CountryCode = z
 /** A real calendar date, YYYY-MM-DD, in the past and not before 1900. */
 const BirthDate = z.iso
   .date()
-  .refine((d) => Number.isNaN(Date.parse(d)) || (Date.parse(d) < Date.now() && d >= '1900-01-01'), { message: 'must be a past date from 1900 on', params: { constraint: 'past' } })
+  .refine((d) => Number.isNaN(Date.parse(d)) || (Date.parse(d) < Date.now() && d >= '1900-01-01'), {
+    message: 'must be a past date from 1900 on',
+    params: { constraint: 'past' },
+  })
   .openapi({ example: '1978-06-15' });
 
 const OwnerAddressSchema = z
@@ -97,7 +100,11 @@ export const OwnerPersonalInfoUpdateSchema = z
   .strict()
   .openapi('BeneficialOwnerPersonalInfoUpdate');
 
-const Roles = z.array(z.enum(BENEFICIAL_OWNER_ROLES)).min(1).max(BENEFICIAL_OWNER_ROLES.length).refine((r) => new Set(r).size === r.length, { message: 'roles must not repeat', params: { constraint: 'uniqueItems' } });
+const Roles = z
+  .array(z.enum(BENEFICIAL_OWNER_ROLES))
+  .min(1)
+  .max(BENEFICIAL_OWNER_ROLES.length)
+  .refine((r) => new Set(r).size === r.length, { message: 'roles must not repeat', params: { constraint: 'uniqueItems' } });
 const Percentage = z.number().int().min(0).max(100).openapi({ description: 'Whole percent, 0 to 100' });
 
 export const BeneficialOwnerCreateSchema = z
@@ -141,7 +148,9 @@ export const BeneficialOwnerSchema = z
   })
   .openapi('BeneficialOwner');
 
-export const BeneficialOwnerListQuerySchema = PageQuerySchema.extend({ customerId: z.string().min(1).max(200).openapi({ description: 'The business customer (required)' }) });
+export const BeneficialOwnerListQuerySchema = PageQuerySchema.extend({
+  customerId: z.string().min(1).max(200).openapi({ description: 'The business customer (required)' }),
+});
 export const BeneficialOwnerListSchema = pageOf(BeneficialOwnerSchema, 'BeneficialOwnerListResponse');
 
 // Documents: multipart/form-data; every field arrives as a string.
@@ -153,7 +162,9 @@ const documentFieldsShape = {
   issuingAuthority: z.string().min(1).max(255).optional(),
 };
 
-export const DocumentUploadFieldsSchema = z.object({ ...documentFieldsShape, documentHolder: z.string().min(1).max(200).openapi({ description: 'A Customer or BeneficialOwner id' }) }).strict();
+export const DocumentUploadFieldsSchema = z
+  .object({ ...documentFieldsShape, documentHolder: z.string().min(1).max(200).openapi({ description: 'A Customer or BeneficialOwner id' }) })
+  .strict();
 export const DocumentReplaceFieldsSchema = z.object(documentFieldsShape).strict();
 
 const FileField = z.string().openapi({ type: 'string', format: 'binary', description: 'PDF, JPEG or PNG, at most 10 MB' });
@@ -203,13 +214,25 @@ export const VerificationSchema = z
   })
   .openapi('Verification');
 
-export const VerificationRequestSchema = z.object({ customerId: z.string().min(1).max(200) }).strict().openapi('VerificationRequest');
-export const VerificationListQuerySchema = PageQuerySchema.extend({ customerId: z.string().min(1).max(200).optional(), verificationStatus: z.enum(VERIFICATION_STATUSES).optional() });
+export const VerificationRequestSchema = z
+  .object({ customerId: z.string().min(1).max(200) })
+  .strict()
+  .openapi('VerificationRequest');
+export const VerificationListQuerySchema = PageQuerySchema.extend({
+  customerId: z.string().min(1).max(200).optional(),
+  verificationStatus: z.enum(VERIFICATION_STATUSES).optional(),
+});
 export const VerificationListSchema = pageOf(VerificationSchema, 'VerificationListResponse');
 
 // Hosted KYC links.
 export const KycLinkCreateSchema = z
-  .object({ redirectUri: z.url({ protocol: /^https?$/ }).max(2048).optional().openapi({ description: 'Where the hosted flow sends the customer when done' }) })
+  .object({
+    redirectUri: z
+      .url({ protocol: /^https?$/ })
+      .max(2048)
+      .optional()
+      .openapi({ description: 'Where the hosted flow sends the customer when done' }),
+  })
   .strict()
   .openapi('KycLinkCreateRequest');
 

@@ -85,7 +85,8 @@ export function parseCsv(text: string): ParsedCsv | { problem: string } {
         } else {
           quoted = false;
           const next = text[i + 1];
-          if (next !== undefined && next !== ',' && next !== '\n' && next !== '\r') return { problem: `line ${line}: a quoted cell must end at a comma or the end of the line` };
+          if (next !== undefined && next !== ',' && next !== '\n' && next !== '\r')
+            return { problem: `line ${line}: a quoted cell must end at a comma or the end of the line` };
         }
       } else {
         if (c === '\n') line++;
@@ -131,7 +132,13 @@ export function csvFileProblems(bytes: Buffer): { problems: FieldError[]; parsed
   }
   const known = new Set<string>(KNOWN_COLUMNS);
   header.forEach((column, i) => {
-    if (!known.has(column)) problems.push(problem('unknownColumn', `column ${i + 1} (${column === '' ? 'unnamed' : column}) is not a column of the format; the columns are ${KNOWN_COLUMNS.join(', ')}`));
+    if (!known.has(column))
+      problems.push(
+        problem(
+          'unknownColumn',
+          `column ${i + 1} (${column === '' ? 'unnamed' : column}) is not a column of the format; the columns are ${KNOWN_COLUMNS.join(', ')}`,
+        ),
+      );
     else if (header.indexOf(column) !== i) problems.push(problem('uniqueColumn', `the column ${column} appears more than once`));
   });
   if (rows.length === 0) problems.push(problem('minItems', 'the file has no customer rows after the header'));
@@ -166,10 +173,20 @@ export function rowProblems(header: string[], cells: string[]): FieldError[] {
     }
   }
   if (row.platformAccountId && row.platformAccountId.length > MAX_PLATFORM_ACCOUNT_ID) {
-    problems.push({ field: 'platformAccountId', constraint: 'maxLength', message: `must be at most ${MAX_PLATFORM_ACCOUNT_ID} characters`, hint: { maxLength: MAX_PLATFORM_ACCOUNT_ID } });
+    problems.push({
+      field: 'platformAccountId',
+      constraint: 'maxLength',
+      message: `must be at most ${MAX_PLATFORM_ACCOUNT_ID} characters`,
+      hint: { maxLength: MAX_PLATFORM_ACCOUNT_ID },
+    });
   }
   if (row.description && row.description.length > MAX_DESCRIPTION) {
-    problems.push({ field: 'description', constraint: 'maxLength', message: `must be at most ${MAX_DESCRIPTION} characters`, hint: { maxLength: MAX_DESCRIPTION } });
+    problems.push({
+      field: 'description',
+      constraint: 'maxLength',
+      message: `must be at most ${MAX_DESCRIPTION} characters`,
+      hint: { maxLength: MAX_DESCRIPTION },
+    });
   }
   return problems;
 }
@@ -183,7 +200,14 @@ export function rowToCustomerRequest(row: CsvRow): Record<string, unknown> {
   const cell = (column: string) => (row[column] ? row[column] : undefined);
   const compact = (values: Record<string, unknown>) => Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined));
   const uma = cell('umaAddress');
-  const address = compact({ line1: cell('addressLine1'), line2: cell('addressLine2'), city: cell('city'), state: cell('state'), postalCode: cell('postalCode'), country: cell('country') });
+  const address = compact({
+    line1: cell('addressLine1'),
+    line2: cell('addressLine2'),
+    city: cell('city'),
+    state: cell('state'),
+    postalCode: cell('postalCode'),
+    country: cell('country'),
+  });
   const common = compact({
     customerType: cell('customerType'),
     platformCustomerId: cell('platformCustomerId'),

@@ -126,18 +126,37 @@ export function judgeCodeAttempt(code: PendingCode | null, now: Date, matches: b
 }
 
 /** The field error (`details.errors[]` entry on `code`) for an attempt that failed. */
-export function codeAttemptError(result: Exclude<CodeAttemptOutcome, { outcome: 'VERIFIED' }>, channel: ContactChannel): { reason: string; constraint: string; message: string } {
+export function codeAttemptError(
+  result: Exclude<CodeAttemptOutcome, { outcome: 'VERIFIED' }>,
+  channel: ContactChannel,
+): { reason: string; constraint: string; message: string } {
   const send = `POST /customers/{customerId}/verify-${channel}`;
   switch (result.outcome) {
     case 'WRONG':
       return result.attemptsLeft > 0
-        ? { reason: 'The verification code is not correct', constraint: 'invalid', message: `the code is not correct; ${result.attemptsLeft} attempt${result.attemptsLeft === 1 ? '' : 's'} left` }
-        : { reason: 'The verification code is not correct', constraint: 'invalid', message: `the code is not correct and has now been withdrawn after ${MAX_CONTACT_CODE_ATTEMPTS} wrong attempts; request a new one with ${send}` };
+        ? {
+            reason: 'The verification code is not correct',
+            constraint: 'invalid',
+            message: `the code is not correct; ${result.attemptsLeft} attempt${result.attemptsLeft === 1 ? '' : 's'} left`,
+          }
+        : {
+            reason: 'The verification code is not correct',
+            constraint: 'invalid',
+            message: `the code is not correct and has now been withdrawn after ${MAX_CONTACT_CODE_ATTEMPTS} wrong attempts; request a new one with ${send}`,
+          };
     case 'EXPIRED':
       return { reason: 'The verification code has expired', constraint: 'expired', message: `the code has expired; request a new one with ${send}` };
     case 'ATTEMPTS_EXCEEDED':
-      return { reason: 'Too many wrong attempts for this verification code', constraint: 'attempts_exceeded', message: `the code was withdrawn after ${MAX_CONTACT_CODE_ATTEMPTS} wrong attempts; request a new one with ${send}` };
+      return {
+        reason: 'Too many wrong attempts for this verification code',
+        constraint: 'attempts_exceeded',
+        message: `the code was withdrawn after ${MAX_CONTACT_CODE_ATTEMPTS} wrong attempts; request a new one with ${send}`,
+      };
     case 'NOT_REQUESTED':
-      return { reason: 'No verification code is pending', constraint: 'not_requested', message: `no code is pending for this ${channel === 'email' ? 'email address' : 'phone number'}; request one with ${send}` };
+      return {
+        reason: 'No verification code is pending',
+        constraint: 'not_requested',
+        message: `no code is pending for this ${channel === 'email' ? 'email address' : 'phone number'}; request one with ${send}`,
+      };
   }
 }

@@ -21,7 +21,19 @@ type Values = Record<string, unknown>;
 export const ID_TYPES = ['SSN', 'ITIN', 'EIN', 'NON_US_TAX_ID'] as const;
 export type IdType = (typeof ID_TYPES)[number];
 
-export const INDIVIDUAL_SOURCE_OF_FUNDS = ['SALARY', 'SELF_EMPLOYMENT_INCOME', 'INVESTMENT_INCOME', 'PENSION', 'RENTAL_INCOME', 'GIFT', 'INHERITANCE', 'LOAN', 'SAVINGS', 'SALE_OF_ASSETS', 'OTHER'] as const;
+export const INDIVIDUAL_SOURCE_OF_FUNDS = [
+  'SALARY',
+  'SELF_EMPLOYMENT_INCOME',
+  'INVESTMENT_INCOME',
+  'PENSION',
+  'RENTAL_INCOME',
+  'GIFT',
+  'INHERITANCE',
+  'LOAN',
+  'SAVINGS',
+  'SALE_OF_ASSETS',
+  'OTHER',
+] as const;
 export const SOURCE_OF_WEALTH = ['SALARY', 'BUSINESS_INCOME', 'INVESTMENTS', 'INHERITANCE', 'PROPERTY_SALE', 'GIFT', 'RETIREMENT', 'SAVINGS', 'OTHER'] as const;
 export const PURPOSE_OF_ACCOUNT = [
   'CONTRACTOR_PAYOUTS',
@@ -39,11 +51,29 @@ export const PURPOSE_OF_ACCOUNT = [
   'OTHER',
 ] as const;
 export const EXPECTED_MONTHLY_TRANSACTION_COUNT = ['COUNT_UNDER_10', 'COUNT_10_TO_100', 'COUNT_100_TO_500', 'COUNT_500_TO_1000', 'COUNT_OVER_1000'] as const;
-export const EXPECTED_MONTHLY_TRANSACTION_VOLUME = ['VOLUME_UNDER_10K', 'VOLUME_10K_TO_100K', 'VOLUME_100K_TO_1M', 'VOLUME_1M_TO_10M', 'VOLUME_OVER_10M'] as const;
+export const EXPECTED_MONTHLY_TRANSACTION_VOLUME = [
+  'VOLUME_UNDER_10K',
+  'VOLUME_10K_TO_100K',
+  'VOLUME_100K_TO_1M',
+  'VOLUME_1M_TO_10M',
+  'VOLUME_OVER_10M',
+] as const;
 export const ANNUAL_INCOME_RANGE = ['UNDER_50K', 'RANGE_50K_100K', 'RANGE_100K_250K', 'RANGE_250K_1M', 'OVER_1M'] as const;
 export const NET_WORTH_RANGE = ['UNDER_100K', 'RANGE_100K_500K', 'RANGE_500K_1M', 'RANGE_1M_5M', 'RANGE_5M_25M', 'OVER_25M'] as const;
 export const PEP_STATUS = ['NONE', 'DOMESTIC', 'FOREIGN', 'HIO', 'FAMILY_OR_ASSOCIATE'] as const;
-export const ENTITY_TYPE = ['SOLE_PROPRIETORSHIP', 'PARTNERSHIP', 'LLC', 'CORPORATION', 'S_CORPORATION', 'NON_PROFIT', 'PUBLICLY_LISTED_COMPANY', 'TRUST', 'PRIVATE_FOUNDATION', 'CHARITY', 'OTHER'] as const;
+export const ENTITY_TYPE = [
+  'SOLE_PROPRIETORSHIP',
+  'PARTNERSHIP',
+  'LLC',
+  'CORPORATION',
+  'S_CORPORATION',
+  'NON_PROFIT',
+  'PUBLICLY_LISTED_COMPANY',
+  'TRUST',
+  'PRIVATE_FOUNDATION',
+  'CHARITY',
+  'OTHER',
+] as const;
 export const BUSINESS_TYPE = [
   'AGRICULTURE_FORESTRY_FISHING_AND_HUNTING',
   'MINING_QUARRYING_AND_OIL_AND_GAS_EXTRACTION',
@@ -66,7 +96,15 @@ export const BUSINESS_TYPE = [
   'OTHER_SERVICES',
   'PUBLIC_ADMINISTRATION',
 ] as const;
-export const BUSINESS_SOURCE_OF_FUNDS = ['OPERATING_REVENUE', 'INVESTMENT_INCOME', 'LOANS', 'VENTURE_CAPITAL', 'PERSONAL_SAVINGS', 'DONATIONS', 'OTHER'] as const;
+export const BUSINESS_SOURCE_OF_FUNDS = [
+  'OPERATING_REVENUE',
+  'INVESTMENT_INCOME',
+  'LOANS',
+  'VENTURE_CAPITAL',
+  'PERSONAL_SAVINGS',
+  'DONATIONS',
+  'OTHER',
+] as const;
 
 /** The enhanced-due-diligence attributes of an individual: optional, patchable, top-level fields. */
 export const EDD_FIELDS = [
@@ -214,16 +252,32 @@ export function taxIdentificationProblems(values: Values): RuleIssue[] {
     return issues;
   }
   if (idType === 'NON_US_TAX_ID' && country === 'US') {
-    issues.push({ path: ['idType'], constraint: 'enum', message: 'US account holders are accepted only with an SSN or ITIN; a non-US tax id needs its countryOfIssuance (which defaults to US)' });
+    issues.push({
+      path: ['idType'],
+      constraint: 'enum',
+      message: 'US account holders are accepted only with an SSN or ITIN; a non-US tax id needs its countryOfIssuance (which defaults to US)',
+    });
     return issues;
   }
   if (typeof identifier !== 'string' || identifier.length === 0 || identifier.length > MAX_IDENTIFIER) return issues;
   if (idType === 'SSN' && !isValidSsn(identifier)) {
-    issues.push({ path: ['identifier'], constraint: 'pattern', message: 'must be an SSN written ###-##-#### (area not 000, 666 or 9xx; group not 00; serial not 0000)' });
+    issues.push({
+      path: ['identifier'],
+      constraint: 'pattern',
+      message: 'must be an SSN written ###-##-#### (area not 000, 666 or 9xx; group not 00; serial not 0000)',
+    });
   } else if (idType === 'ITIN' && !isValidItin(identifier)) {
-    issues.push({ path: ['identifier'], constraint: 'pattern', message: 'must be an ITIN written 9##-##-#### with a valid ITIN group (50-65, 70-88, 90-92, 94-99)' });
+    issues.push({
+      path: ['identifier'],
+      constraint: 'pattern',
+      message: 'must be an ITIN written 9##-##-#### with a valid ITIN group (50-65, 70-88, 90-92, 94-99)',
+    });
   } else if (idType === 'NON_US_TAX_ID' && !NON_US_TAX_ID.test(identifier)) {
-    issues.push({ path: ['identifier'], constraint: 'pattern', message: 'must be letters and digits, optionally separated by spaces, dots, slashes or dashes' });
+    issues.push({
+      path: ['identifier'],
+      constraint: 'pattern',
+      message: 'must be letters and digits, optionally separated by spaces, dots, slashes or dashes',
+    });
   }
   return issues;
 }

@@ -36,10 +36,27 @@ export type DocumentSide = (typeof DOCUMENT_SIDES)[number];
 /** Document categories a verification can ask for, with the types that satisfy each (reference §3.7). */
 export const IDENTITY_DOCUMENTS: readonly DocumentType[] = ['PASSPORT', 'DRIVERS_LICENSE', 'NATIONAL_ID'];
 /** The generic PROOF_OF_ADDRESS type is accepted next to the specific ones the reference lists. */
-export const PROOF_OF_ADDRESS_DOCUMENTS: readonly DocumentType[] = ['PROOF_OF_ADDRESS', 'UTILITY_BILL', 'RENT_OR_LEASE_AGREEMENT', 'ELECTRICITY_BILL', 'BANK_STATEMENT', 'TAX_RETURN'];
-export const LEGAL_PRESENCE_DOCUMENTS: readonly DocumentType[] = ['CERTIFICATE_OF_INCORPORATION', 'ARTICLES_OF_INCORPORATION', 'ARTICLES_OF_ASSOCIATION', 'STATE_REGISTRY_EXCERPT'];
+export const PROOF_OF_ADDRESS_DOCUMENTS: readonly DocumentType[] = [
+  'PROOF_OF_ADDRESS',
+  'UTILITY_BILL',
+  'RENT_OR_LEASE_AGREEMENT',
+  'ELECTRICITY_BILL',
+  'BANK_STATEMENT',
+  'TAX_RETURN',
+];
+export const LEGAL_PRESENCE_DOCUMENTS: readonly DocumentType[] = [
+  'CERTIFICATE_OF_INCORPORATION',
+  'ARTICLES_OF_INCORPORATION',
+  'ARTICLES_OF_ASSOCIATION',
+  'STATE_REGISTRY_EXCERPT',
+];
 export const OWNERSHIP_STRUCTURE_DOCUMENTS: readonly DocumentType[] = ['SHAREHOLDER_REGISTER', 'TRUST_AGREEMENT', 'PARTNERSHIP_AGREEMENT'];
-export const CONTROL_STRUCTURE_DOCUMENTS: readonly DocumentType[] = ['DIRECTOR_REGISTRY', 'TRUST_AGREEMENT', 'STATE_COMPANY_REGISTRY', 'PARTNERSHIP_CONTROL_AGREEMENT'];
+export const CONTROL_STRUCTURE_DOCUMENTS: readonly DocumentType[] = [
+  'DIRECTOR_REGISTRY',
+  'TRUST_AGREEMENT',
+  'STATE_COMPANY_REGISTRY',
+  'PARTNERSHIP_CONTROL_AGREEMENT',
+];
 
 /** Uploads are at most 10 MB (reference §3.7). */
 export const MAX_DOCUMENT_BYTES = 10 * 1024 * 1024;
@@ -80,11 +97,15 @@ export type FileProblem = { constraint: 'required' | 'maxSize' | 'fileType'; mes
  * one the bytes show; any other declared type contradicts the bytes and is refused. Returns the
  * stored mime type (from the bytes) or the problem.
  */
-export function checkDocumentFile(file: { bytes: Uint8Array; declaredType?: string | null } | null | undefined): { ok: true; mimeType: DocumentMimeType } | { ok: false; problem: FileProblem } {
+export function checkDocumentFile(
+  file: { bytes: Uint8Array; declaredType?: string | null } | null | undefined,
+): { ok: true; mimeType: DocumentMimeType } | { ok: false; problem: FileProblem } {
   if (!file || file.bytes.length === 0) return { ok: false, problem: { constraint: 'required', message: 'a non-empty file is required' } };
-  if (file.bytes.length > MAX_DOCUMENT_BYTES) return { ok: false, problem: { constraint: 'maxSize', message: `the file must be at most ${MAX_DOCUMENT_BYTES} bytes (10 MB)` } };
+  if (file.bytes.length > MAX_DOCUMENT_BYTES)
+    return { ok: false, problem: { constraint: 'maxSize', message: `the file must be at most ${MAX_DOCUMENT_BYTES} bytes (10 MB)` } };
   const actual = sniffDocumentType(file.bytes);
-  if (actual === null) return { ok: false, problem: { constraint: 'fileType', message: 'the file must be a PDF, JPEG or PNG document (judged by its content)' } };
+  if (actual === null)
+    return { ok: false, problem: { constraint: 'fileType', message: 'the file must be a PDF, JPEG or PNG document (judged by its content)' } };
   const declared = (file.declaredType ?? '').toLowerCase().split(';')[0]!.trim();
   if (declared === '' || GENERIC_TYPES.has(declared) || ALIASES[declared] === actual) return { ok: true, mimeType: actual };
   return { ok: false, problem: { constraint: 'fileType', message: `the file is declared as ${declared} but its content is ${actual}` } };
@@ -93,8 +114,11 @@ export function checkDocumentFile(file: { bytes: Uint8Array; declaredType?: stri
 /** A file name safe to store and return: no path, no control characters, at most 255 characters. */
 export function cleanFileName(name: string | undefined | null, mimeType: DocumentMimeType): string {
   const base = (name ?? '').split(/[\\/]/).pop() ?? '';
-  // eslint-disable-next-line no-control-regex
-  const cleaned = base.replace(/[\u0000-\u001f\u007f]/g, '').trim().slice(0, 255);
+  const cleaned = base
+    // eslint-disable-next-line no-control-regex
+    .replace(/[\u0000-\u001f\u007f]/g, '')
+    .trim()
+    .slice(0, 255);
   if (cleaned) return cleaned;
   return `document.${mimeType === 'application/pdf' ? 'pdf' : mimeType === 'image/png' ? 'png' : 'jpg'}`;
 }

@@ -21,7 +21,8 @@ type Standing = { kycStatus: KycStatus; agreementConsents: AgreementConsent[] };
  */
 export function balanceRefusal(platform: PlatformKind, customer: Standing): 'USER_NOT_READY' | 'END_USER_TERMS_NOT_ACCEPTED' | null {
   if (customer.kycStatus !== 'APPROVED') return 'USER_NOT_READY';
-  if (!platform.isRegulatedFinancialInstitution && !customer.agreementConsents.some((c) => c.agreementType === END_USER_TERMS)) return 'END_USER_TERMS_NOT_ACCEPTED';
+  if (!platform.isRegulatedFinancialInstitution && !customer.agreementConsents.some((c) => c.agreementType === END_USER_TERMS))
+    return 'END_USER_TERMS_NOT_ACCEPTED';
   return null;
 }
 
@@ -46,7 +47,10 @@ export function sandboxSuffix(value: string | null | undefined): string {
  * last three characters of fullName (001 PENDING, 002 REJECTED, 003 UNVERIFIED, else APPROVED);
  * everyone else starts UNVERIFIED and resolves through POST /verifications.
  */
-export function sandboxKycStatusAtCreation(platform: { isRegulatedFinancialInstitution: boolean }, customer: { customerType: CustomerType; fullName?: string | null }): KycStatus {
+export function sandboxKycStatusAtCreation(
+  platform: { isRegulatedFinancialInstitution: boolean },
+  customer: { customerType: CustomerType; fullName?: string | null },
+): KycStatus {
   if (customer.customerType === 'BUSINESS' || !platform.isRegulatedFinancialInstitution) return 'UNVERIFIED';
   switch (sandboxSuffix(customer.fullName)) {
     case '001':

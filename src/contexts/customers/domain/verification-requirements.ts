@@ -146,7 +146,13 @@ function missingAddress(resourceId: string, prefix: string, who: string, address
   }));
 }
 
-function missingDocument(resourceId: string, held: PacketDocument[], type: VerificationErrorType, accepted: readonly DocumentType[], reason: string): VerificationError[] {
+function missingDocument(
+  resourceId: string,
+  held: PacketDocument[],
+  type: VerificationErrorType,
+  accepted: readonly DocumentType[],
+  reason: string,
+): VerificationError[] {
   if (held.some((d) => d.documentHolder === resourceId && accepted.includes(d.documentType))) return [];
   return [{ resourceId, type, acceptedDocumentTypes: [...accepted], reason }];
 }
@@ -171,11 +177,18 @@ function individualErrors({ platform, customer: c, documents }: VerificationPack
   errors.push(...missingAddress(id, 'customer', 'Residential', c.address));
   if (where === 'EEA') {
     if (blank(c.email)) errors.push(missingField(id, 'customer.email', 'Email is required for customers whose contact details are verified'));
-    if (blank(c.phoneNumber)) errors.push(missingField(id, 'customer.phoneNumber', 'Phone number is required for customers whose contact details are verified'));
+    if (blank(c.phoneNumber))
+      errors.push(missingField(id, 'customer.phoneNumber', 'Phone number is required for customers whose contact details are verified'));
   } else {
     const idType = typeof p.idType === 'string' ? p.idType : null;
     if (!idType) {
-      errors.push(missingField(id, 'customer.idType', where === 'US' ? 'Tax identification type (SSN or ITIN) is required for US residents' : 'Tax identification type is required'));
+      errors.push(
+        missingField(
+          id,
+          'customer.idType',
+          where === 'US' ? 'Tax identification type (SSN or ITIN) is required for US residents' : 'Tax identification type is required',
+        ),
+      );
     } else if (where === 'US' && !US_TAX_ID_TYPES.has(idType)) {
       errors.push({ resourceId: id, type: 'INVALID_FIELD', field: 'customer.idType', reason: 'Only SSN and ITIN are accepted for US residents' });
     }
@@ -184,13 +197,23 @@ function individualErrors({ platform, customer: c, documents }: VerificationPack
   if (!platform.isRegulatedFinancialInstitution) {
     if (blank(p.purposeOfAccount)) errors.push(missingField(id, 'customer.purposeOfAccount', 'Purpose of account is required'));
     if (blank(p.sourceOfFundsCategories)) errors.push(missingField(id, 'customer.sourceOfFundsCategories', 'Source of funds is required'));
-    if (blank(p.expectedMonthlyTransactionVolume)) errors.push(missingField(id, 'customer.expectedMonthlyTransactionVolume', 'Expected monthly transaction volume is required'));
+    if (blank(p.expectedMonthlyTransactionVolume))
+      errors.push(missingField(id, 'customer.expectedMonthlyTransactionVolume', 'Expected monthly transaction volume is required'));
     if (HIGH_VOLUME_TIERS.has(String(p.expectedMonthlyTransactionVolume))) {
-      if (blank(p.sourceOfWealthCategories)) errors.push(missingField(id, 'customer.sourceOfWealthCategories', 'Source of wealth is required from a monthly volume of 100K USD'));
+      if (blank(p.sourceOfWealthCategories))
+        errors.push(missingField(id, 'customer.sourceOfWealthCategories', 'Source of wealth is required from a monthly volume of 100K USD'));
       if (blank(p.netWorthRange)) errors.push(missingField(id, 'customer.netWorthRange', 'Net worth range is required from a monthly volume of 100K USD'));
     }
   }
-  errors.push(...missingDocument(id, documents, 'MISSING_IDENTITY_DOCUMENT', IDENTITY_DOCUMENTS, 'An identity document (passport, driver license or national ID) is required'));
+  errors.push(
+    ...missingDocument(
+      id,
+      documents,
+      'MISSING_IDENTITY_DOCUMENT',
+      IDENTITY_DOCUMENTS,
+      'An identity document (passport, driver license or national ID) is required',
+    ),
+  );
   if (where === 'EEA') {
     errors.push(...missingDocument(id, documents, 'MISSING_PROOF_OF_ADDRESS_DOCUMENT', PROOF_OF_ADDRESS_DOCUMENTS, 'Proof of address document is required'));
   }
@@ -229,7 +252,15 @@ function businessErrors({ platform, customer: c, owners, documents }: Verificati
   errors.push(...missingAddress(id, 'customer', 'Business', c.address));
   errors.push(...missingDocument(id, documents, 'MISSING_LEGAL_PRESENCE_DOCUMENT', LEGAL_PRESENCE_DOCUMENTS, 'A company formation document is required'));
   if (!platform.isRegulatedFinancialInstitution) {
-    errors.push(...missingDocument(id, documents, 'MISSING_OWNERSHIP_STRUCTURE_DOCUMENT', OWNERSHIP_STRUCTURE_DOCUMENTS, 'A document showing the ownership structure is required'));
+    errors.push(
+      ...missingDocument(
+        id,
+        documents,
+        'MISSING_OWNERSHIP_STRUCTURE_DOCUMENT',
+        OWNERSHIP_STRUCTURE_DOCUMENTS,
+        'A document showing the ownership structure is required',
+      ),
+    );
   }
   if (where === 'EEA' || !platform.isRegulatedFinancialInstitution) {
     errors.push(...missingDocument(id, documents, 'MISSING_PROOF_OF_ADDRESS_DOCUMENT', PROOF_OF_ADDRESS_DOCUMENTS, 'Proof of address document is required'));
@@ -243,7 +274,9 @@ function businessErrors({ platform, customer: c, owners, documents }: Verificati
     }
     if (!owner.hasIdentifier) errors.push(missingField(owner.id, 'personalInfo.identifier', 'Identification number is required for beneficial owners'));
     errors.push(...missingAddress(owner.id, 'personalInfo', 'Beneficial owner', owner.personalInfo.address));
-    errors.push(...missingDocument(owner.id, documents, 'MISSING_IDENTITY_DOCUMENT', IDENTITY_DOCUMENTS, 'An identity document is required for beneficial owners'));
+    errors.push(
+      ...missingDocument(owner.id, documents, 'MISSING_IDENTITY_DOCUMENT', IDENTITY_DOCUMENTS, 'An identity document is required for beneficial owners'),
+    );
   }
   return errors;
 }

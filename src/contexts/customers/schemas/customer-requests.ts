@@ -72,7 +72,8 @@ function uniqueList<T extends z.ZodType>(item: T) {
     z.superRefine(
       (list: unknown, ctx) => {
         if (!Array.isArray(list)) return;
-        for (const i of duplicateIndexes(list)) ctx.addIssue({ code: 'custom', path: [i], message: 'must not repeat an earlier entry', params: { constraint: 'unique' } });
+        for (const i of duplicateIndexes(list))
+          ctx.addIssue({ code: 'custom', path: [i], message: 'must not repeat an earlier entry', params: { constraint: 'unique' } });
       },
       { when: () => true },
     ),
@@ -103,18 +104,31 @@ export const CurrencyCodeSchema = z.enum(SUPPORTED_CURRENCY_CODES).openapi({ des
 
 const CurrencyListSchema = uniqueList(CurrencyCodeSchema)
   .min(1)
-  .openapi({ description: 'Currencies the customer uses; each must be enabled for the platform. EUR (EU provider) and GBP (UK provider) combine only with a customer of that region, and never both on one customer.', example: ['USD', 'USDC'] });
+  .openapi({
+    description:
+      'Currencies the customer uses; each must be enabled for the platform. EUR (EU provider) and GBP (UK provider) combine only with a customer of that region, and never both on one customer.',
+    example: ['USD', 'USDC'],
+  });
 
 const EmailSchema = z.email().max(MAX_EMAIL);
 const PhoneSchema = z.string().regex(E164, 'must be an E.164 phone number such as +14155550123').openapi({ example: '+14155550123' });
 const UmaAddressSchema = z
   .string()
   .max(MAX_UMA_ADDRESS)
-  .refine((v) => v.length > MAX_UMA_ADDRESS || isUmaAddress(v), { message: 'must be a UMA address such as $alice@uma.example.com', params: { constraint: 'pattern' } })
+  .refine((v) => v.length > MAX_UMA_ADDRESS || isUmaAddress(v), {
+    message: 'must be a UMA address such as $alice@uma.example.com',
+    params: { constraint: 'pattern' },
+  })
   .openapi({ example: '$john.doe@uma.example.com' });
 
-const BirthDateSchema = z.string().superRefine(fromProblem(birthDateProblem)).openapi({ format: 'date', description: 'YYYY-MM-DD, in the past', example: '1990-01-15' });
-const PastDateSchema = z.string().superRefine(fromProblem(pastOrTodayProblem)).openapi({ format: 'date', description: 'YYYY-MM-DD, not in the future', example: '2018-03-14' });
+const BirthDateSchema = z
+  .string()
+  .superRefine(fromProblem(birthDateProblem))
+  .openapi({ format: 'date', description: 'YYYY-MM-DD, in the past', example: '1990-01-15' });
+const PastDateSchema = z
+  .string()
+  .superRefine(fromProblem(pastOrTodayProblem))
+  .openapi({ format: 'date', description: 'YYYY-MM-DD, not in the future', example: '2018-03-14' });
 const DescriptionSchema = z.string().min(1).max(MAX_DESCRIPTION);
 const NameSchema = z.string().min(1).max(MAX_FULL_NAME);
 
@@ -138,7 +152,11 @@ export const IdTypeSchema = z.enum(ID_TYPES).openapi('IdentificationType');
 export const AgreementTypeSchema = z.enum(AGREEMENT_TYPES).openapi('AgreementType');
 
 const consentFields = {
-  termsVersion: z.string().min(1).max(64).openapi({ description: 'A version the service publishes (GET /customers/end-user-terms for the current end-user terms)', example: '2025-10-13' }),
+  termsVersion: z
+    .string()
+    .min(1)
+    .max(64)
+    .openapi({ description: 'A version the service publishes (GET /customers/end-user-terms for the current end-user terms)', example: '2025-10-13' }),
   acceptedAt: z.iso.datetime({ offset: true }).superRefine(fromProblem(acceptedAtProblem)).openapi({ example: '2025-10-20T14:03:00Z' }),
   ipAddress: z
     .string()
@@ -148,7 +166,9 @@ const consentFields = {
   acceptanceMethod: AcceptanceMethodSchema,
 };
 
-export const EndUserTermsConsentRequestSchema = z.object(consentFields).openapi('EndUserTermsConsentRequest', { deprecated: true, description: 'Deprecated: equals one agreementConsents entry of type SVC_END_USER_TERMS.' });
+export const EndUserTermsConsentRequestSchema = z
+  .object(consentFields)
+  .openapi('EndUserTermsConsentRequest', { deprecated: true, description: 'Deprecated: equals one agreementConsents entry of type SVC_END_USER_TERMS.' });
 export const AgreementConsentRequestSchema = z.object({ agreementType: AgreementTypeSchema, ...consentFields }).openapi('AgreementConsentRequest');
 
 // ---------------------------------------------------------------------------------------------
@@ -174,11 +194,11 @@ const individualFields = {
   nationality: CountryCodeSchema,
   address: AddressSchema,
   idType: IdTypeSchema,
-  identifier: z
-    .string()
-    .min(1)
-    .max(MAX_IDENTIFIER)
-    .openapi({ writeOnly: true, description: 'Tax identification number; write-only, stored encrypted, never returned. US holders: SSN (###-##-####) or ITIN only.', example: '123-45-6789' }),
+  identifier: z.string().min(1).max(MAX_IDENTIFIER).openapi({
+    writeOnly: true,
+    description: 'Tax identification number; write-only, stored encrypted, never returned. US holders: SSN (###-##-####) or ITIN only.',
+    example: '123-45-6789',
+  }),
   countryOfIssuance: CountryCodeSchema.openapi({ description: 'Country that issued the identification; defaults to US, and must be US for SSN and ITIN' }),
   ...eddFields,
 };
@@ -190,7 +210,11 @@ export const businessInfoFields = {
   registrationNumber: z.string().min(1).max(100).optional().openapi({ example: '5523041' }),
   incorporatedOn: PastDateSchema,
   entityType: z.enum(ENTITY_TYPE).openapi('EntityType').optional(),
-  taxId: z.string().min(1).max(MAX_IDENTIFIER).openapi({ description: 'Tax identification number; a US business gives its EIN (##-#######)', example: '12-3456789' }),
+  taxId: z
+    .string()
+    .min(1)
+    .max(MAX_IDENTIFIER)
+    .openapi({ description: 'Tax identification number; a US business gives its EIN (##-#######)', example: '12-3456789' }),
   countriesOfOperation: uniqueList(CountryCodeSchema).optional(),
   businessType: z.enum(BUSINESS_TYPE).openapi('BusinessType').optional(),
   purposeOfAccount: PurposeOfAccountSchema.optional(),
@@ -200,7 +224,9 @@ export const businessInfoFields = {
   expectedRecipientJurisdictions: uniqueList(CountryCodeSchema).optional(),
   naicsCode: z.string().regex(NAICS, 'must be a NAICS code of 2 to 6 digits').optional().openapi({ example: '522320' }),
   sourceOfFundsCategories: uniqueList(z.enum(BUSINESS_SOURCE_OF_FUNDS).openapi('SourceOfFundsCategory')).min(1).optional(),
-  sourceOfFundsOtherDescription: DescriptionSchema.optional().openapi({ description: 'Required when sourceOfFundsCategories includes OTHER; refused otherwise' }),
+  sourceOfFundsOtherDescription: DescriptionSchema.optional().openapi({
+    description: 'Required when sourceOfFundsCategories includes OTHER; refused otherwise',
+  }),
   purposeOfAccountOtherDescription: DescriptionSchema.optional().openapi({ description: 'Required when purposeOfAccount is OTHER; refused otherwise' }),
   expectedCounterpartyCountries: uniqueList(CountryCodeSchema).optional(),
   primaryContactFirstName: NameSchema.optional(),
@@ -212,7 +238,10 @@ function pairsNamedIn(values: Values, pairs: readonly OtherPair[]): OtherPair[] 
   return pairs.filter((p) => values[p.category] !== undefined);
 }
 
-export const BusinessInfoSchema = withRule(z.object(businessInfoFields), (v) => [...otherDescriptionProblems(v, BUSINESS_OTHER_PAIRS), ...businessTaxIdProblems(v)]).openapi('BusinessInfo');
+export const BusinessInfoSchema = withRule(z.object(businessInfoFields), (v) => [
+  ...otherDescriptionProblems(v, BUSINESS_OTHER_PAIRS),
+  ...businessTaxIdProblems(v),
+]).openapi('BusinessInfo');
 
 export const BusinessInfoUpdateSchema = withRule(z.object(businessInfoFields).partial(), (v) => [
   ...otherDescriptionProblems(v, pairsNamedIn(v, BUSINESS_OTHER_PAIRS)),
@@ -223,13 +252,19 @@ export const BusinessInfoUpdateSchema = withRule(z.object(businessInfoFields).pa
 // Requests.
 
 const createFields = {
-  platformCustomerId: z.string().min(1).max(255).optional().openapi({ description: "The platform's own id for the customer; generated when absent; unique among the platform's active customers" }),
+  platformCustomerId: z
+    .string()
+    .min(1)
+    .max(255)
+    .optional()
+    .openapi({ description: "The platform's own id for the customer; generated when absent; unique among the platform's active customers" }),
   region: RegionCodeSchema.optional().openapi({ description: "Regulatory jurisdiction; defaults to the platform's. Cannot be changed later." }),
   currencies: CurrencyListSchema.optional().openapi({ description: "Defaults to the platform's currencies that the customer's region can hold" }),
   email: EmailSchema.optional(),
   phoneNumber: PhoneSchema.optional(),
   umaAddress: UmaAddressSchema.optional().openapi({
-    description: "On the platform's UMA domain (its default domain while it has none; another domain is 400); generated there when absent; unique among the platform's customers (409 UMA_ADDRESS_EXISTS)",
+    description:
+      "On the platform's UMA domain (its default domain while it has none; another domain is 400); generated there when absent; unique among the platform's customers (409 UMA_ADDRESS_EXISTS)",
   }),
   agreementConsents: z.array(AgreementConsentRequestSchema).max(20).optional().openapi({ description: 'At most one entry per agreementType' }),
   endUserTermsConsent: EndUserTermsConsentRequestSchema.optional(),
@@ -247,13 +282,17 @@ export const BusinessCustomerCreateSchema = withRule(
   consentProblems,
 ).openapi('BusinessCustomerCreateRequest');
 
-export const CustomerCreateSchema = z.discriminatedUnion('customerType', [IndividualCustomerCreateSchema, BusinessCustomerCreateSchema]).openapi('CustomerCreateRequest');
+export const CustomerCreateSchema = z
+  .discriminatedUnion('customerType', [IndividualCustomerCreateSchema, BusinessCustomerCreateSchema])
+  .openapi('CustomerCreateRequest');
 
 const updateFields = {
   currencies: CurrencyListSchema.optional().openapi({ description: 'Replaces the whole list' }),
   email: EmailSchema.optional().openapi({ description: 'Changed in a call of its own: not together with phoneNumber' }),
   phoneNumber: PhoneSchema.optional().openapi({ description: 'Changed in a call of its own: not together with email' }),
-  umaAddress: UmaAddressSchema.optional().openapi({ description: "A new address must be on the platform's UMA domain (400 otherwise); the stored one may be sent unchanged" }),
+  umaAddress: UmaAddressSchema.optional().openapi({
+    description: "A new address must be on the platform's UMA domain (400 otherwise); the stored one may be sent unchanged",
+  }),
   agreementConsents: z
     .array(AgreementConsentRequestSchema)
     .max(20)
@@ -262,7 +301,11 @@ const updateFields = {
   endUserTermsConsent: EndUserTermsConsentRequestSchema.optional(),
 };
 
-const updateRule = (pairs: readonly OtherPair[]) => (v: Values) => [...otherDescriptionProblems(v, pairsNamedIn(v, pairs)), ...consentProblems(v), ...contactChangeProblems(v)];
+const updateRule = (pairs: readonly OtherPair[]) => (v: Values) => [
+  ...otherDescriptionProblems(v, pairsNamedIn(v, pairs)),
+  ...consentProblems(v),
+  ...contactChangeProblems(v),
+];
 
 export const IndividualCustomerUpdateSchema = withRule(
   z.object({ customerType: z.literal('INDIVIDUAL'), ...updateFields, ...z.object(individualFields).partial().shape }),
@@ -274,7 +317,9 @@ export const BusinessCustomerUpdateSchema = withRule(
   (v) => [...consentProblems(v), ...contactChangeProblems(v)],
 ).openapi('BusinessCustomerUpdateRequest');
 
-export const CustomerUpdateSchema = z.discriminatedUnion('customerType', [IndividualCustomerUpdateSchema, BusinessCustomerUpdateSchema]).openapi('CustomerUpdateRequest');
+export const CustomerUpdateSchema = z
+  .discriminatedUnion('customerType', [IndividualCustomerUpdateSchema, BusinessCustomerUpdateSchema])
+  .openapi('CustomerUpdateRequest');
 
 export type CustomerCreateRequest = z.infer<typeof CustomerCreateSchema>;
 export type CustomerUpdateRequest = z.infer<typeof CustomerUpdateSchema>;

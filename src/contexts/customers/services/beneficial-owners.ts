@@ -40,7 +40,11 @@ async function otherShares(em: EntityManager, customerId: string, exceptId?: str
   return owners.map((o) => o.ownershipPercentage);
 }
 
-const tooMuch = (): FieldError => ({ field: 'ownershipPercentage', constraint: 'maximum', message: "the owners' shares of the business would add up to more than 100 %" });
+const tooMuch = (): FieldError => ({
+  field: 'ownershipPercentage',
+  constraint: 'maximum',
+  message: "the owners' shares of the business would add up to more than 100 %",
+});
 
 /**
  * Problems of a new owner that need stored data: the customer must be a business, and the
@@ -48,7 +52,11 @@ const tooMuch = (): FieldError => ({ field: 'ownershipPercentage', constraint: '
  * Run with the schema errors (a route check), so that one response lists every problem; the
  * create repeats them under the customer's row lock.
  */
-export async function ownerCreateProblems(em: EntityManager, platformId: string, input: { customerId?: unknown; ownershipPercentage?: number }): Promise<FieldError[]> {
+export async function ownerCreateProblems(
+  em: EntityManager,
+  platformId: string,
+  input: { customerId?: unknown; ownershipPercentage?: number },
+): Promise<FieldError[]> {
   if (typeof input.customerId !== 'string') return [];
   const customer = await em.findOne(Customer, { id: input.customerId, platformId, isDeleted: false });
   if (!customer) return [];
@@ -77,7 +85,8 @@ export async function ownerChangeProblems(em: EntityManager, owner: BeneficialOw
     errors.push({ field: 'personalInfo.identifier', constraint: 'required', message: 'send the identifier together with a new idType' });
   }
   errors.push(...ownerIdentityProblems({ ...owner.personalInfo, ...identity, identifier }));
-  if (change.ownershipPercentage !== undefined && ownershipExceeds100(await otherShares(em, owner.customerId, owner.id), change.ownershipPercentage)) errors.push(tooMuch());
+  if (change.ownershipPercentage !== undefined && ownershipExceeds100(await otherShares(em, owner.customerId, owner.id), change.ownershipPercentage))
+    errors.push(tooMuch());
   return errors;
 }
 
@@ -122,7 +131,13 @@ export async function createBeneficialOwner(em: EntityManager, masterKey: Buffer
  * Partially updates an owner: personalInfo fields merge (an address replaces the address), the
  * identity rules are checked on the merged result, a new identifier is sealed.
  */
-export async function updateBeneficialOwner(em: EntityManager, masterKey: Buffer, platformId: string, ownerId: string, patch: BeneficialOwnerPatch): Promise<BeneficialOwner> {
+export async function updateBeneficialOwner(
+  em: EntityManager,
+  masterKey: Buffer,
+  platformId: string,
+  ownerId: string,
+  patch: BeneficialOwnerPatch,
+): Promise<BeneficialOwner> {
   return em.transactional(async (tx) => {
     const owner = await tx.findOne(BeneficialOwner, { id: ownerId, platformId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     if (!owner) throw DomainError.notFound('Beneficial owner');

@@ -10,9 +10,15 @@ import { BulkImportJob } from '../entities';
  * a grace period; the workflow id is the job id and a second start is refused by the server, so a
  * job already importing (or imported) is never imported twice.
  */
-export async function startStrandedBulkImports(orm: MikroORM, client: Client, options: { graceMs?: number; taskQueue?: string; limit?: number } = {}): Promise<string[]> {
+export async function startStrandedBulkImports(
+  orm: MikroORM,
+  client: Client,
+  options: { graceMs?: number; taskQueue?: string; limit?: number } = {},
+): Promise<string[]> {
   const cutoff = new Date(Date.now() - (options.graceMs ?? 60_000));
-  const stranded = await orm.em.fork().find(BulkImportJob, { status: 'PENDING', createdAt: { $lt: cutoff } }, { orderBy: { createdAt: 'asc' }, limit: options.limit ?? 100 });
+  const stranded = await orm.em
+    .fork()
+    .find(BulkImportJob, { status: 'PENDING', createdAt: { $lt: cutoff } }, { orderBy: { createdAt: 'asc' }, limit: options.limit ?? 100 });
   const started: string[] = [];
   for (const job of stranded) {
     try {

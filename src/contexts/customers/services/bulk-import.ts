@@ -76,7 +76,10 @@ export interface BulkImportJobView {
 async function progressOf(em: EntityManager, job: BulkImportJob): Promise<BulkImportJobView['progress']> {
   const counts = await em
     .getConnection()
-    .execute<{ outcome: string; n: string }[]>(`select outcome, count(*) as n from bulk_import_rows where job_id = ? and outcome is not null group by outcome`, [job.id]);
+    .execute<{ outcome: string; n: string }[]>(
+      `select outcome, count(*) as n from bulk_import_rows where job_id = ? and outcome is not null group by outcome`,
+      [job.id],
+    );
   const count = (outcome: string) => Number(counts.find((c) => c.outcome === outcome)?.n ?? 0);
   const successful = count('SUCCEEDED');
   const failed = count('FAILED');
@@ -162,9 +165,19 @@ async function importRow(em: EntityManager, platform: Platform, job: BulkImportJ
   }
   try {
     return await em.transactional(async (tx) => {
-      const { customer, events, opened } = await createCustomer(tx, platform, request, { masterKey, environment: job.environment }, { id: derivedId('Customer', job.id, String(row.rowNumber)) });
+      const { customer, events, opened } = await createCustomer(
+        tx,
+        platform,
+        request,
+        { masterKey, environment: job.environment },
+        { id: derivedId('Customer', job.id, String(row.rowNumber)) },
+      );
       const accountEvents = await recordOpenedAccountEvents(tx, job.environment, opened);
-      const marked = await tx.nativeUpdate(BulkImportRow, { jobId: job.id, rowNumber: row.rowNumber, outcome: null }, { outcome: 'SUCCEEDED', customerId: customer.id, processedAt: new Date() });
+      const marked = await tx.nativeUpdate(
+        BulkImportRow,
+        { jobId: job.id, rowNumber: row.rowNumber, outcome: null },
+        { outcome: 'SUCCEEDED', customerId: customer.id, processedAt: new Date() },
+      );
       // Another run of this batch got here first (it committed the customer and the outcome together).
       if (marked === 0) throw new RowAlreadyProcessed();
       return [...events, ...accountEvents].map((e) => ({ eventId: e.id, type: e.type }));
@@ -173,7 +186,9 @@ async function importRow(em: EntityManager, platform: Platform, job: BulkImportJ
     if (err instanceof RowAlreadyProcessed) return [];
     if (err instanceof DomainError) {
       const details = err.details ?? {};
-      const errors = Array.isArray(details.errors) ? { errors: wireFieldErrors((details.errors as FieldError[]).map((e) => ({ ...e, field: columnOfField(e.field) }))) } : {};
+      const errors = Array.isArray(details.errors)
+        ? { errors: wireFieldErrors((details.errors as FieldError[]).map((e) => ({ ...e, field: columnOfField(e.field) }))) }
+        : {};
       return fail({ code: err.code, message: err.reason, details: { ...details, ...where, ...errors } });
     }
     throw err;
@@ -186,10 +201,17 @@ class RowAlreadyProcessed extends Error {}
  * Processes rows fromRow..toRow (1-based, inclusive) not yet processed, in order, each in a
  * transaction of its own. Returns the webhook events the created customers raised.
  */
-export async function importBulkRows(em: EntityManager, input: { jobId: string; fromRow: number; toRow: number; masterKey: Buffer; onRow?: () => void }): Promise<{ events: AnnouncedEvent[] }> {
+export async function importBulkRows(
+  em: EntityManager,
+  input: { jobId: string; fromRow: number; toRow: number; masterKey: Buffer; onRow?: () => void },
+): Promise<{ events: AnnouncedEvent[] }> {
   const job = await em.findOneOrFail(BulkImportJob, { id: input.jobId });
   const platform = await em.findOneOrFail(Platform, { id: job.platformId });
-  const rows = await em.find(BulkImportRow, { jobId: job.id, rowNumber: { $gte: input.fromRow, $lte: input.toRow }, outcome: null }, { orderBy: { rowNumber: 'asc' } });
+  const rows = await em.find(
+    BulkImportRow,
+    { jobId: job.id, rowNumber: { $gte: input.fromRow, $lte: input.toRow }, outcome: null },
+    { orderBy: { rowNumber: 'asc' } },
+  );
   const events: AnnouncedEvent[] = [];
   for (const row of rows) {
     events.push(...(await importRow(em.fork(), platform, job, row, input.masterKey)));
@@ -211,7 +233,13 @@ export async function finishBulkImport(em: EntityManager, jobId: string): Promis
       await tx.flush();
     }
     const type = `BULK_UPLOAD.${job.status}`;
-    const event = await recordWebhookEvent(tx, { id: derivedId('Webhook', job.id, 'BULK_UPLOAD'), platformId: job.platformId, environment: job.environment, type, data: await bulkImportJobView(tx, job) });
+    const event = await recordWebhookEvent(tx, {
+      id: derivedId('Webhook', job.id, 'BULK_UPLOAD'),
+      platformId: job.platformId,
+      environment: job.environment,
+      type,
+      data: await bulkImportJobView(tx, job),
+    });
     return { status: job.status, events: [{ eventId: event.id, type: event.type }] };
   });
 }

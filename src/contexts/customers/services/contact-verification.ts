@@ -22,7 +22,14 @@ import { DomainError } from '../../../domain/errors';
 import { logger } from '../../../logger';
 
 /** Delivers a code by email or SMS. The code is in the message only; never log it. */
-export type ContactCodeSender = (message: { channel: ContactChannel; to: string; code: string; customerId: string; platformId: string; expiresAt: Date }) => Promise<void>;
+export type ContactCodeSender = (message: {
+  channel: ContactChannel;
+  to: string;
+  code: string;
+  customerId: string;
+  platformId: string;
+  expiresAt: Date;
+}) => Promise<void>;
 
 /**
  * Hook for whoever creates or changes customers: sets `contactVerification` as the platform's
@@ -31,7 +38,12 @@ export type ContactCodeSender = (message: { channel: ContactChannel; to: string;
  * PENDING and their outstanding code is withdrawn. Idempotent; runs in the caller's
  * transaction and flushes.
  */
-export async function applyContactVerificationRules(em: EntityManager, platform: Platform, customer: Customer, options: { changed?: ContactChannel[] } = {}): Promise<void> {
+export async function applyContactVerificationRules(
+  em: EntityManager,
+  platform: Platform,
+  customer: Customer,
+  options: { changed?: ContactChannel[] } = {},
+): Promise<void> {
   const changed = options.changed ?? [];
   const next = reconcileContactVerification(contactRegionOf(platform.region, customer.regionCode), customer.contactVerification, customer, changed);
   if (JSON.stringify(next) !== JSON.stringify(customer.contactVerification ?? null)) customer.contactVerification = next;
@@ -89,10 +101,14 @@ export async function sendContactVerificationCode(
   if (input.environment !== 'SANDBOX' && !input.sender) {
     // Checked first so that nothing is stored for a code that could never arrive. The server's
     // operator has not set up delivery: not an internal error, and nothing the caller can fix.
-    throw new DomainError('NOT_IMPLEMENTED', `No ${input.channel === 'email' ? 'email' : 'SMS'} delivery is configured on this server for contact verification codes`, {
-      channel: input.channel,
-      delivery: 'NOT_CONFIGURED',
-    });
+    throw new DomainError(
+      'NOT_IMPLEMENTED',
+      `No ${input.channel === 'email' ? 'email' : 'SMS'} delivery is configured on this server for contact verification codes`,
+      {
+        channel: input.channel,
+        delivery: 'NOT_CONFIGURED',
+      },
+    );
   }
   const code = newContactCode(input.environment);
   const issued = await em.transactional(async (tx) => {
@@ -123,10 +139,20 @@ export async function sendContactVerificationCode(
   });
   if (input.environment !== 'SANDBOX') {
     try {
-      await input.sender!({ channel: input.channel, to: issued.to, code, customerId: input.customerId, platformId: input.platformId, expiresAt: issued.expiresAt });
+      await input.sender!({
+        channel: input.channel,
+        to: issued.to,
+        code,
+        customerId: input.customerId,
+        platformId: input.platformId,
+        expiresAt: issued.expiresAt,
+      });
     } catch (err) {
       // A provider's error text could echo the message; log only what failed, never the code.
-      logger.error({ customerId: input.customerId, channel: input.channel, error: err instanceof Error ? err.name : typeof err }, 'contact verification code delivery failed');
+      logger.error(
+        { customerId: input.customerId, channel: input.channel, error: err instanceof Error ? err.name : typeof err },
+        'contact verification code delivery failed',
+      );
       // An undelivered code is withdrawn again (the earlier one stays replaced).
       await em.nativeDelete(ContactVerificationCode, { id: issued.id });
       throw DomainError.internal('The verification code could not be delivered; request a new one');
@@ -148,7 +174,9 @@ export async function confirmContactVerificationCode(
     const row = await tx.findOne(ContactVerificationCode, { customerId: customer.id, channel: input.channel });
     // A code sent to an earlier contact is not valid for the current one.
     const live = row && row.destination === contact ? row : null;
-    const matches = !!live && ((input.environment === 'SANDBOX' && input.code === SANDBOX_CONTACT_CODE) || contactCodeMatches(input.masterKey, live.id, input.code, live.codeHash));
+    const matches =
+      !!live &&
+      ((input.environment === 'SANDBOX' && input.code === SANDBOX_CONTACT_CODE) || contactCodeMatches(input.masterKey, live.id, input.code, live.codeHash));
     const now = new Date();
     const verdict = judgeCodeAttempt(live, now, matches);
     if (verdict.outcome === 'VERIFIED') {

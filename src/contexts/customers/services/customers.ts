@@ -141,7 +141,8 @@ export function updateProblems(platform: Platform, customer: Customer, rawBody: 
     errors.push({ field: 'platformCustomerId', constraint: 'immutable', message: 'platformCustomerId cannot change' });
   }
   // A changed address must be on the platform's domain; an unchanged one (perhaps on a domain the platform has left) may be echoed back.
-  if (typeof body.umaAddress !== 'string' || body.umaAddress.toLowerCase() !== customer.umaAddress.toLowerCase()) errors.push(...umaAddressProblems(platform, body.umaAddress));
+  if (typeof body.umaAddress !== 'string' || body.umaAddress.toLowerCase() !== customer.umaAddress.toLowerCase())
+    errors.push(...umaAddressProblems(platform, body.umaAddress));
   if (body.customerType !== customer.customerType) return errors;
   errors.push(...currencyProblems(platform, customer.regionCode, body.currencies));
   const profile = customer.profile ?? {};
@@ -173,7 +174,8 @@ function assertKnownTermsVersions(consents: ReturnType<typeof requestedConsents>
 function conflictFrom(err: UniqueConstraintViolationException): DomainError {
   const constraint = (err as UniqueConstraintViolationException & { constraint?: string }).constraint ?? '';
   if (constraint.includes('uma_address')) return new DomainError('UMA_ADDRESS_EXISTS', 'That UMA address is already taken');
-  if (constraint === 'customers_platform_customer_id_active') return new DomainError('CONFLICT', 'An active customer with this platformCustomerId already exists');
+  if (constraint === 'customers_platform_customer_id_active')
+    return new DomainError('CONFLICT', 'An active customer with this platformCustomerId already exists');
   return new DomainError('CONFLICT', 'The customer conflicts with an existing one');
 }
 
@@ -268,7 +270,10 @@ export async function createCustomer(
         platformCustomerId,
         customerType: input.customerType,
         umaAddress: input.umaAddress ?? generatedUmaAddress(platformCustomerId, umaDomain, randomBytes(4).toString('hex')),
-        kycStatus: sandboxKycStatusAtCreation(platform, { customerType: input.customerType, fullName: input.customerType === 'INDIVIDUAL' ? input.fullName : null }),
+        kycStatus: sandboxKycStatusAtCreation(platform, {
+          customerType: input.customerType,
+          fullName: input.customerType === 'INDIVIDUAL' ? input.fullName : null,
+        }),
         regionCode,
         currencies: input.currencies ?? defaultCurrencies(platformCurrencies(platform), regionCode),
         email: input.email ?? null,
@@ -300,7 +305,19 @@ export async function createCustomer(
 
 /** What a PATCH can change, to tell a real change (updatedAt moves) from a no-op. */
 function snapshot(c: Customer): string {
-  return JSON.stringify([c.email, c.phoneNumber, c.umaAddress, c.currencies, c.agreementConsents, c.fullName, c.birthDate, c.nationality, c.address, c.profile, c.identifierEncrypted]);
+  return JSON.stringify([
+    c.email,
+    c.phoneNumber,
+    c.umaAddress,
+    c.currencies,
+    c.agreementConsents,
+    c.fullName,
+    c.birthDate,
+    c.nationality,
+    c.address,
+    c.profile,
+    c.identifierEncrypted,
+  ]);
 }
 
 /**
@@ -308,7 +325,13 @@ function snapshot(c: Customer): string {
  * replaces the list, `agreementConsents` adds or renews acceptances per type. Accounts the change
  * makes due are opened in the same transaction. A deleted customer is not found.
  */
-export async function updateCustomer(em: EntityManager, platform: Platform, customerId: string, input: CustomerUpdateRequest, ctx: CustomerWriteContext): Promise<CustomerWrite> {
+export async function updateCustomer(
+  em: EntityManager,
+  platform: Platform,
+  customerId: string,
+  input: CustomerUpdateRequest,
+  ctx: CustomerWriteContext,
+): Promise<CustomerWrite> {
   const consents = requestedConsents(input);
   assertKnownTermsVersions(consents);
   try {

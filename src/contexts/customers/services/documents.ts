@@ -40,7 +40,10 @@ export async function holderCustomerId(em: EntityManager, platformId: string, ho
 }
 
 const alreadyExists = (type: string, side?: string | null) =>
-  new DomainError('DOCUMENT_ALREADY_EXISTS', `The holder already has a ${type}${side ? ` (${side})` : ''} document; replace it with PUT /documents/{documentId}`);
+  new DomainError(
+    'DOCUMENT_ALREADY_EXISTS',
+    `The holder already has a ${type}${side ? ` (${side})` : ''} document; replace it with PUT /documents/{documentId}`,
+  );
 
 async function assertSlotFree(em: EntityManager, holder: string, type: DocumentType, side: DocumentSide | null, exceptId?: string): Promise<void> {
   const clash = await em.findOne(Document, { documentHolder: holder, documentType: type, side, ...(exceptId ? { id: { $ne: exceptId } } : {}) });
@@ -99,7 +102,10 @@ export async function replaceDocument(em: EntityManager, platformId: string, doc
       if (!doc) throw DomainError.notFound('Document');
       const verification = await tx.findOne(Verification, { customerId: doc.customerId });
       if (verification && UNDER_REVIEW.has(verification.verificationStatus)) {
-        throw new DomainError('CONFLICT', `The customer's verification is ${verification.verificationStatus}; documents cannot be replaced while it is under review`);
+        throw new DomainError(
+          'CONFLICT',
+          `The customer's verification is ${verification.verificationStatus}; documents cannot be replaced while it is under review`,
+        );
       }
       await assertSlotFree(tx, doc.documentHolder, fields.documentType, fields.side ?? null, doc.id);
       Object.assign(doc, {

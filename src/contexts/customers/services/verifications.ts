@@ -48,7 +48,8 @@ export interface SubmissionResult {
 
 /** Loads what the completeness rules judge: the customer, its owners and all their documents. */
 export async function loadPacket(em: EntityManager, platform: Platform, customer: Customer): Promise<{ packet: VerificationPacket; documents: Document[] }> {
-  const owners = customer.customerType === 'BUSINESS' ? await em.find(BeneficialOwner, { customerId: customer.id }, { orderBy: { createdAt: 'asc', id: 'asc' } }) : [];
+  const owners =
+    customer.customerType === 'BUSINESS' ? await em.find(BeneficialOwner, { customerId: customer.id }, { orderBy: { createdAt: 'asc', id: 'asc' } }) : [];
   const documents = await em.find(Document, { customerId: customer.id }, { orderBy: { createdAt: 'asc', id: 'asc' } });
   const packet: VerificationPacket = {
     platform: { isRegulatedFinancialInstitution: platform.isRegulatedFinancialInstitution },
@@ -65,7 +66,13 @@ export async function loadPacket(em: EntityManager, platform: Platform, customer
       hasIdentifier: !!customer.identifierEncrypted,
       profile: customer.profile ?? {},
     },
-    owners: owners.map((o) => ({ id: o.id, roles: o.roles, ownershipPercentage: o.ownershipPercentage, personalInfo: o.personalInfo, hasIdentifier: !!o.identifierEncrypted })),
+    owners: owners.map((o) => ({
+      id: o.id,
+      roles: o.roles,
+      ownershipPercentage: o.ownershipPercentage,
+      personalInfo: o.personalInfo,
+      hasIdentifier: !!o.identifierEncrypted,
+    })),
     documents: documents.map((d) => ({ id: d.id, documentHolder: d.documentHolder, documentType: d.documentType })),
   };
   return { packet, documents };
@@ -265,7 +272,16 @@ export async function applyResolution(em: EntityManager, input: { verificationId
     verification.pendingOutcome = null;
     verification.updatedAt = new Date();
     await tx.flush();
-    const events = await applyChange({ em: tx, platform, customer, verification, step, environment: input.environment, previousStatus, newCustomerStatus: outcome });
+    const events = await applyChange({
+      em: tx,
+      platform,
+      customer,
+      verification,
+      step,
+      environment: input.environment,
+      previousStatus,
+      newCustomerStatus: outcome,
+    });
     return { verification: verificationView(verification), events, pending: null, terminal: true };
   });
 }

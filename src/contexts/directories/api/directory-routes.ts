@@ -14,8 +14,18 @@ export const directoryRoutes = [
     description: 'List receiving institutions (banks, wallets, mobile-money providers) by country and currency',
     tags: ['Discoveries'],
     query: DiscoveryQuerySchema,
-    responses: { 200: { description: 'Every matching institution, by country, currency and name; a page of them when limit or cursor is sent', schema: DiscoveryListSchema }, 400: errorResponses[400], 401: errorResponses[401] },
-    handler: async ({ query }) => ({ status: 200, body: wholeOrPageOfDirectory('discoveries', discoveries({ country: query.country, currency: query.currency }), discoveryKey, query) }),
+    responses: {
+      200: {
+        description: 'Every matching institution, by country, currency and name; a page of them when limit or cursor is sent',
+        schema: DiscoveryListSchema,
+      },
+      400: errorResponses[400],
+      401: errorResponses[401],
+    },
+    handler: async ({ query }) => ({
+      status: 200,
+      body: wholeOrPageOfDirectory('discoveries', discoveries({ country: query.country, currency: query.currency }), discoveryKey, query),
+    }),
   }),
   defineRoute({
     method: 'get',
@@ -40,7 +50,11 @@ export const directoryRoutes = [
     description: 'List UMA providers, with the currencies each supports',
     tags: ['Available UMA Providers'],
     query: UmaProviderQuerySchema,
-    responses: { 200: { description: 'A page of providers, by name (desc unless sortOrder=asc)', schema: UmaProviderListSchema }, 400: errorResponses[400], 401: errorResponses[401] },
+    responses: {
+      200: { description: 'A page of providers, by name (desc unless sortOrder=asc)', schema: UmaProviderListSchema },
+      400: errorResponses[400],
+      401: errorResponses[401],
+    },
     handler: async ({ query }) => {
       const providers = umaProviders({ countryCode: query.countryCode, currencyCode: query.currencyCode, hasBlockedProviders: query.hasBlockedProviders });
       return { status: 200, body: pageOfDirectory('uma-providers', providers, umaProviderKey, query, 'desc') };

@@ -19,7 +19,10 @@ const currencyFilter = (description: string) =>
 
 export const DiscoverySchema = z
   .object({
-    bankName: z.string().openapi({ description: 'Canonical name: send it as `bankName` when creating an external account (as `provider` for a mobile-money account)', example: 'BDO Unibank' }),
+    bankName: z.string().openapi({
+      description: 'Canonical name: send it as `bankName` when creating an external account (as `provider` for a mobile-money account)',
+      example: 'BDO Unibank',
+    }),
     displayName: z.string().openapi({ description: 'Name to show people', example: 'BDO Unibank' }),
     country: z.string().openapi({ description: 'ISO 3166-1 alpha-2 country code', example: 'PH' }),
     currency: z.string().openapi({ description: 'ISO 4217 currency code', example: 'PHP' }),
@@ -30,7 +33,10 @@ export const DiscoveryListSchema = pageOf(DiscoverySchema, 'DiscoveryListRespons
 
 // The reference returns every institution and has no paging: a page only when limit or cursor is sent.
 export const DiscoveryQuerySchema = PageQuerySchema.extend({
-  limit: PageQuerySchema.shape.limit.unwrap().optional().openapi({ description: `1 to ${MAX_PAGE_SIZE}; without limit or cursor every institution is returned` }),
+  limit: PageQuerySchema.shape.limit
+    .unwrap()
+    .optional()
+    .openapi({ description: `1 to ${MAX_PAGE_SIZE}; without limit or cursor every institution is returned` }),
   country: countryFilter('Institutions of this country (ISO 3166-1 alpha-2)'),
   currency: currencyFilter('Institutions receiving this currency (ISO 4217)'),
 });
@@ -66,7 +72,9 @@ export const UmaProviderSchema = z
     logoUrl: z.url().optional(),
     supportedCurrencies: z.array(CurrencySchema),
     lei: z.string().optional().openapi({ description: 'Legal Entity Identifier, when known' }),
-    allowListStatus: z.boolean().openapi({ description: "Whether the provider is on the platform's allow list; platforms have no allow list of their own yet, so every provider is allowed (true)" }),
+    allowListStatus: z.boolean().openapi({
+      description: "Whether the provider is on the platform's allow list; platforms have no allow list of their own yet, so every provider is allowed (true)",
+    }),
   })
   .openapi('UmaProvider');
 
@@ -79,6 +87,9 @@ export const UmaProviderQuerySchema = PageQuerySchema.extend({
     .enum(['true', 'false'])
     .optional()
     .transform((v) => (v === undefined ? undefined : v === 'true'))
-    .openapi({ type: 'boolean', description: 'false leaves out providers not on the allow list; default true. Every provider is on the allow list today, so both return the same list' }),
+    .openapi({
+      type: 'boolean',
+      description: 'false leaves out providers not on the allow list; default true. Every provider is on the allow list today, so both return the same list',
+    }),
   sortOrder: z.enum(['asc', 'desc']).default('desc').openapi({ description: 'By name: desc (the default, as in the reference) or asc' }),
 });

@@ -57,7 +57,13 @@ function isCursorTuple(value: unknown): value is [typeof MARK, string, string, S
  * data does not change between two requests, walks every entry exactly once; after a data change
  * it simply continues after the last key seen. `list` names the list in its cursors.
  */
-export function pageOfDirectory<T>(list: string, entries: readonly T[], keyOf: (entry: T) => string, query: DirectoryPageQuery = {}, defaultOrder: SortOrder = 'asc'): Page<T> {
+export function pageOfDirectory<T>(
+  list: string,
+  entries: readonly T[],
+  keyOf: (entry: T) => string,
+  query: DirectoryPageQuery = {},
+  defaultOrder: SortOrder = 'asc',
+): Page<T> {
   return page(list, entries, keyOf, query, defaultOrder, Math.min(MAX_PAGE_SIZE, Math.max(1, Math.trunc(query.limit ?? DEFAULT_PAGE_SIZE))));
 }
 
@@ -65,7 +71,13 @@ export function pageOfDirectory<T>(list: string, entries: readonly T[], keyOf: (
  * The whole list, in order, unless the client asks for a page (`limit` or `cursor`): for lists the
  * reference returns whole, whose clients may not know how to page.
  */
-export function wholeOrPageOfDirectory<T>(list: string, entries: readonly T[], keyOf: (entry: T) => string, query: DirectoryPageQuery = {}, defaultOrder: SortOrder = 'asc'): Page<T> {
+export function wholeOrPageOfDirectory<T>(
+  list: string,
+  entries: readonly T[],
+  keyOf: (entry: T) => string,
+  query: DirectoryPageQuery = {},
+  defaultOrder: SortOrder = 'asc',
+): Page<T> {
   if (query.limit === undefined && query.cursor === undefined) return page(list, entries, keyOf, query, defaultOrder, entries.length);
   return pageOfDirectory(list, entries, keyOf, query, defaultOrder);
 }

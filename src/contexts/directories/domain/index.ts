@@ -2,7 +2,14 @@
  * The directories context's pure functions, for other contexts: the institution, mobile-money
  * and VASP look-ups that validate the names clients send (`bankName`, `provider`, `vaspName`).
  */
-export { currenciesWithInstitutionDirectory, currenciesWithMobileMoneyDirectory, discoveries, discoveryKey, findMobileMoneyProvider, findReceivingInstitution } from './institutions';
+export {
+  currenciesWithInstitutionDirectory,
+  currenciesWithMobileMoneyDirectory,
+  discoveries,
+  discoveryKey,
+  findMobileMoneyProvider,
+  findReceivingInstitution,
+} from './institutions';
 export type { Discovery, InstitutionRail, MobileMoneyProvider, ReceivingInstitution } from './institutions';
 export { findVasp, vaspKey, vasps } from './vasps';
 export type { VaspEntry } from './vasps';

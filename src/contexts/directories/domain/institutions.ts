@@ -23,8 +23,16 @@ function indexBy<T>(entries: readonly T[], currencyOf: (e: T) => string, nameOf:
   return index;
 }
 
-const institutionsByCurrency = indexBy(RECEIVING_INSTITUTIONS, (i) => i.currency, (i) => i.bankName);
-const providersByCurrency = indexBy(MOBILE_MONEY_PROVIDERS, (p) => p.currency, (p) => p.provider);
+const institutionsByCurrency = indexBy(
+  RECEIVING_INSTITUTIONS,
+  (i) => i.currency,
+  (i) => i.bankName,
+);
+const providersByCurrency = indexBy(
+  MOBILE_MONEY_PROVIDERS,
+  (p) => p.currency,
+  (p) => p.provider,
+);
 
 /**
  * The institution of `currency` whose canonical `bankName` is `bankName`, ignoring case only
@@ -55,12 +63,16 @@ export function currenciesWithMobileMoneyDirectory(): Set<string> {
 
 const ALL_DISCOVERIES: readonly Discovery[] = [
   ...RECEIVING_INSTITUTIONS.map(({ bankName, displayName, country, currency }) => ({ bankName, displayName, country, currency })),
-  ...MOBILE_MONEY_PROVIDERS.flatMap(({ provider, displayName, currency, countries }) => countries.map((country) => ({ bankName: provider, displayName, country, currency }))),
+  ...MOBILE_MONEY_PROVIDERS.flatMap(({ provider, displayName, currency, countries }) =>
+    countries.map((country) => ({ bankName: provider, displayName, country, currency })),
+  ),
 ];
 
 /** Every bank, wallet and mobile-money provider of the corridors, filtered by country and currency (both exact). */
 export function discoveries(filter: { country?: string; currency?: string } = {}): Discovery[] {
-  return ALL_DISCOVERIES.filter((d) => (filter.country === undefined || d.country === filter.country) && (filter.currency === undefined || d.currency === filter.currency));
+  return ALL_DISCOVERIES.filter(
+    (d) => (filter.country === undefined || d.country === filter.country) && (filter.currency === undefined || d.currency === filter.currency),
+  );
 }
 
 /** The order of GET /discoveries: by country, then currency, then name regardless of case. Unique. */

@@ -42,7 +42,9 @@ function view(p: UmaProviderEntry): UmaProviderView {
 /** The providers matching every filter given. */
 export function umaProviders(filter: UmaProviderFilter = {}): UmaProviderView[] {
   return UMA_PROVIDERS.filter(
-    (p) => (filter.countryCode === undefined || p.supportedRegions.includes(filter.countryCode)) && (filter.currencyCode === undefined || p.supportedCurrencies.includes(filter.currencyCode)),
+    (p) =>
+      (filter.countryCode === undefined || p.supportedRegions.includes(filter.countryCode)) &&
+      (filter.currencyCode === undefined || p.supportedCurrencies.includes(filter.currencyCode)),
   )
     .map(view)
     .filter((p) => filter.hasBlockedProviders !== false || p.allowListStatus);

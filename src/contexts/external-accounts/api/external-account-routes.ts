@@ -8,7 +8,15 @@ import { logger } from '../../../logger';
 import { openOwnershipChallenge, startExternalAccountVerification, submitOwnershipSignature } from '../../../temporal/starters/external-account-verification';
 import type { ExternalAccountVerificationInput } from '../../../../workflows/definitions';
 import type { ExternalAccount } from '../entities';
-import { createExternalAccount, deleteExternalAccount, findExternalAccount, listExternalAccounts, registrationProblems, type NewExternalAccount, type Owner } from '../services/external-accounts';
+import {
+  createExternalAccount,
+  deleteExternalAccount,
+  findExternalAccount,
+  listExternalAccounts,
+  registrationProblems,
+  type NewExternalAccount,
+  type Owner,
+} from '../services/external-accounts';
 import { externalAccountView } from '../services/external-account-views';
 import {
   ExternalAccountCreateSchema,
@@ -26,8 +34,17 @@ const TAGS = ['External Accounts'];
 const AccountIdParams = IdParam('externalAccountId');
 const conflict = (description: string) => ({ description, schema: errorResponses[400].schema });
 
-export function verificationInput(account: ExternalAccount, pending: Pick<ExternalAccountVerificationInput, 'nameCheckAfterSeconds' | 'bankValidationAfterSeconds'> = {}): ExternalAccountVerificationInput {
-  return { externalAccountId: account.id, platformId: account.platformId, customerId: account.customerId ?? null, environment: account.environment, ...pending };
+export function verificationInput(
+  account: ExternalAccount,
+  pending: Pick<ExternalAccountVerificationInput, 'nameCheckAfterSeconds' | 'bankValidationAfterSeconds'> = {},
+): ExternalAccountVerificationInput {
+  return {
+    externalAccountId: account.id,
+    platformId: account.platformId,
+    customerId: account.customerId ?? null,
+    environment: account.environment,
+    ...pending,
+  };
 }
 
 /** Where the sandbox's stand-in for the hosted liveness flow is completed. */
@@ -54,17 +71,27 @@ function accountRoutes(owner: Owner) {
       tags: TAGS,
       body: owner === 'CUSTOMER' ? ExternalAccountCreateSchema : PlatformExternalAccountCreateSchema,
       idempotent: true,
-      check: async ({ em, caller, body }) => registrationProblems(await em.findOneOrFail(Platform, { id: caller.platformId }), body as Partial<NewExternalAccount>),
+      check: async ({ em, caller, body }) =>
+        registrationProblems(await em.findOneOrFail(Platform, { id: caller.platformId }), body as Partial<NewExternalAccount>),
       responses: {
         201: { description: 'Registered', schema: ExternalAccountSchema },
-        400: { description: 'INVALID_INPUT (every invalid field listed) or INVALID_BANK_ACCOUNT (the receiving institution rejected the account)', schema: errorResponses[400].schema },
+        400: {
+          description: 'INVALID_INPUT (every invalid field listed) or INVALID_BANK_ACCOUNT (the receiving institution rejected the account)',
+          schema: errorResponses[400].schema,
+        },
         401: errorResponses[401],
         404: { description: 'USER_NOT_FOUND: no such customer (customer accounts)', schema: errorResponses[404].schema },
         409: conflict('DUPLICATE_EXTERNAL_ACCOUNT: this owner already has this account (details.existingAccountId)'),
       },
       handler: async ({ em, caller, body, deps, idempotencyKey }) => {
         const platform = await em.findOneOrFail(Platform, { id: caller.platformId });
-        const { account, pendingWork } = await createExternalAccount(em, { platform, environment: caller.environment, owner, body: body as NewExternalAccount, ...(idempotencyKey ? { idempotencyKey } : {}) });
+        const { account, pendingWork } = await createExternalAccount(em, {
+          platform,
+          environment: caller.environment,
+          owner,
+          body: body as NewExternalAccount,
+          ...(idempotencyKey ? { idempotencyKey } : {}),
+        });
         if (Object.keys(pendingWork).length > 0) {
           try {
             await startExternalAccountVerification(deps.temporal, verificationInput(account, pendingWork), { taskQueue: deps.taskQueue });
@@ -96,7 +123,10 @@ function accountRoutes(owner: Owner) {
       tags: TAGS,
       params: AccountIdParams,
       responses: { 200: { description: 'The account', schema: ExternalAccountSchema }, 401: errorResponses[401], 404: errorResponses[404] },
-      handler: async ({ em, caller, params }) => ({ status: 200, body: externalAccountView(await findExternalAccount(em, caller.platformId, params.externalAccountId, owner)) }),
+      handler: async ({ em, caller, params }) => ({
+        status: 200,
+        body: externalAccountView(await findExternalAccount(em, caller.platformId, params.externalAccountId, owner)),
+      }),
     }),
     defineRoute({
       method: 'delete',
@@ -133,7 +163,12 @@ function accountRoutes(owner: Owner) {
         if (body.method === 'LIVENESS' && account.environment !== 'SANDBOX') {
           throw new DomainError('NOT_IMPLEMENTED', 'No hosted liveness provider is connected to this installation; use WALLET_SIGNATURE');
         }
-        const challenge = await openOwnershipChallenge(deps.temporal, verificationInput(account), { method: body.method, livenessLink: livenessLink(deps, account.id) }, { taskQueue: deps.taskQueue });
+        const challenge = await openOwnershipChallenge(
+          deps.temporal,
+          verificationInput(account),
+          { method: body.method, livenessLink: livenessLink(deps, account.id) },
+          { taskQueue: deps.taskQueue },
+        );
         return { status: 201, body: challenge };
       },
     }),
@@ -148,7 +183,10 @@ function accountRoutes(owner: Owner) {
       body: OwnershipVerifyRequestSchema,
       responses: {
         200: { description: 'Verified: the account is ACTIVE', schema: ExternalAccountSchema },
-        400: { description: 'INVALID_INPUT: the signature does not verify or the challenge expired; the account is UNVERIFIED', schema: errorResponses[400].schema },
+        400: {
+          description: 'INVALID_INPUT: the signature does not verify or the challenge expired; the account is UNVERIFIED',
+          schema: errorResponses[400].schema,
+        },
         401: errorResponses[401],
         404: errorResponses[404],
         409: conflict('CONFLICT: no WALLET_SIGNATURE challenge is outstanding'),

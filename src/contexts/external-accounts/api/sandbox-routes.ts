@@ -27,8 +27,14 @@ export const sandboxRoutes = [
       const account = await em.findOne(ExternalAccount, { id: params.externalAccountId, platformId: caller.platformId, deletedAt: null });
       if (!account) throw DomainError.notFound('External account');
       const challenge = account.ownershipChallenge;
-      if (challenge?.method !== 'LIVENESS' || challenge.state !== 'OPEN') throw new DomainError('CONFLICT', 'No LIVENESS challenge is outstanding for this account');
-      await completeLiveness(deps.temporal, verificationInput(account), { challengeId: challenge.challengeId, passed: body.result === 'PASSED' }, { taskQueue: deps.taskQueue });
+      if (challenge?.method !== 'LIVENESS' || challenge.state !== 'OPEN')
+        throw new DomainError('CONFLICT', 'No LIVENESS challenge is outstanding for this account');
+      await completeLiveness(
+        deps.temporal,
+        verificationInput(account),
+        { challengeId: challenge.challengeId, passed: body.result === 'PASSED' },
+        { taskQueue: deps.taskQueue },
+      );
       return { status: 202 };
     },
   }),

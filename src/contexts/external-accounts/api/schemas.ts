@@ -20,7 +20,10 @@ import { checkCnpj, checkCpf, checkPixKey, type PixKeyType } from '../domain/ide
 
 const MAX_FULL_NAME = 250;
 const CountrySchema = z.enum(COUNTRY_CODES as [string, ...string[]]).openapi({ description: 'ISO 3166-1 alpha-2', example: 'US' });
-const DateSchema = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD').openapi({ format: 'date', example: '1990-01-15' });
+const DateSchema = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD')
+  .openapi({ format: 'date', example: '1990-01-15' });
 const PhoneSchema = z
   .string()
   .regex(/^\+[0-9]{6,14}$/, 'must be an international phone number such as +14155550123')
@@ -82,7 +85,9 @@ function individualBeneficiary(prefix: string, rule: IndividualBeneficiaryRule) 
     countryOfResidence: needs('countryOfResidence') ? CountrySchema : CountrySchema.optional(),
     address: needs('address') ? AddressSchema : AddressSchema.optional(),
     ...(rule.extra === 'registrationNumber' ? { registrationNumber: z.string().min(1).max(100).optional() } : {}),
-    ...(rule.extra === 'colombianDocument' ? { documentType: z.enum(['CC', 'CE', 'TI', 'NIT', 'PP']).optional(), documentNumber: z.string().min(1).max(50).optional() } : {}),
+    ...(rule.extra === 'colombianDocument'
+      ? { documentType: z.enum(['CC', 'CE', 'TI', 'NIT', 'PP']).optional(), documentNumber: z.string().min(1).max(50).optional() }
+      : {}),
   };
   return z.object(shape).strict().openapi(`${prefix}Beneficiary`);
 }
@@ -91,7 +96,9 @@ const WalletIndividualBeneficiarySchema = z
   .object({ beneficiaryType: z.literal('INDIVIDUAL'), fullName: z.string().min(1).max(MAX_FULL_NAME), countryOfResidence: CountrySchema })
   .strict()
   .openapi('WalletIndividualBeneficiary');
-const WalletBeneficiarySchema = z.discriminatedUnion('beneficiaryType', [WalletIndividualBeneficiarySchema, BusinessBeneficiarySchema]).openapi('WalletBeneficiary');
+const WalletBeneficiarySchema = z
+  .discriminatedUnion('beneficiaryType', [WalletIndividualBeneficiarySchema, BusinessBeneficiarySchema])
+  .openapi('WalletBeneficiary');
 
 /** At least one complete group of fields (a bank rail's or the mobile-money rail's). */
 function requireOneGroup(groups: readonly (readonly string[])[]) {
@@ -133,7 +140,9 @@ function chosenRailProblems(typeRails: readonly string[]) {
         if (problem) ctx.addIssue({ code: 'custom', path: ['paymentRails', index], message: problem.message, params: { constraint: problem.constraint } });
       });
     },
-    { when: (payload) => typeof payload.value === 'object' && payload.value !== null && Array.isArray((payload.value as Record<string, unknown>).paymentRails) },
+    {
+      when: (payload) => typeof payload.value === 'object' && payload.value !== null && Array.isArray((payload.value as Record<string, unknown>).paymentRails),
+    },
   );
 }
 
@@ -149,7 +158,11 @@ function fiatVariant(spec: FiatAccountType, response: boolean) {
     : rails
         .min(1)
         .optional()
-        .openapi({ description: "The rails the platform wants this account paid by (each one this account type supports and the account's fields reach); payouts use only these. Default: every rail the account reaches", example: [spec.paymentRails[0]!] });
+        .openapi({
+          description:
+            "The rails the platform wants this account paid by (each one this account type supports and the account's fields reach); payouts use only these. Default: every rail the account reaches",
+          example: [spec.paymentRails[0]!],
+        });
   const object = z.object(shape).strict();
   let checked: z.ZodType = spec.anyOf ? object.superRefine(requireOneGroup(spec.anyOf)) : object;
   if (spec.accountType === 'BRL_ACCOUNT') checked = object.superRefine(pixProblems);
@@ -194,20 +207,30 @@ function lightningVariant(response: boolean) {
       accountType: z.enum(['LIGHTNING', LIGHTNING_ALIAS]),
       invoice: lightningField('lightningInvoice', 4096).openapi({ description: 'A single-use BOLT11 invoice' }),
       bolt12: lightningField('bolt12Offer', 4096).openapi({ description: 'A reusable BOLT12 offer' }),
-      lightningAddress: lightningField('lightningAddress', 320).openapi({ description: 'A Lightning address (user@domain)', example: sandboxValue('LIGHTNING', 'lightningAddress') }),
+      lightningAddress: lightningField('lightningAddress', 320).openapi({
+        description: 'A Lightning address (user@domain)',
+        example: sandboxValue('LIGHTNING', 'lightningAddress'),
+      }),
     })
     .strict()
     .superRefine((info, ctx) => {
       const given = (['invoice', 'bolt12', 'lightningAddress'] as const).filter((f) => info[f] !== undefined);
       if (given.length !== 1) {
-        ctx.addIssue({ code: 'custom', path: ['invoice'], message: 'exactly one of invoice, bolt12 or lightningAddress is required', params: { constraint: given.length === 0 ? 'required' : 'oneOf' } });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['invoice'],
+          message: 'exactly one of invoice, bolt12 or lightningAddress is required',
+          params: { constraint: given.length === 0 ? 'required' : 'oneOf' },
+        });
       }
     })
     .openapi(`LightningExternalAccount${response ? 'Info' : 'CreateInfo'}`);
 }
 
 function accountInfoUnion(response: boolean) {
-  const variants = ACCOUNT_TYPES.map((spec) => (spec.kind === 'FIAT' ? fiatVariant(spec, response) : spec.kind === 'WALLET' ? walletVariant(spec, response) : lightningVariant(response)));
+  const variants = ACCOUNT_TYPES.map((spec) =>
+    spec.kind === 'FIAT' ? fiatVariant(spec, response) : spec.kind === 'WALLET' ? walletVariant(spec, response) : lightningVariant(response),
+  );
   return z.discriminatedUnion('accountType', variants as never);
 }
 
@@ -255,7 +278,10 @@ const listFilters = { currency: z.string().min(1).max(5).optional() };
 export const ExternalAccountListQuerySchema = PageQuerySchema.extend({ ...listFilters, customerId: z.string().min(1).max(200).optional() });
 export const PlatformExternalAccountListQuerySchema = PageQuerySchema.extend(listFilters);
 
-export const OwnershipChallengeRequestSchema = z.object({ method: z.enum(OWNERSHIP_METHODS).openapi('OwnershipVerificationMethod') }).strict().openapi('OwnershipChallengeRequest');
+export const OwnershipChallengeRequestSchema = z
+  .object({ method: z.enum(OWNERSHIP_METHODS).openapi('OwnershipVerificationMethod') })
+  .strict()
+  .openapi('OwnershipChallengeRequest');
 
 export const OwnershipChallengeSchema = z
   .discriminatedUnion('method', [
@@ -263,7 +289,12 @@ export const OwnershipChallengeSchema = z
       .object({ method: z.literal('WALLET_SIGNATURE'), messageToSign: z.string(), expiresAt: z.string().openapi({ format: 'date-time' }) })
       .openapi('WalletSignatureChallenge'),
     z
-      .object({ method: z.literal('LIVENESS'), verificationLink: z.string().openapi({ format: 'uri' }), token: z.string().optional(), expiresAt: z.string().openapi({ format: 'date-time' }) })
+      .object({
+        method: z.literal('LIVENESS'),
+        verificationLink: z.string().openapi({ format: 'uri' }),
+        token: z.string().optional(),
+        expiresAt: z.string().openapi({ format: 'date-time' }),
+      })
       .openapi('LivenessChallenge'),
   ])
   .openapi('OwnershipChallenge');
@@ -271,9 +302,15 @@ export const OwnershipChallengeSchema = z
 export const OwnershipVerifyRequestSchema = z
   .object({
     signature: z.string().min(1).max(1024),
-    signatureScheme: z.enum(['bip137', 'electrum']).optional().openapi({ description: 'Spark wallets only: how the Bitcoin message signature is encoded; default bip137' }),
+    signatureScheme: z
+      .enum(['bip137', 'electrum'])
+      .optional()
+      .openapi({ description: 'Spark wallets only: how the Bitcoin message signature is encoded; default bip137' }),
   })
   .strict()
   .openapi('OwnershipVerifyRequest');
 
-export const LivenessOutcomeSchema = z.object({ result: z.enum(['PASSED', 'FAILED']) }).strict().openapi('SandboxLivenessOutcome');
+export const LivenessOutcomeSchema = z
+  .object({ result: z.enum(['PASSED', 'FAILED']) })
+  .strict()
+  .openapi('SandboxLivenessOutcome');

@@ -67,7 +67,11 @@ export function duplicateKey(currency: string, info: AccountInfo): string {
         break;
       default:
         // Institution-routed banks and mobile money: the institution, then the account or phone.
-        parts = [lower('bankName') || lower('provider'), str(info, 'branchCode') ?? '', str(info, 'accountNumber') ? `acct:${str(info, 'accountNumber')}` : `phone:${str(info, 'phoneNumber') ?? ''}`].join('/');
+        parts = [
+          lower('bankName') || lower('provider'),
+          str(info, 'branchCode') ?? '',
+          str(info, 'accountNumber') ? `acct:${str(info, 'accountNumber')}` : `phone:${str(info, 'phoneNumber') ?? ''}`,
+        ].join('/');
     }
   }
   return `${accountType}|${currency}|${parts}`;

@@ -11,7 +11,8 @@ export function reachableRails(info: AccountInfo): string[] | undefined {
   const spec = accountTypeSpec(info.accountType);
   if (spec?.kind !== 'FIAT') return undefined;
   const has = (field: string) => typeof info[field] === 'string';
-  if (info.accountType === 'INR_ACCOUNT') return [...(has('vpa') ? ['UPI'] : []), ...(has('accountNumber') && typeof info.rail === 'string' && info.rail !== 'UPI' ? [info.rail] : [])];
+  if (info.accountType === 'INR_ACCOUNT')
+    return [...(has('vpa') ? ['UPI'] : []), ...(has('accountNumber') && typeof info.rail === 'string' && info.rail !== 'UPI' ? [info.rail] : [])];
   if (spec.paymentRails.includes('MOBILE_MONEY') && spec.paymentRails.length > 1) {
     const bank = has('accountNumber') || has('iban');
     return spec.paymentRails.filter((rail) => (rail === 'MOBILE_MONEY' ? has('phoneNumber') : bank));

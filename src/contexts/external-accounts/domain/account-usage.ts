@@ -21,13 +21,22 @@ export interface AccountForUse {
  * a wallet whose ownership is unproven is `400 EXTERNAL_ACCOUNT_VERIFICATION_REQUIRED`, except on
  * EU-region platforms for transfers below the threshold (pass `amountEurCents`).
  */
-export function assertExternalAccountUsable(account: AccountForUse, transfer: { platformRegion: string; amountEurCents?: bigint; /** Where the request named the account. */ field?: string }): void {
-  if (account.deletedAt) throw new DomainError('INVALID_INPUT', 'The external account was deleted and cannot be used for new payments', { errors: [{ field: transfer.field ?? 'destination.accountId', constraint: 'notDeleted', message: 'the account was deleted' }] });
-  if (account.bankValidation === 'PENDING') throw new DomainError('BANK_ACCOUNT_VALIDATION_PENDING', 'The bank account is still being validated; try again when its validation window has ended');
+export function assertExternalAccountUsable(
+  account: AccountForUse,
+  transfer: { platformRegion: string; amountEurCents?: bigint; /** Where the request named the account. */ field?: string },
+): void {
+  if (account.deletedAt)
+    throw new DomainError('INVALID_INPUT', 'The external account was deleted and cannot be used for new payments', {
+      errors: [{ field: transfer.field ?? 'destination.accountId', constraint: 'notDeleted', message: 'the account was deleted' }],
+    });
+  if (account.bankValidation === 'PENDING')
+    throw new DomainError('BANK_ACCOUNT_VALIDATION_PENDING', 'The bank account is still being validated; try again when its validation window has ended');
   if (account.bankValidation === 'FAILED') throw new DomainError('INVALID_BANK_ACCOUNT', 'The bank account failed validation and cannot be used');
   if (account.status === 'PENDING_OWNERSHIP_VERIFICATION' || account.status === 'UNVERIFIED') {
-    const belowThreshold = transfer.platformRegion === 'EU' && transfer.amountEurCents !== undefined && transfer.amountEurCents < OWNERSHIP_VERIFICATION_THRESHOLD_EUR_CENTS;
+    const belowThreshold =
+      transfer.platformRegion === 'EU' && transfer.amountEurCents !== undefined && transfer.amountEurCents < OWNERSHIP_VERIFICATION_THRESHOLD_EUR_CENTS;
     if (!belowThreshold) throw new DomainError('EXTERNAL_ACCOUNT_VERIFICATION_REQUIRED', "The wallet's ownership must be verified before this transfer");
   }
-  if (account.status === 'INACTIVE' || account.status === 'UNDER_REVIEW') throw new DomainError('INVALID_BANK_ACCOUNT', `The external account is ${account.status} and cannot be used`);
+  if (account.status === 'INACTIVE' || account.status === 'UNDER_REVIEW')
+    throw new DomainError('INVALID_BANK_ACCOUNT', `The external account is ${account.status} and cannot be used`);
 }

@@ -35,7 +35,12 @@ export function isSelfCustodyWallet(spec: AccountTypeSpec | undefined, info: Acc
 }
 
 /** Whether the account must prove who controls it before it is ACTIVE (spec §3). */
-export function needsOwnershipVerification(spec: AccountTypeSpec | undefined, info: AccountInfo, ownershipType: OwnershipType | null | undefined, platform: PlatformRules): boolean {
+export function needsOwnershipVerification(
+  spec: AccountTypeSpec | undefined,
+  info: AccountInfo,
+  ownershipType: OwnershipType | null | undefined,
+  platform: PlatformRules,
+): boolean {
   return isSelfCustodyWallet(spec, info) && ownershipType === 'FIRST_PARTY' && platform.counterpartyInformationRequired;
 }
 
@@ -44,10 +49,22 @@ export function counterpartyProblems(info: AccountInfo, ownershipType: Ownership
   const spec = accountTypeSpec(info.accountType);
   if (!platform.counterpartyInformationRequired || !isSelfCustodyWallet(spec, info)) return [];
   if (!ownershipType) {
-    return [{ field: 'ownershipType', constraint: 'required', message: 'ownershipType is required for self-custody wallets on platforms subject to counterparty rules' }];
+    return [
+      {
+        field: 'ownershipType',
+        constraint: 'required',
+        message: 'ownershipType is required for self-custody wallets on platforms subject to counterparty rules',
+      },
+    ];
   }
   if (ownershipType === 'THIRD_PARTY' && info.beneficiary === undefined) {
-    return [{ field: 'accountInfo.beneficiary', constraint: 'required', message: 'a THIRD_PARTY self-custody wallet needs its beneficiary on platforms subject to counterparty rules' }];
+    return [
+      {
+        field: 'accountInfo.beneficiary',
+        constraint: 'required',
+        message: 'a THIRD_PARTY self-custody wallet needs its beneficiary on platforms subject to counterparty rules',
+      },
+    ];
   }
   return [];
 }
@@ -63,14 +80,21 @@ function beneficiaryName(info: AccountInfo): string {
  * the receiving bank checks), US bank validation, and the ownership rule. An identifier the
  * sandbox rail calls invalid (suffix 105) is refused here, before anything is stored.
  */
-export function register(input: { info: AccountInfo; ownershipType?: OwnershipType | null; environment: Environment; platform: PlatformRules; now: Date }): Registration {
+export function register(input: {
+  info: AccountInfo;
+  ownershipType?: OwnershipType | null;
+  environment: Environment;
+  platform: PlatformRules;
+  now: Date;
+}): Registration {
   const spec = accountTypeSpec(input.info.accountType);
   let nameCheck: BeneficiaryVerificationStatus | null = null;
   if (spec?.kind === 'FIAT') {
     if (input.environment === 'SANDBOX') {
       const answer = sandboxNameCheck(primaryIdentifier(input.info));
       if (answer === 'INVALID_ACCOUNT') {
-        const field = (['iban', 'clabeNumber', 'pixKey', 'vpa', 'accountNumber', 'phoneNumber'] as const).find((f) => typeof input.info[f] === 'string') ?? 'accountNumber';
+        const field =
+          (['iban', 'clabeNumber', 'pixKey', 'vpa', 'accountNumber', 'phoneNumber'] as const).find((f) => typeof input.info[f] === 'string') ?? 'accountNumber';
         throw new DomainError('INVALID_BANK_ACCOUNT', 'The receiving bank reports that this account does not exist or cannot receive payments', {
           errors: [{ field: `accountInfo.${field}`, constraint: 'accountExists', message: 'the receiving institution rejected this account' }],
         });
@@ -82,7 +106,9 @@ export function register(input: { info: AccountInfo; ownershipType?: OwnershipTy
   }
   const usBank = input.info.accountType === 'USD_ACCOUNT';
   const sandbox = input.environment === 'SANDBOX';
-  const validationDueAt = sandbox ? new Date(input.now.getTime() + SANDBOX_BANK_VALIDATION_SECONDS * 1000) : addBankingDays(input.now, BANK_VALIDATION_BANKING_DAYS);
+  const validationDueAt = sandbox
+    ? new Date(input.now.getTime() + SANDBOX_BANK_VALIDATION_SECONDS * 1000)
+    : addBankingDays(input.now, BANK_VALIDATION_BANKING_DAYS);
   const ownership = needsOwnershipVerification(spec, input.info, input.ownershipType, input.platform);
   const status: ExternalAccountStatus = ownership ? 'PENDING_OWNERSHIP_VERIFICATION' : nameCheck === 'PENDING' || usBank ? 'PENDING' : 'ACTIVE';
   const verifiedName = nameCheck ? verifiedNameFor(nameCheck, beneficiaryName(input.info)) : undefined;

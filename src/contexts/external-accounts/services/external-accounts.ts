@@ -59,11 +59,24 @@ function directoryProblems(info: AccountInfo): FieldError[] {
   const problems: FieldError[] = [];
   if (spec?.kind === 'FIAT') {
     const currency = spec.currencies[0]!;
-    if (spec.bankNameFromDirectory && typeof info.bankName === 'string' && !findReceivingInstitution(currency, info.bankName) && !findMobileMoneyProvider(currency, info.bankName)) {
-      problems.push({ field: 'accountInfo.bankName', constraint: 'directory', message: `not a receiving institution for ${currency}; use a bankName from GET /discoveries?currency=${currency}` });
+    if (
+      spec.bankNameFromDirectory &&
+      typeof info.bankName === 'string' &&
+      !findReceivingInstitution(currency, info.bankName) &&
+      !findMobileMoneyProvider(currency, info.bankName)
+    ) {
+      problems.push({
+        field: 'accountInfo.bankName',
+        constraint: 'directory',
+        message: `not a receiving institution for ${currency}; use a bankName from GET /discoveries?currency=${currency}`,
+      });
     }
     if (typeof info.provider === 'string' && currenciesWithMobileMoneyDirectory().has(currency) && !findMobileMoneyProvider(currency, info.provider)) {
-      problems.push({ field: 'accountInfo.provider', constraint: 'directory', message: `not a mobile-money provider for ${currency}; see GET /discoveries?currency=${currency}` });
+      problems.push({
+        field: 'accountInfo.provider',
+        constraint: 'directory',
+        message: `not a mobile-money provider for ${currency}; see GET /discoveries?currency=${currency}`,
+      });
     }
   }
   if (spec?.kind === 'WALLET' && typeof info.vaspName === 'string' && !findVasp(info.vaspName)) {
@@ -82,7 +95,8 @@ function canonicalInfo(info: AccountInfo): AccountInfo {
     }
     // Institution names as the directory spells them.
     const currency = spec.currencies[0]!;
-    if (typeof out.bankName === 'string' && spec.bankNameFromDirectory) out.bankName = findReceivingInstitution(currency, out.bankName)?.bankName ?? findMobileMoneyProvider(currency, out.bankName)?.provider ?? out.bankName;
+    if (typeof out.bankName === 'string' && spec.bankNameFromDirectory)
+      out.bankName = findReceivingInstitution(currency, out.bankName)?.bankName ?? findMobileMoneyProvider(currency, out.bankName)?.provider ?? out.bankName;
     if (typeof out.provider === 'string') out.provider = findMobileMoneyProvider(currency, out.provider)?.provider ?? out.provider;
     if (out.accountType === 'BRL_ACCOUNT') {
       const key = checkPixKey(String(out.pixKey), out.pixKeyType as PixKeyType);
@@ -101,7 +115,9 @@ function canonicalInfo(info: AccountInfo): AccountInfo {
 
 /** The id of a registration: derived from its Idempotency-Key (per platform and owner kind) when it has one. */
 function registrationId(platformId: string, owner: Owner, idempotencyKey?: string): string {
-  return idempotencyKey ? derivedId('ExternalAccount', platformId, owner === 'CUSTOMER' ? 'customer-external-account' : 'platform-external-account', idempotencyKey) : newId('ExternalAccount');
+  return idempotencyKey
+    ? derivedId('ExternalAccount', platformId, owner === 'CUSTOMER' ? 'customer-external-account' : 'platform-external-account', idempotencyKey)
+    : newId('ExternalAccount');
 }
 
 /**
@@ -137,7 +153,11 @@ export async function createExternalAccount(
         const customer = await tx.findOne(Customer, { id: customerId, platformId: platform.id, isDeleted: false }, { lockMode: LockMode.PESSIMISTIC_WRITE });
         if (!customer) throw DomainError.notFound('Customer');
         if (defaultUmaDepositAccount) {
-          await tx.nativeUpdate(ExternalAccount, { customerId, defaultUmaDepositAccount: true, deletedAt: null }, { defaultUmaDepositAccount: false, updatedAt: now });
+          await tx.nativeUpdate(
+            ExternalAccount,
+            { customerId, defaultUmaDepositAccount: true, deletedAt: null },
+            { defaultUmaDepositAccount: false, updatedAt: now },
+          );
         }
       }
       const account = tx.create(ExternalAccount, {
@@ -166,14 +186,18 @@ export async function createExternalAccount(
     });
   } catch (err) {
     if (err instanceof UniqueConstraintViolationException) {
-      throw new DomainError('DUPLICATE_EXTERNAL_ACCOUNT', 'This account is already registered for this owner', { existingAccountId: await existingDuplicate(em, identity) });
+      throw new DomainError('DUPLICATE_EXTERNAL_ACCOUNT', 'This account is already registered for this owner', {
+        existingAccountId: await existingDuplicate(em, identity),
+      });
     }
     throw err;
   }
 }
 
 async function existingDuplicate(em: EntityManager, account: Pick<ExternalAccount, 'platformId' | 'customerId' | 'duplicateKey'>): Promise<string | undefined> {
-  const existing = await em.fork().findOne(ExternalAccount, { platformId: account.platformId, customerId: account.customerId ?? null, duplicateKey: account.duplicateKey, deletedAt: null });
+  const existing = await em
+    .fork()
+    .findOne(ExternalAccount, { platformId: account.platformId, customerId: account.customerId ?? null, duplicateKey: account.duplicateKey, deletedAt: null });
   return existing?.id;
 }
 
@@ -186,7 +210,12 @@ export async function findExternalAccount(em: EntityManager, platformId: string,
   return account;
 }
 
-export async function listExternalAccounts(em: EntityManager, platformId: string, owner: Owner, query: { limit: number; cursor?: string; currency?: string; customerId?: string }) {
+export async function listExternalAccounts(
+  em: EntityManager,
+  platformId: string,
+  owner: Owner,
+  query: { limit: number; cursor?: string; currency?: string; customerId?: string },
+) {
   const where = {
     platformId,
     deletedAt: null,
@@ -204,7 +233,9 @@ export async function listExternalAccounts(em: EntityManager, platformId: string
  */
 export async function deleteExternalAccount(em: EntityManager, platformId: string, id: string, owner: Owner): Promise<void> {
   await em.transactional(async (tx) => {
-    const account = await tx.findOne(ExternalAccount, { id, platformId, deletedAt: null, ...ownerFilter(owner) } as never, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    const account = await tx.findOne(ExternalAccount, { id, platformId, deletedAt: null, ...ownerFilter(owner) } as never, {
+      lockMode: LockMode.PESSIMISTIC_WRITE,
+    });
     if (!account) throw DomainError.notFound('External account');
     const now = new Date();
     account.deletedAt = now;

@@ -11,7 +11,11 @@ import { startExternalAccountVerification } from '../../../temporal/starters/ext
  * checks overdue by more than a grace period and starts their workflow (id = account id, so a
  * running one is joined, never doubled); the checks then run at once.
  */
-export async function startStrandedAccountVerifications(orm: MikroORM, client: Client, options: { graceMs?: number; taskQueue?: string; limit?: number } = {}): Promise<string[]> {
+export async function startStrandedAccountVerifications(
+  orm: MikroORM,
+  client: Client,
+  options: { graceMs?: number; taskQueue?: string; limit?: number } = {},
+): Promise<string[]> {
   const overdue = new Date(Date.now() - (options.graceMs ?? 60_000));
   const nameCheckCutoff = new Date(overdue.getTime() - SANDBOX_NAME_CHECK_SECONDS * 1000);
   const stranded = await orm.em.fork().find(

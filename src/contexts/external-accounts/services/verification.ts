@@ -20,7 +20,12 @@ export const STATUS_UPDATED = 'EXTERNAL_ACCOUNT.STATUS_UPDATED';
  * records the EXTERNAL_ACCOUNT.STATUS_UPDATED event in the same transaction (its id derived from
  * `step`, so a retried activity records it once). A deleted account is left alone.
  */
-async function changeAccount<T>(em: EntityManager, accountId: string, step: string, change: (account: ExternalAccount) => T): Promise<{ result: T | undefined; account: ExternalAccount | null; events: RecordedEvent[] }> {
+async function changeAccount<T>(
+  em: EntityManager,
+  accountId: string,
+  step: string,
+  change: (account: ExternalAccount) => T,
+): Promise<{ result: T | undefined; account: ExternalAccount | null; events: RecordedEvent[] }> {
   return em.transactional(async (tx) => {
     const account = await tx.findOne(ExternalAccount, { id: accountId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     if (!account || account.deletedAt) return { result: undefined, account: account ?? null, events: [] };
@@ -30,7 +35,13 @@ async function changeAccount<T>(em: EntityManager, accountId: string, step: stri
     await tx.flush();
     const events: RecordedEvent[] = [];
     if (account.status !== before) {
-      const event = await recordWebhookEvent(tx, { id: derivedId('Webhook', accountId, step), platformId: account.platformId, environment: account.environment, type: STATUS_UPDATED, data: externalAccountView(account) });
+      const event = await recordWebhookEvent(tx, {
+        id: derivedId('Webhook', accountId, step),
+        platformId: account.platformId,
+        environment: account.environment,
+        type: STATUS_UPDATED,
+        data: externalAccountView(account),
+      });
       events.push({ eventId: event.id, type: event.type });
     }
     return { result, account, events };
@@ -104,8 +115,21 @@ export async function openOwnershipChallenge(em: EntityManager, request: Challen
     assertOwnershipApplies(locked);
     const challenge: OwnershipChallengeState =
       request.method === 'WALLET_SIGNATURE'
-        ? { challengeId: request.challengeId, method: 'WALLET_SIGNATURE', messageToSign: messageToSign(locked.id, String(locked.accountInfo.address), request.challengeId, expiresAt), expiresAt, state: 'OPEN' }
-        : { challengeId: request.challengeId, method: 'LIVENESS', verificationLink: request.livenessLink, token: request.challengeId, expiresAt, state: 'OPEN' };
+        ? {
+            challengeId: request.challengeId,
+            method: 'WALLET_SIGNATURE',
+            messageToSign: messageToSign(locked.id, String(locked.accountInfo.address), request.challengeId, expiresAt),
+            expiresAt,
+            state: 'OPEN',
+          }
+        : {
+            challengeId: request.challengeId,
+            method: 'LIVENESS',
+            verificationLink: request.livenessLink,
+            token: request.challengeId,
+            expiresAt,
+            state: 'OPEN',
+          };
     // A repeated activity finds its own challenge already issued and returns it unchanged.
     if (locked.ownershipChallenge?.challengeId !== request.challengeId) locked.ownershipChallenge = challenge;
     locked.status = 'PENDING_OWNERSHIP_VERIFICATION';
@@ -117,7 +141,12 @@ export async function openOwnershipChallenge(em: EntityManager, request: Challen
 export function challengeView(challenge: OwnershipChallengeState) {
   return challenge.method === 'WALLET_SIGNATURE'
     ? { method: 'WALLET_SIGNATURE' as const, messageToSign: challenge.messageToSign!, expiresAt: challenge.expiresAt }
-    : { method: 'LIVENESS' as const, verificationLink: challenge.verificationLink!, ...(challenge.token ? { token: challenge.token } : {}), expiresAt: challenge.expiresAt };
+    : {
+        method: 'LIVENESS' as const,
+        verificationLink: challenge.verificationLink!,
+        ...(challenge.token ? { token: challenge.token } : {}),
+        expiresAt: challenge.expiresAt,
+      };
 }
 
 export type SignatureOutcome = 'PASSED' | 'FAILED' | 'EXPIRED' | 'NO_CHALLENGE';
@@ -127,21 +156,36 @@ export type SignatureOutcome = 'PASSED' | 'FAILED' | 'EXPIRED' | 'NO_CHALLENGE';
  * when it does not or the challenge has expired (a new challenge must be started); nothing
  * changes when no signature challenge is outstanding.
  */
-export async function submitOwnershipSignature(em: EntityManager, input: { accountId: string; signature: string; signatureScheme?: 'bip137' | 'electrum'; attemptId: string }) {
+export async function submitOwnershipSignature(
+  em: EntityManager,
+  input: { accountId: string; signature: string; signatureScheme?: 'bip137' | 'electrum'; attemptId: string },
+) {
   const now = new Date();
-  const { result, account, events } = await changeAccount(em, input.accountId, `signature:${input.attemptId}`, (locked): { outcome: SignatureOutcome; reason?: string } => {
-    const challenge = locked.ownershipChallenge;
-    if (!challenge || challenge.method !== 'WALLET_SIGNATURE' || (challenge.state !== 'OPEN' && challenge.state !== 'EXPIRED')) return { outcome: 'NO_CHALLENGE' };
-    if (challenge.state === 'EXPIRED' || Date.parse(challenge.expiresAt) <= now.getTime()) {
-      locked.ownershipChallenge = { ...challenge, state: 'FAILED' };
-      locked.status = 'UNVERIFIED';
-      return { outcome: 'EXPIRED', reason: 'the challenge expired; start a new challenge' };
-    }
-    const check = verifyOwnershipSignature({ accountType: locked.accountType, address: String(locked.accountInfo.address), message: challenge.messageToSign!, signature: input.signature, signatureScheme: input.signatureScheme });
-    locked.ownershipChallenge = { ...challenge, state: check.valid ? 'PASSED' : 'FAILED' };
-    locked.status = check.valid ? 'ACTIVE' : 'UNVERIFIED';
-    return check.valid ? { outcome: 'PASSED' } : { outcome: 'FAILED', reason: check.reason };
-  });
+  const { result, account, events } = await changeAccount(
+    em,
+    input.accountId,
+    `signature:${input.attemptId}`,
+    (locked): { outcome: SignatureOutcome; reason?: string } => {
+      const challenge = locked.ownershipChallenge;
+      if (!challenge || challenge.method !== 'WALLET_SIGNATURE' || (challenge.state !== 'OPEN' && challenge.state !== 'EXPIRED'))
+        return { outcome: 'NO_CHALLENGE' };
+      if (challenge.state === 'EXPIRED' || Date.parse(challenge.expiresAt) <= now.getTime()) {
+        locked.ownershipChallenge = { ...challenge, state: 'FAILED' };
+        locked.status = 'UNVERIFIED';
+        return { outcome: 'EXPIRED', reason: 'the challenge expired; start a new challenge' };
+      }
+      const check = verifyOwnershipSignature({
+        accountType: locked.accountType,
+        address: String(locked.accountInfo.address),
+        message: challenge.messageToSign!,
+        signature: input.signature,
+        signatureScheme: input.signatureScheme,
+      });
+      locked.ownershipChallenge = { ...challenge, state: check.valid ? 'PASSED' : 'FAILED' };
+      locked.status = check.valid ? 'ACTIVE' : 'UNVERIFIED';
+      return check.valid ? { outcome: 'PASSED' } : { outcome: 'FAILED', reason: check.reason };
+    },
+  );
   if (!account || account.deletedAt) throw DomainError.notFound('External account');
   return { outcome: result!.outcome, reason: result!.reason, account: externalAccountView(account) as ExternalAccountView, events };
 }

@@ -22,7 +22,10 @@ export const invitationRoutes = [
     check: async ({ em, caller, body }) => {
       await assertInvitationsConfigured(em, caller.platformId);
       const uma = (body as { inviterUma?: unknown } | null)?.inviterUma;
-      const problems = typeof uma === 'string' && !isUmaAddress(uma) ? [{ field: 'inviterUma', constraint: 'pattern', message: 'must be a UMA address such as $alice@uma.example.com' }] : await inviterProblems(em, caller.platformId, body);
+      const problems =
+        typeof uma === 'string' && !isUmaAddress(uma)
+          ? [{ field: 'inviterUma', constraint: 'pattern', message: 'must be a UMA address such as $alice@uma.example.com' }]
+          : await inviterProblems(em, caller.platformId, body);
       if (problems.length > 0 && InvitationCreateSchema.safeParse(body).success) {
         throw new DomainError('INVALID_UMA_ADDRESS', `inviterUma ${problems[0]!.message}`, { errors: problems });
       }
@@ -30,10 +33,15 @@ export const invitationRoutes = [
     },
     responses: {
       201: { description: 'The invitation (PENDING)', schema: InvitationSchema },
-      400: bad('INVALID_INPUT (every invalid field; inviterUma with rule domain: an address on none of the platform’s UMA domains), INVALID_UMA_ADDRESS (inviterUma malformed or not one of the platform’s customers), INVITATIONS_NOT_CONFIGURED (the platform has no umaDomain)'),
+      400: bad(
+        'INVALID_INPUT (every invalid field; inviterUma with rule domain: an address on none of the platform’s UMA domains), INVALID_UMA_ADDRESS (inviterUma malformed or not one of the platform’s customers), INVITATIONS_NOT_CONFIGURED (the platform has no umaDomain)',
+      ),
       401: errorResponses[401],
     },
-    handler: async ({ em, caller, body, deps }) => ({ status: 201, body: await createInvitation(em, { temporal: deps.temporal, taskQueue: deps.taskQueue }, caller, body) }),
+    handler: async ({ em, caller, body, deps }) => ({
+      status: 201,
+      body: await createInvitation(em, { temporal: deps.temporal, taskQueue: deps.taskQueue }, caller, body),
+    }),
   }),
   defineRoute({
     method: 'get',
@@ -79,6 +87,9 @@ export const invitationRoutes = [
       401: errorResponses[401],
       404: errorResponses[404],
     },
-    handler: async ({ em, caller, params, deps }) => ({ status: 200, body: await cancelInvitation(em, { temporal: deps.temporal, taskQueue: deps.taskQueue }, caller.platformId, params.invitationCode) }),
+    handler: async ({ em, caller, params, deps }) => ({
+      status: 200,
+      body: await cancelInvitation(em, { temporal: deps.temporal, taskQueue: deps.taskQueue }, caller.platformId, params.invitationCode),
+    }),
   }),
 ];

@@ -37,8 +37,14 @@ function assertPending(inv: InvitationState, now: Date): void {
 /** A claim: a PENDING, unexpired invitation and a well-formed invitee address other than the inviter's. */
 export function assertClaimable(inv: InvitationState, inviteeUma: string, now: Date): void {
   assertPending(inv, now);
-  if (!isUmaAddress(inviteeUma)) throw new DomainError('INVALID_UMA_ADDRESS', 'inviteeUma is not a UMA address such as $bob@uma.example.com', { errors: [{ field: 'inviteeUma', constraint: 'pattern', message: 'must be a UMA address' }] });
-  if (inviteeUma.toLowerCase() === inv.inviterUma.toLowerCase()) throw new DomainError('INVALID_UMA_ADDRESS', 'An invitation cannot be claimed by its inviter', { errors: [{ field: 'inviteeUma', constraint: 'notInviter', message: 'must differ from inviterUma' }] });
+  if (!isUmaAddress(inviteeUma))
+    throw new DomainError('INVALID_UMA_ADDRESS', 'inviteeUma is not a UMA address such as $bob@uma.example.com', {
+      errors: [{ field: 'inviteeUma', constraint: 'pattern', message: 'must be a UMA address' }],
+    });
+  if (inviteeUma.toLowerCase() === inv.inviterUma.toLowerCase())
+    throw new DomainError('INVALID_UMA_ADDRESS', 'An invitation cannot be claimed by its inviter', {
+      errors: [{ field: 'inviteeUma', constraint: 'notInviter', message: 'must differ from inviterUma' }],
+    });
 }
 
 /** Only a PENDING invitation can be cancelled. */

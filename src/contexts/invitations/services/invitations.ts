@@ -76,7 +76,8 @@ export async function createInvitation(
   const inviter = await findInviter(em, caller.platformId, input.inviterUma);
   if (!inviter) throw new DomainError('INVALID_UMA_ADDRESS', "inviterUma is not the UMA address of one of the platform's customers");
   // Judged here too, not only by the route's check: the rule belongs to the invitation.
-  if (!isOnOwnUmaDomain(inviter.umaAddress!, platform)) throw DomainError.invalidInput([{ field: 'inviterUma', constraint: 'domain', message: NOT_ON_OWN_DOMAIN }]);
+  if (!isOnOwnUmaDomain(inviter.umaAddress!, platform))
+    throw DomainError.invalidInput([{ field: 'inviterUma', constraint: 'domain', message: NOT_ON_OWN_DOMAIN }]);
   const now = new Date();
   const code = newCode();
   const inv = em.create(Invitation, {
@@ -145,4 +146,3 @@ export async function cancelInvitation(em: EntityManager, ctx: WorkflowContext, 
   const cancelled = await cancelThroughWorkflow(ctx.temporal, lifecycleInput(inv), { taskQueue: ctx.taskQueue });
   return cancelled ?? answerFromRow(em, platformId, code, assertCancellable);
 }
-

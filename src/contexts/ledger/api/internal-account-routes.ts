@@ -14,7 +14,11 @@ export const internalAccountRoutes = [
     description: "List customers' internal accounts with balances and funding instructions",
     tags: ['Internal Accounts'],
     query: InternalAccountListQuerySchema,
-    responses: { 200: { description: 'A page of accounts, newest first', schema: InternalAccountListSchema }, 400: errorResponses[400], 401: errorResponses[401] },
+    responses: {
+      200: { description: 'A page of accounts, newest first', schema: InternalAccountListSchema },
+      400: errorResponses[400],
+      401: errorResponses[401],
+    },
     handler: async ({ em, caller, query }) => {
       const where = {
         platformId: caller.platformId,
@@ -33,11 +37,20 @@ export const internalAccountRoutes = [
     description: "List the platform's own internal accounts (not paginated)",
     tags: ['Internal Accounts'],
     query: PlatformInternalAccountQuerySchema,
-    responses: { 200: { description: 'The accounts, oldest first', schema: PlatformInternalAccountListSchema }, 400: errorResponses[400], 401: errorResponses[401] },
+    responses: {
+      200: { description: 'The accounts, oldest first', schema: PlatformInternalAccountListSchema },
+      400: errorResponses[400],
+      401: errorResponses[401],
+    },
     handler: async ({ em, caller, query }) => {
       const accounts = await em.find(
         InternalAccount,
-        { platformId: caller.platformId, customerId: null, ...(query.currency ? { currency: query.currency } : {}), ...(query.type ? { type: query.type } : {}) },
+        {
+          platformId: caller.platformId,
+          customerId: null,
+          ...(query.currency ? { currency: query.currency } : {}),
+          ...(query.type ? { type: query.type } : {}),
+        },
         { orderBy: { createdAt: 'asc', id: 'asc' } },
       );
       return { status: 200, body: { data: await internalAccountViews(em, accounts) } };

@@ -18,11 +18,23 @@ const PaymentUsdAccountInfo = z
   .openapi('PaymentUsdAccountInfo');
 
 const PaymentEurAccountInfo = z
-  .object({ accountType: z.literal('EUR_ACCOUNT'), iban: z.string(), swiftCode: z.string().optional(), paymentRails: z.array(z.enum(['SEPA', 'SEPA_INSTANT'])), reference })
+  .object({
+    accountType: z.literal('EUR_ACCOUNT'),
+    iban: z.string(),
+    swiftCode: z.string().optional(),
+    paymentRails: z.array(z.enum(['SEPA', 'SEPA_INSTANT'])),
+    reference,
+  })
   .openapi('PaymentEurAccountInfo');
 
 const PaymentGbpAccountInfo = z
-  .object({ accountType: z.literal('GBP_ACCOUNT'), sortCode: z.string(), accountNumber: z.string(), paymentRails: z.array(z.enum(['FASTER_PAYMENTS'])), reference })
+  .object({
+    accountType: z.literal('GBP_ACCOUNT'),
+    sortCode: z.string(),
+    accountNumber: z.string(),
+    paymentRails: z.array(z.enum(['FASTER_PAYMENTS'])),
+    reference,
+  })
   .openapi('PaymentGbpAccountInfo');
 
 const PaymentMxnAccountInfo = z
@@ -47,7 +59,9 @@ const PaymentSparkWalletInfo = z
   .object({ accountType: z.literal('SPARK_WALLET'), address: z.string(), assetType: z.string(), invoice: z.string().optional() })
   .openapi('PaymentSparkWalletInfo', { description: "A Spark address; an EMBEDDED_WALLET account is funded at its wallet's own address" });
 
-const PaymentBaseWalletInfo = z.object({ accountType: z.literal('BASE_WALLET'), address: z.string(), assetType: z.enum(['USDC']).optional() }).openapi('PaymentBaseWalletInfo');
+const PaymentBaseWalletInfo = z
+  .object({ accountType: z.literal('BASE_WALLET'), address: z.string(), assetType: z.enum(['USDC']).optional() })
+  .openapi('PaymentBaseWalletInfo');
 
 const PaymentEthereumWalletInfo = z
   .object({ accountType: z.literal('ETHEREUM_WALLET'), address: z.string(), assetType: z.enum(['USDC', 'USDT']).optional() })

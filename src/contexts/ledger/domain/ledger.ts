@@ -138,7 +138,8 @@ export function auditLedger(input: AuditInput): AuditFinding[] {
     if (!keepsRunningBalance(account)) {
       // Its balance is its postings by definition (the stored column is not kept); a hold there
       // would have been written without the row lock postEntry never takes on it.
-      if (account.held !== 0n) findings.push({ kind: 'SHARED_ACCOUNT_HELD', subject: account.id, detail: `held ${account.held} on an account that keeps no running balance` });
+      if (account.held !== 0n)
+        findings.push({ kind: 'SHARED_ACCOUNT_HELD', subject: account.id, detail: `held ${account.held} on an account that keeps no running balance` });
       continue;
     }
     if (posted !== account.balance) {

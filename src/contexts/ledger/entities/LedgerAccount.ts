@@ -1,7 +1,18 @@
 import { OptionalProps } from '@mikro-orm/core';
 import { Entity, Formula, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
 
-export type LedgerAccountKind = 'INTERNAL_ACCOUNT' | 'SANDBOX_FUNDING_SOURCE' | 'RAIL_CLEARING' | 'PENDING_OUTGOING' | 'PLATFORM_FEES' | 'SERVICE_REVENUE' | 'RETURN_SHORTFALL' | 'CARD_HOLDS' | 'CARD_NETWORK' | 'STABLECOIN_RESERVE' | 'STABLECOIN_SUPPLY';
+export type LedgerAccountKind =
+  | 'INTERNAL_ACCOUNT'
+  | 'SANDBOX_FUNDING_SOURCE'
+  | 'RAIL_CLEARING'
+  | 'PENDING_OUTGOING'
+  | 'PLATFORM_FEES'
+  | 'SERVICE_REVENUE'
+  | 'RETURN_SHORTFALL'
+  | 'CARD_HOLDS'
+  | 'CARD_NETWORK'
+  | 'STABLECOIN_RESERVE'
+  | 'STABLECOIN_SUPPLY';
 
 /**
  * A double-entry account. `balance` is the sum of its postings (available funds): kept as a
@@ -22,7 +33,8 @@ export class LedgerAccount {
   /** The running balance of a protected account; stays 0 on an account that keeps none. */
   @Property({ type: 'bigint', fieldName: 'balance' }) storedBalance!: bigint;
   @Formula<LedgerAccount>(
-    (c) => `(case when ${c.allowNegative} then (select coalesce(sum(p.amount), 0) from postings p where p.account_id = ${c.id}) else ${c.storedBalance} end)::bigint`,
+    (c) =>
+      `(case when ${c.allowNegative} then (select coalesce(sum(p.amount), 0) from postings p where p.account_id = ${c.id}) else ${c.storedBalance} end)::bigint`,
     { type: 'bigint' },
   )
   balance!: bigint;

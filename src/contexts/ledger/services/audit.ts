@@ -28,9 +28,9 @@ async function audit(em: EntityManager): Promise<{ findings: Finding[]; entries:
   const postings = await conn.execute<{ entry_id: string; account_id: string; currency: string; amount: string }[]>(
     'select entry_id, account_id, currency, amount::text as amount from postings order by entry_id',
   );
-  const accounts = await conn.execute<{ id: string; platform_id: string; kind: string; currency: string; balance: string; held: string; allow_negative: boolean }[]>(
-    'select id, platform_id, kind, currency, balance::text as balance, held::text as held, allow_negative from ledger_accounts',
-  );
+  const accounts = await conn.execute<
+    { id: string; platform_id: string; kind: string; currency: string; balance: string; held: string; allow_negative: boolean }[]
+  >('select id, platform_id, kind, currency, balance::text as balance, held::text as held, allow_negative from ledger_accounts');
   const internalAccounts = await conn.execute<{ id: string; platform_id: string; customer_id: string | null; type: InternalAccountType; currency: string }[]>(
     'select id, platform_id, customer_id, type, currency from internal_accounts order by created_at, id',
   );
@@ -45,7 +45,13 @@ async function audit(em: EntityManager): Promise<{ findings: Finding[]; entries:
   }
   const entryIds = await conn.execute<{ id: string }[]>('select id from journal_entries');
   for (const { id } of entryIds) if (!entries.has(id)) entries.set(id, []);
-  const ledgerAccounts = accounts.map((a) => ({ id: a.id, currency: a.currency, balance: BigInt(a.balance), held: BigInt(a.held), allowNegative: a.allow_negative }));
+  const ledgerAccounts = accounts.map((a) => ({
+    id: a.id,
+    currency: a.currency,
+    balance: BigInt(a.balance),
+    held: BigInt(a.held),
+    allowNegative: a.allow_negative,
+  }));
   const findings: Finding[] = auditLedger({ entries: [...entries].map(([id, lines]) => ({ id, lines })), accounts: ledgerAccounts, postedTotals });
   // The card and stablecoin checks compare balances: a shared account's is the sum of its postings.
   const balances = new Map(ledgerAccounts.map((a) => [a.id, auditedBalance(a, postedTotals)]));

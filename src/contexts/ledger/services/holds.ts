@@ -137,7 +137,13 @@ export async function refundSettled(em: EntityManager, input: Omit<SettleInput, 
   ];
   if (input.serviceFees > 0n) lines.push({ accountId: serviceRevenueAccountId(platformId, currency), currency, amount: -input.serviceFees });
   if (input.platformFees > 0n) lines.push({ accountId: platformFeesAccountId(platformId, currency), currency, amount: -input.platformFees });
-  await postEntry(em, { platformId, idempotencyKey: `return:${input.transactionId}`, transactionId: input.transactionId, description: 'Outgoing payment returned (refund)', lines: mergeLines(lines) });
+  await postEntry(em, {
+    platformId,
+    idempotencyKey: `return:${input.transactionId}`,
+    transactionId: input.transactionId,
+    description: 'Outgoing payment returned (refund)',
+    lines: mergeLines(lines),
+  });
 }
 
 /** What returned collections took back beyond the credited account's balance: owed to the platform by its customer. */
@@ -165,7 +171,13 @@ export async function reverseCollectedCredit(em: EntityManager, input: SettleInp
   ];
   if (input.serviceFees > 0n) lines.push({ accountId: serviceRevenueAccountId(platformId, currency), currency, amount: -input.serviceFees });
   if (input.platformFees > 0n) lines.push({ accountId: platformFeesAccountId(platformId, currency), currency, amount: -input.platformFees });
-  await postEntry(em, { platformId, idempotencyKey: `return-in:${input.transactionId}`, transactionId: input.transactionId, description: 'Collected payment returned by the sending bank', lines: mergeLines(lines) });
+  await postEntry(em, {
+    platformId,
+    idempotencyKey: `return-in:${input.transactionId}`,
+    transactionId: input.transactionId,
+    description: 'Collected payment returned by the sending bank',
+    lines: mergeLines(lines),
+  });
 }
 
 /** One line per account and currency (an entry may name an account twice when currencies meet). */

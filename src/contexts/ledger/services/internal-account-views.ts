@@ -65,7 +65,13 @@ function accountOrWalletInfo(account: FundingTarget): Record<string, unknown> {
         reference,
       };
     case 'EUR':
-      return { accountType: 'EUR_ACCOUNT', iban: iban('DE', `10010010${digits(reference, 'eur', 10)}`), swiftCode: 'SBOXDEFFXXX', paymentRails: ['SEPA', 'SEPA_INSTANT'], reference };
+      return {
+        accountType: 'EUR_ACCOUNT',
+        iban: iban('DE', `10010010${digits(reference, 'eur', 10)}`),
+        swiftCode: 'SBOXDEFFXXX',
+        paymentRails: ['SEPA', 'SEPA_INSTANT'],
+        reference,
+      };
     case 'GBP':
       return { accountType: 'GBP_ACCOUNT', sortCode: '040075', accountNumber: digits(reference, 'gbp', 8), paymentRails: ['FASTER_PAYMENTS'], reference };
     case 'MXN':

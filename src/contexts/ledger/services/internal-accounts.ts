@@ -20,7 +20,17 @@ export function openInternalAccount(
   const now = new Date();
   const id = newId('InternalAccount');
   const type = input.type ?? accountTypeFor(input.currency);
-  em.create(LedgerAccount, { id, platformId: input.platformId, kind: 'INTERNAL_ACCOUNT', currency: input.currency, allowNegative: false, storedBalance: 0n, held: 0n, createdAt: now, updatedAt: now });
+  em.create(LedgerAccount, {
+    id,
+    platformId: input.platformId,
+    kind: 'INTERNAL_ACCOUNT',
+    currency: input.currency,
+    allowNegative: false,
+    storedBalance: 0n,
+    held: 0n,
+    createdAt: now,
+    updatedAt: now,
+  });
   return em.create(InternalAccount, {
     id,
     platformId: input.platformId,

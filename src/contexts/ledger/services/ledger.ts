@@ -99,7 +99,8 @@ export async function postEntry(em: EntityManager, input: PostEntryInput): Promi
   const accounts = found.map((a) => ({ id: a.id, currency: a.currency, balance: BigInt(a.balance), held: BigInt(a.held), allowNegative: a.allow_negative }));
   const result = applyEntry(accounts, input.lines);
   if (!result.ok) {
-    if (result.violations.some((v) => v.kind === 'INSUFFICIENT_FUNDS')) throw new DomainError('INSUFFICIENT_FUNDS', 'The account balance is too low for this movement');
+    if (result.violations.some((v) => v.kind === 'INSUFFICIENT_FUNDS'))
+      throw new DomainError('INSUFFICIENT_FUNDS', 'The account balance is too low for this movement');
     throw new Error(`ledger entry rejected: ${describeViolations(result.violations)}`);
   }
   const kept = new Map(accounts.filter(keepsRunningBalance).map((a) => [a.id, a]));
@@ -126,9 +127,20 @@ export async function postEntry(em: EntityManager, input: PostEntryInput): Promi
        where ledger_accounts.id = next.id and exists (select 1 from entry))
      select id from entry`,
     [
-      entryId, input.platformId, input.idempotencyKey, input.transactionId ?? null, input.description, now,
-      now, input.lines.map((l) => l.accountId), input.lines.map((l) => l.currency), input.lines.map((l) => l.amount.toString()),
-      now, changed.map((a) => a.id), changed.map((a) => result.balances.get(a.id)!.toString()), changed.map((a) => held.get(a.id)!.toString()),
+      entryId,
+      input.platformId,
+      input.idempotencyKey,
+      input.transactionId ?? null,
+      input.description,
+      now,
+      now,
+      input.lines.map((l) => l.accountId),
+      input.lines.map((l) => l.currency),
+      input.lines.map((l) => l.amount.toString()),
+      now,
+      changed.map((a) => a.id),
+      changed.map((a) => result.balances.get(a.id)!.toString()),
+      changed.map((a) => held.get(a.id)!.toString()),
     ],
   );
   if (written.length === 0) {
@@ -174,11 +186,18 @@ export async function ensureSystemAccount(em: EntityManager, platformId: string,
 }
 
 /** Creates the platform's system accounts of one currency that do not exist yet, in one statement. System accounts may go negative (and keep no running balance). */
-export async function ensureSystemAccountSet(em: EntityManager, platformId: string, currency: string, accounts: [id: string, kind: LedgerAccount['kind']][]): Promise<void> {
+export async function ensureSystemAccountSet(
+  em: EntityManager,
+  platformId: string,
+  currency: string,
+  accounts: [id: string, kind: LedgerAccount['kind']][],
+): Promise<void> {
   const now = new Date();
   await em
     .createQueryBuilder(LedgerAccount)
-    .insert(accounts.map(([id, kind]) => ({ id, platformId, kind, currency, allowNegative: true, storedBalance: 0n, held: 0n, createdAt: now, updatedAt: now })))
+    .insert(
+      accounts.map(([id, kind]) => ({ id, platformId, kind, currency, allowNegative: true, storedBalance: 0n, held: 0n, createdAt: now, updatedAt: now })),
+    )
     .onConflict('id')
     .ignore()
     .execute();

@@ -46,7 +46,10 @@ export async function provisionPlatformAccounts(em: EntityManager, platform: Pla
   // The system accounts payouts and sandbox funding post to, made now so that no payment pays for
   // them (postEntry still makes any missing one, for platforms provisioned before this).
   for (const currency of new Set(plan.map((spec) => spec.currency))) {
-    await ensureSystemAccountSet(em, platform.id, currency, [...payoutSystemAccounts(platform.id, currency), [sandboxFundingAccountId(platform.id, currency), 'SANDBOX_FUNDING_SOURCE']]);
+    await ensureSystemAccountSet(em, platform.id, currency, [
+      ...payoutSystemAccounts(platform.id, currency),
+      [sandboxFundingAccountId(platform.id, currency), 'SANDBOX_FUNDING_SOURCE'],
+    ]);
   }
   const held = await em.find(InternalAccount, { platformId: platform.id, customerId: null }, { refresh: true });
   return open(em, missingAccounts(plan, held), { platformId: platform.id, customerId: null });

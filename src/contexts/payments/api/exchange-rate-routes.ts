@@ -13,7 +13,11 @@ export const exchangeRateRoutes = [
     description: "Cached (about 5 minutes) indicative rates per corridor, with the service's and the platform's fees",
     tags: ['Exchange Rates'],
     query: ExchangeRateQuerySchema,
-    responses: { 200: { description: 'Every corridor the filters select (not paginated)', schema: ExchangeRateListSchema }, 400: errorResponses[400], 401: errorResponses[401] },
+    responses: {
+      200: { description: 'Every corridor the filters select (not paginated)', schema: ExchangeRateListSchema },
+      400: errorResponses[400],
+      401: errorResponses[401],
+    },
     handler: async ({ em, caller, query }) => {
       const platform = await em.findOneOrFail(Platform, { id: caller.platformId });
       const data = listExchangeRates({

@@ -20,13 +20,23 @@ const wholeNumber = z.preprocess(
 );
 
 export const ExchangeRateQuerySchema = z.object({
-  sourceCurrency: currencyCode.optional().openapi({ description: 'Only corridors sending this currency (USD, EUR, GBP, USDC, USDT, USDB or BTC send; others list nothing)', example: 'USD' }),
+  sourceCurrency: currencyCode
+    .optional()
+    .openapi({ description: 'Only corridors sending this currency (USD, EUR, GBP, USDC, USDT, USDB or BTC send; others list nothing)', example: 'USD' }),
   destinationCurrency: repeatable(currencyCode)
     .optional()
-    .openapi({ description: 'Only corridors receiving these currencies; repeat the parameter for several (`&destinationCurrency=INR&destinationCurrency=GBP`)', example: ['INR'] }),
-  sendingAmount: wholeNumber
-    .optional()
-    .openapi({ type: 'integer', format: 'int64', minimum: 0, default: 10000, description: 'Smallest sending units to price (e.g. cents); default 10000', example: 10000 }),
+    .openapi({
+      description: 'Only corridors receiving these currencies; repeat the parameter for several (`&destinationCurrency=INR&destinationCurrency=GBP`)',
+      example: ['INR'],
+    }),
+  sendingAmount: wholeNumber.optional().openapi({
+    type: 'integer',
+    format: 'int64',
+    minimum: 0,
+    default: 10000,
+    description: 'Smallest sending units to price (e.g. cents); default 10000',
+    example: 10000,
+  }),
 });
 
 export type ExchangeRateQuery = z.infer<typeof ExchangeRateQuerySchema>;
@@ -47,9 +57,10 @@ export const ExchangeRateSchema = z
     minSendingAmount: nonNegativeAmount.openapi({ description: 'The corridor minimum (below it quotes answer AMOUNT_OUT_OF_RANGE)' }),
     maxSendingAmount: nonNegativeAmount.openapi({ description: 'The corridor single-transaction maximum (above it TRANSACTION_SIZE_LIMIT_EXCEEDED)' }),
     destinationCurrency: CurrencySchema,
-    destinationPaymentRail: z
-      .enum(Object.keys(RAIL_LIFETIME_SECONDS) as [string, ...string[]])
-      .openapi({ description: "The rail the rate applies to: the reference's PaymentRail, or the network for crypto (LIGHTNING, SPARK, SOLANA, TRON…)", example: 'UPI' }),
+    destinationPaymentRail: z.enum(Object.keys(RAIL_LIFETIME_SECONDS) as [string, ...string[]]).openapi({
+      description: "The rail the rate applies to: the reference's PaymentRail, or the network for crypto (LIGHTNING, SPARK, SOLANA, TRON…)",
+      example: 'UPI',
+    }),
     receivingAmount: nonNegativeAmount.openapi({ description: 'sendingAmount less fees, converted and rounded down; smallest receiving unit' }),
     exchangeRate: z.number().positive().openapi({ description: 'Sending units per receiving unit, fee-exclusive, spread included', example: 0.012121 }),
     fees: ExchangeRateFeesSchema,

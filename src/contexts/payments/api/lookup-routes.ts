@@ -4,7 +4,14 @@ import { InternalAccount } from '../../ledger/entities';
 import { defineRoute } from '../../../api/route';
 import { errorResponses, IdParam } from '../../../api/schemas/common';
 import { DomainError, type FieldError } from '../../../domain/errors';
-import { checkWithdrawalAddress, estimateWithdrawalFee, isWithdrawalNetwork, WITHDRAWAL_CURRENCIES, withdrawalPairProblems, type WithdrawalNetwork } from '../domain/pricing/withdrawal-fees';
+import {
+  checkWithdrawalAddress,
+  estimateWithdrawalFee,
+  isWithdrawalNetwork,
+  WITHDRAWAL_CURRENCIES,
+  withdrawalPairProblems,
+  type WithdrawalNetwork,
+} from '../domain/pricing/withdrawal-fees';
 import { lookupExternalAccount, lookupUmaAddress } from '../services/lookups';
 import {
   EstimateCryptoWithdrawalFeeRequestSchema,
@@ -32,7 +39,8 @@ async function withdrawalProblems(em: EntityManager, platformId: string, raw: un
     const account = await em.findOne(InternalAccount, { id: body.internalAccountId, platformId });
     if (!account) throw DomainError.notFound('Internal account');
     if (account.status !== 'ACTIVE') errors.push({ field: 'internalAccountId', constraint: 'active', message: `the account is ${account.status}` });
-    if (currency && account.currency !== currency) errors.push({ field: 'currency', constraint: 'matchesAccount', message: `the account holds ${account.currency}`, hint: { enum: [account.currency] } });
+    if (currency && account.currency !== currency)
+      errors.push({ field: 'currency', constraint: 'matchesAccount', message: `the account holds ${account.currency}`, hint: { enum: [account.currency] } });
   }
   const pair = currency && network ? withdrawalPairProblems(currency, network) : [];
   errors.push(...pair);
@@ -77,7 +85,7 @@ export const lookupRoutes = [
       200: { description: 'The lookup; its lookupId is accepted by POST /quotes until expiresAt', schema: ReceiverUmaLookupSchema },
       400: bad('INVALID_UMA_ADDRESS (malformed address), INVALID_INPUT (customerId, senderUmaAddress), SELF_PAYMENT, INVALID_CURRENCY, QUOTE_RATE_UNAVAILABLE'),
       401: errorResponses[401],
-      404: { description: "UMA_NOT_FOUND: well-formed, but no live customer of this platform has it", schema: errorResponses[404].schema },
+      404: { description: 'UMA_NOT_FOUND: well-formed, but no live customer of this platform has it', schema: errorResponses[404].schema },
     },
     handler: async ({ em, caller, params, query }) => {
       const platform = await em.findOneOrFail(Platform, { id: caller.platformId });
@@ -97,7 +105,9 @@ export const lookupRoutes = [
     check: async ({ em, caller, body }) => withdrawalProblems(em, caller.platformId, body),
     responses: {
       200: { description: 'The estimate (the sandbox network-fee table, versioned)', schema: EstimateCryptoWithdrawalFeeSchema },
-      400: bad('INVALID_INPUT (every invalid field, e.g. cryptoNetwork when it does not carry the currency), AMOUNT_OUT_OF_RANGE (the fees take the whole amount)'),
+      400: bad(
+        'INVALID_INPUT (every invalid field, e.g. cryptoNetwork when it does not carry the currency), AMOUNT_OUT_OF_RANGE (the fees take the whole amount)',
+      ),
       401: errorResponses[401],
       404: { description: 'NOT_FOUND: no such internal account on this platform', schema: errorResponses[404].schema },
     },

@@ -64,15 +64,30 @@ export const quoteRoutes = [
     idempotent: true,
     responses: {
       201: { description: 'The quote, PENDING until executed or expired', schema: QuoteSchema },
-      400: { description: 'INVALID_INPUT (lookupId missing, expired or of another receiver; mandatory senderCustomerInfo fields; source.cryptoNetwork missing for a stablecoin, given for fiat, or not carrying the currency), QUOTE_RATE_UNAVAILABLE, AMOUNT_OUT_OF_RANGE, TRANSACTION_SIZE_LIMIT_EXCEEDED, INVALID_CURRENCY, SELF_PAYMENT, INSUFFICIENT_FUNDS (immediatelyExecute), …', schema: errorResponses[400].schema },
+      400: {
+        description:
+          'INVALID_INPUT (lookupId missing, expired or of another receiver; mandatory senderCustomerInfo fields; source.cryptoNetwork missing for a stablecoin, given for fiat, or not carrying the currency), QUOTE_RATE_UNAVAILABLE, AMOUNT_OUT_OF_RANGE, TRANSACTION_SIZE_LIMIT_EXCEEDED, INVALID_CURRENCY, SELF_PAYMENT, INSUFFICIENT_FUNDS (immediatelyExecute), …',
+        schema: errorResponses[400].schema,
+      },
       401: errorResponses[401],
       404: { description: 'USER_NOT_FOUND (source.customerId), UMA_NOT_FOUND (the UMA receiver is gone)', schema: errorResponses[404].schema },
       409: { description: 'BANK_ACCOUNT_VALIDATION_PENDING: the destination is still being validated', schema: errorResponses[400].schema },
-          },
+    },
     handler: async ({ em, caller, body, deps, idempotencyKey }) => {
       // One statement reads what the request names; the checks find it in memory.
-      const platform = (await readQuoteRequestRows(em, caller.platformId, body as QuoteRequest, idempotencyKey ? quoteIds(caller.platformId, idempotencyKey).quoteId : null)) ?? (await em.findOneOrFail(Platform, { id: caller.platformId }));
-      const q = await createQuote(em, { platform, environment: caller.environment, request: body as QuoteRequest, ...(idempotencyKey ? { idempotencyKey } : {}) });
+      const platform =
+        (await readQuoteRequestRows(
+          em,
+          caller.platformId,
+          body as QuoteRequest,
+          idempotencyKey ? quoteIds(caller.platformId, idempotencyKey).quoteId : null,
+        )) ?? (await em.findOneOrFail(Platform, { id: caller.platformId }));
+      const q = await createQuote(em, {
+        platform,
+        environment: caller.environment,
+        request: body as QuoteRequest,
+        ...(idempotencyKey ? { idempotencyKey } : {}),
+      });
       if (body.immediatelyExecute) {
         await execute(deps, q, idempotencyKey);
       } else {
@@ -111,10 +126,20 @@ export const quoteRoutes = [
     idempotent: 'workflow',
     responses: {
       200: { description: 'The quote, PROCESSING once the funds are held (its transaction is transactionId)', schema: QuoteSchema },
-      400: { description: 'QUOTE_EXPIRED, INSUFFICIENT_FUNDS, INVALID_BANK_ACCOUNT, EXTERNAL_ACCOUNT_VERIFICATION_REQUIRED', schema: errorResponses[400].schema },
-      401: { description: 'UNAUTHORIZED, or WALLET_SIGNATURE_MISSING for an EMBEDDED_WALLET source without Svc-Wallet-Signature', schema: errorResponses[401].schema },
+      400: {
+        description: 'QUOTE_EXPIRED, INSUFFICIENT_FUNDS, INVALID_BANK_ACCOUNT, EXTERNAL_ACCOUNT_VERIFICATION_REQUIRED',
+        schema: errorResponses[400].schema,
+      },
+      401: {
+        description: 'UNAUTHORIZED, or WALLET_SIGNATURE_MISSING for an EMBEDDED_WALLET source without Svc-Wallet-Signature',
+        schema: errorResponses[401].schema,
+      },
       404: errorResponses[404],
-      409: { description: 'BANK_ACCOUNT_VALIDATION_PENDING, or CONFLICT when the quote has been executed already (details.transactionId names its transaction) or can no longer be executed', schema: errorResponses[400].schema },
+      409: {
+        description:
+          'BANK_ACCOUNT_VALIDATION_PENDING, or CONFLICT when the quote has been executed already (details.transactionId names its transaction) or can no longer be executed',
+        schema: errorResponses[400].schema,
+      },
       ...moneyMovementRefusals,
       501: { description: 'NOT_IMPLEMENTED: wallet signatures of EMBEDDED_WALLET sources cannot be verified yet', schema: errorResponses[400].schema },
     },

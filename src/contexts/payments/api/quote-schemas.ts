@@ -15,7 +15,10 @@ const RealtimeFundingQuoteSourceSchema = z
     cryptoNetwork: z
       .enum(DEPOSIT_NETWORK_NAMES as [DepositNetwork, ...DepositNetwork[]])
       .optional()
-      .openapi({ description: `The chain the funds are deposited on, which must carry the currency; required for the stablecoins (${NETWORK_REQUIRED_CURRENCIES.join(', ')}), refused for fiat. The paymentInstructions are an address on it.`, example: 'SOLANA' }),
+      .openapi({
+        description: `The chain the funds are deposited on, which must carry the currency; required for the stablecoins (${NETWORK_REQUIRED_CURRENCIES.join(', ')}), refused for fiat. The paymentInstructions are an address on it.`,
+        example: 'SOLANA',
+      }),
   })
   .strict()
   .openapi('RealtimeFundingQuoteSource');
@@ -29,7 +32,9 @@ const UmaAddressDestinationSchema = z
   .object({ destinationType: z.literal('UMA_ADDRESS'), umaAddress: z.string().min(3).max(255), currency: z.string().min(3).max(5).optional() })
   .strict()
   .openapi('UmaAddressDestination');
-export const QuoteDestinationSchema = z.discriminatedUnion('destinationType', [AccountDestinationSchema, UmaAddressDestinationSchema]).openapi('QuoteDestinationOneOf');
+export const QuoteDestinationSchema = z
+  .discriminatedUnion('destinationType', [AccountDestinationSchema, UmaAddressDestinationSchema])
+  .openapi('QuoteDestinationOneOf');
 
 export const QuoteRequestSchema = z
   .object({
@@ -37,29 +42,49 @@ export const QuoteRequestSchema = z
     source: QuoteSourceSchema,
     destination: QuoteDestinationSchema,
     lockedCurrencySide: z.enum(['SENDING', 'RECEIVING']).openapi('QuoteLockSide'),
-    lockedCurrencyAmount: z.number().int().positive().max(Number(MAX_AMOUNT)).openapi({ format: 'int64', description: 'Smallest unit of the locked side’s currency; at most 9,000,000,000,000,000' }),
+    lockedCurrencyAmount: z
+      .number()
+      .int()
+      .positive()
+      .max(Number(MAX_AMOUNT))
+      .openapi({ format: 'int64', description: 'Smallest unit of the locked side’s currency; at most 9,000,000,000,000,000' }),
     immediatelyExecute: z.boolean().optional(),
     description: z.string().max(1024).optional(),
     remittanceInformation: z.string().max(80).optional(),
     purposeOfPayment: z.string().min(1).max(64).optional(),
     platformFeeOverride: z
-      .object({ platformFixedFee: z.object({ amount: z.number().int().min(0), currency: z.string().min(3).max(5) }).strict(), platformVariableFeeBps: z.number().int().min(0).max(10_000) })
+      .object({
+        platformFixedFee: z.object({ amount: z.number().int().min(0), currency: z.string().min(3).max(5) }).strict(),
+        platformVariableFeeBps: z.number().int().min(0).max(10_000),
+      })
       .strict()
       .optional()
       .openapi('PlatformFeeOverride'),
     senderCustomerInfo: z.record(z.string(), z.unknown()).optional(),
-    scaFactor: z
-      .enum(['SMS_OTP', 'TOTP', 'PASSKEY'])
-      .optional()
-      .openapi({ description: 'The factor of the strong customer authentication of a real-time-funding quote in an SCA region (default SMS_OTP); TOTP is refused: it cannot carry dynamic linking' }),
+    scaFactor: z.enum(['SMS_OTP', 'TOTP', 'PASSKEY']).optional().openapi({
+      description:
+        'The factor of the strong customer authentication of a real-time-funding quote in an SCA region (default SMS_OTP); TOTP is refused: it cannot carry dynamic linking',
+    }),
   })
   .strict()
   .superRefine((q, ctx) => {
-    if (q.scaFactor === 'TOTP') ctx.addIssue({ code: 'custom', path: ['scaFactor'], message: 'TOTP cannot carry dynamic linking to the amount and payee; use SMS_OTP or PASSKEY', params: { constraint: 'dynamicLinking' } });
-    if (q.destination.destinationType === 'UMA_ADDRESS' && !q.lookupId) ctx.addIssue({ code: 'custom', path: ['lookupId'], message: 'lookupId is required for UMA address destinations', params: { constraint: 'required' } });
+    if (q.scaFactor === 'TOTP')
+      ctx.addIssue({
+        code: 'custom',
+        path: ['scaFactor'],
+        message: 'TOTP cannot carry dynamic linking to the amount and payee; use SMS_OTP or PASSKEY',
+        params: { constraint: 'dynamicLinking' },
+      });
+    if (q.destination.destinationType === 'UMA_ADDRESS' && !q.lookupId)
+      ctx.addIssue({ code: 'custom', path: ['lookupId'], message: 'lookupId is required for UMA address destinations', params: { constraint: 'required' } });
     // Real-time funding is executed by the arrival of the money, never at creation (spec §4.2).
     if (q.immediatelyExecute && q.source.sourceType === 'REALTIME_FUNDING') {
-      ctx.addIssue({ code: 'custom', path: ['immediatelyExecute'], message: 'immediatelyExecute is allowed only for an internal-account or pullable external-account source', params: { constraint: 'accountSource' } });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['immediatelyExecute'],
+        message: 'immediatelyExecute is allowed only for an internal-account or pullable external-account source',
+        params: { constraint: 'accountSource' },
+      });
     }
   })
   .openapi('QuoteRequest');
@@ -96,7 +121,13 @@ export const QuoteSchema = z
     transactionId: z.string(),
     description: z.string().optional(),
     paymentInstructions: z
-      .array(z.object({ instructionsNotes: z.string().optional(), isPlatformAccount: z.boolean().optional(), accountOrWalletInfo: z.record(z.string(), z.unknown()) }))
+      .array(
+        z.object({
+          instructionsNotes: z.string().optional(),
+          isPlatformAccount: z.boolean().optional(),
+          accountOrWalletInfo: z.record(z.string(), z.unknown()),
+        }),
+      )
       .optional()
       .openapi({ description: 'REALTIME_FUNDING quotes: where to send the funds, with the reference that matches them to this quote' }),
     rateDetails: RateDetailsSchema.optional(),
@@ -107,14 +138,23 @@ export const SandboxSendRequestSchema = z
   .object({
     quoteId: z.string().min(1).max(200),
     currencyCode: z.string().min(3).max(5).openapi({ description: "Must be the quote's sending (funding) currency" }),
-    currencyAmount: z.number().int().positive().max(Number(MAX_AMOUNT)).optional().openapi({ format: 'int64', description: "Defaults to the quote's totalSendingAmount" }),
+    currencyAmount: z
+      .number()
+      .int()
+      .positive()
+      .max(Number(MAX_AMOUNT))
+      .optional()
+      .openapi({ format: 'int64', description: "Defaults to the quote's totalSendingAmount" }),
   })
   .strict()
   .openapi('SandboxSendRequest');
 
 export const SandboxUmaReceiveRequestSchema = z
   .object({
-    senderUmaAddress: z.string().regex(/^\$[a-zA-Z0-9._+-]+@[a-zA-Z0-9.-]+\.[a-zA-Z]{2,}$/, 'must be a UMA address such as $sender@sandbox.example.com').max(255),
+    senderUmaAddress: z
+      .string()
+      .regex(/^\$[a-zA-Z0-9._+-]+@[a-zA-Z0-9.-]+\.[a-zA-Z]{2,}$/, 'must be a UMA address such as $sender@sandbox.example.com')
+      .max(255),
     receiverUmaAddress: z.string().min(3).max(255).optional(),
     customerId: z.string().min(1).max(200).optional(),
     receivingCurrencyCode: z.string().min(3).max(5),

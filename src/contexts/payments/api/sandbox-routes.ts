@@ -78,7 +78,10 @@ export const sandboxRoutes = [
     sandboxOnly: true,
     responses: {
       200: { description: 'The transaction, PROCESSING (or already further)', schema: TransactionSchema },
-      400: { description: 'INVALID_INPUT (currencyCode not the funding currency, currencyAmount not the quote amount), QUOTE_EXPIRED', schema: errorResponses[400].schema },
+      400: {
+        description: 'INVALID_INPUT (currencyCode not the funding currency, currencyAmount not the quote amount), QUOTE_EXPIRED',
+        schema: errorResponses[400].schema,
+      },
       401: errorResponses[401],
       404: { description: 'QUOTE_NOT_FOUND', schema: errorResponses[404].schema },
       409: { description: 'CONFLICT: not a REALTIME_FUNDING quote, or no longer payable', schema: errorResponses[400].schema },
@@ -89,12 +92,17 @@ export const sandboxRoutes = [
       // Before "paid already" below: an executed account-funded quote is no more payable than a pending one.
       assertPaidBySendingFunds(found);
       if (body.currencyCode !== found.sendingCurrency) {
-        throw DomainError.invalidInput([{ field: 'currencyCode', constraint: 'fundingCurrency', message: `must be the quote's funding currency, ${found.sendingCurrency}` }]);
+        throw DomainError.invalidInput([
+          { field: 'currencyCode', constraint: 'fundingCurrency', message: `must be the quote's funding currency, ${found.sendingCurrency}` },
+        ]);
       }
       // Paid already: the payment it started, as before.
       if (found.executedAt) return { status: 200, body: await currentTransactionView(em, found.transactionId) };
       const amount = body.currencyAmount !== undefined ? BigInt(body.currencyAmount) : found.totalSendingAmount;
-      const { transactionId } = await fundQuote(deps.temporal, workflowInput(found), amount, { taskQueue: deps.taskQueue, ...(idempotencyKey ? { requestKey: idempotencyKey } : {}) });
+      const { transactionId } = await fundQuote(deps.temporal, workflowInput(found), amount, {
+        taskQueue: deps.taskQueue,
+        ...(idempotencyKey ? { requestKey: idempotencyKey } : {}),
+      });
       return { status: 200, body: await currentTransactionView(em, transactionId) };
     },
   }),
@@ -118,8 +126,16 @@ export const sandboxRoutes = [
     },
     handler: async ({ em, caller, body, deps, idempotencyKey }) => {
       const receiver = await receivingCustomer(em, caller.platformId, body);
-      const account = await em.findOne(InternalAccount, { platformId: caller.platformId, customerId: receiver.id, currency: body.receivingCurrencyCode, status: 'ACTIVE' });
-      if (!account) throw DomainError.invalidInput([{ field: 'receivingCurrencyCode', constraint: 'receiverAccount', message: `the receiver holds no active ${body.receivingCurrencyCode} account` }]);
+      const account = await em.findOne(InternalAccount, {
+        platformId: caller.platformId,
+        customerId: receiver.id,
+        currency: body.receivingCurrencyCode,
+        status: 'ACTIVE',
+      });
+      if (!account)
+        throw DomainError.invalidInput([
+          { field: 'receivingCurrencyCode', constraint: 'receiverAccount', message: `the receiver holds no active ${body.receivingCurrencyCode} account` },
+        ]);
       await assertCustomerMayMoveMoney(em, caller.platformId, receiver.id);
       const transactionId = idempotencyKey ? derivedId('Transaction', caller.platformId, 'sandbox-uma-receive', idempotencyKey) : newId('Transaction');
       await runIncomingPayment(
@@ -151,7 +167,9 @@ async function receivingCustomer(em: EntityManager, platformId: string, body: { 
   const byId = body.customerId ? await em.findOne(Customer, { id: body.customerId, platformId, isDeleted: false }) : null;
   if (body.customerId && !byId) throw DomainError.notFound('Customer');
   if (byAddress && byId && byAddress.id !== byId.id) {
-    throw DomainError.invalidInput([{ field: 'customerId', constraint: 'sameReceiver', message: 'customerId and receiverUmaAddress name different customers' }]);
+    throw DomainError.invalidInput([
+      { field: 'customerId', constraint: 'sameReceiver', message: 'customerId and receiverUmaAddress name different customers' },
+    ]);
   }
   return (byAddress ?? byId)!;
 }

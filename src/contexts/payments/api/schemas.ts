@@ -25,7 +25,8 @@ const RealtimeFundingTransactionSourceSchema = z
     currency: z.string().openapi({ example: 'USD' }),
   })
   .openapi('RealtimeFundingTransactionSource', {
-    description: 'Funds that arrived from outside the service (a bank transfer or on-chain deposit); sandbox funding is shown this way. Originator details are best effort and absent in the sandbox.',
+    description:
+      'Funds that arrived from outside the service (a bank transfer or on-chain deposit); sandbox funding is shown this way. Originator details are best effort and absent in the sandbox.',
   });
 export const TransactionSourceSchema = z
   .discriminatedUnion('sourceType', [AccountTransactionSourceSchema, UmaAddressTransactionSourceSchema, RealtimeFundingTransactionSourceSchema])
@@ -71,7 +72,11 @@ export const TransactionSchema = z
     fees: z.number().int().optional().openapi({ format: 'int64' }),
     platformFees: z.number().int().optional().openapi({ format: 'int64' }),
     rateDetails: RateDetailsSchema.optional(),
-    paymentRail: z.enum(PAYMENT_RAILS).nullable().optional().openapi({ description: 'Outgoing payments: the external rail, null when none is used (intra-service, UMA and on-chain transfers)' }),
+    paymentRail: z
+      .enum(PAYMENT_RAILS)
+      .nullable()
+      .optional()
+      .openapi({ description: 'Outgoing payments: the external rail, null when none is used (intra-service, UMA and on-chain transfers)' }),
     refund: z
       .object({
         reference: z.string(),
@@ -104,8 +109,12 @@ export const TransactionListQuerySchema = PageQuerySchema.extend({
     .optional()
     .openapi({ description: "The customer's id; the platform's own id selects the transactions of the platform's own accounts" }),
   platformCustomerId: identifier("The customer's platformCustomerId (the platform's id selects the platform's own transactions)"),
-  accountIdentifier: identifier('An account on either side: an account id, an internal account funding reference, a UMA address or an originator account identifier'),
-  senderAccountIdentifier: identifier('The source account: an account id, an internal account funding reference, a UMA address or an originator account identifier'),
+  accountIdentifier: identifier(
+    'An account on either side: an account id, an internal account funding reference, a UMA address or an originator account identifier',
+  ),
+  senderAccountIdentifier: identifier(
+    'The source account: an account id, an internal account funding reference, a UMA address or an originator account identifier',
+  ),
   receiverAccountIdentifier: identifier('The destination account: an account id, an internal account funding reference or a UMA address'),
   status: z.enum(statuses).optional(),
   type: z.enum(types).optional(),

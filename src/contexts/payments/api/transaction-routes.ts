@@ -30,7 +30,11 @@ export const transactionRoutes = [
     summary: 'Get transaction by ID',
     tags: ['Transactions'],
     params: IdParam('transactionId'),
-    responses: { 200: { description: 'The transaction (a payment, or a card transaction: type CARD)', schema: TransactionOrCardSchema }, 401: errorResponses[401], 404: errorResponses[404] },
+    responses: {
+      200: { description: 'The transaction (a payment, or a card transaction: type CARD)', schema: TransactionOrCardSchema },
+      401: errorResponses[401],
+      404: errorResponses[404],
+    },
     handler: async ({ em, caller, params }) => {
       if (params.transactionId.startsWith('CardTransaction:')) {
         const card = await findCardTransactionView(em, caller.platformId, params.transactionId);
@@ -52,7 +56,10 @@ export const transactionRoutes = [
     tags: ['Transactions'],
     params: IdParam('transactionId'),
     idempotent: 'workflow',
-    body: z.object({ reason: z.string().min(1).max(255).optional() }).strict().openapi('CancelTransactionRequest'),
+    body: z
+      .object({ reason: z.string().min(1).max(255).optional() })
+      .strict()
+      .openapi('CancelTransactionRequest'),
     responses: {
       200: { description: 'Cancelled: the transaction is FAILED with its refund COMPLETED', schema: TransactionSchema },
       401: errorResponses[401],
@@ -67,7 +74,10 @@ export const transactionRoutes = [
       // finds the payment FAILED here and is still answered by its update id.
       const pull = String(tx.source.accountId ?? '').startsWith('ExternalAccount:');
       if (!(pull || (tx.type === 'OUTGOING' && CANCELLABLE_RAILS.has(tx.paymentRail ?? '')))) {
-        throw new DomainError('TRANSACTION_NOT_CANCELLABLE', `Only a PROCESSING pull, or outgoing transfer on ${[...CANCELLABLE_RAILS].join(', ')}, can be cancelled`);
+        throw new DomainError(
+          'TRANSACTION_NOT_CANCELLABLE',
+          `Only a PROCESSING pull, or outgoing transfer on ${[...CANCELLABLE_RAILS].join(', ')}, can be cancelled`,
+        );
       }
       await cancelPayout(deps.temporal, tx.id, { ...(body.reason ? { reason: body.reason } : {}), ...(idempotencyKey ? { requestKey: idempotencyKey } : {}) });
       return { status: 200 as const, body: await currentTransactionView(em, tx.id) };
@@ -82,10 +92,21 @@ export const transactionRoutes = [
     description: 'Confirm the receipt of a transaction was delivered to the customer (repeat to move the time)',
     tags: ['Transactions'],
     params: IdParam('transactionId'),
-    body: z.object({ receiptDeliveryConfirmedAt: z.iso.datetime({ offset: true }).optional() }).strict().openapi('ConfirmReceiptDeliveryRequest'),
-    responses: { 200: { description: 'The transaction with receiptDeliveryConfirmedAt', schema: TransactionSchema }, 401: errorResponses[401], 404: errorResponses[404] },
+    body: z
+      .object({ receiptDeliveryConfirmedAt: z.iso.datetime({ offset: true }).optional() })
+      .strict()
+      .openapi('ConfirmReceiptDeliveryRequest'),
+    responses: {
+      200: { description: 'The transaction with receiptDeliveryConfirmedAt', schema: TransactionSchema },
+      401: errorResponses[401],
+      404: errorResponses[404],
+    },
     handler: async ({ em, caller, params, body }) => {
-      const tx = await confirmReceiptDelivery(em, { platformId: caller.platformId, transactionId: params.transactionId, ...(body.receiptDeliveryConfirmedAt ? { at: new Date(body.receiptDeliveryConfirmedAt) } : {}) });
+      const tx = await confirmReceiptDelivery(em, {
+        platformId: caller.platformId,
+        transactionId: params.transactionId,
+        ...(body.receiptDeliveryConfirmedAt ? { at: new Date(body.receiptDeliveryConfirmedAt) } : {}),
+      });
       return { status: 200, body: (await transactionViews(em, [tx]))[0] };
     },
   }),

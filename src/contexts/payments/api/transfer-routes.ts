@@ -14,8 +14,14 @@ import { TransactionSchema } from './schemas';
 
 const TransferOutRequestSchema = z
   .object({
-    source: z.object({ accountId: z.string().min(1).max(200) }).strict().openapi('InternalAccountReference'),
-    destination: z.object({ accountId: z.string().min(1).max(200), paymentRail: z.string().min(1).max(32).optional() }).strict().openapi('ExternalAccountDestinationReference'),
+    source: z
+      .object({ accountId: z.string().min(1).max(200) })
+      .strict()
+      .openapi('InternalAccountReference'),
+    destination: z
+      .object({ accountId: z.string().min(1).max(200), paymentRail: z.string().min(1).max(32).optional() })
+      .strict()
+      .openapi('ExternalAccountDestinationReference'),
     amount: z.number().int().positive().max(Number(MAX_AMOUNT)).openapi({ format: 'int64', description: 'Smallest unit of the (shared) currency' }),
     remittanceInformation: z.string().max(80).optional(),
     purposeOfPayment: z.string().min(1).max(64).optional(),
@@ -25,8 +31,14 @@ const TransferOutRequestSchema = z
 
 const TransferInRequestSchema = z
   .object({
-    source: z.object({ accountId: z.string().min(1).max(200) }).strict().openapi('ExternalAccountReference'),
-    destination: z.object({ accountId: z.string().min(1).max(200) }).strict().openapi('InternalAccountReference'),
+    source: z
+      .object({ accountId: z.string().min(1).max(200) })
+      .strict()
+      .openapi('ExternalAccountReference'),
+    destination: z
+      .object({ accountId: z.string().min(1).max(200) })
+      .strict()
+      .openapi('InternalAccountReference'),
     amount: z.number().int().positive().max(Number(MAX_AMOUNT)).openapi({ format: 'int64', description: 'Smallest unit of the (shared) currency' }),
   })
   .strict()
@@ -46,21 +58,40 @@ interface SameCurrencyTransfer {
  * path, sandbox rows and webhooks as any quote: a transfer-out is a payout, a transfer-in a pull
  * from the customer's external account into its internal account.
  */
-async function sameCurrencyTransfer({ em, caller, deps, idempotencyKey }: Pick<HandlerContext<unknown, unknown, unknown>, 'em' | 'caller' | 'deps' | 'idempotencyKey'>, transfer: SameCurrencyTransfer) {
+async function sameCurrencyTransfer(
+  { em, caller, deps, idempotencyKey }: Pick<HandlerContext<unknown, unknown, unknown>, 'em' | 'caller' | 'deps' | 'idempotencyKey'>,
+  transfer: SameCurrencyTransfer,
+) {
   const errors: FieldError[] = [];
-  if (!transfer.internal.accountId.startsWith('InternalAccount:')) errors.push({ field: transfer.internal.field, constraint: 'internalAccount', message: 'must be an internal account id' });
-  if (!transfer.external.accountId.startsWith('ExternalAccount:')) errors.push({ field: transfer.external.field, constraint: 'externalAccount', message: 'must be an external account id' });
+  if (!transfer.internal.accountId.startsWith('InternalAccount:'))
+    errors.push({ field: transfer.internal.field, constraint: 'internalAccount', message: 'must be an internal account id' });
+  if (!transfer.external.accountId.startsWith('ExternalAccount:'))
+    errors.push({ field: transfer.external.field, constraint: 'externalAccount', message: 'must be an external account id' });
   if (errors.length > 0) throw DomainError.invalidInput(errors);
   const [internal, external] = await Promise.all([
     em.findOne(InternalAccount, { id: transfer.internal.accountId, platformId: caller.platformId }),
     em.findOne(ExternalAccount, { id: transfer.external.accountId, platformId: caller.platformId, deletedAt: null }),
   ]);
   if (internal && external && internal.currency !== external.currency) {
-    throw DomainError.invalidInput([{ field: transfer.external.field, constraint: 'sameCurrency', message: `the external account holds ${external.currency}, the internal one ${internal.currency}; use POST /quotes to convert` }]);
+    throw DomainError.invalidInput([
+      {
+        field: transfer.external.field,
+        constraint: 'sameCurrency',
+        message: `the external account holds ${external.currency}, the internal one ${internal.currency}; use POST /quotes to convert`,
+      },
+    ]);
   }
   const platform = await em.findOneOrFail(Platform, { id: caller.platformId });
-  const quote = await createQuote(em, { platform, environment: caller.environment, request: { ...transfer.request, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: transfer.amount }, ...(idempotencyKey ? { idempotencyKey } : {}) });
-  const { transactionId } = await executeQuote(deps.temporal, workflowInput(quote), { requestKey: executionRequestKey(idempotencyKey), taskQueue: deps.taskQueue });
+  const quote = await createQuote(em, {
+    platform,
+    environment: caller.environment,
+    request: { ...transfer.request, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: transfer.amount },
+    ...(idempotencyKey ? { idempotencyKey } : {}),
+  });
+  const { transactionId } = await executeQuote(deps.temporal, workflowInput(quote), {
+    requestKey: executionRequestKey(idempotencyKey),
+    taskQueue: deps.taskQueue,
+  });
   return { status: 201, body: await currentTransactionView(em, transactionId) };
 }
 
@@ -78,12 +109,18 @@ export const transferRoutes = [
     deprecated: { successor: '/quotes' },
     responses: {
       201: { description: 'The transaction, PROCESSING (or already further)', schema: TransactionSchema },
-      400: { description: 'INVALID_INPUT (the accounts hold different currencies), INSUFFICIENT_FUNDS, INVALID_BANK_ACCOUNT, …', schema: errorResponses[400].schema },
+      400: {
+        description: 'INVALID_INPUT (the accounts hold different currencies), INSUFFICIENT_FUNDS, INVALID_BANK_ACCOUNT, …',
+        schema: errorResponses[400].schema,
+      },
       401: errorResponses[401],
       404: { description: "USER_NOT_FOUND: the source account's customer is gone", schema: errorResponses[404].schema },
       409: { description: 'BANK_ACCOUNT_VALIDATION_PENDING', schema: errorResponses[400].schema },
       ...moneyMovementRefusals,
-      501: { description: 'NOT_IMPLEMENTED: an EMBEDDED_WALLET source needs a wallet signature, which cannot be verified yet', schema: errorResponses[400].schema },
+      501: {
+        description: 'NOT_IMPLEMENTED: an EMBEDDED_WALLET source needs a wallet signature, which cannot be verified yet',
+        schema: errorResponses[400].schema,
+      },
     },
     handler: async (ctx) => {
       const { body } = ctx;
@@ -93,7 +130,11 @@ export const transferRoutes = [
         amount: body.amount,
         request: {
           source: { sourceType: 'ACCOUNT', accountId: body.source.accountId },
-          destination: { destinationType: 'ACCOUNT', accountId: body.destination.accountId, ...(body.destination.paymentRail ? { paymentRail: body.destination.paymentRail } : {}) },
+          destination: {
+            destinationType: 'ACCOUNT',
+            accountId: body.destination.accountId,
+            ...(body.destination.paymentRail ? { paymentRail: body.destination.paymentRail } : {}),
+          },
           ...(body.remittanceInformation ? { remittanceInformation: body.remittanceInformation } : {}),
           ...(body.purposeOfPayment ? { purposeOfPayment: body.purposeOfPayment } : {}),
         },
@@ -113,7 +154,10 @@ export const transferRoutes = [
     deprecated: { successor: '/quotes' },
     responses: {
       201: { description: 'The INCOMING transaction, PROCESSING (or already further)', schema: TransactionSchema },
-      400: { description: 'INVALID_INPUT (not a pullable account, accounts of different currencies or owners), INVALID_BANK_ACCOUNT, …', schema: errorResponses[400].schema },
+      400: {
+        description: 'INVALID_INPUT (not a pullable account, accounts of different currencies or owners), INVALID_BANK_ACCOUNT, …',
+        schema: errorResponses[400].schema,
+      },
       401: errorResponses[401],
       404: { description: "USER_NOT_FOUND: the account's customer is gone", schema: errorResponses[404].schema },
       409: { description: 'BANK_ACCOUNT_VALIDATION_PENDING: the US account is inside its validation window', schema: errorResponses[400].schema },
@@ -125,7 +169,10 @@ export const transferRoutes = [
         internal: { field: 'destination.accountId', accountId: body.destination.accountId },
         external: { field: 'source.accountId', accountId: body.source.accountId },
         amount: body.amount,
-        request: { source: { sourceType: 'ACCOUNT', accountId: body.source.accountId }, destination: { destinationType: 'ACCOUNT', accountId: body.destination.accountId } },
+        request: {
+          source: { sourceType: 'ACCOUNT', accountId: body.source.accountId },
+          destination: { destinationType: 'ACCOUNT', accountId: body.destination.accountId },
+        },
       });
     },
   }),

@@ -132,15 +132,25 @@ const refusal = (error: FieldError) => DomainError.invalidInput([error]);
  * `notExpired`, `matchesDestination`) or `destination.currency` (`enum`). Another platform's
  * lookup is reported exactly like a missing one.
  */
-export function assertLookupUsable(lookup: LookupRecord | null | undefined, context: { platformId: string; destination: LookupDestination; now: Date }): asserts lookup is LookupRecord {
+export function assertLookupUsable(
+  lookup: LookupRecord | null | undefined,
+  context: { platformId: string; destination: LookupDestination; now: Date },
+): asserts lookup is LookupRecord {
   if (!lookup || lookup.platformId !== context.platformId) {
     throw refusal({ field: 'lookupId', constraint: 'exists', message: 'no such lookup; look the receiver up first' });
   }
   if (context.now.getTime() >= lookup.expiresAt.getTime()) {
-    throw refusal({ field: 'lookupId', constraint: 'notExpired', message: `the lookup expired at ${lookup.expiresAt.toISOString()}; look the receiver up again` });
+    throw refusal({
+      field: 'lookupId',
+      constraint: 'notExpired',
+      message: `the lookup expired at ${lookup.expiresAt.toISOString()}; look the receiver up again`,
+    });
   }
   const d = context.destination;
-  const matches = d.destinationType === 'ACCOUNT' ? lookup.kind === 'EXTERNAL_ACCOUNT' && lookup.target === d.accountId : lookup.kind === 'UMA_ADDRESS' && lookup.target === normalizeUmaAddress(d.umaAddress);
+  const matches =
+    d.destinationType === 'ACCOUNT'
+      ? lookup.kind === 'EXTERNAL_ACCOUNT' && lookup.target === d.accountId
+      : lookup.kind === 'UMA_ADDRESS' && lookup.target === normalizeUmaAddress(d.umaAddress);
   if (!matches) {
     throw refusal({ field: 'lookupId', constraint: 'matchesDestination', message: `the lookup is of ${lookup.target}, not of this quote's destination` });
   }

@@ -7,5 +7,6 @@ import { DomainError } from '../../../domain/errors';
  * answered as a payment.
  */
 export function assertPaidBySendingFunds(quote: { source: Record<string, unknown> }): void {
-  if (quote.source.sourceType !== 'REALTIME_FUNDING') throw new DomainError('CONFLICT', 'Only a REALTIME_FUNDING quote is paid by sending funds; execute this one');
+  if (quote.source.sourceType !== 'REALTIME_FUNDING')
+    throw new DomainError('CONFLICT', 'Only a REALTIME_FUNDING quote is paid by sending funds; execute this one');
 }

@@ -1,15 +1,5 @@
 export type TransactionType = 'INCOMING' | 'OUTGOING';
-export type TransactionStatus =
-  | 'CREATED'
-  | 'PENDING'
-  | 'PENDING_AUTHORIZATION'
-  | 'PROCESSING'
-  | 'COMPLETED'
-  | 'REJECTED'
-  | 'FAILED'
-  | 'REFUNDED'
-  | 'EXPIRED';
-
+export type TransactionStatus = 'CREATED' | 'PENDING' | 'PENDING_AUTHORIZATION' | 'PROCESSING' | 'COMPLETED' | 'REJECTED' | 'FAILED' | 'REFUNDED' | 'EXPIRED';
 
 /** Allowed status moves of a transaction. COMPLETED -> FAILED is a bank return (spec §3). */
 const NEXT: Record<TransactionStatus, readonly TransactionStatus[]> = {

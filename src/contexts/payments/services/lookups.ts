@@ -46,9 +46,10 @@ async function resolveSender(em: EntityManager, platformId: string, q: SenderQue
   let byAddress: Customer | null | undefined;
   if (q.senderUmaAddress) {
     byAddress = await customerByUmaAddress(em, platformId, q.senderUmaAddress);
-    if (!byAddress) errors.push({ field: 'senderUmaAddress', constraint: 'exists', message: "no customer of this platform has this UMA address" });
+    if (!byAddress) errors.push({ field: 'senderUmaAddress', constraint: 'exists', message: 'no customer of this platform has this UMA address' });
   }
-  if (byId && byAddress && byId.id !== byAddress.id) errors.push({ field: 'senderUmaAddress', constraint: 'matchesCustomerId', message: 'the UMA address belongs to another customer than customerId' });
+  if (byId && byAddress && byId.id !== byAddress.id)
+    errors.push({ field: 'senderUmaAddress', constraint: 'matchesCustomerId', message: 'the UMA address belongs to another customer than customerId' });
   if (errors.length > 0) throw DomainError.invalidInput(errors);
   return byId ?? byAddress ?? undefined;
 }
@@ -81,19 +82,33 @@ async function priceAndRecord(
       const terms = findCorridorTerms(from, to);
       if (!terms) return [];
       const booked = book.quote(from, to, now);
-      const preference = corridorPreference({ terms, platformFee: platformFeeFor(feeConfigs, from, to), rate: booked.rate, sendingDecimals: currency(from).decimals, receivingDecimals: currency(to).decimals });
+      const preference = corridorPreference({
+        terms,
+        platformFee: platformFeeFor(feeConfigs, from, to),
+        rate: booked.rate,
+        sendingDecimals: currency(from).decimals,
+        receivingDecimals: currency(to).decimals,
+      });
       if (!preference) return [];
       corridors.push({ from, to });
       return [{ currency: currencyView(to), sendingCurrency: currencyView(from), ...preference }];
     }),
   );
   if (supportedCurrencies.length === 0) {
-    throw new DomainError('INVALID_CURRENCY', `Nothing can be sent to this receiver: no corridor from ${target.sending.join(', ') || 'any sending currency'} to ${target.receiving.join(', ') || 'any currency'}`, {
-      sendingCurrencies: target.sending,
-      receivingCurrencies: target.receiving,
-    });
+    throw new DomainError(
+      'INVALID_CURRENCY',
+      `Nothing can be sent to this receiver: no corridor from ${target.sending.join(', ') || 'any sending currency'} to ${target.receiving.join(', ') || 'any currency'}`,
+      {
+        sendingCurrencies: target.sending,
+        receivingCurrencies: target.receiving,
+      },
+    );
   }
-  const fields = requiredPayerDataFields({ corridors, counterpartyInformationRequired: ctx.platform.counterpartyInformationRequired, receiverFields: target.receiverFields });
+  const fields = requiredPayerDataFields({
+    corridors,
+    counterpartyInformationRequired: ctx.platform.counterpartyInformationRequired,
+    receiverFields: target.receiverFields,
+  });
   const lookup = em.create(Lookup, {
     id: newLookupId(),
     platformId: ctx.platform.id,
@@ -116,7 +131,12 @@ export async function lookupExternalAccount(em: EntityManager, ctx: LookupContex
   const account = await em.findOne(ExternalAccount, { id: ctx.accountId, platformId: ctx.platform.id, deletedAt: null });
   if (!account) throw DomainError.notFound('External account');
   const sender = await resolveSender(em, ctx.platform.id, ctx.sender);
-  const result = await priceAndRecord(em, ctx, { kind: 'EXTERNAL_ACCOUNT', target: account.id, sending: sendingCurrenciesOf(ctx.platform, sender), receiving: [account.currency] });
+  const result = await priceAndRecord(em, ctx, {
+    kind: 'EXTERNAL_ACCOUNT',
+    target: account.id,
+    sending: sendingCurrenciesOf(ctx.platform, sender),
+    receiving: [account.currency],
+  });
   return { accountId: account.id, ...result };
 }
 
@@ -136,11 +156,20 @@ export async function lookupUmaAddress(em: EntityManager, ctx: LookupContext & {
   const receiver = await customerByUmaAddress(em, ctx.platform.id, address);
   if (!receiver) throw new DomainError('UMA_NOT_FOUND', 'No receiver has this UMA address', { receiverUmaAddress: address });
   const sender = await resolveSender(em, ctx.platform.id, ctx.sender);
-  if (sender && sender.id === receiver.id) throw new DomainError('SELF_PAYMENT', 'The sender and the receiver are the same customer', { customerId: sender.id });
-  const incoming = ctx.platform.supportedCurrencies.filter((c) => c.enabledTransactionTypes.includes('INCOMING') && receiver.currencies.includes(c.currencyCode));
+  if (sender && sender.id === receiver.id)
+    throw new DomainError('SELF_PAYMENT', 'The sender and the receiver are the same customer', { customerId: sender.id });
+  const incoming = ctx.platform.supportedCurrencies.filter(
+    (c) => c.enabledTransactionTypes.includes('INCOMING') && receiver.currencies.includes(c.currencyCode),
+  );
   const receivable = new Set(receivingCurrencies());
   const receiving = receiver.currencies.filter((code) => receivable.has(code) && incoming.some((c) => c.currencyCode === code));
   const receiverFields = incoming.filter((c) => receiving.includes(c.currencyCode)).flatMap((c) => c.requiredCounterpartyFields);
-  const result = await priceAndRecord(em, ctx, { kind: 'UMA_ADDRESS', target: normalizeUmaAddress(receiver.umaAddress), sending: sendingCurrenciesOf(ctx.platform, sender), receiving, receiverFields });
+  const result = await priceAndRecord(em, ctx, {
+    kind: 'UMA_ADDRESS',
+    target: normalizeUmaAddress(receiver.umaAddress),
+    sending: sendingCurrenciesOf(ctx.platform, sender),
+    receiving,
+    receiverFields,
+  });
   return { receiverUmaAddress: receiver.umaAddress, ...result };
 }

@@ -37,11 +37,22 @@ function paymentEventType(tx: Transaction, status: string): string | null {
  * balance moved. Ids derive from the transaction and the event type, so a retried step records
  * each once.
  */
-export async function recordEvents(em: EntityManager, quote: Quote, tx: Transaction, statuses: string[], options: { balanceOf?: (string | undefined)[] } = {}): Promise<RecordedEvent[]> {
+export async function recordEvents(
+  em: EntityManager,
+  quote: Quote,
+  tx: Transaction,
+  statuses: string[],
+  options: { balanceOf?: (string | undefined)[] } = {},
+): Promise<RecordedEvent[]> {
   const data = (await transactionViews(em, [tx]))[0];
   const { payment, balances } = eventIdsOf(tx, statuses, options.balanceOf);
   const base = { platformId: tx.platformId, environment: quote.environment };
-  const toRecord: { platformId: string; environment: Quote['environment']; id: string; type: string; data: unknown }[] = payment.map(({ eventId, type }) => ({ ...base, id: eventId, type, data }));
+  const toRecord: { platformId: string; environment: Quote['environment']; id: string; type: string; data: unknown }[] = payment.map(({ eventId, type }) => ({
+    ...base,
+    id: eventId,
+    type,
+    data,
+  }));
   for (const { eventId, accountId } of balances) {
     // Found in this unit of work when the step read the account and posted to it (postEntry leaves
     // the ledger accounts it wrote there); read otherwise.
@@ -62,7 +73,13 @@ function eventIdsOf(tx: Transaction, statuses: string[], balanceOf: (string | un
   const accounts = [...new Set([payer, ...others])].filter((id): id is string => !!id);
   return {
     payment: types.map((type) => ({ eventId: derivedId('Webhook', tx.id, type), type })),
-    balances: accounts.map((accountId) => ({ accountId, eventId: accountId === payer ? derivedId('Webhook', tx.id, key, 'INTERNAL_ACCOUNT.BALANCE_UPDATED') : derivedId('Webhook', tx.id, key, 'INTERNAL_ACCOUNT.BALANCE_UPDATED', accountId) })),
+    balances: accounts.map((accountId) => ({
+      accountId,
+      eventId:
+        accountId === payer
+          ? derivedId('Webhook', tx.id, key, 'INTERNAL_ACCOUNT.BALANCE_UPDATED')
+          : derivedId('Webhook', tx.id, key, 'INTERNAL_ACCOUNT.BALANCE_UPDATED', accountId),
+    })),
   };
 }
 
@@ -71,7 +88,11 @@ function eventIdsOf(tx: Transaction, statuses: string[], balanceOf: (string | un
  * died before reporting, or the workflow task that ran it was lost) answers with them again,
  * so that the workflow still delivers them. Nothing is recorded here.
  */
-export async function eventsRecordedBefore(em: EntityManager, tx: Transaction, ...steps: { statuses: string[]; balanceOf?: (string | undefined)[] }[]): Promise<RecordedEvent[]> {
+export async function eventsRecordedBefore(
+  em: EntityManager,
+  tx: Transaction,
+  ...steps: { statuses: string[]; balanceOf?: (string | undefined)[] }[]
+): Promise<RecordedEvent[]> {
   const candidates = steps.flatMap(({ statuses, balanceOf }) => {
     const ids = eventIdsOf(tx, statuses, balanceOf);
     return [...ids.payment.map((e) => e.eventId), ...ids.balances.map((e) => e.eventId)];
@@ -82,11 +103,14 @@ export async function eventsRecordedBefore(em: EntityManager, tx: Transaction, .
 }
 
 /** The payer's internal account; none when the money comes from outside (real-time funding, a pull). */
-export const sourceAccountOf = (quote: Quote): string | undefined => (quote.source.sourceType === 'ACCOUNT' && String(quote.source.accountId).startsWith('InternalAccount:') ? String(quote.source.accountId) : undefined);
+export const sourceAccountOf = (quote: Quote): string | undefined =>
+  quote.source.sourceType === 'ACCOUNT' && String(quote.source.accountId).startsWith('InternalAccount:') ? String(quote.source.accountId) : undefined;
 /** The external account the service pulls from, for a pull-funded quote. */
-export const pullSourceIdOf = (quote: Quote): string | undefined => (quote.source.sourceType === 'ACCOUNT' && String(quote.source.accountId).startsWith('ExternalAccount:') ? String(quote.source.accountId) : undefined);
+export const pullSourceIdOf = (quote: Quote): string | undefined =>
+  quote.source.sourceType === 'ACCOUNT' && String(quote.source.accountId).startsWith('ExternalAccount:') ? String(quote.source.accountId) : undefined;
 /** The internal account a payment credits, when it pays into one (an internal or UMA destination). */
-export const creditedAccountOf = (quote: Quote): string | undefined => (typeof quote.destination.accountId === 'string' && quote.destination.accountId.startsWith('InternalAccount:') ? quote.destination.accountId : undefined);
+export const creditedAccountOf = (quote: Quote): string | undefined =>
+  typeof quote.destination.accountId === 'string' && quote.destination.accountId.startsWith('InternalAccount:') ? quote.destination.accountId : undefined;
 
 export async function destinationAccount(em: EntityManager, quote: Quote): Promise<ExternalAccount | null> {
   const id = quote.destination.accountId;
@@ -134,7 +158,17 @@ async function finish(em: EntityManager, payment: Transaction, quote: Quote, sta
   await em.getConnection().execute(
     `with quote as (update quotes set status = ?, updated_at = ? where id = ?)
      update transactions set status = ?, failure_reason = ?, settled_at = ?, refund = ?, updated_at = ? where id = ?`,
-    [quote.status, now, quote.id, payment.status, payment.failureReason, payment.settledAt ?? null, payment.refund ? JSON.stringify(payment.refund) : null, now, payment.id],
+    [
+      quote.status,
+      now,
+      quote.id,
+      payment.status,
+      payment.failureReason,
+      payment.settledAt ?? null,
+      payment.refund ? JSON.stringify(payment.refund) : null,
+      now,
+      payment.id,
+    ],
     'run',
     em.getTransactionContext(),
   );
@@ -148,7 +182,8 @@ export async function completeOutgoingPayment(em: EntityManager, input: { transa
   return em.transactional(async (tx) => {
     const { payment, quote } = await locked(tx, input.transactionId);
     const credited = creditedAccountOf(quote);
-    if (payment.status !== 'PROCESSING') return { events: await eventsRecordedBefore(tx, payment, { statuses: ['COMPLETED'], balanceOf: [sourceAccountOf(quote), credited] }) };
+    if (payment.status !== 'PROCESSING')
+      return { events: await eventsRecordedBefore(tx, payment, { statuses: ['COMPLETED'], balanceOf: [sourceAccountOf(quote), credited] }) };
     await settleHold(tx, {
       ...holdOf(quote, payment.id),
       serviceFees: quote.feesIncluded - quote.platformFeesIncluded,
@@ -156,11 +191,21 @@ export async function completeOutgoingPayment(em: EntityManager, input: { transa
       delivery: { receivingCurrency: quote.receivingCurrency, receivedAmount: quote.totalReceivingAmount, ...(credited ? { toAccountId: credited } : {}) },
     });
     await finish(tx, payment, quote, 'COMPLETED');
-    return { events: await recordEvents(tx, quote, payment, ['COMPLETED'], { balanceOf: [sourceAccountOf(quote), credited] }), finished: { type: payment.type, outcome: 'COMPLETED' } };
+    return {
+      events: await recordEvents(tx, quote, payment, ['COMPLETED'], { balanceOf: [sourceAccountOf(quote), credited] }),
+      finished: { type: payment.type, outcome: 'COMPLETED' },
+    };
   });
 }
 
-export type FailureKind = 'EXECUTION_FAILED' | 'DELIVERY_FAILED' | 'USER_CANCELLED' | 'PAYOUT_AND_REFUND_FAILED' | 'CANCELLED_WHILE_PROCESSING' | 'CANCELLED_BY_PLATFORM' | 'PULL_FAILED';
+export type FailureKind =
+  | 'EXECUTION_FAILED'
+  | 'DELIVERY_FAILED'
+  | 'USER_CANCELLED'
+  | 'PAYOUT_AND_REFUND_FAILED'
+  | 'CANCELLED_WHILE_PROCESSING'
+  | 'CANCELLED_BY_PLATFORM'
+  | 'PULL_FAILED';
 
 const FAILURES: Record<FailureKind, { failureReason: string | null; refund: 'COMPLETED' | 'FAILED'; refundReason: RefundState['reason'] }> = {
   // The platform cancelled it (POST …/cancel) before the bank settled it: no failure of the rail.
@@ -197,7 +242,14 @@ export async function failOutgoingPayment(em: EntityManager, input: { transactio
     const { payment, quote } = await locked(tx, input.transactionId);
     const failure = FAILURES[input.kind];
     if (payment.status !== 'PROCESSING') {
-      return { events: await eventsRecordedBefore(tx, payment, { statuses: ['FAILED'] }, { statuses: ['FAILED', `REFUND_${failure.refund}`], balanceOf: [sourceAccountOf(quote)] }) };
+      return {
+        events: await eventsRecordedBefore(
+          tx,
+          payment,
+          { statuses: ['FAILED'] },
+          { statuses: ['FAILED', `REFUND_${failure.refund}`], balanceOf: [sourceAccountOf(quote)] },
+        ),
+      };
     }
     const finished: FinishedPayment = { type: payment.type, outcome: 'FAILED' };
     if (!(await isFunded(tx, quote, payment.id))) {
@@ -206,9 +258,21 @@ export async function failOutgoingPayment(em: EntityManager, input: { transactio
     }
     const hold = holdOf(quote, payment.id);
     if (failure.refund === 'COMPLETED') await releaseHold(tx, hold);
-    else await settleHold(tx, { ...hold, serviceFees: 0n, platformFees: 0n, delivery: { receivingCurrency: quote.receivingCurrency, receivedAmount: quote.totalReceivingAmount } });
+    else
+      await settleHold(tx, {
+        ...hold,
+        serviceFees: 0n,
+        platformFees: 0n,
+        delivery: { receivingCurrency: quote.receivingCurrency, receivedAmount: quote.totalReceivingAmount },
+      });
     const now = new Date().toISOString();
-    payment.refund = { reference: derivedId('Transaction', payment.id, 'refund').split(':')[1]!, initiatedAt: now, status: failure.refund, reason: failure.refundReason, ...(failure.refund === 'COMPLETED' ? { settledAt: now } : {}) };
+    payment.refund = {
+      reference: derivedId('Transaction', payment.id, 'refund').split(':')[1]!,
+      initiatedAt: now,
+      status: failure.refund,
+      reason: failure.refundReason,
+      ...(failure.refund === 'COMPLETED' ? { settledAt: now } : {}),
+    };
     await finish(tx, payment, quote, 'FAILED', failureReasonOf(payment, input.kind));
     return { events: await recordEvents(tx, quote, payment, ['FAILED', `REFUND_${failure.refund}`], { balanceOf: [sourceAccountOf(quote)] }), finished };
   });
@@ -218,12 +282,26 @@ export async function failOutgoingPayment(em: EntityManager, input: { transactio
 export async function returnOutgoingPayment(em: EntityManager, input: { transactionId: string }): Promise<StepResult> {
   return em.transactional(async (tx) => {
     const { payment, quote } = await locked(tx, input.transactionId);
-    if (payment.status !== 'COMPLETED') return { events: await eventsRecordedBefore(tx, payment, { statuses: ['FAILED', 'REFUND_COMPLETED'], balanceOf: [sourceAccountOf(quote)] }) };
-    await refundSettled(tx, { ...holdOf(quote, payment.id), serviceFees: quote.feesIncluded - quote.platformFeesIncluded, platformFees: quote.platformFeesIncluded });
+    if (payment.status !== 'COMPLETED')
+      return { events: await eventsRecordedBefore(tx, payment, { statuses: ['FAILED', 'REFUND_COMPLETED'], balanceOf: [sourceAccountOf(quote)] }) };
+    await refundSettled(tx, {
+      ...holdOf(quote, payment.id),
+      serviceFees: quote.feesIncluded - quote.platformFeesIncluded,
+      platformFees: quote.platformFeesIncluded,
+    });
     const now = new Date().toISOString();
-    payment.refund = { reference: derivedId('Transaction', payment.id, 'refund').split(':')[1]!, initiatedAt: now, settledAt: now, status: 'COMPLETED', reason: 'TRANSACTION_FAILED' };
+    payment.refund = {
+      reference: derivedId('Transaction', payment.id, 'refund').split(':')[1]!,
+      initiatedAt: now,
+      settledAt: now,
+      status: 'COMPLETED',
+      reason: 'TRANSACTION_FAILED',
+    };
     await finish(tx, payment, quote, 'FAILED', 'PAYOUT_RETURNED');
-    return { events: await recordEvents(tx, quote, payment, ['FAILED', 'REFUND_COMPLETED'], { balanceOf: [sourceAccountOf(quote)] }), finished: { type: payment.type, outcome: 'RETURNED' } };
+    return {
+      events: await recordEvents(tx, quote, payment, ['FAILED', 'REFUND_COMPLETED'], { balanceOf: [sourceAccountOf(quote)] }),
+      finished: { type: payment.type, outcome: 'RETURNED' },
+    };
   });
 }
 
@@ -255,7 +333,8 @@ export async function expireQuote(em: EntityManager, input: { quoteId: string })
   return em.transactional(async (tx) => {
     const quote = await tx.findOneOrFail(Quote, { id: input.quoteId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     const payment = await tx.findOneOrFail(Transaction, { id: quote.transactionId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-    if (quote.status !== 'PENDING' || quote.executedAt) return { events: quote.status === 'EXPIRED' ? await eventsRecordedBefore(tx, payment, { statuses: ['EXPIRED'] }) : [] };
+    if (quote.status !== 'PENDING' || quote.executedAt)
+      return { events: quote.status === 'EXPIRED' ? await eventsRecordedBefore(tx, payment, { statuses: ['EXPIRED'] }) : [] };
     const now = new Date();
     quote.status = 'EXPIRED';
     quote.updatedAt = now;

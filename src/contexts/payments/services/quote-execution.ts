@@ -15,7 +15,15 @@ import { pullPlan, type PullPlan } from '../domain/pull-scenarios';
 import { assertPaidBySendingFunds } from '../domain/quote-funding';
 import { valueIn } from '../domain/pricing/value-in';
 import { assertTransition } from '../domain/transaction-state';
-import { creditedAccountOf, destinationAccount, eventsRecordedBefore, pullSourceIdOf, recordEvents, sourceAccountOf, type RecordedEvent } from './outgoing-payments';
+import {
+  creditedAccountOf,
+  destinationAccount,
+  eventsRecordedBefore,
+  pullSourceIdOf,
+  recordEvents,
+  sourceAccountOf,
+  type RecordedEvent,
+} from './outgoing-payments';
 
 /** What the payment's workflow needs to run the payment (JSON-safe: it is an activity result). */
 export interface Execution {
@@ -89,17 +97,30 @@ export async function executeQuote(em: EntityManager, input: ExecuteQuoteInput, 
       return executed(await recordEvents(tx, quote, payment, ['PROCESSING'], { balanceOf: [payer] }), true);
     }
     const resuming = (input.approved ?? []).length > 0 && quote.status === 'PENDING_AUTHORIZATION';
-    if (quote.status === 'EXPIRED' || (!resuming && quote.expiresAt.getTime() <= Date.now())) throw new DomainError('QUOTE_EXPIRED', 'The quote has expired; request a new quote');
-    if (quote.status === 'PENDING_AUTHORIZATION' && !resuming) throw new DomainError('CONFLICT', 'The quote is waiting for its authorization; it is executed once authorized');
+    if (quote.status === 'EXPIRED' || (!resuming && quote.expiresAt.getTime() <= Date.now()))
+      throw new DomainError('QUOTE_EXPIRED', 'The quote has expired; request a new quote');
+    if (quote.status === 'PENDING_AUTHORIZATION' && !resuming)
+      throw new DomainError('CONFLICT', 'The quote is waiting for its authorization; it is executed once authorized');
     if (quote.status !== 'PENDING' && !resuming) throw new DomainError('CONFLICT', `The quote is ${quote.status} and cannot be executed`);
     if (!payer && !pullFrom) throw new DomainError('CONFLICT', 'A real-time-funded quote is executed by the arrival of its funds, not by this call');
     const subject = { ...subjectOf(quote, platform, 'EXECUTE'), customerRowLocked: true };
     for (const gate of gates) {
       const verdict = await gate.check(tx, subject, { approved: (input.approved ?? []).includes(gate.name) });
-      if ('hold' in verdict) return hold(tx, quote, payment, { gate: gate.name, ...verdict.hold, expiresAt: new Date(Date.now() + verdict.hold.expiresInSeconds * 1000).toISOString() });
+      if ('hold' in verdict)
+        return hold(tx, quote, payment, {
+          gate: gate.name,
+          ...verdict.hold,
+          expiresAt: new Date(Date.now() + verdict.hold.expiresInSeconds * 1000).toISOString(),
+        });
     }
     if (payer) {
-      await holdFunds(tx, { platformId: quote.platformId, transactionId: payment.id, accountId: payer, currency: quote.sendingCurrency, amount: quote.totalSendingAmount });
+      await holdFunds(tx, {
+        platformId: quote.platformId,
+        transactionId: payment.id,
+        accountId: payer,
+        currency: quote.sendingCurrency,
+        amount: quote.totalSendingAmount,
+      });
     } else if (pull!.outcome === 'COLLECTED') {
       // A pull the bank honours at once is booked now, where a hold would have put the money;
       // one that fails (or stays pending) leaves the ledger untouched until the bank answers.
@@ -156,7 +177,8 @@ export async function endHeldExecution(em: EntityManager, input: { quoteId: stri
     const quote = await tx.findOneOrFail(Quote, { id: input.quoteId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     const payment = await tx.findOneOrFail(Transaction, { id: quote.transactionId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     const status = input.outcome === 'REJECTED' ? 'FAILED' : 'EXPIRED';
-    if (quote.status !== 'PENDING_AUTHORIZATION') return { events: quote.status === status ? await eventsRecordedBefore(tx, payment, { statuses: [status] }) : [] };
+    if (quote.status !== 'PENDING_AUTHORIZATION')
+      return { events: quote.status === status ? await eventsRecordedBefore(tx, payment, { statuses: [status] }) : [] };
     assertTransition(payment.status, status);
     const now = new Date();
     quote.status = status;
@@ -239,19 +261,31 @@ export async function fundQuote(em: EntityManager, input: { quoteId: string; amo
     const destination = await destinationAccount(tx, quote);
     const plan = payoutPlan(quote.environment, destination ? primaryIdentifier(destination.accountInfo) : '');
     assertPaidBySendingFunds(quote);
-    const funded = (events: RecordedEvent[], alreadyExecuted: boolean): Execution => ({ alreadyExecuted, repeat: alreadyExecuted, ended: alreadyExecuted && payment.status !== 'PROCESSING', executedBy: null, transactionId: payment.id, plan, events });
+    const funded = (events: RecordedEvent[], alreadyExecuted: boolean): Execution => ({
+      alreadyExecuted,
+      repeat: alreadyExecuted,
+      ended: alreadyExecuted && payment.status !== 'PROCESSING',
+      executedBy: null,
+      transactionId: payment.id,
+      plan,
+      events,
+    });
     if (quote.executedAt) return funded(payment.status === 'PROCESSING' ? await recordEvents(tx, quote, payment, ['PROCESSING']) : [], true);
-    if (quote.status === 'EXPIRED' || quote.expiresAt.getTime() <= Date.now()) throw new DomainError('QUOTE_EXPIRED', 'The quote has expired; request a new quote');
+    if (quote.status === 'EXPIRED' || quote.expiresAt.getTime() <= Date.now())
+      throw new DomainError('QUOTE_EXPIRED', 'The quote has expired; request a new quote');
     if (quote.status !== 'PENDING') throw new DomainError('CONFLICT', `The quote is ${quote.status}`);
     if (BigInt(input.amount) !== quote.totalSendingAmount) {
-      throw DomainError.invalidInput([{ field: 'currencyAmount', constraint: 'quoteAmount', message: `must be the quote's totalSendingAmount, ${quote.totalSendingAmount}` }]);
+      throw DomainError.invalidInput([
+        { field: 'currencyAmount', constraint: 'quoteAmount', message: `must be the quote's totalSendingAmount, ${quote.totalSendingAmount}` },
+      ]);
     }
     const subject = subjectOf(quote, await tx.findOneOrFail(Platform, { id: quote.platformId }), 'FUNDS_ARRIVED');
     for (const gate of gates) {
       // The money is in: a gate may refuse it (it goes back), never hold it. Holds on real-time
       // funding belong before the payment instructions are given.
       // A gate that holds them is a programming error: failed at once, not retried for ever.
-      if ('hold' in (await gate.check(tx, subject, { approved: false }))) throw DomainError.internal(`Execution gate ${gate.name} held arrived funds; it may only pass or refuse them`);
+      if ('hold' in (await gate.check(tx, subject, { approved: false })))
+        throw DomainError.internal(`Execution gate ${gate.name} held arrived funds; it may only pass or refuse them`);
     }
     await receiveFunding(tx, { platformId: quote.platformId, transactionId: payment.id, currency: quote.sendingCurrency, amount: quote.totalSendingAmount });
     return funded((await startProcessing(tx, quote, payment)).events, false);

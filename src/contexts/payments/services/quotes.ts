@@ -30,8 +30,11 @@ import { insertTogether } from '../../../db/combined-insert';
 import { Platform } from '../../platforms/entities';
 
 export interface QuoteRequest {
-  source: { sourceType: 'ACCOUNT'; accountId: string; customerId?: string } | { sourceType: 'REALTIME_FUNDING'; currency: string; customerId?: string; cryptoNetwork?: string };
-  destination: { destinationType: 'ACCOUNT'; accountId: string; paymentRail?: string } | { destinationType: 'UMA_ADDRESS'; umaAddress: string; currency?: string };
+  source:
+    | { sourceType: 'ACCOUNT'; accountId: string; customerId?: string }
+    | { sourceType: 'REALTIME_FUNDING'; currency: string; customerId?: string; cryptoNetwork?: string };
+  destination:
+    { destinationType: 'ACCOUNT'; accountId: string; paymentRail?: string } | { destinationType: 'UMA_ADDRESS'; umaAddress: string; currency?: string };
   lookupId?: string;
   lockedCurrencySide: 'SENDING' | 'RECEIVING';
   lockedCurrencyAmount: number;
@@ -63,9 +66,18 @@ interface Destination {
  * carries every mandatory payer field the lookup asked for, and pays the receiving customer's
  * internal account in the chosen currency (the lookup's first when none is chosen).
  */
-async function resolveUmaDestination(em: EntityManager, platform: Platform, request: QuoteRequest, d: { umaAddress: string; currency?: string }): Promise<Destination> {
+async function resolveUmaDestination(
+  em: EntityManager,
+  platform: Platform,
+  request: QuoteRequest,
+  d: { umaAddress: string; currency?: string },
+): Promise<Destination> {
   const lookup = request.lookupId ? await em.findOne(Lookup, { id: request.lookupId }) : null;
-  assertLookupUsable(lookup, { platformId: platform.id, destination: { destinationType: 'UMA_ADDRESS', umaAddress: d.umaAddress, ...(d.currency ? { currency: d.currency } : {}) }, now: new Date() });
+  assertLookupUsable(lookup, {
+    platformId: platform.id,
+    destination: { destinationType: 'UMA_ADDRESS', umaAddress: d.umaAddress, ...(d.currency ? { currency: d.currency } : {}) },
+    now: new Date(),
+  });
   const missing = lookup.requiredPayerDataFields.filter((f) => f.mandatory && request.senderCustomerInfo?.[f.name] === undefined);
   if (missing.length > 0) throw invalid(missing.map((f) => field(`senderCustomerInfo.${f.name}`, 'required', `the receiver requires ${f.name}`)));
   const receiver = await customerByUmaAddress(em, platform.id, d.umaAddress);
@@ -80,7 +92,13 @@ async function resolveDestination(em: EntityManager, platform: Platform, request
   const d = request.destination;
   if (d.destinationType === 'UMA_ADDRESS') return resolveUmaDestination(em, platform, request, d);
   if (d.accountId.startsWith('ExternalAccount:')) {
-    const external = await heldOrFind(em, ExternalAccount, d.accountId, { id: d.accountId, platformId: platform.id, deletedAt: null }, (e) => e.platformId === platform.id && !e.deletedAt);
+    const external = await heldOrFind(
+      em,
+      ExternalAccount,
+      d.accountId,
+      { id: d.accountId, platformId: platform.id, deletedAt: null },
+      (e) => e.platformId === platform.id && !e.deletedAt,
+    );
     if (!external) throw invalid([field('destination.accountId', 'exists', 'no such external account')]);
     const rails = (externalAccountView(external).accountInfo as { paymentRails?: string[] }).paymentRails ?? [external.accountType];
     return { accountId: external.id, currency: external.currency, rails, external };
@@ -107,17 +125,29 @@ interface Source {
  * currency the service accepts, for a customer of the platform or (without customerId) the
  * platform itself.
  */
-async function resolveSource(em: EntityManager, platform: Platform, request: QuoteRequest): Promise<{ source: Source; sendingCurrency: string; customerId: string | null }> {
+async function resolveSource(
+  em: EntityManager,
+  platform: Platform,
+  request: QuoteRequest,
+): Promise<{ source: Source; sendingCurrency: string; customerId: string | null }> {
   const s = request.source;
   if (s.sourceType === 'REALTIME_FUNDING') {
-    if (s.customerId && !(await heldOrFind(em, Customer, s.customerId, { id: s.customerId, platformId: platform.id }, (c) => c.platformId === platform.id))) throw DomainError.notFound('Customer');
+    if (s.customerId && !(await heldOrFind(em, Customer, s.customerId, { id: s.customerId, platformId: platform.id }, (c) => c.platformId === platform.id)))
+      throw DomainError.notFound('Customer');
     if (!findCurrency(s.currency)) throw invalid([field('source.currency', 'enum', 'not a currency this service moves')]);
     // Tokens sent on another chain than the deposit address's are lost: the network must carry the currency.
     const networkProblems = depositNetworkProblems(s.currency, s.cryptoNetwork, 'source.cryptoNetwork');
     if (networkProblems.length > 0) throw invalid(networkProblems);
     const cryptoNetwork = s.cryptoNetwork as DepositNetwork | undefined;
     return {
-      source: { stored: { sourceType: 'REALTIME_FUNDING', currency: s.currency, ...(cryptoNetwork ? { cryptoNetwork } : {}), ...(s.customerId ? { customerId: s.customerId } : {}) } },
+      source: {
+        stored: {
+          sourceType: 'REALTIME_FUNDING',
+          currency: s.currency,
+          ...(cryptoNetwork ? { cryptoNetwork } : {}),
+          ...(s.customerId ? { customerId: s.customerId } : {}),
+        },
+      },
       sendingCurrency: s.currency,
       customerId: s.customerId ?? null,
     };
@@ -128,9 +158,19 @@ async function resolveSource(em: EntityManager, platform: Platform, request: Quo
   if (account.status !== 'ACTIVE') throw invalid([field('source.accountId', 'active', `the account is ${account.status}`)]);
   const customerId = await spendingCustomer(em, platform, account, s.customerId);
   if (request.immediatelyExecute && account.type === 'EMBEDDED_WALLET') {
-    throw invalid([field('immediatelyExecute', 'embeddedWallet', 'an EMBEDDED_WALLET source is executed with a wallet signature: create the quote without immediatelyExecute, then execute it')]);
+    throw invalid([
+      field(
+        'immediatelyExecute',
+        'embeddedWallet',
+        'an EMBEDDED_WALLET source is executed with a wallet signature: create the quote without immediatelyExecute, then execute it',
+      ),
+    ]);
   }
-  return { source: { accountId: account.id, stored: { sourceType: 'ACCOUNT', accountId: account.id, ...(customerId ? { customerId } : {}) } }, sendingCurrency: account.currency, customerId };
+  return {
+    source: { accountId: account.id, stored: { sourceType: 'ACCOUNT', accountId: account.id, ...(customerId ? { customerId } : {}) } },
+    sendingCurrency: account.currency,
+    customerId,
+  };
 }
 
 /**
@@ -145,16 +185,34 @@ async function spendingCustomer(em: EntityManager, platform: Platform, account: 
     if (named !== owner) throw invalid([field('source.customerId', 'accountOwner', 'the account belongs to another customer')]);
     return owner;
   }
-  if (!(await heldOrFind(em, Customer, named, { id: named, platformId: platform.id }, (c) => c.platformId === platform.id))) throw DomainError.notFound('Customer');
+  if (!(await heldOrFind(em, Customer, named, { id: named, platformId: platform.id }, (c) => c.platformId === platform.id)))
+    throw DomainError.notFound('Customer');
   return named;
 }
 
 /** An external account as a source: the service pulls from it, so it must be reachable by a pull rail and usable now. */
-async function resolvePullSource(em: EntityManager, platform: Platform, s: { accountId: string; customerId?: string }): Promise<{ source: Source; sendingCurrency: string; customerId: string | null }> {
-  const external = await heldOrFind(em, ExternalAccount, s.accountId, { id: s.accountId, platformId: platform.id, deletedAt: null }, (e) => e.platformId === platform.id && !e.deletedAt);
+async function resolvePullSource(
+  em: EntityManager,
+  platform: Platform,
+  s: { accountId: string; customerId?: string },
+): Promise<{ source: Source; sendingCurrency: string; customerId: string | null }> {
+  const external = await heldOrFind(
+    em,
+    ExternalAccount,
+    s.accountId,
+    { id: s.accountId, platformId: platform.id, deletedAt: null },
+    (e) => e.platformId === platform.id && !e.deletedAt,
+  );
   if (!external) throw invalid([field('source.accountId', 'exists', 'no such internal or external account')]);
   const rails = (externalAccountView(external).accountInfo as { paymentRails?: string[] }).paymentRails ?? [];
-  if (!isPullable(rails)) throw invalid([field('source.accountId', 'pullable', `the service cannot pull from a ${external.accountType} (pull rails: ${PULL_RAILS.join(', ')}); fund an internal account instead`)]);
+  if (!isPullable(rails))
+    throw invalid([
+      field(
+        'source.accountId',
+        'pullable',
+        `the service cannot pull from a ${external.accountType} (pull rails: ${PULL_RAILS.join(', ')}); fund an internal account instead`,
+      ),
+    ]);
   const customerId = external.customerId ?? null;
   if (s.customerId && s.customerId !== customerId) throw invalid([field('source.customerId', 'accountOwner', 'the account belongs to another customer')]);
   assertExternalAccountUsable(external, { platformRegion: platform.region, field: 'source.accountId' });
@@ -165,10 +223,16 @@ async function resolvePullSource(em: EntityManager, platform: Platform, s: { acc
   };
 }
 
-function platformFee(platform: Platform, sendingCurrency: string, receivingCurrency: string, request: QuoteRequest): { fixedMinor: bigint; variableBps: number } {
+function platformFee(
+  platform: Platform,
+  sendingCurrency: string,
+  receivingCurrency: string,
+  request: QuoteRequest,
+): { fixedMinor: bigint; variableBps: number } {
   if (request.platformFeeOverride) {
     if (sendingCurrency !== 'USD') throw invalid([field('platformFeeOverride', 'usdSourceOnly', 'platformFeeOverride applies to USD sources only')]);
-    if (request.platformFeeOverride.platformFixedFee.currency !== sendingCurrency) throw invalid([field('platformFeeOverride.platformFixedFee.currency', 'sendingCurrency', 'the fixed fee is in the sending currency')]);
+    if (request.platformFeeOverride.platformFixedFee.currency !== sendingCurrency)
+      throw invalid([field('platformFeeOverride.platformFixedFee.currency', 'sendingCurrency', 'the fixed fee is in the sending currency')]);
     return { fixedMinor: BigInt(request.platformFeeOverride.platformFixedFee.amount), variableBps: request.platformFeeOverride.platformVariableFeeBps };
   }
   return platformFeeFor(platform.feeConfigs.filter(isActiveFeeConfig), sendingCurrency, receivingCurrency);
@@ -188,7 +252,12 @@ export function quoteIds(platformId: string, idempotencyKey: string | undefined)
  * spent for, and the destination account (internal or external). What is not found here is
  * looked up as before, and refused there.
  */
-export async function readQuoteRequestRows(em: EntityManager, platformId: string, request: QuoteRequest, earlierQuoteId: string | null): Promise<Platform | null> {
+export async function readQuoteRequestRows(
+  em: EntityManager,
+  platformId: string,
+  request: QuoteRequest,
+  earlierQuoteId: string | null,
+): Promise<Platform | null> {
   const sourceId = request.source.sourceType === 'ACCOUNT' ? request.source.accountId : null;
   const destinationId = request.destination.destinationType === 'ACCOUNT' ? request.destination.accountId : null;
   const [row] = await em.getConnection().execute<Record<string, unknown>[]>(
@@ -219,7 +288,10 @@ export async function readQuoteRequestRows(em: EntityManager, platformId: string
  * transaction. Sources: internal accounts and real-time funding; destinations: external or
  * internal accounts (UMA addresses arrive with receiver lookups: 501 until then).
  */
-export async function createQuote(em: EntityManager, input: { platform: Platform; environment: Environment; request: QuoteRequest; idempotencyKey?: string }): Promise<Quote> {
+export async function createQuote(
+  em: EntityManager,
+  input: { platform: Platform; environment: Environment; request: QuoteRequest; idempotencyKey?: string },
+): Promise<Quote> {
   // With an Idempotency-Key the ids derive from it: a request repeated after its first attempt
   // committed and died before answering (its claim taken over) finds that quote, not a second one.
   const ids = quoteIds(input.platform.id, input.idempotencyKey);
@@ -232,10 +304,11 @@ export async function createQuote(em: EntityManager, input: { platform: Platform
   if (customerId) await assertCustomerMayMoveMoney(em, platform.id, customerId);
 
   const destination = await resolveDestination(em, platform, request);
-  if (destination.accountId === (source.accountId ?? source.pullFrom?.id)) throw new DomainError('SELF_PAYMENT', 'The source and the destination are the same account');
+  if (destination.accountId === (source.accountId ?? source.pullFrom?.id))
+    throw new DomainError('SELF_PAYMENT', 'The source and the destination are the same account');
   // A pull credits its owner: money taken from a customer's bank lands in that customer's own account.
   if (source.pullFrom && destination.internal && (destination.internal.customerId ?? null) !== customerId) {
-    throw invalid([field('destination.accountId', 'sameOwner', "a pull from an external account pays into an internal account of the same owner")]);
+    throw invalid([field('destination.accountId', 'sameOwner', 'a pull from an external account pays into an internal account of the same owner')]);
   }
   // Money pulled into an internal account arrives (INCOMING, debiting the external account); everything else leaves.
   const incomingPull = !!source.pullFrom && !!destination.internal;
@@ -245,7 +318,8 @@ export async function createQuote(em: EntityManager, input: { platform: Platform
   const { rate } = rateBook.quote(sendingCurrency, receivingCurrency);
   const terms = corridorTerms(sendingCurrency, receivingCurrency);
   const rail = request.destination.destinationType === 'ACCOUNT' && request.destination.paymentRail ? request.destination.paymentRail : destination.rails[0]!;
-  if (!destination.rails.includes(rail)) throw invalid([field('destination.paymentRail', 'enum', `the account is reachable by ${destination.rails.join(', ')}`)]);
+  if (!destination.rails.includes(rail))
+    throw invalid([field('destination.paymentRail', 'enum', `the account is reachable by ${destination.rails.join(', ')}`)]);
 
   const customerType = customerId ? (await em.findOne(Customer, { id: customerId }))?.customerType : undefined;
   if (!request.purposeOfPayment && purposeOfPaymentRequired(receivingCurrency, undefined, customerType)) {
@@ -262,10 +336,16 @@ export async function createQuote(em: EntityManager, input: { platform: Platform
     platformFee: platformFee(platform, sendingCurrency, receivingCurrency, request),
   });
   assertWithinCorridorLimits(terms, priced.totalSendingAmount, sendingCurrency);
-  if (destination.external) assertExternalAccountUsable(destination.external, { platformRegion: platform.region, amountEurCents: valueIn('EUR', sendingCurrency, priced.totalSendingAmount) });
+  if (destination.external)
+    assertExternalAccountUsable(destination.external, {
+      platformRegion: platform.region,
+      amountEurCents: valueIn('EUR', sendingCurrency, priced.totalSendingAmount),
+    });
 
   // Stored as JSON: the minor-unit fields are exact integers well inside the safe range (≤ 9e15).
-  const rateDetails: Record<string, unknown> = Object.fromEntries(Object.entries(priced.rateDetails).map(([k, v]) => [k, typeof v === 'bigint' ? Number(v) : v]));
+  const rateDetails: Record<string, unknown> = Object.fromEntries(
+    Object.entries(priced.rateDetails).map(([k, v]) => [k, typeof v === 'bigint' ? Number(v) : v]),
+  );
   const now = new Date();
   const { quoteId, transactionId } = ids;
   const quoteData: EntityData<Quote> = {
@@ -306,7 +386,10 @@ export async function createQuote(em: EntityManager, input: { platform: Platform
     type: incomingPull ? 'INCOMING' : 'OUTGOING',
     direction: 'DEBIT',
     status: 'PENDING',
-    source: source.accountId || source.pullFrom ? { sourceType: 'ACCOUNT', accountId: source.accountId ?? source.pullFrom!.id, currency: sendingCurrency } : { sourceType: 'REALTIME_FUNDING', currency: sendingCurrency },
+    source:
+      source.accountId || source.pullFrom
+        ? { sourceType: 'ACCOUNT', accountId: source.accountId ?? source.pullFrom!.id, currency: sendingCurrency }
+        : { sourceType: 'REALTIME_FUNDING', currency: sendingCurrency },
     destination: destination.umaAddress
       ? { destinationType: 'UMA_ADDRESS', umaAddress: destination.umaAddress, currency: receivingCurrency, accountId: destination.accountId }
       : { destinationType: 'ACCOUNT', accountId: destination.accountId, currency: receivingCurrency },
@@ -342,14 +425,21 @@ export async function assertExecutableWithoutWalletSignature(em: EntityManager, 
   if (q.source.sourceType !== 'ACCOUNT' || !String(q.source.accountId).startsWith('InternalAccount:')) return;
   const account = await em.findOne(InternalAccount, { id: String(q.source.accountId) });
   if (account?.type !== 'EMBEDDED_WALLET') return;
-  if (!walletSignature) throw new DomainError('WALLET_SIGNATURE_MISSING', 'An EMBEDDED_WALLET source needs the Svc-Wallet-Signature header: a stamp over the quote by the wallet');
+  if (!walletSignature)
+    throw new DomainError('WALLET_SIGNATURE_MISSING', 'An EMBEDDED_WALLET source needs the Svc-Wallet-Signature header: a stamp over the quote by the wallet');
   throw new DomainError('NOT_IMPLEMENTED', 'Wallet signatures cannot be verified yet: embedded-wallet sources cannot be executed in this version');
 }
 
 /** How to pay a real-time-funded quote: the service's receiving coordinates (on the quote's crypto network, if any) with a reference unique to the quote. */
 export function quotePaymentInstructions(q: Quote) {
   const reference = `Q${createHash('sha256').update(q.id).digest('hex').slice(0, 11).toUpperCase()}`;
-  return fundingInstructions({ type: 'INTERNAL_FIAT', currency: q.sendingCurrency, fundingReference: reference, customerId: q.customerId ?? null, cryptoNetwork: (q.source.cryptoNetwork as DepositNetwork | undefined) ?? null });
+  return fundingInstructions({
+    type: 'INTERNAL_FIAT',
+    currency: q.sendingCurrency,
+    fundingReference: reference,
+    customerId: q.customerId ?? null,
+    cryptoNetwork: (q.source.cryptoNetwork as DepositNetwork | undefined) ?? null,
+  });
 }
 
 /** The API's Quote. */

@@ -50,7 +50,10 @@ export class RateBook {
     const rate = this.source(from, to);
     if (!rate || rate.num <= 0n || rate.den <= 0n) {
       this.cache.delete(key);
-      throw new DomainError('QUOTE_RATE_UNAVAILABLE', `No ${from} to ${to} rate is available now; try again shortly`, { sendingCurrency: from, receivingCurrency: to });
+      throw new DomainError('QUOTE_RATE_UNAVAILABLE', `No ${from} to ${to} rate is available now; try again shortly`, {
+        sendingCurrency: from,
+        receivingCurrency: to,
+      });
     }
     const booked: BookedRate = { rate, fetchedAt: new Date(now.getTime()), expiresAt: new Date(now.getTime() + this.ttlMs) };
     this.cache.set(key, booked);

@@ -173,7 +173,9 @@ function outgoingFields(t: Transaction) {
 export async function transactionViews(em: EntityManager, rows: Transaction[]) {
   const customerIds = [...new Set(rows.map((r) => r.customerId).filter((id): id is string => !!id))];
   // Only internal accounts have a funding reference to show.
-  const accountIds = [...new Set(rows.map((r) => r.destination.accountId).filter((id): id is string => typeof id === 'string' && id.startsWith('InternalAccount:')))];
+  const accountIds = [
+    ...new Set(rows.map((r) => r.destination.accountId).filter((id): id is string => typeof id === 'string' && id.startsWith('InternalAccount:'))),
+  ];
   // Rows this unit of work holds already (a payment step read them) are not read again.
   const heldCustomers = customerIds.map((id) => heldWhole(em, Customer, id)).filter((c): c is Customer => !!c);
   const heldAccounts = accountIds.map((id) => heldWhole(em, InternalAccount, id)).filter((a): a is InternalAccount => !!a);

@@ -67,7 +67,16 @@ export async function transactionFilter(em: EntityManager, platformId: string, q
  * a cardholder).
  */
 async function cardTransactionFilter(em: EntityManager, platformId: string, q: TransactionListQuery): Promise<FilterQuery<CardTransaction> | null> {
-  if (q.status || q.type || q.reference || q.senderAccountIdentifier || q.receiverAccountIdentifier || q.customerId === platformId || q.platformCustomerId === platformId) return null;
+  if (
+    q.status ||
+    q.type ||
+    q.reference ||
+    q.senderAccountIdentifier ||
+    q.receiverAccountIdentifier ||
+    q.customerId === platformId ||
+    q.platformCustomerId === platformId
+  )
+    return null;
   const and: FilterQuery<CardTransaction>[] = [{ platformId }];
   if (q.customerId) and.push({ customerId: q.customerId });
   if (q.platformCustomerId) {
@@ -92,7 +101,9 @@ export async function listTransactions(em: EntityManager, platformId: string, q:
   const order: SortOrder = q.sortOrder ?? 'desc';
   const after = q.cursor ? decodeCursor(q.cursor, order) : null;
   const beyond = order === 'asc' ? '$gt' : '$lt';
-  const keyset = after ? { $or: [{ createdAt: { [beyond]: new Date(after.createdAt) } }, { createdAt: new Date(after.createdAt), id: { [beyond]: after.id } }] } : {};
+  const keyset = after
+    ? { $or: [{ createdAt: { [beyond]: new Date(after.createdAt) } }, { createdAt: new Date(after.createdAt), id: { [beyond]: after.id } }] }
+    : {};
   const options = { orderBy: { createdAt: order, id: order } as never, limit: q.limit + 1 };
   const [payments, cards, paymentCount, cardCount] = await Promise.all([
     em.find(Transaction, { $and: [paymentWhere, keyset] } as FilterQuery<Transaction>, options),

@@ -45,10 +45,14 @@ export const configRoutes = [
     ],
     responses: {
       200: { description: 'The updated configuration', schema: PlatformConfigSchema },
-      400: { description: 'INVALID_INPUT: every invalid field, among them each fee config whose sourceCurrency is not USD (constraint.rule supportedCurrency)', schema: errorResponses[400].schema },
+      400: {
+        description: 'INVALID_INPUT: every invalid field, among them each fee config whose sourceCurrency is not USD (constraint.rule supportedCurrency)',
+        schema: errorResponses[400].schema,
+      },
       401: errorResponses[401],
       409: {
-        description: 'UMA_DOMAIN_TAKEN: another platform holds the umaDomain; UMA_DOMAIN_IN_USE: customers have addresses on the current umaDomain, so it cannot be changed',
+        description:
+          'UMA_DOMAIN_TAKEN: another platform holds the umaDomain; UMA_DOMAIN_IN_USE: customers have addresses on the current umaDomain, so it cannot be changed',
         schema: errorResponses[400].schema,
       },
     },

@@ -75,7 +75,10 @@ export const PlatformConfigUpdateSchema = z
     supportedCurrencies: z
       .array(PlatformCurrencyConfigSchema)
       .min(1)
-      .refine((list) => new Set(list.map((c) => c.currencyCode)).size === list.length, { message: 'each currency may appear once', params: { constraint: 'unique' } })
+      .refine((list) => new Set(list.map((c) => c.currencyCode)).size === list.length, {
+        message: 'each currency may appear once',
+        params: { constraint: 'unique' },
+      })
       .optional(),
     embeddedWalletConfig: EmbeddedWalletConfigSchema.optional(),
     feeConfigs: z

@@ -21,7 +21,10 @@ export const tokenRoutes = [
     idempotent: true,
     sealedReplay: true,
     responses: {
-      201: { description: 'The token, with its clientSecret (shown once; a repeat with the same Idempotency-Key shows the same token and secret)', schema: ApiTokenSchema },
+      201: {
+        description: 'The token, with its clientSecret (shown once; a repeat with the same Idempotency-Key shows the same token and secret)',
+        schema: ApiTokenSchema,
+      },
       400: errorResponses[400],
       401: errorResponses[401],
     },

@@ -2,18 +2,24 @@ import { PERMISSIONS } from '../../../api/permissions';
 import { z } from '../../../api/openapi-registry';
 import { PageQuerySchema, pageOf } from '../../../api/schemas/common';
 
-export const PermissionSchema = z
-  .enum(PERMISSIONS)
-  .openapi('Permission', { description: 'VIEW: read everything. TRANSACT: move money (quotes, their execution, transfers). MANAGE: change the platform configuration, its API tokens, customers and accounts.' });
+export const PermissionSchema = z.enum(PERMISSIONS).openapi('Permission', {
+  description:
+    'VIEW: read everything. TRANSACT: move money (quotes, their execution, transfers). MANAGE: change the platform configuration, its API tokens, customers and accounts.',
+});
 
 export const ApiTokenSchema = z
   .object({
     id: z.string(),
     name: z.string(),
     permissions: z.array(PermissionSchema),
-    clientId: z.string().openapi({ description: 'The HTTP Basic user name to send beside the secret (the id without its Token: prefix); the id itself works too' }),
-    clientSecret: z.string().optional().openapi({ description: 'Only in the answer to POST /tokens: it is not stored (only a hash is) and cannot be shown again' }),
-    environment: z.enum(['SANDBOX', 'PRODUCTION']).openapi({ description: "The environment of the token that created it" }),
+    clientId: z
+      .string()
+      .openapi({ description: 'The HTTP Basic user name to send beside the secret (the id without its Token: prefix); the id itself works too' }),
+    clientSecret: z
+      .string()
+      .optional()
+      .openapi({ description: 'Only in the answer to POST /tokens: it is not stored (only a hash is) and cannot be shown again' }),
+    environment: z.enum(['SANDBOX', 'PRODUCTION']).openapi({ description: 'The environment of the token that created it' }),
     createdAt: z.iso.datetime(),
     updatedAt: z.iso.datetime(),
   })

@@ -25,6 +25,9 @@ export function assertMayGrant(held: readonly Permission[], requested: readonly 
  */
 export function assertNotLastToken(tokensOfPlatform: number): void {
   if (tokensOfPlatform <= 1) {
-    throw DomainError.invalidInput([{ field: 'tokenId', constraint: 'lastToken', message: "the platform's last API token cannot be deleted; create another one first" }], "The platform's last API token cannot be deleted");
+    throw DomainError.invalidInput(
+      [{ field: 'tokenId', constraint: 'lastToken', message: "the platform's last API token cannot be deleted; create another one first" }],
+      "The platform's last API token cannot be deleted",
+    );
   }
 }

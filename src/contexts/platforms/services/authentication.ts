@@ -14,7 +14,13 @@ export type CredentialCheck = { token: ApiToken } | { refused: 'WRONG' | 'SLOW_C
  * so a caller already refusing the address (`slowCheckAllowed` false) is answered before it runs:
  * anyone could otherwise spend the server's CPU on it without limit.
  */
-export async function checkCredentials(em: EntityManager, masterKey: Buffer, tokenId: string, secret: string, options: { slowCheckAllowed: boolean }): Promise<CredentialCheck> {
+export async function checkCredentials(
+  em: EntityManager,
+  masterKey: Buffer,
+  tokenId: string,
+  secret: string,
+  options: { slowCheckAllowed: boolean },
+): Promise<CredentialCheck> {
   const token = await em.findOne(ApiToken, { id: tokenId });
   if (token && !options.slowCheckAllowed && isSlowLegacyHash(token.secretHash)) return { refused: 'SLOW_CHECK_DEFERRED' };
   const check = await checkClientSecret(masterKey, secret, token?.secretHash);

@@ -43,7 +43,8 @@ export async function createPlatform(em: EntityManager, input: NewPlatform, opti
   const currencies = input.currencies ?? ['USD'];
   const id = newId('Platform');
   const umaDomain = input.umaDomain === OWN_DEFAULT_UMA_DOMAIN ? defaultUmaDomain(id) : (input.umaDomain ?? null);
-  if (umaDomain !== null && !isUmaDomain(umaDomain)) throw DomainError.invalidInput([{ field: 'umaDomain', constraint: 'pattern', message: 'must be a host name such as pay.example.com' }]);
+  if (umaDomain !== null && !isUmaDomain(umaDomain))
+    throw DomainError.invalidInput([{ field: 'umaDomain', constraint: 'pattern', message: 'must be a host name such as pay.example.com' }]);
   const reserved = reservedUmaDomainProblems(id, umaDomain);
   if (reserved.length > 0) throw DomainError.invalidInput(reserved);
   const platform = em.create(Platform, {
@@ -75,7 +76,13 @@ export async function createPlatform(em: EntityManager, input: NewPlatform, opti
 }
 
 /** Issues an API token; the secret is returned once and only its keyed hash is kept. */
-export async function createToken(em: EntityManager, masterKey: Buffer, platformId: string, environment: Environment, name = 'default'): Promise<{ tokenId: string; clientSecret: string }> {
+export async function createToken(
+  em: EntityManager,
+  masterKey: Buffer,
+  platformId: string,
+  environment: Environment,
+  name = 'default',
+): Promise<{ tokenId: string; clientSecret: string }> {
   const clientSecret = newClientSecret();
   const now = new Date();
   const token = em.create(ApiToken, {

@@ -24,12 +24,26 @@ function isActive(key: WebhookSigningKey, now: Date): boolean {
 }
 
 /** Generation 1 of the platform's key in each environment (no-op where it exists: two first uses may race). */
-export async function ensureSigningKeys(em: EntityManager, masterKey: Buffer, platformId: string, environments: readonly Environment[] = ENVIRONMENTS): Promise<void> {
+export async function ensureSigningKeys(
+  em: EntityManager,
+  masterKey: Buffer,
+  platformId: string,
+  environments: readonly Environment[] = ENVIRONMENTS,
+): Promise<void> {
   for (const environment of environments) {
     const pair = generateSigningKeyPair();
     await em
       .createQueryBuilder(WebhookSigningKey)
-      .insert({ id: newId('WebhookSigningKey'), platformId, environment, generation: 1, publicKeyPem: pair.publicKeyPem, privateKeyEncrypted: encrypt(masterKey, pair.privateKeyPem), createdAt: new Date(), expiresAt: null })
+      .insert({
+        id: newId('WebhookSigningKey'),
+        platformId,
+        environment,
+        generation: 1,
+        publicKeyPem: pair.publicKeyPem,
+        privateKeyEncrypted: encrypt(masterKey, pair.privateKeyPem),
+        createdAt: new Date(),
+        expiresAt: null,
+      })
       .onConflict(['platformId', 'environment', 'generation'])
       .ignore()
       .execute();
@@ -40,15 +54,30 @@ export async function ensureSigningKeys(em: EntityManager, masterKey: Buffer, pl
  * The keys of the platforms (and environments) given that sign now, oldest first, created on
  * first use for platforms that have none yet: one query when they all exist.
  */
-export async function activeSigningKeys(em: EntityManager, masterKey: Buffer, wanted: { platformId: string; environment: Environment }[], now = new Date()): Promise<Map<string, ActiveSigningKey[]>> {
+export async function activeSigningKeys(
+  em: EntityManager,
+  masterKey: Buffer,
+  wanted: { platformId: string; environment: Environment }[],
+  now = new Date(),
+): Promise<Map<string, ActiveSigningKey[]>> {
   const keyOf = (platformId: string, environment: string) => `${platformId}/${environment}`;
   const read = async () => {
-    const rows = await em.find(WebhookSigningKey, { $or: wanted.map(({ platformId, environment }) => ({ platformId, environment })) }, { orderBy: { generation: 'asc' }, refresh: true });
+    const rows = await em.find(
+      WebhookSigningKey,
+      { $or: wanted.map(({ platformId, environment }) => ({ platformId, environment })) },
+      { orderBy: { generation: 'asc' }, refresh: true },
+    );
     const found = new Map<string, ActiveSigningKey[]>();
     for (const row of rows) {
       if (!isActive(row, now)) continue;
       const list = found.get(keyOf(row.platformId, row.environment)) ?? [];
-      list.push({ id: row.id, publicKeyPem: row.publicKeyPem, createdAt: row.createdAt, expiresAt: row.expiresAt ?? null, privateKeyEncrypted: row.privateKeyEncrypted });
+      list.push({
+        id: row.id,
+        publicKeyPem: row.publicKeyPem,
+        createdAt: row.createdAt,
+        expiresAt: row.expiresAt ?? null,
+        privateKeyEncrypted: row.privateKeyEncrypted,
+      });
       found.set(keyOf(row.platformId, row.environment), list);
     }
     return found;
@@ -63,7 +92,13 @@ export async function activeSigningKeys(em: EntityManager, masterKey: Buffer, wa
   return new Map(wanted.map(({ platformId, environment }) => [keyOf(platformId, environment), found.get(keyOf(platformId, environment)) ?? []]));
 }
 
-export async function platformSigningKeys(em: EntityManager, masterKey: Buffer, platformId: string, environment: Environment, now = new Date()): Promise<ActiveSigningKey[]> {
+export async function platformSigningKeys(
+  em: EntityManager,
+  masterKey: Buffer,
+  platformId: string,
+  environment: Environment,
+  now = new Date(),
+): Promise<ActiveSigningKey[]> {
   return (await activeSigningKeys(em, masterKey, [{ platformId, environment }], now)).get(`${platformId}/${environment}`)!;
 }
 
@@ -79,9 +114,18 @@ export const MAX_ROTATION_OVERLAP_SECONDS = 30 * 24 * 60 * 60;
  * previous one keeps signing beside it until `now + overlapSeconds` (both verify meanwhile), and
  * any older key still in an earlier overlap expires now, so that at most two keys sign.
  */
-export async function rotateSigningKey(em: EntityManager, masterKey: Buffer, platformId: string, environment: Environment, overlapSeconds: number, now = new Date()): Promise<void> {
+export async function rotateSigningKey(
+  em: EntityManager,
+  masterKey: Buffer,
+  platformId: string,
+  environment: Environment,
+  overlapSeconds: number,
+  now = new Date(),
+): Promise<void> {
   if (!Number.isInteger(overlapSeconds) || overlapSeconds < 0 || overlapSeconds > MAX_ROTATION_OVERLAP_SECONDS) {
-    throw DomainError.invalidInput([{ field: 'overlapSeconds', constraint: 'range', message: `must be a whole number of seconds from 0 to ${MAX_ROTATION_OVERLAP_SECONDS}` }]);
+    throw DomainError.invalidInput([
+      { field: 'overlapSeconds', constraint: 'range', message: `must be a whole number of seconds from 0 to ${MAX_ROTATION_OVERLAP_SECONDS}` },
+    ]);
   }
   await ensureSigningKeys(em, masterKey, platformId, [environment]);
   await em.transactional(async (tx) => {

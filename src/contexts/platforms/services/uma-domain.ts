@@ -15,7 +15,12 @@ export function reservedUmaDomainProblems(platformId: string, domain: unknown): 
 async function customersOnDomain(em: EntityManager, platformId: string, domain: string): Promise<number> {
   const [row] = await em
     .getConnection()
-    .execute<{ n: string }[]>(`select count(*)::text as n from customers where platform_id = ? and lower(split_part(uma_address, '@', 2)) = ?`, [platformId, domain.toLowerCase()], 'all', em.getTransactionContext());
+    .execute<{ n: string }[]>(
+      `select count(*)::text as n from customers where platform_id = ? and lower(split_part(uma_address, '@', 2)) = ?`,
+      [platformId, domain.toLowerCase()],
+      'all',
+      em.getTransactionContext(),
+    );
   return Number(row!.n);
 }
 
@@ -38,14 +43,21 @@ export async function setUmaDomain(em: EntityManager, platform: Platform, domain
   // lock, lockedUmaDomainOf) is counted, and one that starts now sees the new domain.
   const [row] = await em
     .getConnection()
-    .execute<{ uma_domain: string | null }[]>('select uma_domain from platforms where id = ? for no key update', [platform.id], 'all', em.getTransactionContext());
+    .execute<{ uma_domain: string | null }[]>(
+      'select uma_domain from platforms where id = ? for no key update',
+      [platform.id],
+      'all',
+      em.getTransactionContext(),
+    );
   const current = row?.uma_domain ?? null;
   if (sameUmaDomain(current, domain)) {
     platform.umaDomain = domain;
     return;
   }
   if (current && !sameUmaDomain(current, defaultUmaDomain(platform.id)) && (await customersOnDomain(em, platform.id, current)) > 0) {
-    throw new DomainError('UMA_DOMAIN_IN_USE', 'Customers of this platform have UMA addresses on its current domain; it cannot be changed while they do', { umaDomain: current });
+    throw new DomainError('UMA_DOMAIN_IN_USE', 'Customers of this platform have UMA addresses on its current domain; it cannot be changed while they do', {
+      umaDomain: current,
+    });
   }
   platform.umaDomain = domain;
   try {
@@ -67,6 +79,8 @@ export async function adoptDefaultUmaDomain(em: EntityManager, platformId: strin
  * a concurrent change (setUmaDomain) leaves or sets, never a stale one.
  */
 export async function lockedUmaDomainOf(em: EntityManager, platformId: string): Promise<string> {
-  const [row] = await em.getConnection().execute<{ uma_domain: string | null }[]>('select uma_domain from platforms where id = ? for share', [platformId], 'all', em.getTransactionContext());
+  const [row] = await em
+    .getConnection()
+    .execute<{ uma_domain: string | null }[]>('select uma_domain from platforms where id = ? for share', [platformId], 'all', em.getTransactionContext());
   return umaDomainOf({ id: platformId, umaDomain: row?.uma_domain ?? null });
 }

@@ -19,7 +19,8 @@ export const operationRoutes = [
     path: '/stablecoins/:stablecoinId/mints',
     operationId: 'createStablecoinMint',
     summary: 'Create a stablecoin mint operation',
-    description: 'Mint: a wire-funded mint answers PENDING_FUNDING with funding instructions and waits for the wire until expiresAt; others go to the provider at once',
+    description:
+      'Mint: a wire-funded mint answers PENDING_FUNDING with funding instructions and waits for the wire until expiresAt; others go to the provider at once',
     tags: TAGS,
     params: StablecoinIdParams,
     body: MintRequestSchema,
@@ -27,7 +28,9 @@ export const operationRoutes = [
     permission: 'TRANSACT',
     responses: {
       201: { description: 'The mint, submitted to the provider', schema: StablecoinOperationSchema },
-      400: bad(`${COMMON_REFUSALS}, STABLECOIN_EXTERNAL_ACCOUNT_LINK_METHOD_REQUIRED (ACH debit from an account without bankAccountType), STABLECOIN_PROVIDER_SOURCE_NOT_LINKED, STABLECOIN_OPERATION_NOT_SUPPORTED`),
+      400: bad(
+        `${COMMON_REFUSALS}, STABLECOIN_EXTERNAL_ACCOUNT_LINK_METHOD_REQUIRED (ACH debit from an account without bankAccountType), STABLECOIN_PROVIDER_SOURCE_NOT_LINKED, STABLECOIN_OPERATION_NOT_SUPPORTED`,
+      ),
       401: errorResponses[401],
       404: errorResponses[404],
       501: bad('NOT_IMPLEMENTED: no provider connection outside the sandbox'),
@@ -43,7 +46,8 @@ export const operationRoutes = [
     path: '/stablecoins/:stablecoinId/burns',
     operationId: 'createStablecoinBurn',
     summary: 'Create a stablecoin burn operation',
-    description: 'Burn (redeem) for fiat to a bank account: from an external wallet it answers PENDING_FUNDING with the deposit address and waits for the tokens until expiresAt',
+    description:
+      'Burn (redeem) for fiat to a bank account: from an external wallet it answers PENDING_FUNDING with the deposit address and waits for the tokens until expiresAt',
     tags: TAGS,
     params: StablecoinIdParams,
     body: BurnRequestSchema,

@@ -19,13 +19,18 @@ export const providerAccountRoutes = [
     idempotent: 'required',
     responses: {
       201: { description: 'The link (ACTIVE)', schema: ProviderAccountSchema },
-      400: bad('INVALID_INPUT (every invalid field; providerAccountId when the credentials reach several accounts), STABLECOIN_VERIFICATION_FAILED (credentials not accepted, or not for the account named), STABLECOIN_PROVIDER_ERROR'),
+      400: bad(
+        'INVALID_INPUT (every invalid field; providerAccountId when the credentials reach several accounts), STABLECOIN_VERIFICATION_FAILED (credentials not accepted, or not for the account named), STABLECOIN_PROVIDER_ERROR',
+      ),
       401: errorResponses[401],
       409: bad('CONFLICT: the provider account is already linked (revoke that link first)'),
       501: bad('NOT_IMPLEMENTED: no provider connection outside the sandbox'),
       503: bad('SERVICE_UNAVAILABLE: the provider is out of reach'),
     },
-    handler: async ({ em, caller, body, deps, idempotencyKey }) => ({ status: 201, body: await linkProviderAccount(em, deps.config.masterKey, caller, body, idempotencyKey!) }),
+    handler: async ({ em, caller, body, deps, idempotencyKey }) => ({
+      status: 201,
+      body: await linkProviderAccount(em, deps.config.masterKey, caller, body, idempotencyKey!),
+    }),
   }),
   defineRoute({
     method: 'get',
@@ -46,6 +51,9 @@ export const providerAccountRoutes = [
     tags: TAGS,
     params: IdParam('stablecoinProviderAccountId'),
     responses: { 200: { description: 'The link', schema: ProviderAccountSchema }, 401: errorResponses[401], 404: errorResponses[404] },
-    handler: async ({ em, caller, params }) => ({ status: 200, body: providerAccountView(await findProviderAccount(em, caller.platformId, params.stablecoinProviderAccountId)) }),
+    handler: async ({ em, caller, params }) => ({
+      status: 200,
+      body: providerAccountView(await findProviderAccount(em, caller.platformId, params.stablecoinProviderAccountId)),
+    }),
   }),
 ];

@@ -1,7 +1,14 @@
 import { z } from '../../../api/openapi-registry';
 import { PageQuerySchema, pageOf } from '../../../api/schemas/common';
 import { BURN_SOURCE_TYPES, MINT_FUNDING_TYPES, OPERATION_STATUSES, OPERATION_TYPES, PAYOUT_RAILS } from '../domain/operation-rules';
-import { GRID_OPERATIONS_STATUSES, ISSUANCE_STATUSES, PROVIDER_ACCOUNT_STATUSES, PROVIDER_ENVIRONMENTS, STABLECOIN_NETWORKS, STABLECOIN_PROVIDERS } from '../domain/stablecoin-states';
+import {
+  GRID_OPERATIONS_STATUSES,
+  ISSUANCE_STATUSES,
+  PROVIDER_ACCOUNT_STATUSES,
+  PROVIDER_ENVIRONMENTS,
+  STABLECOIN_NETWORKS,
+  STABLECOIN_PROVIDERS,
+} from '../domain/stablecoin-states';
 
 export const StablecoinProviderSchema = z.enum(STABLECOIN_PROVIDERS).openapi('StablecoinProvider');
 export const StablecoinNetworkSchema = z.enum(STABLECOIN_NETWORKS).openapi('StablecoinNetwork');
@@ -46,11 +53,17 @@ export const ProviderAccountSchema = z
   .openapi('StablecoinProviderAccount');
 
 export const ProviderAccountListSchema = pageOf(ProviderAccountSchema, 'StablecoinProviderAccountListResponse');
-export const ProviderAccountListQuerySchema = PageQuerySchema.extend({ provider: StablecoinProviderSchema.optional(), status: ProviderAccountStatusSchema.optional() });
+export const ProviderAccountListQuerySchema = PageQuerySchema.extend({
+  provider: StablecoinProviderSchema.optional(),
+  status: ProviderAccountStatusSchema.optional(),
+});
 
 export const StablecoinRegisterSchema = z
   .object({
-    providerTokenIdentifier: text(64).openapi({ example: 'ACME', description: "Brale's value type. Sandbox: REJECT… is rejected in review, FAIL… fails provisioning, UNKNOWN… does not exist, _D<n> sets n decimals" }),
+    providerTokenIdentifier: text(64).openapi({
+      example: 'ACME',
+      description: "Brale's value type. Sandbox: REJECT… is rejected in review, FAIL… fails provisioning, UNKNOWN… does not exist, _D<n> sets n decimals",
+    }),
     networkTokenIdentifier: text(255).openapi({ example: 'btkn1qw508d6qejxtdg4y5r3zarvary0c5xw7k' }),
     network: StablecoinNetworkSchema,
     stablecoinProviderAccountId: accountId('StablecoinProviderAccount:019542f5-b3e7-1d02-0000-000000000001').optional(),
@@ -67,7 +80,9 @@ export const StablecoinSchema = z
     network: StablecoinNetworkSchema,
     decimals: z.number().int(),
     issuanceStatus: IssuanceStatusSchema,
-    svcOperationsStatus: GridOperationsStatusSchema.openapi({ description: 'Whether the stablecoin is enabled for operations inside the service (spec §3); the reference calls it gridOperationsStatus' }),
+    svcOperationsStatus: GridOperationsStatusSchema.openapi({
+      description: 'Whether the stablecoin is enabled for operations inside the service (spec §3); the reference calls it gridOperationsStatus',
+    }),
     networkTokenIdentifier: z.string(),
     currency: z.string().optional(),
     provider: StablecoinProviderSchema,
@@ -86,7 +101,8 @@ export const StablecoinListQuerySchema = PageQuerySchema.extend({
   provider: StablecoinProviderSchema.optional(),
 });
 
-const externalAccountFunding = (type: 'ACH_DEBIT' | 'SAME_DAY_ACH_DEBIT') => z.object({ type: z.literal(type), externalAccountId: accountId('ExternalAccount:019542f5-b3e7-1d02-0000-000000000101') }).strict();
+const externalAccountFunding = (type: 'ACH_DEBIT' | 'SAME_DAY_ACH_DEBIT') =>
+  z.object({ type: z.literal(type), externalAccountId: accountId('ExternalAccount:019542f5-b3e7-1d02-0000-000000000101') }).strict();
 
 export const MintFundingSourceSchema = z
   .discriminatedUnion('type', [
@@ -94,7 +110,13 @@ export const MintFundingSourceSchema = z
     externalAccountFunding('ACH_DEBIT'),
     externalAccountFunding('SAME_DAY_ACH_DEBIT'),
     z.object({ type: z.literal('SVC_INTERNAL_ACCOUNT'), accountId: accountId('InternalAccount:019542f5-b3e7-1d02-0000-000000000102') }).strict(),
-    z.object({ type: z.literal('PROVIDER_INTERNAL_BALANCE'), sourceTokenIdentifier: text(64).openapi({ example: 'USDC' }), cryptoNetwork: text(32).openapi({ example: 'SOLANA' }) }).strict(),
+    z
+      .object({
+        type: z.literal('PROVIDER_INTERNAL_BALANCE'),
+        sourceTokenIdentifier: text(64).openapi({ example: 'USDC' }),
+        cryptoNetwork: text(32).openapi({ example: 'SOLANA' }),
+      })
+      .strict(),
   ])
   .openapi('StablecoinMintFundingSource', { description: `One of ${MINT_FUNDING_TYPES.join(', ')}` });
 
@@ -120,7 +142,13 @@ export const BurnRequestSchema = z
   .object({
     amount: TokenAmountSchema,
     source: BurnSourceSchema,
-    destination: z.object({ type: z.literal('EXTERNAL_ACCOUNT'), externalAccountId: accountId('ExternalAccount:019542f5-b3e7-1d02-0000-000000000205'), rail: PayoutRailSchema }).strict(),
+    destination: z
+      .object({
+        type: z.literal('EXTERNAL_ACCOUNT'),
+        externalAccountId: accountId('ExternalAccount:019542f5-b3e7-1d02-0000-000000000205'),
+        rail: PayoutRailSchema,
+      })
+      .strict(),
     description: z.string().max(1024).optional(),
   })
   .strict()
@@ -137,9 +165,18 @@ export const StablecoinOperationSchema = z
     providerEnvironment: ProviderEnvironmentSchema,
     stablecoinProviderAccountId: z.string(),
     source: z
-      .object({ type: z.enum([...MINT_FUNDING_TYPES, 'EXTERNAL_ACCOUNT']), externalAccountId: z.string().optional(), accountId: z.string().optional(), sourceTokenIdentifier: z.string().optional(), cryptoNetwork: z.string().optional() })
+      .object({
+        type: z.enum([...MINT_FUNDING_TYPES, 'EXTERNAL_ACCOUNT']),
+        externalAccountId: z.string().optional(),
+        accountId: z.string().optional(),
+        sourceTokenIdentifier: z.string().optional(),
+        cryptoNetwork: z.string().optional(),
+      })
       .optional(),
-    fundingInstructions: z.record(z.string(), z.string()).optional().openapi({ description: 'Where to send the funds the operation waits for (wire details, or a Spark deposit address)' }),
+    fundingInstructions: z
+      .record(z.string(), z.string())
+      .optional()
+      .openapi({ description: 'Where to send the funds the operation waits for (wire details, or a Spark deposit address)' }),
     destination: z.object({ accountId: z.string(), rail: PayoutRailSchema.optional() }).optional(),
     estimatedDelivery: z.record(z.string(), z.string()).optional(),
     expiresAt: z.string().optional(),

@@ -69,7 +69,8 @@ export const stablecoinRoutes = [
     path: '/stablecoins/:stablecoinId/grid-enablement',
     operationId: 'requestStablecoinGridEnablement',
     summary: 'Request enablement of a stablecoin',
-    description: 'Ask for the stablecoin to be enabled for grid operations (spec §3): NOT_ENABLED → PENDING_APPROVAL; asking again while PENDING_APPROVAL succeeds. The operator sets every later state',
+    description:
+      'Ask for the stablecoin to be enabled for grid operations (spec §3): NOT_ENABLED → PENDING_APPROVAL; asking again while PENDING_APPROVAL succeeds. The operator sets every later state',
     tags: TAGS,
     params: StablecoinIdParams,
     responses: {

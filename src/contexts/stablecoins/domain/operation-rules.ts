@@ -17,7 +17,13 @@ export const PAYOUT_RAIL_NETWORK: Record<PayoutRail, string> = { WIRE: 'WIRE', A
 /** A redemption travels only on a network the bank account's rails allow (the platform may have chosen them). */
 export function assertPayoutRailAllowed(accountRails: readonly string[], rail: PayoutRail): void {
   if (!accountRails.includes(PAYOUT_RAIL_NETWORK[rail])) {
-    throw DomainError.invalidInput([{ field: 'destination.rail', constraint: 'accountRails', message: `${rail} travels on ${PAYOUT_RAIL_NETWORK[rail]}; the bank account is paid by ${accountRails.join(', ')} only` }]);
+    throw DomainError.invalidInput([
+      {
+        field: 'destination.rail',
+        constraint: 'accountRails',
+        message: `${rail} travels on ${PAYOUT_RAIL_NETWORK[rail]}; the bank account is paid by ${accountRails.join(', ')} only`,
+      },
+    ]);
   }
 }
 
@@ -50,8 +56,14 @@ export const FAILURE_REASONS = {
  */
 export const SUBMISSION_REFUSALS = {
   [FAILURE_REASONS.providerRejected]: { code: 'STABLECOIN_PROVIDER_ERROR', message: 'The stablecoin provider refused the operation' },
-  [FAILURE_REASONS.providerAccountInvalid]: { code: 'STABLECOIN_PROVIDER_ACCOUNT_INVALID', message: 'The provider no longer accepts the link’s credentials; the link is INVALID' },
-  [FAILURE_REASONS.providerAccountRevoked]: { code: 'STABLECOIN_PROVIDER_ACCOUNT_REVOKED', message: 'The provider account link was revoked before the operation was submitted' },
+  [FAILURE_REASONS.providerAccountInvalid]: {
+    code: 'STABLECOIN_PROVIDER_ACCOUNT_INVALID',
+    message: 'The provider no longer accepts the link’s credentials; the link is INVALID',
+  },
+  [FAILURE_REASONS.providerAccountRevoked]: {
+    code: 'STABLECOIN_PROVIDER_ACCOUNT_REVOKED',
+    message: 'The provider account link was revoked before the operation was submitted',
+  },
 } as const;
 export type SubmissionRefusal = (typeof SUBMISSION_REFUSALS)[keyof typeof SUBMISSION_REFUSALS];
 
@@ -74,9 +86,22 @@ export function awaitsFunding(type: OperationType, source: OperationSource): boo
  * a later version, so even then they are refused, with the code that names what is missing.
  */
 export function assertGridFlow(kind: 'mintFunding' | 'mintDestination' | 'burnSource', gridStatus: GridOperationsStatus): never {
-  if (gridStatus !== 'ENABLED') throw new DomainError('STABLECOIN_GRID_OPERATIONS_NOT_ENABLED', `Grid internal accounts take part in stablecoin operations only once the stablecoin is enabled for grid operations (it is ${gridStatus})`);
-  if (kind === 'burnSource') throw new DomainError('STABLECOIN_BURN_SOURCE_NOT_SUPPORTED', 'Burning from a Grid internal account is not available yet; burn from an external wallet (EXTERNAL_ACCOUNT) or the provider balance');
-  throw new DomainError('STABLECOIN_OPERATION_NOT_SUPPORTED', kind === 'mintFunding' ? 'Funding a mint from a Grid internal account is not available yet; fund it by wire, ACH debit or the provider balance' : 'Minting into a Grid internal account is not available yet; mint to a Spark external account');
+  if (gridStatus !== 'ENABLED')
+    throw new DomainError(
+      'STABLECOIN_GRID_OPERATIONS_NOT_ENABLED',
+      `Grid internal accounts take part in stablecoin operations only once the stablecoin is enabled for grid operations (it is ${gridStatus})`,
+    );
+  if (kind === 'burnSource')
+    throw new DomainError(
+      'STABLECOIN_BURN_SOURCE_NOT_SUPPORTED',
+      'Burning from a Grid internal account is not available yet; burn from an external wallet (EXTERNAL_ACCOUNT) or the provider balance',
+    );
+  throw new DomainError(
+    'STABLECOIN_OPERATION_NOT_SUPPORTED',
+    kind === 'mintFunding'
+      ? 'Funding a mint from a Grid internal account is not available yet; fund it by wire, ACH debit or the provider balance'
+      : 'Minting into a Grid internal account is not available yet; mint to a Spark external account',
+  );
 }
 
 /**
@@ -85,7 +110,11 @@ export function assertGridFlow(kind: 'mintFunding' | 'mintDestination' | 'burnSo
  */
 export function assertBurnWithinSupply(cents: bigint, reserve: bigint, claimedByOpenBurns: bigint, currency: string): void {
   const available = reserve - claimedByOpenBurns;
-  if (cents > available) throw new DomainError('INSUFFICIENT_FUNDS', `The burn is worth ${cents} minor units of ${currency}; the outstanding supply not already being burned is worth ${available}`);
+  if (cents > available)
+    throw new DomainError(
+      'INSUFFICIENT_FUNDS',
+      `The burn is worth ${cents} minor units of ${currency}; the outstanding supply not already being burned is worth ${available}`,
+    );
 }
 
 /** Rail guidance shown on a burn (`estimatedDelivery`): never a promise. */

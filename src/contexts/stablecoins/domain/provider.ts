@@ -66,7 +66,11 @@ export interface StablecoinProviderClient {
   /** The provider's review of a token's issuance, then its provisioning. */
   reviewIssuance(credentials: ProviderCredentials, providerAccountId: string, valueType: string): Promise<'APPROVED' | 'REJECTED'>;
   provisionIssuance(credentials: ProviderCredentials, providerAccountId: string, valueType: string): Promise<'PROVISIONED' | 'FAILED'>;
-  linkAddress(credentials: ProviderCredentials, providerAccountId: string, address: AddressToLink): Promise<{ status: AddressLinkStatus; addressId: string | null }>;
+  linkAddress(
+    credentials: ProviderCredentials,
+    providerAccountId: string,
+    address: AddressToLink,
+  ): Promise<{ status: AddressLinkStatus; addressId: string | null }>;
   /** The balances the account holds at the provider, as `TOKEN@NETWORK`. */
   balances(credentials: ProviderCredentials, providerAccountId: string): Promise<string[]>;
   submitOrder(credentials: ProviderCredentials, providerAccountId: string, order: ProviderOrder): Promise<SubmittedOrder>;

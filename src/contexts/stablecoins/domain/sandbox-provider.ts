@@ -42,14 +42,17 @@ export const SANDBOX_PROVIDER_BALANCES = ['USDC@SOLANA', 'USDC@ETHEREUM', 'USDC@
 const digest = (...parts: string[]) => createHash('sha256').update(parts.join('\u0000')).digest('hex');
 
 function providerAccountsOf(credentials: ProviderCredentials): string[] {
-  if (credentials.apiClientId.startsWith(SANDBOX_SCENARIOS.unreachableClientPrefix)) throw new Error('connect ETIMEDOUT (sandbox: the provider is out of reach)');
-  if (credentials.apiClientSecret.startsWith(SANDBOX_SCENARIOS.invalidSecretPrefix)) throw new ProviderRefusal('AUTHENTICATION', 'The provider did not accept the API credentials');
+  if (credentials.apiClientId.startsWith(SANDBOX_SCENARIOS.unreachableClientPrefix))
+    throw new Error('connect ETIMEDOUT (sandbox: the provider is out of reach)');
+  if (credentials.apiClientSecret.startsWith(SANDBOX_SCENARIOS.invalidSecretPrefix))
+    throw new ProviderRefusal('AUTHENTICATION', 'The provider did not accept the API credentials');
   const base = `brale_${digest('account', credentials.apiClientId).slice(0, 20)}`;
   return credentials.apiClientId.startsWith(SANDBOX_SCENARIOS.multiAccountClientPrefix) ? [`${base}-a`, `${base}-b`] : [base];
 }
 
 function reachable(credentials: ProviderCredentials, providerAccountId: string): void {
-  if (!providerAccountsOf(credentials).includes(providerAccountId)) throw new ProviderRefusal('AUTHENTICATION', 'The credentials no longer reach this provider account');
+  if (!providerAccountsOf(credentials).includes(providerAccountId))
+    throw new ProviderRefusal('AUTHENTICATION', 'The credentials no longer reach this provider account');
 }
 
 export function sandboxWireInstructions(operationId: string, valueType: string): Record<string, string> {
@@ -57,7 +60,10 @@ export function sandboxWireInstructions(operationId: string, valueType: string):
     rail: 'WIRE',
     bankName: 'Sandbox Reserve Bank',
     beneficiaryName: 'Brale Inc. (sandbox)',
-    accountNumber: `9${BigInt(`0x${digest('wire', operationId).slice(0, 12)}`).toString().padStart(15, '0').slice(0, 11)}`,
+    accountNumber: `9${BigInt(`0x${digest('wire', operationId).slice(0, 12)}`)
+      .toString()
+      .padStart(15, '0')
+      .slice(0, 11)}`,
     routingNumber: '021000021',
     reference: `MINT-${digest('reference', operationId).slice(0, 10).toUpperCase()}`,
     valueType,
@@ -74,7 +80,8 @@ export const sandboxProvider: StablecoinProviderClient = {
   },
   async token(credentials, providerAccountId, valueType) {
     reachable(credentials, providerAccountId);
-    if (valueType.startsWith(SANDBOX_SCENARIOS.unknownTokenPrefix)) throw new ProviderRefusal('NOT_FOUND', `The provider has no token with value type ${valueType}`);
+    if (valueType.startsWith(SANDBOX_SCENARIOS.unknownTokenPrefix))
+      throw new ProviderRefusal('NOT_FOUND', `The provider has no token with value type ${valueType}`);
     if (valueType.startsWith(SANDBOX_SCENARIOS.providerErrorTokenPrefix)) throw new ProviderRefusal('REFUSED', 'The provider failed to read the token');
     const symbol = valueType.split('_')[0]!;
     const decimals = /_D(\d{1,2})(?:_|$)/.exec(valueType);
@@ -112,12 +119,16 @@ export const sandboxProvider: StablecoinProviderClient = {
     reachable(credentials, providerAccountId);
     if (order.cents === SANDBOX_SCENARIOS.refusedOrderCents) throw new ProviderRefusal('REFUSED', 'The provider refused the order');
     const reference = `order_${digest('order', order.operationId).slice(0, 20)}`;
-    if (order.type === 'MINT' && order.source.type === 'WIRE') return { reference, providerStatus: 'pending', fundingInstructions: sandboxWireInstructions(order.operationId, order.valueType) };
-    if (order.type === 'BURN' && order.source.type === 'EXTERNAL_ACCOUNT') return { reference, providerStatus: 'pending', fundingInstructions: sandboxDepositInstructions(order.operationId, order.valueType) };
+    if (order.type === 'MINT' && order.source.type === 'WIRE')
+      return { reference, providerStatus: 'pending', fundingInstructions: sandboxWireInstructions(order.operationId, order.valueType) };
+    if (order.type === 'BURN' && order.source.type === 'EXTERNAL_ACCOUNT')
+      return { reference, providerStatus: 'pending', fundingInstructions: sandboxDepositInstructions(order.operationId, order.valueType) };
     return { reference, providerStatus: 'processing' };
   },
   async orderOutcome(credentials, providerAccountId, order: ProviderOrder) {
     reachable(credentials, providerAccountId);
-    return order.cents === SANDBOX_SCENARIOS.failingOrderCents ? { providerStatus: 'failed', completed: false } : { providerStatus: 'complete', completed: true };
+    return order.cents === SANDBOX_SCENARIOS.failingOrderCents
+      ? { providerStatus: 'failed', completed: false }
+      : { providerStatus: 'complete', completed: true };
   },
 };

@@ -13,9 +13,13 @@ export function tokenAmountInCents(amount: bigint, decimals: number): bigint {
   if (decimals <= FIAT_DECIMALS) return amount * 10n ** BigInt(FIAT_DECIMALS - decimals);
   const unitsPerCent = 10n ** BigInt(decimals - FIAT_DECIMALS);
   if (amount % unitsPerCent !== 0n) {
-    throw new DomainError('STABLECOIN_AMOUNT_NOT_REPRESENTABLE', `The amount is not a whole cent for a token with ${decimals} decimals: it must be a multiple of ${unitsPerCent}`, {
-      errors: [{ field: 'amount', constraint: 'multipleOf', message: `must be a multiple of ${unitsPerCent} (one cent)` }],
-    });
+    throw new DomainError(
+      'STABLECOIN_AMOUNT_NOT_REPRESENTABLE',
+      `The amount is not a whole cent for a token with ${decimals} decimals: it must be a multiple of ${unitsPerCent}`,
+      {
+        errors: [{ field: 'amount', constraint: 'multipleOf', message: `must be a multiple of ${unitsPerCent} (one cent)` }],
+      },
+    );
   }
   return amount / unitsPerCent;
 }
@@ -25,6 +29,9 @@ export function parseOperationAmount(amount: string, decimals: number): { units:
   const units = BigInt(amount);
   if (units <= 0n) throw DomainError.invalidInput([{ field: 'amount', constraint: 'minimum', message: 'must be greater than 0' }]);
   const cents = tokenAmountInCents(units, decimals);
-  if (cents > MAX_AMOUNT) throw DomainError.invalidInput([{ field: 'amount', constraint: 'maximum', message: `is worth more than the largest amount the ledger holds (${MAX_AMOUNT} minor units)` }]);
+  if (cents > MAX_AMOUNT)
+    throw DomainError.invalidInput([
+      { field: 'amount', constraint: 'maximum', message: `is worth more than the largest amount the ledger holds (${MAX_AMOUNT} minor units)` },
+    ]);
   return { units, cents };
 }

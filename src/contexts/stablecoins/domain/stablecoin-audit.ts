@@ -24,8 +24,18 @@ export function auditStablecoinLedger(input: {
     const supply = input.supplyAccountId(c.platformId, c.stablecoinId);
     const reserveBalance = input.balances.get(reserve) ?? 0n;
     const supplyBalance = input.balances.get(supply) ?? 0n;
-    if (reserveBalance !== c.completedNet || reserveBalance < 0n) findings.push({ kind: 'STABLECOIN_RESERVE_MISMATCH', subject: reserve, detail: `balance ${reserveBalance} but completed mints less burns come to ${c.completedNet}` });
-    if (supplyBalance !== -c.completedNet) findings.push({ kind: 'STABLECOIN_SUPPLY_MISMATCH', subject: supply, detail: `balance ${supplyBalance} but the outstanding supply is ${c.completedNet}` });
+    if (reserveBalance !== c.completedNet || reserveBalance < 0n)
+      findings.push({
+        kind: 'STABLECOIN_RESERVE_MISMATCH',
+        subject: reserve,
+        detail: `balance ${reserveBalance} but completed mints less burns come to ${c.completedNet}`,
+      });
+    if (supplyBalance !== -c.completedNet)
+      findings.push({
+        kind: 'STABLECOIN_SUPPLY_MISMATCH',
+        subject: supply,
+        detail: `balance ${supplyBalance} but the outstanding supply is ${c.completedNet}`,
+      });
   }
   return findings;
 }

@@ -24,7 +24,10 @@ export type GridOperationsStatus = (typeof GRID_OPERATIONS_STATUSES)[number];
 export function requestGridEnablement(current: GridOperationsStatus): { next: GridOperationsStatus; changed: boolean } {
   if (current === 'NOT_ENABLED') return { next: 'PENDING_APPROVAL', changed: true };
   if (current === 'PENDING_APPROVAL') return { next: current, changed: false };
-  throw new DomainError('STABLECOIN_GRID_ENABLEMENT_NOT_REQUESTABLE', `Grid operations are ${current}; that state is set by the operator and enablement cannot be requested from it`);
+  throw new DomainError(
+    'STABLECOIN_GRID_ENABLEMENT_NOT_REQUESTABLE',
+    `Grid operations are ${current}; that state is set by the operator and enablement cannot be requested from it`,
+  );
 }
 
 /**
@@ -43,7 +46,10 @@ export const OPERATOR_GRID_MOVES: Record<GridOperationsStatus, readonly GridOper
 export function operatorGridMove(current: GridOperationsStatus, next: GridOperationsStatus): GridOperationsStatus {
   if (!OPERATOR_GRID_MOVES[current].includes(next)) {
     const allowed = OPERATOR_GRID_MOVES[current];
-    throw new DomainError('INVALID_STATE_TRANSITION', `Grid operations cannot move from ${current} to ${next}${allowed.length ? ` (allowed: ${allowed.join(', ')})` : ' (only the platform may request enablement from NOT_ENABLED)'}`);
+    throw new DomainError(
+      'INVALID_STATE_TRANSITION',
+      `Grid operations cannot move from ${current} to ${next}${allowed.length ? ` (allowed: ${allowed.join(', ')})` : ' (only the platform may request enablement from NOT_ENABLED)'}`,
+    );
   }
   return next;
 }
@@ -56,8 +62,13 @@ export function operatorLinkMove(current: ProviderAccountStatus, next: ProviderA
 
 /** What a link in each status allows: only ACTIVE links reach the provider. */
 export function assertLinkUsable(status: ProviderAccountStatus): void {
-  if (status === 'REVOKED') throw new DomainError('STABLECOIN_PROVIDER_ACCOUNT_REVOKED', 'The stablecoin provider account link has been revoked; link the provider account again');
-  if (status === 'INVALID') throw new DomainError('STABLECOIN_PROVIDER_ACCOUNT_INVALID', 'The stablecoin provider account link is not usable: the provider no longer accepts its credentials; link the account again with working credentials');
+  if (status === 'REVOKED')
+    throw new DomainError('STABLECOIN_PROVIDER_ACCOUNT_REVOKED', 'The stablecoin provider account link has been revoked; link the provider account again');
+  if (status === 'INVALID')
+    throw new DomainError(
+      'STABLECOIN_PROVIDER_ACCOUNT_INVALID',
+      'The stablecoin provider account link is not usable: the provider no longer accepts its credentials; link the account again with working credentials',
+    );
 }
 
 /** Issuance moves as the provider reports them. */
@@ -70,5 +81,6 @@ export const ISSUANCE_MOVES: Record<IssuanceStatus, readonly IssuanceStatus[]> =
 };
 
 export function assertProvisioned(status: IssuanceStatus): void {
-  if (status !== 'PROVISIONED') throw new DomainError('STABLECOIN_NOT_PROVISIONED', `The stablecoin's issuance is ${status}; mints, burns and grid enablement need it PROVISIONED`);
+  if (status !== 'PROVISIONED')
+    throw new DomainError('STABLECOIN_NOT_PROVISIONED', `The stablecoin's issuance is ${status}; mints, burns and grid enablement need it PROVISIONED`);
 }

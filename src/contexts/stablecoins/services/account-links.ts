@@ -23,17 +23,31 @@ const ROLE_NEEDS: Record<AccountRole, { accountType: string; what: string }> = {
  */
 export async function issuerAccount(em: EntityManager, platformId: string, accountId: string, role: AccountRole, field: string): Promise<ExternalAccount> {
   const account = await em.findOne(ExternalAccount, { id: accountId, platformId });
-  if (!account || account.deletedAt) throw new DomainError('NOT_FOUND', `External account ${accountId} not found`, { errors: [{ field, constraint: 'exists', message: 'no such external account' }] });
+  if (!account || account.deletedAt)
+    throw new DomainError('NOT_FOUND', `External account ${accountId} not found`, {
+      errors: [{ field, constraint: 'exists', message: 'no such external account' }],
+    });
   const needs = ROLE_NEEDS[role];
-  if (account.customerId) throw new DomainError('STABLECOIN_EXTERNAL_ACCOUNT_NOT_SUPPORTED', `Stablecoin operations use the platform's own external accounts; ${accountId} belongs to a customer`, { errors: [{ field, constraint: 'platformOwned', message: 'must be a platform external account' }] });
+  if (account.customerId)
+    throw new DomainError(
+      'STABLECOIN_EXTERNAL_ACCOUNT_NOT_SUPPORTED',
+      `Stablecoin operations use the platform's own external accounts; ${accountId} belongs to a customer`,
+      { errors: [{ field, constraint: 'platformOwned', message: 'must be a platform external account' }] },
+    );
   if (account.accountInfo.accountType !== needs.accountType) {
-    throw new DomainError('STABLECOIN_EXTERNAL_ACCOUNT_NOT_SUPPORTED', `${accountId} is a ${account.accountInfo.accountType}; this needs ${needs.what}`, { errors: [{ field, constraint: 'accountType', message: `must be ${needs.what}` }] });
+    throw new DomainError('STABLECOIN_EXTERNAL_ACCOUNT_NOT_SUPPORTED', `${accountId} is a ${account.accountInfo.accountType}; this needs ${needs.what}`, {
+      errors: [{ field, constraint: 'accountType', message: `must be ${needs.what}` }],
+    });
   }
   // An ACH debit needs the account type for its transaction code: the provider cannot link an account for debits without it.
   if (role === 'achDebit' && !account.accountInfo.bankAccountType) {
-    throw new DomainError('STABLECOIN_EXTERNAL_ACCOUNT_LINK_METHOD_REQUIRED', 'The provider links a bank account for ACH debits only with its bankAccountType (CHECKING or SAVINGS); register the account with it', {
-      errors: [{ field, constraint: 'bankAccountType', message: 'the account needs a bankAccountType to be debited' }],
-    });
+    throw new DomainError(
+      'STABLECOIN_EXTERNAL_ACCOUNT_LINK_METHOD_REQUIRED',
+      'The provider links a bank account for ACH debits only with its bankAccountType (CHECKING or SAVINGS); register the account with it',
+      {
+        errors: [{ field, constraint: 'bankAccountType', message: 'the account needs a bankAccountType to be debited' }],
+      },
+    );
   }
   assertExternalAccountUsable(account, { platformRegion: 'US', field });
   return account;
@@ -47,12 +61,18 @@ export async function issuerAccount(em: EntityManager, platformId: string, accou
 export async function providerAddress(em: EntityManager, usable: UsableLink, account: ExternalAccount): Promise<string> {
   const key = { providerAccountLinkId: usable.link.id, externalAccountId: account.id };
   const known = await em.findOne(StablecoinAccountLink, key);
-  if (known?.status === 'REFUSED') throw new DomainError('STABLECOIN_EXTERNAL_ACCOUNT_LINK_FAILED', `Linking ${account.id} with the provider failed earlier; it cannot be used with this provider account`);
+  if (known?.status === 'REFUSED')
+    throw new DomainError(
+      'STABLECOIN_EXTERNAL_ACCOUNT_LINK_FAILED',
+      `Linking ${account.id} with the provider failed earlier; it cannot be used with this provider account`,
+    );
   let status: AddressLinkStatus = known?.status ?? 'PENDING';
   let addressId = known?.providerAddressId ?? null;
   if (!known || known.status !== 'LINKED') {
     const kind = account.accountInfo.accountType === 'SPARK_WALLET' ? 'SPARK_WALLET' : 'BANK_ACCOUNT';
-    ({ status, addressId } = await onLink(em, usable, (u) => u.client.linkAddress(u.credentials, u.link.providerAccountId, { kind, identifier: primaryIdentifier(account.accountInfo) })));
+    ({ status, addressId } = await onLink(em, usable, (u) =>
+      u.client.linkAddress(u.credentials, u.link.providerAccountId, { kind, identifier: primaryIdentifier(account.accountInfo) }),
+    ));
     const now = new Date();
     await em
       .createQueryBuilder(StablecoinAccountLink)
@@ -69,6 +89,9 @@ export async function providerAddress(em: EntityManager, usable: UsableLink, acc
     case 'REFUSED':
       throw new DomainError('STABLECOIN_EXTERNAL_ACCOUNT_PROVIDER_LINK_FAILED', `The provider refused to link ${account.id}`);
     case 'MANUAL_LINK_REQUIRED':
-      throw new DomainError('STABLECOIN_EXTERNAL_ACCOUNT_PROVIDER_LINK_REQUIRED', `The provider links ${account.id} only when the issuer adds it in the provider's own dashboard; add it there and try again`);
+      throw new DomainError(
+        'STABLECOIN_EXTERNAL_ACCOUNT_PROVIDER_LINK_REQUIRED',
+        `The provider links ${account.id} only when the issuer adds it in the provider's own dashboard; add it there and try again`,
+      );
   }
 }

@@ -23,7 +23,8 @@ export async function submittedOperation(em: EntityManager, engine: Engine, oper
     await submitStablecoinOperation(engine.temporal, operation, stablecoinTiming(), { taskQueue: engine.taskQueue });
   }
   const current = await em.fork().findOneOrFail(StablecoinOperation, { id: operation.id });
-  const refusal = current.status === 'FAILED' && current.failureReason ? SUBMISSION_REFUSALS[current.failureReason as keyof typeof SUBMISSION_REFUSALS] : undefined;
+  const refusal =
+    current.status === 'FAILED' && current.failureReason ? SUBMISSION_REFUSALS[current.failureReason as keyof typeof SUBMISSION_REFUSALS] : undefined;
   if (refusal) throw new DomainError(refusal.code as ErrorCode, refusal.message, { stablecoinOperationId: current.id });
   return operationView(current);
 }
@@ -31,7 +32,8 @@ export async function submittedOperation(em: EntityManager, engine: Engine, oper
 /** Sandbox: the funds a PENDING_FUNDING operation waits for arrive; anything else is 409. */
 export async function fundOperation(em: EntityManager, engine: Engine, platformId: string, id: string): Promise<StablecoinOperationView> {
   const op = await findOperation(em, platformId, id);
-  if (op.status !== 'PENDING_FUNDING') throw new DomainError('INVALID_STATE_TRANSITION', `The operation is ${op.status}; only a PENDING_FUNDING operation receives funds`);
+  if (op.status !== 'PENDING_FUNDING')
+    throw new DomainError('INVALID_STATE_TRANSITION', `The operation is ${op.status}; only a PENDING_FUNDING operation receives funds`);
   await fundStablecoinOperation(engine.temporal, op.id);
   return operationView(await em.fork().findOneOrFail(StablecoinOperation, { id }));
 }

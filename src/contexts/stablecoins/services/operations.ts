@@ -56,19 +56,25 @@ export interface BurnRequest {
   description?: string;
 }
 
-
 /** The value of the coin's burns not yet final: supply they have claimed. */
 async function claimedByOpenBurns(em: EntityManager, stablecoinId: string): Promise<bigint> {
-  const [row] = await em.getConnection().execute<{ total: string }[]>(
-    `select coalesce(sum(fiat_amount), 0)::text as total from stablecoin_operations where stablecoin_id = ? and operation_type = 'BURN' and status not in ('COMPLETED', 'FAILED', 'EXPIRED')`,
-    [stablecoinId],
-    'all',
-    em.getTransactionContext(),
-  );
+  const [row] = await em
+    .getConnection()
+    .execute<{ total: string }[]>(
+      `select coalesce(sum(fiat_amount), 0)::text as total from stablecoin_operations where stablecoin_id = ? and operation_type = 'BURN' and status not in ('COMPLETED', 'FAILED', 'EXPIRED')`,
+      [stablecoinId],
+      'all',
+      em.getTransactionContext(),
+    );
   return BigInt(row!.total);
 }
 
-async function checkMint(em: EntityManager, usable: UsableLink, coin: Stablecoin, body: MintRequest): Promise<{ source: OperationSource; destination: OperationDestination }> {
+async function checkMint(
+  em: EntityManager,
+  usable: UsableLink,
+  coin: Stablecoin,
+  body: MintRequest,
+): Promise<{ source: OperationSource; destination: OperationDestination }> {
   const funding = body.fundingSource;
   let source: OperationSource;
   switch (funding.type) {
@@ -88,7 +94,10 @@ async function checkMint(em: EntityManager, usable: UsableLink, coin: Stablecoin
       const balances = await onLink(em, usable, (u) => u.client.balances(u.credentials, u.link.providerAccountId));
       const wanted = `${funding.sourceTokenIdentifier}@${funding.cryptoNetwork}`;
       if (!balances.includes(wanted)) {
-        throw new DomainError('STABLECOIN_PROVIDER_SOURCE_NOT_LINKED', `The provider account holds no ${funding.sourceTokenIdentifier} on ${funding.cryptoNetwork}; it holds: ${balances.join(', ') || 'nothing'}`);
+        throw new DomainError(
+          'STABLECOIN_PROVIDER_SOURCE_NOT_LINKED',
+          `The provider account holds no ${funding.sourceTokenIdentifier} on ${funding.cryptoNetwork}; it holds: ${balances.join(', ') || 'nothing'}`,
+        );
       }
       source = { type: 'PROVIDER_INTERNAL_BALANCE', sourceTokenIdentifier: funding.sourceTokenIdentifier, cryptoNetwork: funding.cryptoNetwork };
       break;
@@ -101,7 +110,12 @@ async function checkMint(em: EntityManager, usable: UsableLink, coin: Stablecoin
   return { source, destination: { accountId: wallet.id } };
 }
 
-async function checkBurn(em: EntityManager, usable: UsableLink, coin: Stablecoin, body: BurnRequest): Promise<{ source: OperationSource; destination: OperationDestination }> {
+async function checkBurn(
+  em: EntityManager,
+  usable: UsableLink,
+  coin: Stablecoin,
+  body: BurnRequest,
+): Promise<{ source: OperationSource; destination: OperationDestination }> {
   if (body.source.type === 'SVC_INTERNAL_ACCOUNT') return assertGridFlow('burnSource', coin.gridOperationsStatus);
   const bank = await issuerAccount(em, coin.platformId, body.destination.externalAccountId, 'burnDestination', 'destination.externalAccountId');
   assertPayoutRailAllowed(railsInUse(bank.accountInfo, bank.paymentRails) ?? [], body.destination.rail);
@@ -116,7 +130,15 @@ async function checkBurn(em: EntityManager, usable: UsableLink, coin: Stablecoin
  * burns under way. Its id derives from the Idempotency-Key (the workflow id too): a retry finds
  * the same operation and can never start a second one. The workflow then submits it.
  */
-export async function createOperation(em: EntityManager, masterKey: Buffer, caller: Caller, stablecoinId: string, type: OperationType, body: MintRequest | BurnRequest, idempotencyKey: string): Promise<{ operation: StablecoinOperation; coin: Stablecoin }> {
+export async function createOperation(
+  em: EntityManager,
+  masterKey: Buffer,
+  caller: Caller,
+  stablecoinId: string,
+  type: OperationType,
+  body: MintRequest | BurnRequest,
+  idempotencyKey: string,
+): Promise<{ operation: StablecoinOperation; coin: Stablecoin }> {
   providerFor(caller.environment);
   const coin = await findStablecoin(em, caller.platformId, stablecoinId);
   // A coin registered in the other environment moves only with that environment's tokens.
@@ -127,7 +149,8 @@ export async function createOperation(em: EntityManager, masterKey: Buffer, call
   assertProvisioned(coin.issuanceStatus);
   const usable = await usableLink(em, masterKey, coin.providerAccountLinkId);
   const { units, cents } = parseOperationAmount(body.amount, coin.decimals);
-  const { source, destination } = type === 'MINT' ? await checkMint(em, usable, coin, body as MintRequest) : await checkBurn(em, usable, coin, body as BurnRequest);
+  const { source, destination } =
+    type === 'MINT' ? await checkMint(em, usable, coin, body as MintRequest) : await checkBurn(em, usable, coin, body as BurnRequest);
   const operation = await em.transactional(async (tx) => {
     // The coin's row lock serialises burns: two cannot both claim the last of the supply.
     await tx.findOneOrFail(Stablecoin, { id: coin.id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
@@ -172,9 +195,16 @@ export async function findOperation(em: EntityManager, platformId: string, id: s
   return op;
 }
 
-export async function listOperations(em: EntityManager, platformId: string, stablecoinId: string, q: { limit: number; cursor?: string; operationType?: OperationType }) {
+export async function listOperations(
+  em: EntityManager,
+  platformId: string,
+  stablecoinId: string,
+  q: { limit: number; cursor?: string; operationType?: OperationType },
+) {
   await findStablecoin(em, platformId, stablecoinId);
-  return listPage(em, StablecoinOperation, { platformId, stablecoinId, ...(q.operationType ? { operationType: q.operationType } : {}) }, q, (rows) => rows.map((r) => operationView(r)));
+  return listPage(em, StablecoinOperation, { platformId, stablecoinId, ...(q.operationType ? { operationType: q.operationType } : {}) }, q, (rows) =>
+    rows.map((r) => operationView(r)),
+  );
 }
 
 // ---- The steps of an operation's workflow. Each is guarded by the status it starts from, so a
@@ -189,7 +219,10 @@ export interface StepOutcome {
 }
 
 function outcomeOf(op: StablecoinOperation): StepOutcome {
-  const refusal = op.status === 'FAILED' && op.failureReason && op.failureReason in SUBMISSION_REFUSALS ? SUBMISSION_REFUSALS[op.failureReason as keyof typeof SUBMISSION_REFUSALS] : undefined;
+  const refusal =
+    op.status === 'FAILED' && op.failureReason && op.failureReason in SUBMISSION_REFUSALS
+      ? SUBMISSION_REFUSALS[op.failureReason as keyof typeof SUBMISSION_REFUSALS]
+      : undefined;
   return {
     status: op.status,
     ...(op.status === 'PENDING_FUNDING' && op.expiresAt ? { fundingWindowMs: Math.max(0, op.expiresAt.getTime() - Date.now()) } : {}),
@@ -199,7 +232,16 @@ function outcomeOf(op: StablecoinOperation): StepOutcome {
 
 async function orderOf(em: EntityManager, op: StablecoinOperation): Promise<ProviderOrder> {
   const coin = await em.findOneOrFail(Stablecoin, { id: op.stablecoinId });
-  return { operationId: op.id, type: op.operationType, valueType: coin.providerTokenIdentifier, units: BigInt(op.amount), cents: op.fiatAmount, source: op.source, destinationAddressId: null, ...(op.destination.rail ? { rail: op.destination.rail } : {}) };
+  return {
+    operationId: op.id,
+    type: op.operationType,
+    valueType: coin.providerTokenIdentifier,
+    units: BigInt(op.amount),
+    cents: op.fiatAmount,
+    source: op.source,
+    destinationAddressId: null,
+    ...(op.destination.rail ? { rail: op.destination.rail } : {}),
+  };
 }
 
 /** Moves the operation from one status to the next, only if it is still where the step expects it. */
@@ -260,7 +302,10 @@ export async function recordFunding(em: EntityManager, id: string): Promise<Step
     // A retried step whose first attempt recorded the funds finds them recorded.
     if (fundsRecorded(op)) return outcomeOf(op);
     if (op.status !== 'PENDING_FUNDING' || (op.expiresAt && op.expiresAt.getTime() <= Date.now())) {
-      throw new DomainError('INVALID_STATE_TRANSITION', `The operation is ${op.status === 'PENDING_FUNDING' ? 'past its funding window' : op.status}; it does not wait for funds`);
+      throw new DomainError(
+        'INVALID_STATE_TRANSITION',
+        `The operation is ${op.status === 'PENDING_FUNDING' ? 'past its funding window' : op.status}; it does not wait for funds`,
+      );
     }
     op.status = 'PENDING_PROVIDER';
     op.providerStatus = 'funds_received';

@@ -18,7 +18,8 @@ export interface LinkRequest {
   providerAccountId?: string;
 }
 
-const alreadyLinked = (id: string) => new DomainError('CONFLICT', `This provider account is already linked (${id}); revoke that link before linking it again`, { stablecoinProviderAccountId: id });
+const alreadyLinked = (id: string) =>
+  new DomainError('CONFLICT', `This provider account is already linked (${id}); revoke that link before linking it again`, { stablecoinProviderAccountId: id });
 
 /**
  * Links a provider account: the provider must accept the credentials (else
@@ -33,24 +34,39 @@ export async function linkProviderAccount(em: EntityManager, masterKey: Buffer, 
   try {
     reachable = await client.accounts(credentials);
   } catch (err) {
-    if (err instanceof ProviderRefusal && err.kind === 'AUTHENTICATION') throw new DomainError('STABLECOIN_VERIFICATION_FAILED', `${err.message}; nothing was linked`);
+    if (err instanceof ProviderRefusal && err.kind === 'AUTHENTICATION')
+      throw new DomainError('STABLECOIN_VERIFICATION_FAILED', `${err.message}; nothing was linked`);
     throw providerFailure(err);
   }
   let providerAccountId = body.providerAccountId;
   if (providerAccountId === undefined) {
     if (reachable.length !== 1) {
-      throw DomainError.invalidInput([{ field: 'providerAccountId', constraint: 'required', message: `the credentials reach ${reachable.length} provider accounts (${reachable.join(', ')}); name one` }]);
+      throw DomainError.invalidInput([
+        {
+          field: 'providerAccountId',
+          constraint: 'required',
+          message: `the credentials reach ${reachable.length} provider accounts (${reachable.join(', ')}); name one`,
+        },
+      ]);
     }
     providerAccountId = reachable[0]!;
   } else if (!reachable.includes(providerAccountId)) {
-    throw new DomainError('STABLECOIN_VERIFICATION_FAILED', 'The credentials do not reach the provider account named', { errors: [{ field: 'providerAccountId', constraint: 'reachable', message: `must be one of: ${reachable.join(', ')}` }] });
+    throw new DomainError('STABLECOIN_VERIFICATION_FAILED', 'The credentials do not reach the provider account named', {
+      errors: [{ field: 'providerAccountId', constraint: 'reachable', message: `must be one of: ${reachable.join(', ')}` }],
+    });
   }
   const id = derivedId('StablecoinProviderAccount', caller.platformId, 'provider-account', idempotencyKey);
   try {
     return await em.transactional(async (tx) => {
       const mine = await tx.findOne(StablecoinProviderAccount, { id });
       if (mine) return providerAccountView(mine);
-      const live = await tx.findOne(StablecoinProviderAccount, { platformId: caller.platformId, environment: caller.environment, provider: body.provider, providerAccountId, status: { $ne: 'REVOKED' } });
+      const live = await tx.findOne(StablecoinProviderAccount, {
+        platformId: caller.platformId,
+        environment: caller.environment,
+        provider: body.provider,
+        providerAccountId,
+        status: { $ne: 'REVOKED' },
+      });
       if (live) throw alreadyLinked(live.id);
       const now = new Date();
       const link = tx.create(StablecoinProviderAccount, {
@@ -79,8 +95,18 @@ export async function findProviderAccount(em: EntityManager, platformId: string,
   return link;
 }
 
-export async function listProviderAccounts(em: EntityManager, platformId: string, q: { limit: number; cursor?: string; provider?: StablecoinProvider; status?: ProviderAccountStatus }) {
-  return listPage(em, StablecoinProviderAccount, { platformId, ...(q.provider ? { provider: q.provider } : {}), ...(q.status ? { status: q.status } : {}) }, q, (rows) => rows.map(providerAccountView));
+export async function listProviderAccounts(
+  em: EntityManager,
+  platformId: string,
+  q: { limit: number; cursor?: string; provider?: StablecoinProvider; status?: ProviderAccountStatus },
+) {
+  return listPage(
+    em,
+    StablecoinProviderAccount,
+    { platformId, ...(q.provider ? { provider: q.provider } : {}), ...(q.status ? { status: q.status } : {}) },
+    q,
+    (rows) => rows.map(providerAccountView),
+  );
 }
 
 /**
@@ -94,9 +120,21 @@ export async function chooseLink(em: EntityManager, caller: Caller, provider: St
     if (link.environment !== caller.environment || link.provider !== provider) throw DomainError.notFound('StablecoinProviderAccount');
     return link;
   }
-  const active = await em.find(StablecoinProviderAccount, { platformId: caller.platformId, environment: caller.environment, provider, status: 'ACTIVE' }, { limit: 2, orderBy: { createdAt: 'asc' } });
-  if (active.length === 0) throw new DomainError('STABLECOIN_PROVIDER_ACCOUNT_NOT_FOUND', `The platform has no ACTIVE ${provider} provider account link; link one with POST /stablecoin-provider-accounts`);
-  if (active.length > 1) throw new DomainError('STABLECOIN_PROVIDER_ACCOUNT_SELECTION_REQUIRED', 'Several provider account links are ACTIVE; pass stablecoinProviderAccountId to choose one');
+  const active = await em.find(
+    StablecoinProviderAccount,
+    { platformId: caller.platformId, environment: caller.environment, provider, status: 'ACTIVE' },
+    { limit: 2, orderBy: { createdAt: 'asc' } },
+  );
+  if (active.length === 0)
+    throw new DomainError(
+      'STABLECOIN_PROVIDER_ACCOUNT_NOT_FOUND',
+      `The platform has no ACTIVE ${provider} provider account link; link one with POST /stablecoin-provider-accounts`,
+    );
+  if (active.length > 1)
+    throw new DomainError(
+      'STABLECOIN_PROVIDER_ACCOUNT_SELECTION_REQUIRED',
+      'Several provider account links are ACTIVE; pass stablecoinProviderAccountId to choose one',
+    );
   return active[0]!;
 }
 

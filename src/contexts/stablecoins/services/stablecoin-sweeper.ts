@@ -13,7 +13,11 @@ import { stablecoinTiming } from './stablecoin-timing';
  * issuances still under way and of operations still CREATED a grace period after they were
  * recorded (workflow id = the business id: a running workflow is joined, never doubled).
  */
-export async function startStrandedStablecoinWork(orm: MikroORM, client: Client, options: { graceMs?: number; taskQueue?: string; limit?: number } = {}): Promise<string[]> {
+export async function startStrandedStablecoinWork(
+  orm: MikroORM,
+  client: Client,
+  options: { graceMs?: number; taskQueue?: string; limit?: number } = {},
+): Promise<string[]> {
   const cutoff = new Date(Date.now() - (options.graceMs ?? 60_000));
   const em = orm.em.fork();
   const limit = options.limit ?? 100;

@@ -32,12 +32,23 @@ export interface RegisterRequest {
 const ALIVE = { issuanceStatus: { $nin: ['REJECTED', 'FAILED'] as IssuanceStatus[] } };
 
 /** The first registration alive that already holds one of the token's identifiers or its symbol, as the refusal to answer. */
-async function takenBy(em: EntityManager, caller: Caller, token: { providerTokenIdentifier: string; networkTokenIdentifier: string; symbol: string }): Promise<DomainError | undefined> {
+async function takenBy(
+  em: EntityManager,
+  caller: Caller,
+  token: { providerTokenIdentifier: string; networkTokenIdentifier: string; symbol: string },
+): Promise<DomainError | undefined> {
   const scope = { platformId: caller.platformId, environment: caller.environment, ...ALIVE };
-  const sameToken = await em.findOne(Stablecoin, { ...scope, $or: [{ providerTokenIdentifier: token.providerTokenIdentifier }, { networkTokenIdentifier: token.networkTokenIdentifier }] });
-  if (sameToken) return new DomainError('STABLECOIN_TOKEN_IDENTIFIER_ALREADY_EXISTS', `The token is already registered as ${sameToken.id}`, { stablecoinId: sameToken.id });
+  const sameToken = await em.findOne(Stablecoin, {
+    ...scope,
+    $or: [{ providerTokenIdentifier: token.providerTokenIdentifier }, { networkTokenIdentifier: token.networkTokenIdentifier }],
+  });
+  if (sameToken)
+    return new DomainError('STABLECOIN_TOKEN_IDENTIFIER_ALREADY_EXISTS', `The token is already registered as ${sameToken.id}`, { stablecoinId: sameToken.id });
   const sameSymbol = await em.findOne(Stablecoin, { ...scope, symbol: token.symbol });
-  if (sameSymbol) return new DomainError('STABLECOIN_SYMBOL_ALREADY_EXISTS', `The symbol ${token.symbol} is already used by ${sameSymbol.id}`, { stablecoinId: sameSymbol.id });
+  if (sameSymbol)
+    return new DomainError('STABLECOIN_SYMBOL_ALREADY_EXISTS', `The symbol ${token.symbol} is already used by ${sameSymbol.id}`, {
+      stablecoinId: sameSymbol.id,
+    });
   return undefined;
 }
 
@@ -47,7 +58,13 @@ async function takenBy(em: EntityManager, caller: Caller, token: { providerToken
  * one given must match. The stablecoin starts PENDING_REVIEW and NOT_ENABLED; its issuance
  * workflow follows the provider's review. Its id derives from the Idempotency-Key.
  */
-export async function registerStablecoin(em: EntityManager, masterKey: Buffer, caller: Caller, body: RegisterRequest, idempotencyKey: string): Promise<Stablecoin> {
+export async function registerStablecoin(
+  em: EntityManager,
+  masterKey: Buffer,
+  caller: Caller,
+  body: RegisterRequest,
+  idempotencyKey: string,
+): Promise<Stablecoin> {
   const id = derivedId('Stablecoin', caller.platformId, 'stablecoin', idempotencyKey);
   const mine = await em.findOne(Stablecoin, { id });
   if (mine) return mine;
@@ -105,8 +122,17 @@ export async function findStablecoin(em: EntityManager, platformId: string, id: 
   return coin;
 }
 
-export async function listStablecoins(em: EntityManager, platformId: string, q: { limit: number; cursor?: string; issuanceStatus?: IssuanceStatus; svcOperationsStatus?: GridOperationsStatus; provider?: StablecoinProvider }) {
-  const where = { platformId, ...(q.issuanceStatus ? { issuanceStatus: q.issuanceStatus } : {}), ...(q.svcOperationsStatus ? { gridOperationsStatus: q.svcOperationsStatus } : {}), ...(q.provider ? { provider: q.provider } : {}) };
+export async function listStablecoins(
+  em: EntityManager,
+  platformId: string,
+  q: { limit: number; cursor?: string; issuanceStatus?: IssuanceStatus; svcOperationsStatus?: GridOperationsStatus; provider?: StablecoinProvider },
+) {
+  const where = {
+    platformId,
+    ...(q.issuanceStatus ? { issuanceStatus: q.issuanceStatus } : {}),
+    ...(q.svcOperationsStatus ? { gridOperationsStatus: q.svcOperationsStatus } : {}),
+    ...(q.provider ? { provider: q.provider } : {}),
+  };
   return listPage(em, Stablecoin, where, q, (rows) => rows.map(stablecoinView));
 }
 
@@ -152,14 +178,18 @@ export async function advanceIssuance(em: EntityManager, masterKey: Buffer, id: 
   try {
     const usable = await usableLink(em, masterKey, coin.providerAccountLinkId);
     const answer = await onLink(em, usable, (u) =>
-      from === 'PENDING_REVIEW' ? u.client.reviewIssuance(u.credentials, u.link.providerAccountId, coin.providerTokenIdentifier) : u.client.provisionIssuance(u.credentials, u.link.providerAccountId, coin.providerTokenIdentifier),
+      from === 'PENDING_REVIEW'
+        ? u.client.reviewIssuance(u.credentials, u.link.providerAccountId, coin.providerTokenIdentifier)
+        : u.client.provisionIssuance(u.credentials, u.link.providerAccountId, coin.providerTokenIdentifier),
     );
     next = answer === 'APPROVED' ? 'PROVISIONING' : answer === 'REJECTED' ? 'REJECTED' : answer;
   } catch (err) {
     // The provider's own refusal ends the issuance; a revoked link can never ask again (FAILED).
     // A provider out of reach, or a link INVALID until the operator or the platform restores it,
     // only delays it: the step is retried.
-    const refused = err instanceof ProviderRefusal || (err instanceof DomainError && (err.code === 'STABLECOIN_PROVIDER_ERROR' || err.code === 'STABLECOIN_VERIFICATION_FAILED'));
+    const refused =
+      err instanceof ProviderRefusal ||
+      (err instanceof DomainError && (err.code === 'STABLECOIN_PROVIDER_ERROR' || err.code === 'STABLECOIN_VERIFICATION_FAILED'));
     const revoked = err instanceof DomainError && err.code === 'STABLECOIN_PROVIDER_ACCOUNT_REVOKED';
     if (!refused && !revoked) throw retryable(err);
     next = revoked || from === 'PROVISIONING' ? 'FAILED' : 'REJECTED';
@@ -170,5 +200,9 @@ export async function advanceIssuance(em: EntityManager, masterKey: Buffer, id: 
 
 /** Issuance of a coin still under way (for the sweep that restarts lost issuance workflows). */
 export async function issuancesUnderWay(em: EntityManager, olderThan: Date, limit: number): Promise<Stablecoin[]> {
-  return em.find(Stablecoin, { issuanceStatus: { $in: ['PENDING_REVIEW', 'PROVISIONING'] }, createdAt: { $lt: olderThan } }, { orderBy: { createdAt: 'asc' }, limit });
+  return em.find(
+    Stablecoin,
+    { issuanceStatus: { $in: ['PENDING_REVIEW', 'PROVISIONING'] }, createdAt: { $lt: olderThan } },
+    { orderBy: { createdAt: 'asc' }, limit },
+  );
 }

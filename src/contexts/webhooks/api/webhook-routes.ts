@@ -40,7 +40,9 @@ const RotateSigningKeyRequestSchema = z
       .min(0)
       .max(MAX_ROTATION_OVERLAP_SECONDS)
       .optional()
-      .openapi({ description: `How long the previous key keeps signing beside the new one (default ${DEFAULT_ROTATION_OVERLAP_SECONDS}, one day); 0 retires it at once` }),
+      .openapi({
+        description: `How long the previous key keeps signing beside the new one (default ${DEFAULT_ROTATION_OVERLAP_SECONDS}, one day); 0 retires it at once`,
+      }),
   })
   .strict()
   .openapi('RotateWebhookSigningKeyRequest');

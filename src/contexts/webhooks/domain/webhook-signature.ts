@@ -51,9 +51,12 @@ export function verifyWebhookSignature(publicKeyPem: string, rawBody: string | B
   if (trimmed.startsWith('{')) {
     try {
       const parsed = JSON.parse(trimmed) as { s?: unknown; sigs?: unknown };
-      candidates = [parsed.s, ...(Array.isArray(parsed.sigs) ? parsed.sigs.slice(0, MAX_SIGNATURES).map((x: unknown) => (x && typeof x === 'object' ? (x as { s?: unknown }).s : undefined)) : [])].filter(
-        (x): x is string => typeof x === 'string',
-      );
+      candidates = [
+        parsed.s,
+        ...(Array.isArray(parsed.sigs)
+          ? parsed.sigs.slice(0, MAX_SIGNATURES).map((x: unknown) => (x && typeof x === 'object' ? (x as { s?: unknown }).s : undefined))
+          : []),
+      ].filter((x): x is string => typeof x === 'string');
     } catch {
       return false;
     }

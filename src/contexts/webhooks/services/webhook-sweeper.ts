@@ -11,9 +11,19 @@ import { startWebhookDelivery } from '../../../temporal/starters/webhook-deliver
  * period — and starts their delivery. Safe to run anywhere, any number of times: the workflow id
  * is the event id, a running delivery is reused, and a finished one is never started again.
  */
-export async function startStrandedWebhookDeliveries(orm: MikroORM, client: Client, options: { graceMs?: number; taskQueue?: string; limit?: number; platformId?: string } = {}): Promise<string[]> {
+export async function startStrandedWebhookDeliveries(
+  orm: MikroORM,
+  client: Client,
+  options: { graceMs?: number; taskQueue?: string; limit?: number; platformId?: string } = {},
+): Promise<string[]> {
   const cutoff = new Date(Date.now() - (options.graceMs ?? 60_000));
-  const stranded = await orm.em.fork().find(WebhookEvent, { state: 'PENDING', attempts: 0, createdAt: { $lt: cutoff }, ...(options.platformId ? { platformId: options.platformId } : {}) }, { orderBy: { createdAt: 'asc' }, limit: options.limit ?? 100 });
+  const stranded = await orm.em
+    .fork()
+    .find(
+      WebhookEvent,
+      { state: 'PENDING', attempts: 0, createdAt: { $lt: cutoff }, ...(options.platformId ? { platformId: options.platformId } : {}) },
+      { orderBy: { createdAt: 'asc' }, limit: options.limit ?? 100 },
+    );
   const started: string[] = [];
   for (const event of stranded) {
     try {

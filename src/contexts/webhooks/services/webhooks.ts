@@ -18,7 +18,18 @@ export async function recordWebhookEvent(em: EntityManager, input: NewWebhookEve
   const id = input.id ?? newId('Webhook');
   const now = new Date();
   const payload = stringifyWithBigInt({ id, type: input.type, timestamp: now.toISOString(), data: input.data });
-  const row = { id, platformId: input.platformId, environment: input.environment, type: input.type, payload, state: 'PENDING' as const, attempts: 0, lastResponseStatus: null, lastAttemptAt: null, createdAt: now };
+  const row = {
+    id,
+    platformId: input.platformId,
+    environment: input.environment,
+    type: input.type,
+    payload,
+    state: 'PENDING' as const,
+    attempts: 0,
+    lastResponseStatus: null,
+    lastAttemptAt: null,
+    createdAt: now,
+  };
   // One statement: recorded now, or found recorded by an earlier try (ids derive from what they announce).
   const inserted = await em.createQueryBuilder(WebhookEvent).insert(row).onConflict('id').ignore().execute('run');
   if (inserted.affectedRows === 0) return em.findOneOrFail(WebhookEvent, { id });

@@ -182,7 +182,12 @@ export const RECEIVING_INSTITUTIONS: readonly ReceivingInstitution[] = [
   ]),
 ];
 
-const mobile = (currency: string, countries: readonly string[], provider: string, displayName = provider): MobileMoneyProvider => ({ provider, displayName, currency, countries });
+const mobile = (currency: string, countries: readonly string[], provider: string, displayName = provider): MobileMoneyProvider => ({
+  provider,
+  displayName,
+  currency,
+  countries,
+});
 
 export const MOBILE_MONEY_PROVIDERS: readonly MobileMoneyProvider[] = [
   mobile('KES', ['KE'], 'M-Pesa', 'M-Pesa (Safaricom)'),

@@ -27,9 +27,7 @@ export interface Bech32DecodeOptions {
 }
 
 /** A decoded string: lower-case human-readable part and the 5-bit data words, checksum removed. */
-export type Bech32Decoded =
-  | { ok: true; hrp: string; words: number[]; variant: Bech32Variant | null }
-  | { ok: false; reason: string };
+export type Bech32Decoded = { ok: true; hrp: string; words: number[]; variant: Bech32Variant | null } | { ok: false; reason: string };
 
 const GENERATOR = [0x3b6a57b2, 0x26508e6d, 0x1ea119fa, 0x3d4233dd, 0x2a1462b3];
 

@@ -50,7 +50,7 @@ export function checkLightningInvoice(value: string): IdentifierCheck {
   const fieldsEnd = words.length - SIGNATURE_WORDS;
   let paymentHash = false;
   let payee: Uint8Array | null = null;
-  for (let i = TIMESTAMP_WORDS; i < fieldsEnd; ) {
+  for (let i = TIMESTAMP_WORDS; i < fieldsEnd;) {
     if (i + 3 > fieldsEnd) return refused('The invoice has a truncated tagged field.');
     const tag = words[i];
     const length = words[i + 1] * 32 + words[i + 2];
@@ -203,7 +203,7 @@ export function checkBolt12Offer(value: string): IdentifierCheck {
 
   const fields = new Map<number, Uint8Array>();
   let previous = -1;
-  for (let at = 0; at < bytes.length; ) {
+  for (let at = 0; at < bytes.length;) {
     const type = readBigSize(bytes, at);
     if (type === null) return refused('The offer data is truncated.');
     const length = readBigSize(bytes, type.next);

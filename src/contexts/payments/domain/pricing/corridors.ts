@@ -1,5 +1,14 @@
 import { DomainError } from '../../../../domain/errors';
-import { CLASS_PRICING, CORRIDOR_OVERRIDES, DESTINATION_CLASS, DESTINATION_RAILS, RAIL_LIFETIME_SECONDS, SENDING_SCHEDULES, UNKNOWN_RAIL_LIFETIME_SECONDS, type DestinationClass } from './data/corridors';
+import {
+  CLASS_PRICING,
+  CORRIDOR_OVERRIDES,
+  DESTINATION_CLASS,
+  DESTINATION_RAILS,
+  RAIL_LIFETIME_SECONDS,
+  SENDING_SCHEDULES,
+  UNKNOWN_RAIL_LIFETIME_SECONDS,
+  type DestinationClass,
+} from './data/corridors';
 import { isSupportedCorridor } from './rates';
 
 export { CORRIDOR_DATA_VERSION } from './data/corridors';
@@ -52,10 +61,18 @@ export function corridorTerms(from: string, to: string): CorridorTerms {
 export function assertWithinCorridorLimits(terms: CorridorTerms, totalSendingMinor: bigint, currency: string): void {
   const details = { currency, minSendingAmount: terms.minSendingMinor, maxSendingAmount: terms.maxSendingMinor, totalSendingAmount: totalSendingMinor };
   if (totalSendingMinor < terms.minSendingMinor) {
-    throw new DomainError('AMOUNT_OUT_OF_RANGE', `The sending amount is below this corridor's minimum of ${terms.minSendingMinor} (${currency} minor units)`, details);
+    throw new DomainError(
+      'AMOUNT_OUT_OF_RANGE',
+      `The sending amount is below this corridor's minimum of ${terms.minSendingMinor} (${currency} minor units)`,
+      details,
+    );
   }
   if (totalSendingMinor > terms.maxSendingMinor) {
-    throw new DomainError('TRANSACTION_SIZE_LIMIT_EXCEEDED', `The sending amount is above this corridor's single-transaction maximum of ${terms.maxSendingMinor} (${currency} minor units)`, details);
+    throw new DomainError(
+      'TRANSACTION_SIZE_LIMIT_EXCEEDED',
+      `The sending amount is above this corridor's single-transaction maximum of ${terms.maxSendingMinor} (${currency} minor units)`,
+      details,
+    );
   }
 }
 
@@ -127,7 +144,8 @@ export const CHINA_BUSINESS_PURPOSES: readonly PurposeOfPayment[] = [
 export type SenderType = 'INDIVIDUAL' | 'BUSINESS';
 
 const toIndia = (currency: string, country?: string) => currency === 'INR' || country === 'IN';
-const businessToChina = (currency: string, country?: string, customerType?: SenderType) => (currency === 'CNY' || country === 'CN') && customerType === 'BUSINESS';
+const businessToChina = (currency: string, country?: string, customerType?: SenderType) =>
+  (currency === 'CNY' || country === 'CN') && customerType === 'BUSINESS';
 
 /**
  * Whether a quote must carry `purposeOfPayment`: every payout in INR or to India (the Indian

@@ -84,12 +84,14 @@ const MAX_DECIMALS = 18;
 
 function checkInput(input: PriceQuoteInput): void {
   for (const side of [input.sending, input.receiving]) {
-    if (!Number.isInteger(side.decimals) || side.decimals < 0 || side.decimals > MAX_DECIMALS) throw new RangeError(`decimals must be an integer 0..${MAX_DECIMALS}, got ${side.decimals}`);
+    if (!Number.isInteger(side.decimals) || side.decimals < 0 || side.decimals > MAX_DECIMALS)
+      throw new RangeError(`decimals must be an integer 0..${MAX_DECIMALS}, got ${side.decimals}`);
   }
   if (input.rate.num <= 0n || input.rate.den <= 0n) throw new RangeError('rate must be a positive rational');
   for (const fee of [input.serviceFee, input.platformFee]) {
     if (fee.fixedMinor < 0n) throw new RangeError('fixed fees must not be negative');
-    if (!Number.isInteger(fee.variableBps) || fee.variableBps < 0 || fee.variableBps > 10_000) throw new RangeError(`variable fees must be integer bps 0..10000, got ${fee.variableBps}`);
+    if (!Number.isInteger(fee.variableBps) || fee.variableBps < 0 || fee.variableBps > 10_000)
+      throw new RangeError(`variable fees must be integer bps 0..10000, got ${fee.variableBps}`);
   }
 }
 
@@ -143,7 +145,12 @@ export function priceQuote(input: PriceQuoteInput): PricedQuote {
   const { serviceFee, platformFee } = input;
   const k = minorRate(input.rate, input.sending.decimals, input.receiving.decimals);
   const variableBps = BigInt(serviceFee.variableBps + platformFee.variableBps);
-  const details = { lockedSide: input.lockedSide, lockedAmount: input.lockedAmount, sendingCurrency: input.sending.code, receivingCurrency: input.receiving.code };
+  const details = {
+    lockedSide: input.lockedSide,
+    lockedAmount: input.lockedAmount,
+    sendingCurrency: input.sending.code,
+    receivingCurrency: input.receiving.code,
+  };
   if (input.lockedAmount <= 0n) throw outOfRange('The locked amount must be greater than zero', details);
   if (variableBps >= BPS) throw outOfRange('The variable fees leave nothing to convert', details);
 

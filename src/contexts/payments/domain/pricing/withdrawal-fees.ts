@@ -32,14 +32,30 @@ export function networksFor(currency: string): WithdrawalNetwork[] {
  */
 export function withdrawalPairProblems(currency: string, network: string): FieldError[] {
   if (!WITHDRAWAL_CURRENCIES.includes(currency)) {
-    return [{ field: 'currency', constraint: 'enum', message: `must be a currency that can be withdrawn: ${WITHDRAWAL_CURRENCIES.join(', ')}`, hint: { enum: [...WITHDRAWAL_CURRENCIES] } }];
+    return [
+      {
+        field: 'currency',
+        constraint: 'enum',
+        message: `must be a currency that can be withdrawn: ${WITHDRAWAL_CURRENCIES.join(', ')}`,
+        hint: { enum: [...WITHDRAWAL_CURRENCIES] },
+      },
+    ];
   }
   const networks = networksFor(currency);
   if (!isWithdrawalNetwork(network)) {
-    return [{ field: 'cryptoNetwork', constraint: 'enum', message: `must be one of ${WITHDRAWAL_NETWORKS.join(', ')}`, hint: { enum: [...WITHDRAWAL_NETWORKS] } }];
+    return [
+      { field: 'cryptoNetwork', constraint: 'enum', message: `must be one of ${WITHDRAWAL_NETWORKS.join(', ')}`, hint: { enum: [...WITHDRAWAL_NETWORKS] } },
+    ];
   }
   if (!networks.includes(network)) {
-    return [{ field: 'cryptoNetwork', constraint: 'supportedForCurrency', message: `${currency} cannot be withdrawn over ${network}; it goes over ${networks.join(', ')}`, hint: { enum: networks } }];
+    return [
+      {
+        field: 'cryptoNetwork',
+        constraint: 'supportedForCurrency',
+        message: `${currency} cannot be withdrawn over ${network}; it goes over ${networks.join(', ')}`,
+        hint: { enum: networks },
+      },
+    ];
   }
   return [];
 }
@@ -54,7 +70,8 @@ export function checkBitcoinAddress(value: string): IdentifierCheck {
     const version = decoded.words[0]!;
     const program = convertBits(decoded.words.slice(1), 5, 8, false);
     if (version > 16 || !program || program.length < 2 || program.length > 40) return refused('The witness program is malformed.');
-    if (version === 0 && (decoded.variant !== 'bech32' || (program.length !== 20 && program.length !== 32))) return refused('A version 0 witness program is 20 or 32 bytes with a bech32 checksum.');
+    if (version === 0 && (decoded.variant !== 'bech32' || (program.length !== 20 && program.length !== 32)))
+      return refused('A version 0 witness program is 20 or 32 bytes with a bech32 checksum.');
     if (version > 0 && decoded.variant !== 'bech32m') return refused('Witness versions 1 and above use a bech32m checksum.');
     return accepted(lower);
   }

@@ -109,19 +109,40 @@ export const SENDING_SCHEDULES: Readonly<Record<string, SendingSchedule>> = {
     minSendingMinor: 5_000_000n,
     maxSendingMinor: 100_000_000_000n,
     mobileMoneyMaxSendingMinor: 2_000_000_000n,
-    fixedFeeMinor: { SAME_CURRENCY: 100_000n, MAJOR_FIAT: 1_000_000n, EMERGING_FIAT: 1_500_000n, MOBILE_MONEY_FIAT: 2_000_000n, STABLECOIN: 100_000n, BITCOIN: 500_000n },
+    fixedFeeMinor: {
+      SAME_CURRENCY: 100_000n,
+      MAJOR_FIAT: 1_000_000n,
+      EMERGING_FIAT: 1_500_000n,
+      MOBILE_MONEY_FIAT: 2_000_000n,
+      STABLECOIN: 100_000n,
+      BITCOIN: 500_000n,
+    },
   },
   USDT: {
     minSendingMinor: 5_000_000n,
     maxSendingMinor: 100_000_000_000n,
     mobileMoneyMaxSendingMinor: 2_000_000_000n,
-    fixedFeeMinor: { SAME_CURRENCY: 100_000n, MAJOR_FIAT: 1_000_000n, EMERGING_FIAT: 1_500_000n, MOBILE_MONEY_FIAT: 2_000_000n, STABLECOIN: 100_000n, BITCOIN: 500_000n },
+    fixedFeeMinor: {
+      SAME_CURRENCY: 100_000n,
+      MAJOR_FIAT: 1_000_000n,
+      EMERGING_FIAT: 1_500_000n,
+      MOBILE_MONEY_FIAT: 2_000_000n,
+      STABLECOIN: 100_000n,
+      BITCOIN: 500_000n,
+    },
   },
   USDB: {
     minSendingMinor: 5_000_000n,
     maxSendingMinor: 100_000_000_000n,
     mobileMoneyMaxSendingMinor: 2_000_000_000n,
-    fixedFeeMinor: { SAME_CURRENCY: 100_000n, MAJOR_FIAT: 1_000_000n, EMERGING_FIAT: 1_500_000n, MOBILE_MONEY_FIAT: 2_000_000n, STABLECOIN: 100_000n, BITCOIN: 500_000n },
+    fixedFeeMinor: {
+      SAME_CURRENCY: 100_000n,
+      MAJOR_FIAT: 1_000_000n,
+      EMERGING_FIAT: 1_500_000n,
+      MOBILE_MONEY_FIAT: 2_000_000n,
+      STABLECOIN: 100_000n,
+      BITCOIN: 500_000n,
+    },
   },
   // satoshis: 5,000 sats (about 4.76 USD) to 1.05 BTC; Lightning/Spark moves are nearly free
   BTC: {
