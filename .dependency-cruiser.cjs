@@ -1,0 +1,93 @@
+// The code's boundaries, checked in CI (`npm run boundaries`). The README draws the context graph
+// (`npm run boundaries:graph`).
+
+/**
+ * The contexts in dependency order, lowest first: a context imports only contexts of an earlier
+ * step, so no two contexts can import each other, directly or around a loop. Contexts of one step
+ * do not import each other. A lower context that must call back up (the ledger audit over card
+ * and stablecoin accounts, execution gates) exposes an extension point the higher one registers with.
+ */
+const CONTEXT_ORDER = [
+  ['platforms'],
+  ['webhooks'],
+  ['ledger'],
+  ['customers'],
+  ['directories'],
+  ['external-accounts'],
+  ['payments'],
+  ['cards', 'stablecoins', 'invitations'],
+];
+
+const contextPath = (names) => `^src/contexts/(${names.join('|')})/`;
+
+/** For each context: the contexts it must not import (those of its own step and every later one). */
+const orderRules = CONTEXT_ORDER.flatMap((step, index) =>
+  step.map((context) => {
+    const above = [...step.filter((peer) => peer !== context), ...CONTEXT_ORDER.slice(index + 1).flat()];
+    return {
+      name: 'context-order',
+      comment: `${context} may import only contexts earlier in CONTEXT_ORDER (.dependency-cruiser.cjs), never ${above.join(', ')}: no cycles between contexts`,
+      severity: 'error',
+      from: { path: `^src/contexts/${context}/` },
+      to: { path: contextPath(above) },
+    };
+  }),
+).filter((rule) => !rule.to.path.endsWith('()/'));
+
+/** A context's HTTP layer (api/) is its own: routes are found at run time (src/contexts/discover.ts), never imported. */
+const apiRules = CONTEXT_ORDER.flat().map((context) => ({
+  name: 'api-stays-in-its-context',
+  comment: `Only ${context} itself imports src/contexts/${context}/api/`,
+  severity: 'error',
+  from: { path: '^(src|activities|worker|workflows)/', pathNot: `^src/contexts/${context}/` },
+  to: { path: `^src/contexts/${context}/api/` },
+}));
+
+module.exports = {
+  forbidden: [
+    ...orderRules,
+    {
+      name: 'context-face-only',
+      comment: 'A context uses another only through its public face, src/contexts/<context>/index.ts; never its api/, services/, domain/ or entities/ files',
+      severity: 'error',
+      from: { path: '^src/contexts/([^/]+)/' },
+      to: { path: '^src/contexts/[^/]+/.+', pathNot: ['^src/contexts/$1/', '^src/contexts/[^/]+/index\\.ts$'] },
+    },
+    ...apiRules,
+    {
+      name: 'services-not-http',
+      comment: 'Services, rules and entities know nothing of HTTP: they never import src/api (what they share with it lives in src/domain or their context)',
+      severity: 'error',
+      from: { path: '^src/contexts/[^/]+/(services|domain|entities|gates)/' },
+      to: { path: '^src/api/' },
+    },
+    {
+      name: 'workflow-purity',
+      comment:
+        'Workflow code is replayed: besides types it imports only @temporalio/workflow, other workflow code and pure rules (src/domain, a context domain/, the search attribute keys)',
+      severity: 'error',
+      from: { path: '^workflows/' },
+      to: {
+        dependencyTypesNot: ['type-only'],
+        pathNot: [
+          '^workflows/',
+          '^node_modules/@temporalio/(workflow|common)/',
+          '^src/domain/',
+          '^src/contexts/[^/]+/domain/',
+          '^src/temporal/search-attributes\\.ts$',
+        ],
+      },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '(^|/)(node_modules|dist|\\.data)/' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    reporterOptions: {
+      dot: {
+        collapsePattern: '^src/contexts/[^/]+',
+      },
+    },
+  },
+};
