@@ -26,7 +26,7 @@ const orderRules = CONTEXT_ORDER.flatMap((step, index) =>
     const above = [...step.filter((peer) => peer !== context), ...CONTEXT_ORDER.slice(index + 1).flat()];
     return {
       name: 'context-order',
-      comment: `${context} may import only contexts earlier in CONTEXT_ORDER (.dependency-cruiser.cjs), never ${above.join(', ')}: no cycles between contexts`,
+      comment: 'A context imports only contexts of an earlier step of CONTEXT_ORDER (.dependency-cruiser.cjs): no cycles between contexts',
       severity: 'error',
       from: { path: `^src/contexts/${context}/` },
       to: { path: contextPath(above) },
@@ -37,7 +37,7 @@ const orderRules = CONTEXT_ORDER.flatMap((step, index) =>
 /** A context's HTTP layer (api/) is its own: routes are found at run time (src/contexts/discover.ts), never imported. */
 const apiRules = CONTEXT_ORDER.flat().map((context) => ({
   name: 'api-stays-in-its-context',
-  comment: `Only ${context} itself imports src/contexts/${context}/api/`,
+  comment: "A context's api/ is imported only inside that context (routes are found at run time)",
   severity: 'error',
   from: { path: '^(src|activities|worker|workflows)/', pathNot: `^src/contexts/${context}/` },
   to: { path: `^src/contexts/${context}/api/` },
