@@ -13,7 +13,7 @@ import { postEntry, sandboxFundingAccountId } from '../../src/contexts/ledger/se
 import { internalAccountView } from '../../src/contexts/ledger/services/internal-account-views';
 import { transactionViews } from '../../src/contexts/payments/services/transaction-views';
 import { recordWebhookEvent } from '../../src/contexts/webhooks/services/webhooks';
-import type { IncomingPaymentInput, PostedPayment } from '../../workflows/definitions';
+import type { IncomingPaymentInput, PostedPayment } from '../../workflows/payments/definitions';
 import type { ActivityDeps } from '../deps';
 import { countFinishedPayment } from '../metrics';
 

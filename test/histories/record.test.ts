@@ -8,7 +8,7 @@ import { createPlatform } from '../../src/contexts/platforms/services/platforms'
 import { recordWebhookEvent } from '../../src/contexts/webhooks/services/webhooks';
 import type { webhookDelivery } from '../../workflows/webhooks/webhook-delivery';
 import type { customerVerification } from '../../workflows/customers/customer-verification';
-import { submitVerification } from '../../workflows/definitions';
+import { submitVerification } from '../../workflows/customers/definitions';
 import { uploadDocument } from '../../src/contexts/customers/services/documents';
 import { verificationIdFor } from '../../src/contexts/customers/services/verifications';
 import { FILES, individualFields, insertCustomer } from '../support/onboarding-fixtures';
@@ -19,7 +19,7 @@ import { newId } from '../../src/domain/ids';
 import { runIncomingPayment } from '../../src/temporal/starters/incoming-payment';
 import { bundledWorker } from '../support/bundled-worker';
 import { processingCard, startCard } from '../support/card-fixtures';
-import { cardNetworkEventUpdate, changeCardUpdate } from '../../workflows/definitions';
+import { cardNetworkEventUpdate, changeCardUpdate } from '../../workflows/cards/definitions';
 import { Harness } from '../support/harness';
 import { GATES_WITH_HELD, HELD_GATE } from '../support/held-gate';
 import { decideHold, executeQuote } from '../../src/temporal/starters/quote';

@@ -5,7 +5,7 @@ import { ensureSystemAccount, postEntry, sandboxFundingAccountId } from '../../s
 import { provisionCustomerAccounts } from '../../src/contexts/ledger/services/provisioning';
 import { createPlatform } from '../../src/contexts/platforms/services/platforms';
 import type { cardLifecycle } from '../../workflows/cards/card-lifecycle';
-import type { CardLifecycleInput } from '../../workflows/definitions';
+import type { CardLifecycleInput } from '../../workflows/cards/definitions';
 import { individualFields, insertCustomer } from './onboarding-fixtures';
 
 /**

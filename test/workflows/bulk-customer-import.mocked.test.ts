@@ -1,6 +1,6 @@
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { bulkCustomerImport } from '../../workflows/customers/bulk-customer-import';
-import { BULK_IMPORT_BATCH_ROWS, BULK_IMPORT_BATCHES_PER_RUN } from '../../workflows/definitions';
+import { BULK_IMPORT_BATCH_ROWS, BULK_IMPORT_BATCHES_PER_RUN } from '../../workflows/customers/definitions';
 import { quietTemporalRuntime, startMockedWorker, type MockedWorker } from '../support/bundled-worker';
 
 // The bulkCustomerImport workflow with in-memory activities: which rows each batch asks for,

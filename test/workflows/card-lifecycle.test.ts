@@ -11,7 +11,7 @@ import { WebhookEvent } from '../../src/contexts/webhooks/entities';
 import { openOrm } from '../../src/db/orm';
 import { parseMasterKey } from '../../src/security/secrets';
 import { domainErrorFrom } from '../../src/temporal/failures';
-import { cardNetworkEventUpdate, changeCardUpdate } from '../../workflows/definitions';
+import { cardNetworkEventUpdate, changeCardUpdate } from '../../workflows/cards/definitions';
 import { bundledWorker, quietTemporalRuntime } from '../support/bundled-worker';
 import { processingCard, startCard } from '../support/card-fixtures';
 import { eventually } from '../support/eventually';

@@ -3,7 +3,7 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { randomUUID } from 'node:crypto';
 import type { SubmissionInput, SubmissionResult } from '../../src/contexts/customers/services/verifications';
 import type { customerVerification } from '../../workflows/customers/customer-verification';
-import { submitVerification, verificationStatusQuery, VERIFICATION_ALREADY_DECIDED, type VerificationStatusValue } from '../../workflows/definitions';
+import { submitVerification, verificationStatusQuery, VERIFICATION_ALREADY_DECIDED, type VerificationStatusValue } from '../../workflows/customers/definitions';
 import { quietTemporalRuntime, startMockedWorker, type MockedWorker } from '../support/bundled-worker';
 import { eventually } from '../support/eventually';
 

@@ -12,7 +12,7 @@ import { uploadDocument } from '../../src/contexts/customers/services/documents'
 import { createPlatform } from '../../src/contexts/platforms/services/platforms';
 import { verificationIdFor } from '../../src/contexts/customers/services/verifications';
 import type { customerVerification } from '../../workflows/customers/customer-verification';
-import { submitVerification, verificationStatusQuery } from '../../workflows/definitions';
+import { submitVerification, verificationStatusQuery } from '../../workflows/customers/definitions';
 import { FILES, individualFields, insertCustomer } from '../support/onboarding-fixtures';
 import { WebhookReceiver } from '../support/receiver';
 import { bundledWorker, quietTemporalRuntime } from '../support/bundled-worker';

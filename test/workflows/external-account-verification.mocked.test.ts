@@ -3,7 +3,11 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { randomUUID } from 'node:crypto';
 import { register } from '../../src/contexts/external-accounts/domain/registration';
 import type { externalAccountVerification } from '../../workflows/external-accounts/external-account-verification';
-import { openOwnershipChallengeUpdate, submitOwnershipSignatureUpdate, type ExternalAccountVerificationInput } from '../../workflows/definitions';
+import {
+  openOwnershipChallengeUpdate,
+  submitOwnershipSignatureUpdate,
+  type ExternalAccountVerificationInput,
+} from '../../workflows/external-accounts/definitions';
 import { quietTemporalRuntime, startMockedWorker, type MockedWorker } from '../support/bundled-worker';
 
 // The externalAccountVerification state machine with in-memory activities: which step runs after

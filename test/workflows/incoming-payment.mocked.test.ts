@@ -4,7 +4,7 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { randomUUID } from 'node:crypto';
 import type { DeliveryOutcome } from '../../src/contexts/webhooks/domain/webhook-retry';
 import type { incomingPayment } from '../../workflows/payments/incoming-payment';
-import { incomingPaymentPosted, incomingPaymentStatusQuery, type IncomingPaymentInput, type PostedPayment } from '../../workflows/definitions';
+import { incomingPaymentPosted, incomingPaymentStatusQuery, type IncomingPaymentInput, type PostedPayment } from '../../workflows/payments/definitions';
 import { quietTemporalRuntime, startMockedWorker, type MockedWorker } from '../support/bundled-worker';
 
 // The incomingPayment state machine with in-memory activities: one posting step, the update

@@ -2,7 +2,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { randomBytes } from 'node:crypto';
 import type { invitationLifecycle } from '../../workflows/invitations/invitation-lifecycle';
-import { cancelInvitationUpdate, claimInvitationUpdate, type InvitationLifecycleInput } from '../../workflows/definitions';
+import { cancelInvitationUpdate, claimInvitationUpdate, type InvitationLifecycleInput } from '../../workflows/invitations/definitions';
 import { domainErrorFrom } from '../../src/temporal/failures';
 import { quietTemporalRuntime, startMockedWorker, type MockedWorker } from '../support/bundled-worker';
 

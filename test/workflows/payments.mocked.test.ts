@@ -9,9 +9,8 @@ import { payoutPlan, type PayoutPlan } from '../../src/contexts/payments/domain/
 import { pullPlan, type PullPlan } from '../../src/contexts/payments/domain/pull-scenarios';
 import type { outgoingPayment } from '../../workflows/payments/outgoing-payment';
 import type { quote } from '../../workflows/payments/quote';
-import { cancelPayoutUpdate, executeQuoteUpdate, type QuoteInput } from '../../workflows/definitions';
+import { cancelPayoutUpdate, decideHoldUpdate, executePaymentUpdate, executeQuoteUpdate, type QuoteInput } from '../../workflows/payments/definitions';
 import type { payment } from '../../workflows/payments/payment';
-import { decideHoldUpdate, executePaymentUpdate } from '../../workflows/payments/definitions';
 import { bundledWorker, quietTemporalRuntime, startMockedWorker, type MockedWorker } from '../support/bundled-worker';
 
 // The quote and outgoingPayment state machines with in-memory activities, on the time-skipping

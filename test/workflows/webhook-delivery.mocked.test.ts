@@ -2,7 +2,7 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { randomUUID } from 'node:crypto';
 import type { DeliveryOutcome } from '../../src/contexts/webhooks/domain/webhook-retry';
 import type { webhookDelivery } from '../../workflows/webhooks/webhook-delivery';
-import type { WebhookDeliveryInput } from '../../workflows/definitions';
+import type { WebhookDeliveryInput } from '../../workflows/webhooks/definitions';
 import { quietTemporalRuntime, startMockedWorker, type MockedWorker } from '../support/bundled-worker';
 
 // The webhookDelivery state machine with an in-memory receiver: back-off between attempts,

@@ -13,7 +13,7 @@ import type { CardActivities } from '../../activities/cards';
 import { BusinessStatusKey, CardIdKey, CustomerIdKey } from '../../src/temporal/search-attributes';
 import { asApplicationFailure } from '../update-failures';
 import { deliverEvents } from '../webhooks/announce';
-import { cardNetworkEventUpdate, changeCardUpdate, type CardLifecycleInput, type CardNetworkEventOutcome } from '../definitions';
+import { cardNetworkEventUpdate, changeCardUpdate, type CardLifecycleInput, type CardNetworkEventOutcome } from './definitions';
 import { oneStepAtATime } from '../one-step-at-a-time';
 
 const activities = proxyActivities<CardActivities>({

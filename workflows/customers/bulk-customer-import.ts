@@ -2,7 +2,7 @@ import { continueAsNew, proxyActivities, upsertSearchAttributes, workflowInfo } 
 import type { CustomerActivities } from '../../activities/customers';
 import { BusinessStatusKey } from '../../src/temporal/search-attributes';
 import { deliverEvents } from '../webhooks/announce';
-import { BULK_IMPORT_BATCH_ROWS, BULK_IMPORT_BATCHES_PER_RUN, type BulkCustomerImportInput, type BulkCustomerImportResult } from '../definitions';
+import { BULK_IMPORT_BATCH_ROWS, BULK_IMPORT_BATCHES_PER_RUN, type BulkCustomerImportInput, type BulkCustomerImportResult } from './definitions';
 
 const retry = { initialInterval: '1 second', maximumInterval: '30 seconds' } as const;
 const activities = proxyActivities<CustomerActivities>({ startToCloseTimeout: '30 seconds', retry });

@@ -21,7 +21,7 @@ import {
   type CustomerVerificationResult,
   type VerificationSnapshot,
   type VerificationStatusValue,
-} from '../definitions';
+} from './definitions';
 
 const { evaluateVerificationSubmission, resolveVerification } = proxyActivities<CustomerActivities>({
   startToCloseTimeout: '30 seconds',

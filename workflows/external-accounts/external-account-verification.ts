@@ -10,7 +10,7 @@ import {
   submitOwnershipSignatureUpdate,
   type ExternalAccountVerificationInput,
   type OwnershipSignatureResult,
-} from '../definitions';
+} from './definitions';
 
 const activities = proxyActivities<ExternalAccountActivities>({
   startToCloseTimeout: '30 seconds',

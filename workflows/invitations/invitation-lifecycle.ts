@@ -4,7 +4,7 @@ import { ERROR } from '../../src/domain/errors';
 import { BusinessStatusKey, CustomerIdKey } from '../../src/temporal/search-attributes';
 import { deliverEvents } from '../webhooks/announce';
 import { oneStepAtATime } from '../one-step-at-a-time';
-import { cancelInvitationUpdate, claimInvitationUpdate, type InvitationLifecycleInput } from '../definitions';
+import { cancelInvitationUpdate, claimInvitationUpdate, type InvitationLifecycleInput } from './definitions';
 
 const activities = proxyActivities<InvitationActivities>({
   startToCloseTimeout: '30 seconds',

@@ -1,7 +1,96 @@
-import { defineUpdate } from '@temporalio/workflow';
-import type { QuoteInput } from '../definitions';
+import { defineQuery, defineUpdate } from '@temporalio/workflow';
+import type { TransactionStatus } from '../../src/contexts/payments/domain/transaction-state';
+import type { PayoutPlan } from '../../src/contexts/payments/domain/payout-scenarios';
+import type { PullPlan } from '../../src/contexts/payments/domain/pull-scenarios';
 
-/** Inputs and updates of the payment workflow, shared with the API that starts it. */
+/** Inputs, results, queries and updates of the payments workflows, shared with the API that starts them. */
+
+export interface IncomingPaymentInput {
+  transactionId: string;
+  platformId: string;
+  environment: 'SANDBOX' | 'PRODUCTION';
+  customerId: string | null;
+  internalAccountId: string;
+  currency: string;
+  /** Integer in the smallest unit, as a decimal string (Temporal payloads are JSON). */
+  amount: string;
+  source: { sourceType: 'SANDBOX_FUNDING' } | { sourceType: 'ACCOUNT'; accountId: string } | { sourceType: 'UMA_ADDRESS'; umaAddress: string };
+}
+
+export interface IncomingPaymentResult {
+  transactionId: string;
+  status: TransactionStatus;
+  webhookEventIds: string[];
+  /** Why the payment was refused (status FAILED): an error code and its message. */
+  refusal?: { code: string; message: string };
+}
+
+export const incomingPaymentStatusQuery = defineQuery<TransactionStatus>('status');
+
+/** What the single posting step of an incoming payment did (see postIncomingPayment). */
+export interface PostedPayment {
+  transactionId: string;
+  status: TransactionStatus;
+  events: { eventId: string; type: string }[];
+  /** Set when the money-movement policy refused the payment: the transaction is FAILED. */
+  refusal?: { code: string; message: string };
+}
+
+/**
+ * Answered as soon as the money is posted (or refused), while the workflow goes on to announce
+ * the payment: the API sends it with the workflow's start (update-with-start) and replies to
+ * the caller without waiting for webhook delivery.
+ */
+export const incomingPaymentPosted = defineUpdate<IncomingPaymentResult, []>('posted');
+
+export interface QuoteInput {
+  /** Also the workflow id. */
+  quoteId: string;
+  transactionId: string;
+  platformId: string;
+  customerId: string | null;
+  environment: 'SANDBOX' | 'PRODUCTION';
+  /** How long the quote may be executed (a durable timer; expiresAt is stamped in the database). */
+  lifetimeSeconds: number;
+}
+
+export interface QuoteExecution {
+  transactionId: string;
+  /**
+   * True when an earlier request had executed (or funded) the quote already: this one changed
+   * nothing. The execute route answers it 409, as the reference does for an executed quote.
+   */
+  repeat?: boolean;
+}
+
+/** POST /quotes/{id}/execute: answered with the transaction once the funds are held. */
+export const executeQuoteUpdate = defineUpdate<QuoteExecution, []>('execute');
+/** A real-time-funded quote's money arrived (sandbox: POST /sandbox/send); amount in minor units as a decimal string. */
+export const fundQuoteUpdate = defineUpdate<QuoteExecution, [{ amount: string }]>('fund');
+
+export interface OutgoingPaymentInput {
+  /** Also the workflow id. */
+  transactionId: string;
+  quoteId: string;
+  platformId: string;
+  customerId: string | null;
+  plan: PayoutPlan;
+  /** Present when the money is pulled from the customer's external account: the bank's answer to the pull. */
+  pull?: PullPlan;
+  /**
+   * The execution's webhook events (PROCESSING, the payer's balance), recorded by the quote's
+   * workflow for this one to deliver, with its first step's. Runs started without it deliver
+   * their own step's events through an activity, as before.
+   */
+  announce?: { eventId: string; type: string }[];
+}
+
+/**
+ * POST /transactions/{id}/cancel: stops a payout the bank has not settled yet. Answered once the
+ * payment is FAILED and its funds refunded; refused (TRANSACTION_NOT_CANCELLABLE) once settled.
+ */
+export const cancelPayoutUpdate = defineUpdate<{ transactionId: string }, [{ reason?: string }]>('cancel');
+export const TRANSACTION_NOT_CANCELLABLE = 'TRANSACTION_NOT_CANCELLABLE';
 
 /** A payment's workflow starts with its quote: the quote id, the transaction id (= workflow id) and the quote's lifetime. */
 export type PaymentInput = QuoteInput;

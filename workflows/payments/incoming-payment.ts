@@ -14,7 +14,7 @@ import type { TransactionStatus } from '../../src/contexts/payments/domain/trans
 import { ERROR } from '../../src/domain/errors';
 import { BusinessStatusKey, CustomerIdKey, TransactionIdKey } from '../../src/temporal/search-attributes';
 import { announceEvents, deliverEvents } from '../webhooks/announce';
-import { incomingPaymentPosted, incomingPaymentStatusQuery, type IncomingPaymentInput, type IncomingPaymentResult } from '../definitions';
+import { incomingPaymentPosted, incomingPaymentStatusQuery, type IncomingPaymentInput, type IncomingPaymentResult } from './definitions';
 import { asApplicationFailure } from '../update-failures';
 
 const retry: RetryPolicy = {

@@ -1,5 +1,5 @@
 import { QuoteIdKey, CustomerIdKey, TransactionIdKey } from '../../src/temporal/search-attributes';
-import type { OutgoingPaymentInput } from '../definitions';
+import type { OutgoingPaymentInput } from './definitions';
 import { runPayment } from './payment-steps';
 
 /**

@@ -5,7 +5,7 @@ import { BusinessStatusKey } from '../../src/temporal/search-attributes';
 import type { PayoutPlan } from '../../src/contexts/payments/domain/payout-scenarios';
 import type { PullPlan } from '../../src/contexts/payments/domain/pull-scenarios';
 import { deliverEvents } from '../webhooks/announce';
-import { cancelPayoutUpdate, TRANSACTION_NOT_CANCELLABLE } from '../definitions';
+import { cancelPayoutUpdate, TRANSACTION_NOT_CANCELLABLE } from './definitions';
 
 const { completeOutgoingPayment, failOutgoingPayment, returnOutgoingPayment, returnPulledPayment } = proxyLocalActivities<PaymentActivities>({
   startToCloseTimeout: '30 seconds',

@@ -4,10 +4,17 @@ import type { Execution, ExecutionStep, HeldExecution } from '../../src/contexts
 import { ERROR } from '../../src/domain/errors';
 import { BusinessStatusKey, CustomerIdKey, QuoteIdKey, TransactionIdKey } from '../../src/temporal/search-attributes';
 import { deliverEvents } from '../webhooks/announce';
-import { cancelPayoutUpdate, fundQuoteUpdate, TRANSACTION_NOT_CANCELLABLE } from '../definitions';
+import {
+  cancelPayoutUpdate,
+  decideHoldUpdate,
+  executePaymentUpdate,
+  fundQuoteUpdate,
+  TRANSACTION_NOT_CANCELLABLE,
+  type PaymentExecution,
+  type PaymentInput,
+} from './definitions';
 import { oneStepAtATime } from '../one-step-at-a-time';
 import { asApplicationFailure } from '../update-failures';
-import { decideHoldUpdate, executePaymentUpdate, type PaymentExecution, type PaymentInput } from './definitions';
 import { runPayment } from './payment-steps';
 
 // Refusals are answers, not faults: never retried.

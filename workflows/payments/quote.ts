@@ -15,7 +15,7 @@ import type { Execution } from '../../src/contexts/payments/services/quote-execu
 import { ERROR } from '../../src/domain/errors';
 import { BusinessStatusKey, CustomerIdKey, PlatformIdKey, QuoteIdKey, TransactionIdKey } from '../../src/temporal/search-attributes';
 import { deliverEvents } from '../webhooks/announce';
-import { executeQuoteUpdate, fundQuoteUpdate, type QuoteExecution, type QuoteInput } from '../definitions';
+import { executeQuoteUpdate, fundQuoteUpdate, type QuoteExecution, type QuoteInput } from './definitions';
 import { outgoingPayment } from './outgoing-payment';
 import { asApplicationFailure } from '../update-failures';
 

@@ -2,7 +2,7 @@ import { continueAsNew, log, proxyActivities, setHandler, sleep, upsertSearchAtt
 import type { WebhookActivities } from '../../activities/webhooks';
 import { BusinessStatusKey } from '../../src/temporal/search-attributes';
 import { isFinalOutcome, nextRetryDelaySeconds, WEBHOOK_RETRY_POLICY, type DeliveryOutcome } from '../../src/contexts/webhooks/domain/webhook-retry';
-import { webhookAttemptsQuery, type WebhookDeliveryInput, type WebhookDeliveryResult } from '../definitions';
+import { webhookAttemptsQuery, type WebhookDeliveryInput, type WebhookDeliveryResult } from './definitions';
 
 // Each attempt is one activity execution with no activity-level retry: the workflow owns the
 // back-off on durable timers, so every attempt and its outcome is an event in the history.

@@ -1,6 +1,6 @@
 import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy, type Client } from '@temporalio/client';
 import type { bulkCustomerImport } from '../../../workflows/customers/bulk-customer-import';
-import type { BulkCustomerImportInput } from '../../../workflows/definitions';
+import type { BulkCustomerImportInput } from '../../../workflows/customers/definitions';
 import { rethrowAsDomainError } from '../failures';
 import { BusinessStatusKey, PlatformIdKey } from '../search-attributes';
 import { TASK_QUEUE } from '../task-queue';

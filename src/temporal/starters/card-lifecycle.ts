@@ -7,7 +7,7 @@ import {
   type CardLifecycleInput,
   type CardNetworkEventArgs,
   type CardNetworkEventOutcome,
-} from '../../../workflows/definitions';
+} from '../../../workflows/cards/definitions';
 import { rethrowAsDomainError } from '../failures';
 import { CardIdKey, CustomerIdKey, PlatformIdKey } from '../search-attributes';
 import { TASK_QUEUE } from '../task-queue';

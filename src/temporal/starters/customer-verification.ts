@@ -1,6 +1,11 @@
 import { WithStartWorkflowOperation, WorkflowIdConflictPolicy, WorkflowIdReusePolicy, type Client } from '@temporalio/client';
 import type { customerVerification } from '../../../workflows/customers/customer-verification';
-import { submitVerification, VERIFICATION_ALREADY_DECIDED, type CustomerVerificationInput, type VerificationSnapshot } from '../../../workflows/definitions';
+import {
+  submitVerification,
+  VERIFICATION_ALREADY_DECIDED,
+  type CustomerVerificationInput,
+  type VerificationSnapshot,
+} from '../../../workflows/customers/definitions';
 import { DomainError } from '../../domain/errors';
 import { domainErrorFrom } from '../failures';
 import { CustomerIdKey, PlatformIdKey } from '../search-attributes';

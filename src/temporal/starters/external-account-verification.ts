@@ -7,7 +7,7 @@ import {
   type ExternalAccountVerificationInput,
   type OwnershipChallengeView,
   type OwnershipMethodValue,
-} from '../../../workflows/definitions';
+} from '../../../workflows/external-accounts/definitions';
 import { DomainError } from '../../domain/errors';
 import { rethrowAsDomainError } from '../failures';
 import { AccountIdKey, CustomerIdKey, PlatformIdKey } from '../search-attributes';

@@ -6,7 +6,7 @@ import {
   type Client,
 } from '@temporalio/client';
 import type { incomingPayment } from '../../../workflows/payments/incoming-payment';
-import { incomingPaymentPosted, type IncomingPaymentInput, type IncomingPaymentResult } from '../../../workflows/definitions';
+import { incomingPaymentPosted, type IncomingPaymentInput, type IncomingPaymentResult } from '../../../workflows/payments/definitions';
 import { DomainError, isErrorCode } from '../../domain/errors';
 import { rethrowAsDomainError } from '../failures';
 import { AccountIdKey, BusinessStatusKey, CustomerIdKey, PlatformIdKey, TransactionIdKey } from '../search-attributes';

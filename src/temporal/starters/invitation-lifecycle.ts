@@ -1,6 +1,6 @@
 import { WithStartWorkflowOperation, WorkflowIdConflictPolicy, WorkflowIdReusePolicy, type Client } from '@temporalio/client';
 import type { invitationLifecycle } from '../../../workflows/invitations/invitation-lifecycle';
-import { cancelInvitationUpdate, claimInvitationUpdate, type InvitationLifecycleInput } from '../../../workflows/definitions';
+import { cancelInvitationUpdate, claimInvitationUpdate, type InvitationLifecycleInput } from '../../../workflows/invitations/definitions';
 import type { InvitationView } from '../../contexts/invitations/services/invitation-views';
 import { domainErrorFrom } from '../failures';
 import { BusinessStatusKey, CustomerIdKey, PlatformIdKey } from '../search-attributes';

@@ -1,7 +1,13 @@
 import { WithStartWorkflowOperation, WorkflowIdConflictPolicy, WorkflowIdReusePolicy, type Client } from '@temporalio/client';
 import type { payment } from '../../../workflows/payments/payment';
-import { cancelPayoutUpdate, fundQuoteUpdate, type QuoteInput } from '../../../workflows/definitions';
-import { decideHoldUpdate, executePaymentUpdate, type PaymentExecution } from '../../../workflows/payments/definitions';
+import {
+  cancelPayoutUpdate,
+  decideHoldUpdate,
+  executePaymentUpdate,
+  fundQuoteUpdate,
+  type PaymentExecution,
+  type QuoteInput,
+} from '../../../workflows/payments/definitions';
 import { WorkflowNotFoundError } from '@temporalio/common';
 import { DomainError } from '../../domain/errors';
 import { domainErrorFrom } from '../failures';

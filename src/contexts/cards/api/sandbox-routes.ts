@@ -5,7 +5,7 @@ import { errorResponses, IdParam } from '../../../api/schemas/common';
 import { derivedId, newId } from '../../../domain/ids';
 import { toMinor } from '../../../domain/money';
 import { sendCardNetworkEvent } from '../../../temporal/starters/card-lifecycle';
-import type { CardNetworkEventArgs } from '../../../../workflows/definitions';
+import type { CardNetworkEventArgs } from '../../../../workflows/cards/definitions';
 import { findCard } from '../services/cards';
 import { CARD_TIMING } from '../services/card-timing';
 import { cardRef } from './card-routes';

@@ -6,7 +6,7 @@ import { basePath } from '../../../config';
 import { DomainError } from '../../../domain/errors';
 import { logger } from '../../../logger';
 import { openOwnershipChallenge, startExternalAccountVerification, submitOwnershipSignature } from '../../../temporal/starters/external-account-verification';
-import type { ExternalAccountVerificationInput } from '../../../../workflows/definitions';
+import type { ExternalAccountVerificationInput } from '../../../../workflows/external-accounts/definitions';
 import type { ExternalAccount } from '../entities';
 import {
   createExternalAccount,

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Client } from '@temporalio/client';
 import { randomBytes } from 'node:crypto';
-import type { InvitationLifecycleInput } from '../../../../workflows/definitions';
+import type { InvitationLifecycleInput } from '../../../../workflows/invitations/definitions';
 import { DomainError, type FieldError } from '../../../domain/errors';
 import { logger } from '../../../logger';
 import { cancelThroughWorkflow, claimThroughWorkflow, startInvitationLifecycle } from '../../../temporal/starters/invitation-lifecycle';
