@@ -34,7 +34,7 @@ import { encrypt } from '../../../security/secrets';
 import { listPage } from '../../../services/listing';
 import { applyContactVerificationRules } from './contact-verification';
 import { provisionCustomerAccounts } from '../../ledger/services/provisioning';
-import { customerView } from '../../payments/services/transaction-views';
+import { customerView } from './customer-views';
 import { recordWebhookEvent } from '../../webhooks/services/webhooks';
 
 type Values = Record<string, unknown>;

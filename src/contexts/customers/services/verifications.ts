@@ -20,7 +20,7 @@ import {
 } from '../domain/verification-sandbox';
 import { provisionCustomerAccounts, recordOpenedAccountEvents } from '../../ledger/services/provisioning';
 import { verificationView, type VerificationView } from './verification-views';
-import { customerView } from '../../payments/services/transaction-views';
+import { customerView } from './customer-views';
 import { recordWebhookEvent } from '../../webhooks/services/webhooks';
 
 /** The verification id of a customer: one verification per customer, so derived from its id. */

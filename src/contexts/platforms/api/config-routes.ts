@@ -2,7 +2,7 @@ import { Platform } from '../entities';
 import { defaultCurrencyConfig } from '../services/platforms';
 import { provisionPlatformAccounts } from '../../ledger/services/provisioning';
 import { announceOpenedAccounts } from '../../../temporal/starters/webhook-delivery';
-import { platformConfigView } from '../../payments/services/transaction-views';
+import { platformConfigView } from '../services/platform-config-views';
 import { defineRoute } from '../../../api/route';
 import { errorResponses } from '../../../api/schemas/common';
 import { PlatformConfigSchema, PlatformConfigUpdateSchema } from './schemas';
