@@ -33,7 +33,7 @@ import type { Page } from '../../../domain/pagination';
 import { encrypt } from '../../../security/secrets';
 import { listPage } from '../../../services/listing';
 import { applyContactVerificationRules } from './contact-verification';
-import { provisionCustomerAccounts } from '../../ledger/services/provisioning';
+import { provisionCustomerAccounts } from './account-provisioning';
 import { customerView } from './customer-views';
 import { recordWebhookEvent } from '../../webhooks/services/webhooks';
 

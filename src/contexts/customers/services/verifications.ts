@@ -18,7 +18,8 @@ import {
   verificationStatusOf,
   type VerificationStatus,
 } from '../domain/verification-sandbox';
-import { provisionCustomerAccounts, recordOpenedAccountEvents } from '../../ledger/services/provisioning';
+import { recordOpenedAccountEvents } from '../../ledger/services/provisioning';
+import { provisionCustomerAccounts } from './account-provisioning';
 import { verificationView, type VerificationView } from './verification-views';
 import { customerView } from './customer-views';
 import { recordWebhookEvent } from '../../webhooks/services/webhooks';

@@ -12,7 +12,7 @@ import { duplicateKey, type AccountInfo } from '../domain/account-identity';
 import { accountTypeSpec, LIGHTNING_ALIAS } from '../domain/account-types';
 import type { OwnershipType } from '../domain/account-status';
 import { normalizedIdentifier } from '../domain/identifier-checks';
-import { checkPixKey, type PixKeyType } from '../domain/identifiers/brazil';
+import { checkPixKey, type PixKeyType } from '../../../domain/identifiers/brazil';
 import { counterpartyProblems, register, type Registration } from '../domain/registration';
 import { externalAccountView } from './external-account-views';
 import { currenciesWithMobileMoneyDirectory, findMobileMoneyProvider, findReceivingInstitution, findVasp } from '../../directories/domain';
