@@ -2,7 +2,7 @@ import { Card, CardTransaction } from '../../src/contexts/cards/entities';
 import { cardHoldsAccountId, cardNetworkAccountId } from '../../src/contexts/cards/services/card-ledger';
 import { verifyRevealToken } from '../../src/contexts/cards/domain/card-secrets';
 import { JournalEntry, LedgerAccount, Posting } from '../../src/contexts/ledger/entities';
-import { runLedgerAudit } from '../../src/services/ledger-audit';
+import { runLedgerAudit } from '../../src/contexts/ledger-audit';
 import { decrypt } from '../../src/security/secrets';
 import { eventually } from '../support/eventually';
 import { individualFields, insertCustomer } from '../support/onboarding-fixtures';

@@ -1,5 +1,5 @@
 import { JournalEntry, LedgerAccount, Posting } from '../../src/contexts/ledger/entities';
-import { runLedgerAudit } from '../../src/services/ledger-audit';
+import { runLedgerAudit } from '../../src/contexts/ledger-audit';
 import { Quote, Transaction } from '../../src/contexts/payments/entities';
 import { checkEvmAddress } from '../../src/domain/identifiers/evm-address';
 import { checkSolanaAddress } from '../../src/domain/identifiers/solana-address';

@@ -4,7 +4,7 @@ import { Registry } from 'prom-client';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { migrate, openOrm } from '../../src/db/orm';
 import { transfer } from '../../src/contexts/ledger/domain/ledger';
-import { runLedgerAudit } from '../../src/services/ledger-audit';
+import { runLedgerAudit } from '../../src/contexts/ledger-audit';
 import { holdFunds, settleHold } from '../../src/contexts/ledger/services/holds';
 import { openInternalAccount } from '../../src/contexts/ledger/services/internal-accounts';
 import { ensureSystemAccount, postEntry, sandboxFundingAccountId } from '../../src/contexts/ledger/services/ledger';

@@ -1,6 +1,6 @@
 import { Client, Connection } from '@temporalio/client';
 import { Client as PgClient } from 'pg';
-import { runLedgerAudit } from '../../../src/services/ledger-audit';
+import { runLedgerAudit } from '../../../src/contexts/ledger-audit';
 import { verifyWebhookSignature } from '../../../src/security/webhook-signature';
 import { openOrm } from '../../../src/db/orm';
 import type { ReceivedWebhook } from '../../support/receiver';

@@ -1,4 +1,4 @@
-import type { LedgerAuditContributor } from '../../ledger/services/audit';
+import type { LedgerAuditContributor } from '../../ledger';
 import { auditCardLedger } from '../domain/card-audit';
 import { cardHoldsAccountId, cardNetworkAccountId } from './card-ledger';
 

@@ -1,6 +1,6 @@
 import { Customer } from '../entities';
-import { Platform } from '../../platforms/entities';
-import { type WebhookEvent } from '../../webhooks/entities';
+import { Platform } from '../../platforms';
+import type { WebhookEvent } from '../../webhooks';
 import { currentTerms } from '../domain/agreements';
 import { DomainError } from '../../../domain/errors';
 import { logger } from '../../../logger';

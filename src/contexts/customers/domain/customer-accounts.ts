@@ -1,13 +1,6 @@
 import type { KycStatus } from '../entities/Customer';
 import { mayHoldBalances, type AgreementConsent } from './onboarding';
-import {
-  accountTypeFor,
-  customersGetEmbeddedWallet,
-  dedupeAccountPlan,
-  EMBEDDED_WALLET_CURRENCY,
-  type AccountSpec,
-  type PlatformTraits,
-} from '../../ledger/domain/internal-accounts';
+import { accountTypeFor, customersGetEmbeddedWallet, dedupeAccountPlan, EMBEDDED_WALLET_CURRENCY, type AccountSpec, type PlatformTraits } from '../../ledger';
 
 interface CustomerTraits {
   kycStatus: KycStatus;

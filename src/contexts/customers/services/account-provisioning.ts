@@ -1,9 +1,8 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Customer } from '../entities';
-import type { InternalAccount } from '../../ledger/entities';
-import type { Platform } from '../../platforms/entities';
-import { openPlannedAccounts } from '../../ledger/services/provisioning';
+import { type InternalAccount, openPlannedAccounts } from '../../ledger';
+import type { Platform } from '../../platforms';
 import { customerAccountPlan } from '../domain/customer-accounts';
 
 /**

@@ -1,6 +1,6 @@
 import { z } from '../../../api/openapi-registry';
 import { PageQuerySchema, pageOf } from '../../../api/schemas/common';
-import { AddressSchema } from '../../customers/api/customer-schemas';
+import { AddressSchema } from '../../customers';
 import { COUNTRY_CODES } from '../../../domain/countries';
 import {
   ACCOUNT_TYPES,

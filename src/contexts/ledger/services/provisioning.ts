@@ -1,16 +1,14 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { InternalAccount } from '../entities';
-import { Platform } from '../../platforms/entities';
-import { type WebhookEvent } from '../../webhooks/entities';
-import type { Environment } from '../../platforms/entities/ApiToken';
+import { Platform, type Environment } from '../../platforms';
+import { type WebhookEvent, recordWebhookEvent } from '../../webhooks';
 import { derivedId } from '../../../domain/ids';
 import { missingAccounts, platformAccountPlan, type AccountSpec } from '../domain/internal-accounts';
 import { internalAccountViews } from './internal-account-views';
 import { openInternalAccount } from './internal-accounts';
 import { payoutSystemAccounts } from './holds';
 import { ensureSystemAccountSet, sandboxFundingAccountId } from './ledger';
-import { recordWebhookEvent } from '../../webhooks/services/webhooks';
 
 /**
  * Opens the platform's missing own accounts (one per supported currency) and its system ledger

@@ -1,7 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Customer } from '../../customers/entities/index';
-import { InternalAccount } from '../../ledger/entities/index';
-import { fundingInstructions } from '../../ledger/services/internal-account-views';
+import { Customer } from '../../customers';
+import { InternalAccount, fundingInstructions } from '../../ledger';
 import type { Transaction } from '../entities/index';
 import { currencyView } from '../../../domain/currencies';
 import { publicRail } from '../domain/payment-rails';

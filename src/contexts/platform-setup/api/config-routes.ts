@@ -1,16 +1,19 @@
-import { Platform } from '../../platforms/entities';
-import { defaultCurrencyConfig } from '../../platforms/services/platforms';
-import { provisionPlatformAccounts } from '../../ledger/services/provisioning';
+import {
+  Platform,
+  defaultCurrencyConfig,
+  platformConfigView,
+  mergeFeeConfigs,
+  unsupportedFeeSourceCurrencies,
+  reservedUmaDomainProblems,
+  setUmaDomain,
+} from '../../platforms';
+import { provisionPlatformAccounts } from '../../ledger';
 import { announceOpenedAccounts } from '../../../temporal/starters/webhook-delivery';
-import { platformConfigView } from '../../platforms/services/platform-config-views';
 import { defineRoute } from '../../../api/route';
 import { errorResponses } from '../../../api/schemas/common';
 import { PlatformConfigSchema, PlatformConfigUpdateSchema } from './schemas';
-import { mergeFeeConfigs, unsupportedFeeSourceCurrencies } from '../../platforms/domain/fee-configs';
 import { SUPPORTED_CURRENCY_CODES } from '../../../domain/currencies';
-import { sendTestWebhook } from '../../webhooks/services/webhook-test';
-import { webhookEndpointErrors } from '../../webhooks/services/webhook-destinations';
-import { reservedUmaDomainProblems, setUmaDomain } from '../../platforms/services/uma-domain';
+import { sendTestWebhook, webhookEndpointErrors } from '../../webhooks';
 
 export const configRoutes = [
   defineRoute({

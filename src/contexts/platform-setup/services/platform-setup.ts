@@ -1,8 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Platform } from '../../platforms/entities';
-import { insertPlatform, type NewPlatform } from '../../platforms/services/platforms';
-import { ensureSigningKeys } from '../../platforms/services/signing-keys';
-import { provisionPlatformAccounts } from '../../ledger/services/provisioning';
+import { type Platform, insertPlatform, type NewPlatform, ensureSigningKeys } from '../../platforms';
+import { provisionPlatformAccounts } from '../../ledger';
 
 /**
  * Creates a platform with its own internal accounts (one per currency) and, given the master key,

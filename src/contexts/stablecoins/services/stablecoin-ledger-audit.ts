@@ -1,4 +1,4 @@
-import type { LedgerAuditContributor } from '../../ledger/services/audit';
+import type { LedgerAuditContributor } from '../../ledger';
 import { auditStablecoinLedger } from '../domain/stablecoin-audit';
 import { reserveAccountId, supplyAccountId } from './stablecoin-ledger';
 

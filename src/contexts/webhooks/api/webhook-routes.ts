@@ -1,4 +1,4 @@
-import { MAX_ROTATION_OVERLAP_SECONDS, platformSigningKeys, rotateSigningKey } from '../../platforms/services/signing-keys';
+import { MAX_ROTATION_OVERLAP_SECONDS, platformSigningKeys, rotateSigningKey } from '../../platforms';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Caller } from '../../../api/context';
 import { SIGNATURE_HEADER } from '../../../security/webhook-signature';
