@@ -17,11 +17,11 @@ import { ed25519 } from '@noble/curves/ed25519.js';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { parseArgs } from 'node:util';
-import { encodeBase58 } from '../src/contexts/external-accounts/domain/identifiers/base58';
-import { toChecksumAddress } from '../src/contexts/external-accounts/domain/identifiers/evm-address';
-import { encodeSparkAddress, SPARK_HRPS, type SparkHrp } from '../src/contexts/external-accounts/domain/identifiers/spark-address';
-import { tronAddressFromPublicKey } from '../src/contexts/external-accounts/domain/identifiers/tron-address';
-import { isWalletAccountType, WALLET_ADDRESS_FORMATS, type WalletAddressFormat } from '../src/contexts/external-accounts/domain/identifiers/wallet-addresses';
+import { encodeBase58 } from '../src/domain/identifiers/base58';
+import { toChecksumAddress } from '../src/domain/identifiers/evm-address';
+import { encodeSparkAddress, SPARK_HRPS, type SparkHrp } from '../src/domain/identifiers/spark-address';
+import { tronAddressFromPublicKey } from '../src/domain/identifiers/tron-address';
+import { isWalletAccountType, WALLET_ADDRESS_FORMATS, type WalletAddressFormat } from '../src/domain/identifiers/wallet-addresses';
 import {
   bitcoinMessageHash,
   ethereumMessageHash,

@@ -2,7 +2,7 @@ import { createPrivateKey, type KeyObject } from 'node:crypto';
 import { Platform } from '../../src/contexts/platforms/entities';
 import { WebhookEvent } from '../../src/contexts/webhooks/entities';
 import { classifyResponse, type DeliveryOutcome } from '../../src/contexts/webhooks/domain/webhook-retry';
-import { SIGNATURE_HEADER, SIGNATURE_HEADER_ALIAS, signWebhookBodyWithKeys } from '../../src/contexts/webhooks/domain/webhook-signature';
+import { SIGNATURE_HEADER, SIGNATURE_HEADER_ALIAS, signWebhookBodyWithKeys } from '../../src/security/webhook-signature';
 import { activeSigningKeys, unsealPrivateKey, type ActiveSigningKey } from '../../src/contexts/platforms/services/signing-keys';
 import type { ActivityDeps } from '../deps';
 import { aliasedColumns, mapAliased } from '../../src/db/joined-rows';

@@ -2,10 +2,8 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Client } from '@temporalio/client';
 import type { RequestHandler } from 'express';
 import type { AbuseLimits, Config } from '../config';
-import type { Environment } from '../contexts/platforms/entities/ApiToken';
 import type { ContactCodeSender } from '../contexts/customers/services/contact-verification';
 import type { ApiMetrics } from './metrics';
-import type { Permission } from './permissions';
 
 export interface ApiDeps {
   orm: MikroORM;
@@ -23,11 +21,4 @@ export interface ApiDeps {
   requestSpans?: RequestHandler;
 }
 
-/** Who is calling: resolved from the Basic credentials on every authenticated request. */
-export interface Caller {
-  platformId: string;
-  tokenId: string;
-  environment: Environment;
-  /** What the token may do (src/api/permissions.ts); checked by mountRoute before the route runs. */
-  permissions: readonly Permission[];
-}
+export type { Caller } from '../contexts/platforms/services/caller';

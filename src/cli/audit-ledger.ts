@@ -1,5 +1,5 @@
 import { openOrm } from '../db/orm';
-import { runLedgerAudit } from '../contexts/ledger/services/audit';
+import { runLedgerAudit } from '../contexts/ledger-audit';
 
 /** Audits the whole ledger; exits 1 on any break so it can gate deploys and cron alerts. */
 async function main(): Promise<void> {

@@ -5,7 +5,8 @@ import { stackDataDir, stackMasterKey } from '../dev/master-key';
 import { webhookEndpointErrors } from '../contexts/webhooks/services/webhook-destinations';
 import { migrate, openOrm } from '../db/orm';
 import type { Region } from '../contexts/platforms/entities/Platform';
-import { createPlatform, createToken } from '../contexts/platforms/services/platforms';
+import { createToken } from '../contexts/platforms/services/platforms';
+import { createPlatform } from '../contexts/platform-setup/services/platform-setup';
 import { OWN_DEFAULT_UMA_DOMAIN } from '../contexts/platforms/domain/uma-domains';
 
 /**

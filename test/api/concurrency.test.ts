@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import request from 'supertest';
 import type { RouteSpec } from '../../src/api/route';
 import { CONTEXTS_DIR, discover } from '../../src/contexts/discover';
-import { runLedgerAudit } from '../../src/contexts/ledger/services/audit';
+import { runLedgerAudit } from '../../src/contexts/ledger-audit';
 import { JournalEntry, LedgerAccount } from '../../src/contexts/ledger/entities';
 import { ExternalAccount } from '../../src/contexts/external-accounts/entities';
 import { Quote, Transaction } from '../../src/contexts/payments/entities';

@@ -1,5 +1,5 @@
 import { InternalAccount } from '../../src/contexts/ledger/entities';
-import { verifyWebhookSignature } from '../../src/contexts/webhooks/domain/webhook-signature';
+import { verifyWebhookSignature } from '../../src/security/webhook-signature';
 import { createToken } from '../../src/contexts/platforms/services/platforms';
 import request from 'supertest';
 import { WebhookEvent } from '../../src/contexts/webhooks/entities';

@@ -1,4 +1,4 @@
-import { runLedgerAudit } from '../../src/contexts/ledger/services/audit';
+import { runLedgerAudit } from '../../src/contexts/ledger-audit';
 import { decideHold } from '../../src/temporal/starters/quote';
 import { eventually } from '../support/eventually';
 import { eurAccount, ibanOf } from '../support/external-account-fixtures';

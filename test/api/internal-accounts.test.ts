@@ -3,8 +3,8 @@ import { InternalAccount, LedgerAccount } from '../../src/contexts/ledger/entiti
 import { Platform } from '../../src/contexts/platforms/entities';
 import { WebhookEvent } from '../../src/contexts/webhooks/entities';
 import { END_USER_TERMS, type AgreementConsent } from '../../src/contexts/customers/domain/onboarding';
-import { runLedgerAudit } from '../../src/contexts/ledger/services/audit';
-import { provisionCustomerAccounts } from '../../src/contexts/ledger/services/provisioning';
+import { runLedgerAudit } from '../../src/contexts/ledger-audit';
+import { provisionCustomerAccounts } from '../../src/contexts/customers/services/account-provisioning';
 import { announceOpenedAccounts } from '../../src/temporal/starters/webhook-delivery';
 import { Harness } from '../support/harness';
 import { seedCustomer } from '../support/onboarding-seed';

@@ -3,7 +3,7 @@ import { transfer } from '../../src/contexts/ledger/domain/ledger';
 import { holdFunds, pendingOutgoingAccountId } from '../../src/contexts/ledger/services/holds';
 import { ensureSystemAccount, ledgerBalance, postEntry, sandboxFundingAccountId } from '../../src/contexts/ledger/services/ledger';
 import { openInternalAccount } from '../../src/contexts/ledger/services/internal-accounts';
-import { runLedgerAudit } from '../../src/contexts/ledger/services/audit';
+import { runLedgerAudit } from '../../src/contexts/ledger-audit';
 import { Harness } from '../support/harness';
 import { twoAccounts } from '../support/ledger-fixtures';
 

@@ -1,5 +1,5 @@
 import { ExternalAccount } from '../../src/contexts/external-accounts/entities';
-import { runLedgerAudit } from '../../src/contexts/ledger/services/audit';
+import { runLedgerAudit } from '../../src/contexts/ledger-audit';
 import { returnShortfallAccountId } from '../../src/contexts/ledger/services/holds';
 import { LedgerAccount } from '../../src/contexts/ledger/entities';
 import { returnPulledPayment } from '../../src/contexts/payments/services/outgoing-payments';

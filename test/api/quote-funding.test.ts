@@ -1,9 +1,9 @@
 import { JournalEntry, LedgerAccount, Posting } from '../../src/contexts/ledger/entities';
-import { runLedgerAudit } from '../../src/contexts/ledger/services/audit';
+import { runLedgerAudit } from '../../src/contexts/ledger-audit';
 import { Quote, Transaction } from '../../src/contexts/payments/entities';
-import { checkEvmAddress } from '../../src/contexts/external-accounts/domain/identifiers/evm-address';
-import { checkSolanaAddress } from '../../src/contexts/external-accounts/domain/identifiers/solana-address';
-import { checkTronAddress } from '../../src/contexts/external-accounts/domain/identifiers/tron-address';
+import { checkEvmAddress } from '../../src/domain/identifiers/evm-address';
+import { checkSolanaAddress } from '../../src/domain/identifiers/solana-address';
+import { checkTronAddress } from '../../src/domain/identifiers/tron-address';
 import { eventually } from '../support/eventually';
 import { eurAccount, ibanOf } from '../support/external-account-fixtures';
 import { Harness } from '../support/harness';

@@ -1,5 +1,5 @@
 import { Quote } from '../../src/contexts/payments/entities';
-import { runLedgerAudit } from '../../src/contexts/ledger/services/audit';
+import { runLedgerAudit } from '../../src/contexts/ledger-audit';
 import { expireStrandedQuotes } from '../../src/contexts/payments/services/quote-sweeper';
 import { eventually } from '../support/eventually';
 import { eurAccount, ibanOf } from '../support/external-account-fixtures';

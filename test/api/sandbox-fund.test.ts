@@ -1,7 +1,7 @@
 import { JournalEntry, LedgerAccount, Posting } from '../../src/contexts/ledger/entities';
 import { Transaction } from '../../src/contexts/payments/entities';
-import { verifyWebhookSignature } from '../../src/contexts/webhooks/domain/webhook-signature';
-import { runLedgerAudit } from '../../src/contexts/ledger/services/audit';
+import { verifyWebhookSignature } from '../../src/security/webhook-signature';
+import { runLedgerAudit } from '../../src/contexts/ledger-audit';
 import { createToken } from '../../src/contexts/platforms/services/platforms';
 import { eventually } from '../support/eventually';
 import { Harness } from '../support/harness';

@@ -1,4 +1,4 @@
-import { runLedgerAudit } from '../../src/contexts/ledger/services/audit';
+import { runLedgerAudit } from '../../src/contexts/ledger-audit';
 import { Harness } from '../support/harness';
 
 let h: Harness;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ExternalAccount } from '../../src/contexts/external-accounts/entities';
 import { JournalEntry, LedgerAccount } from '../../src/contexts/ledger/entities';
-import { runLedgerAudit } from '../../src/contexts/ledger/services/audit';
+import { runLedgerAudit } from '../../src/contexts/ledger-audit';
 import { Stablecoin, StablecoinOperation, StablecoinProviderAccount } from '../../src/contexts/stablecoins/entities';
 import { recordFunding } from '../../src/contexts/stablecoins/services/operations';
 import { reserveAccountId, supplyAccountId } from '../../src/contexts/stablecoins/services/stablecoin-ledger';

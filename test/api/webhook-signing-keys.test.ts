@@ -1,6 +1,6 @@
 import { WebhookSigningKey } from '../../src/contexts/platforms/entities';
 import { createToken } from '../../src/contexts/platforms/services/platforms';
-import { verifyWebhookSignature } from '../../src/contexts/webhooks/domain/webhook-signature';
+import { verifyWebhookSignature } from '../../src/security/webhook-signature';
 import { Harness, type Api } from '../support/harness';
 import type { ReceivedWebhook } from '../support/receiver';
 

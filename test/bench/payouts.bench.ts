@@ -4,11 +4,11 @@ import { Registry } from 'prom-client';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { migrate, openOrm } from '../../src/db/orm';
 import { transfer } from '../../src/contexts/ledger/domain/ledger';
-import { runLedgerAudit } from '../../src/contexts/ledger/services/audit';
+import { runLedgerAudit } from '../../src/contexts/ledger-audit';
 import { holdFunds, settleHold } from '../../src/contexts/ledger/services/holds';
 import { openInternalAccount } from '../../src/contexts/ledger/services/internal-accounts';
 import { ensureSystemAccount, postEntry, sandboxFundingAccountId } from '../../src/contexts/ledger/services/ledger';
-import { createPlatform } from '../../src/contexts/platforms/services/platforms';
+import { createPlatform } from '../../src/contexts/platform-setup/services/platform-setup';
 import { createDbMetrics, type DbMetrics } from '../../src/observability/db-metrics';
 
 /**

@@ -5,7 +5,7 @@ import { resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { Client as PgClient } from 'pg';
 import { freePort, waitForPort } from '../../src/dev/ports';
-import { verifyWebhookSignature } from '../../src/contexts/webhooks/domain/webhook-signature';
+import { verifyWebhookSignature } from '../../src/security/webhook-signature';
 import { eventually } from '../support/eventually';
 import { WebhookReceiver } from '../support/receiver';
 

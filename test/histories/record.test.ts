@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { createActivities } from '../../activities';
 import { loopbackWebhookSender } from '../support/receiver';
 import { parseMasterKey } from '../../src/security/secrets';
-import { createPlatform } from '../../src/contexts/platforms/services/platforms';
+import { createPlatform } from '../../src/contexts/platform-setup/services/platform-setup';
 import { recordWebhookEvent } from '../../src/contexts/webhooks/services/webhooks';
 import type { webhookDelivery } from '../../workflows/webhooks/webhook-delivery';
 import type { customerVerification } from '../../workflows/customers/customer-verification';
@@ -30,7 +30,7 @@ import { startBulkCustomerImport } from '../../src/temporal/starters/bulk-custom
 import { timeSkippingEnvironment } from '../support/time-skipping';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { keccak_256 } from '@noble/hashes/sha3.js';
-import { toChecksumAddress } from '../../src/contexts/external-accounts/domain/identifiers/evm-address';
+import { toChecksumAddress } from '../../src/domain/identifiers/evm-address';
 import { ethereumMessageHash } from '../../src/contexts/external-accounts/domain/ownership-signatures';
 import { eurAccount, ibanOf, usdAccount } from '../support/external-account-fixtures';
 

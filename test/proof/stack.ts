@@ -4,7 +4,8 @@ import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync } from '
 import { join, resolve } from 'node:path';
 import { Client as PgClient } from 'pg';
 import { basePath } from '../../src/config';
-import { createPlatform, createToken } from '../../src/contexts/platforms/services/platforms';
+import { createToken } from '../../src/contexts/platforms/services/platforms';
+import { createPlatform } from '../../src/contexts/platform-setup/services/platform-setup';
 import { openOrm } from '../../src/db/orm';
 import { parseMasterKey } from '../../src/security/secrets';
 import { freePorts, waitForPort } from '../../src/dev/ports';

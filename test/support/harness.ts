@@ -13,7 +13,8 @@ import type { Environment } from '../../src/contexts/platforms/entities/ApiToken
 import { openOrm } from '../../src/db/orm';
 import { parseMasterKey } from '../../src/security/secrets';
 import { umaDomainOf } from '../../src/contexts/platforms/domain/uma-domains';
-import { createPlatform, createToken, type NewPlatform } from '../../src/contexts/platforms/services/platforms';
+import { createToken, type NewPlatform } from '../../src/contexts/platforms/services/platforms';
+import { createPlatform } from '../../src/contexts/platform-setup/services/platform-setup';
 import { createWorker } from '../../worker/worker';
 import { conformanceRecord } from './conformance-record';
 import { createWorkerMetrics, type WorkerMetrics } from '../../activities/metrics';

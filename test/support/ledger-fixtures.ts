@@ -2,7 +2,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { transfer } from '../../src/contexts/ledger/domain/ledger';
 import { openInternalAccount } from '../../src/contexts/ledger/services/internal-accounts';
 import { ensureSystemAccount, postEntry, sandboxFundingAccountId } from '../../src/contexts/ledger/services/ledger';
-import { createPlatform } from '../../src/contexts/platforms/services/platforms';
+import { createPlatform } from '../../src/contexts/platform-setup/services/platform-setup';
 
 /**
  * A fresh USD platform with two extra internal accounts, `a` funded with `amount` through a real

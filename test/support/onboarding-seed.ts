@@ -3,7 +3,7 @@ import { Customer } from '../../src/contexts/customers/entities';
 import { Platform } from '../../src/contexts/platforms/entities';
 import { type InternalAccount } from '../../src/contexts/ledger/entities';
 import { applyContactVerificationRules } from '../../src/contexts/customers/services/contact-verification';
-import { provisionCustomerAccounts } from '../../src/contexts/ledger/services/provisioning';
+import { provisionCustomerAccounts } from '../../src/contexts/customers/services/account-provisioning';
 import type { Harness } from './harness';
 import { insertCustomer } from './onboarding-fixtures';
 

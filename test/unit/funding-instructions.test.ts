@@ -2,10 +2,10 @@ import type { InternalAccount, LedgerAccount } from '../../src/contexts/ledger/e
 import { fundingInstructions, internalAccountView, sparkAddress } from '../../src/contexts/ledger/services/internal-account-views';
 import { depositNetworkProblems, DEPOSIT_NETWORK_NAMES } from '../../src/domain/deposit-networks';
 import { checkBitcoinAddress } from '../../src/contexts/payments/domain/pricing/withdrawal-fees';
-import { checkEvmAddress } from '../../src/contexts/external-accounts/domain/identifiers/evm-address';
-import { checkSolanaAddress } from '../../src/contexts/external-accounts/domain/identifiers/solana-address';
-import { checkTronAddress } from '../../src/contexts/external-accounts/domain/identifiers/tron-address';
-import { checkSparkAddress } from '../../src/contexts/external-accounts/domain/identifiers/spark-address';
+import { checkEvmAddress } from '../../src/domain/identifiers/evm-address';
+import { checkSolanaAddress } from '../../src/domain/identifiers/solana-address';
+import { checkTronAddress } from '../../src/domain/identifiers/tron-address';
+import { checkSparkAddress } from '../../src/domain/identifiers/spark-address';
 
 function account(over: Partial<InternalAccount> = {}): InternalAccount {
   const now = new Date('2026-11-21T12:00:00Z');

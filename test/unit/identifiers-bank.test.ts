@@ -3,22 +3,18 @@
  * documentation or well-known published examples (noted beside them); invalid ones change one
  * thing: the checksum, the length or a character.
  */
-import { checkAbaRoutingNumber } from '../../src/contexts/external-accounts/domain/identifiers/aba-routing-number';
-import { bicCountry, checkBic } from '../../src/contexts/external-accounts/domain/identifiers/bic';
-import { checkCnpj, checkCpf, checkPixKey, type PixKeyType } from '../../src/contexts/external-accounts/domain/identifiers/brazil';
-import {
-  checkCanadianAccountNumber,
-  checkCanadianInstitutionNumber,
-  checkCanadianTransitNumber,
-} from '../../src/contexts/external-accounts/domain/identifiers/canada';
-import { type IdentifierCheck } from '../../src/contexts/external-accounts/domain/identifiers/check';
-import { checkClabe } from '../../src/contexts/external-accounts/domain/identifiers/clabe';
-import { checkEmailAddress } from '../../src/contexts/external-accounts/domain/identifiers/email';
-import { checkIban, IBAN_LENGTHS, ibanCountry } from '../../src/contexts/external-accounts/domain/identifiers/iban';
-import { checkIfsc } from '../../src/contexts/external-accounts/domain/identifiers/ifsc';
-import { checkE164, checkMobileMoneyPhone, E164_PATTERN, MOBILE_MONEY_PHONE_PATTERNS } from '../../src/contexts/external-accounts/domain/identifiers/phone';
-import { checkSortCode, checkUkAccountNumber } from '../../src/contexts/external-accounts/domain/identifiers/sort-code';
-import { checkUpiVpa } from '../../src/contexts/external-accounts/domain/identifiers/upi';
+import { checkAbaRoutingNumber } from '../../src/domain/identifiers/aba-routing-number';
+import { bicCountry, checkBic } from '../../src/domain/identifiers/bic';
+import { checkCnpj, checkCpf, checkPixKey, type PixKeyType } from '../../src/domain/identifiers/brazil';
+import { checkCanadianAccountNumber, checkCanadianInstitutionNumber, checkCanadianTransitNumber } from '../../src/domain/identifiers/canada';
+import { type IdentifierCheck } from '../../src/domain/identifiers/check';
+import { checkClabe } from '../../src/domain/identifiers/clabe';
+import { checkEmailAddress } from '../../src/domain/identifiers/email';
+import { checkIban, IBAN_LENGTHS, ibanCountry } from '../../src/domain/identifiers/iban';
+import { checkIfsc } from '../../src/domain/identifiers/ifsc';
+import { checkE164, checkMobileMoneyPhone, E164_PATTERN, MOBILE_MONEY_PHONE_PATTERNS } from '../../src/domain/identifiers/phone';
+import { checkSortCode, checkUkAccountNumber } from '../../src/domain/identifiers/sort-code';
+import { checkUpiVpa } from '../../src/domain/identifiers/upi';
 
 function expectAccepted(check: IdentifierCheck, normalized: string): void {
   expect(check).toEqual({ valid: true, normalized });

@@ -1,14 +1,14 @@
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { sha256 } from '@noble/hashes/sha2.js';
-import { decodeBase58, decodeBase58Check, encodeBase58, encodeBase58Check } from '../../src/contexts/external-accounts/domain/identifiers/base58';
-import { bytesToWords, convertBits, decodeBech32, encodeBech32, wordsToBytes } from '../../src/contexts/external-accounts/domain/identifiers/bech32';
-import { accepted, refused } from '../../src/contexts/external-accounts/domain/identifiers/check';
-import { checkEvmAddress, toChecksumAddress } from '../../src/contexts/external-accounts/domain/identifiers/evm-address';
-import { checkBolt12Offer, checkLightningAddress, checkLightningInvoice } from '../../src/contexts/external-accounts/domain/identifiers/lightning';
-import { checkSolanaAddress, solanaPublicKey } from '../../src/contexts/external-accounts/domain/identifiers/solana-address';
-import { checkSparkAddress, encodeSparkAddress, sparkIdentityPublicKey } from '../../src/contexts/external-accounts/domain/identifiers/spark-address';
-import { checkTronAddress, tronAddressFromPublicKey } from '../../src/contexts/external-accounts/domain/identifiers/tron-address';
-import { checkWalletAddress, isWalletAccountType, WALLET_ADDRESS_FORMATS } from '../../src/contexts/external-accounts/domain/identifiers/wallet-addresses';
+import { decodeBase58, decodeBase58Check, encodeBase58, encodeBase58Check } from '../../src/domain/identifiers/base58';
+import { bytesToWords, convertBits, decodeBech32, encodeBech32, wordsToBytes } from '../../src/domain/identifiers/bech32';
+import { accepted, refused } from '../../src/domain/identifiers/check';
+import { checkEvmAddress, toChecksumAddress } from '../../src/domain/identifiers/evm-address';
+import { checkBolt12Offer, checkLightningAddress, checkLightningInvoice } from '../../src/domain/identifiers/lightning';
+import { checkSolanaAddress, solanaPublicKey } from '../../src/domain/identifiers/solana-address';
+import { checkSparkAddress, encodeSparkAddress, sparkIdentityPublicKey } from '../../src/domain/identifiers/spark-address';
+import { checkTronAddress, tronAddressFromPublicKey } from '../../src/domain/identifiers/tron-address';
+import { checkWalletAddress, isWalletAccountType, WALLET_ADDRESS_FORMATS } from '../../src/domain/identifiers/wallet-addresses';
 
 const hex = (bytes: Uint8Array): string => Buffer.from(bytes).toString('hex');
 const fromHex = (text: string): Uint8Array => Uint8Array.from(Buffer.from(text, 'hex'));

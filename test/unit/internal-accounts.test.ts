@@ -1,7 +1,6 @@
 import {
   accountTypeFor,
   auditInternalAccounts,
-  customerAccountPlan,
   customersGetEmbeddedWallet,
   missingAccounts,
   platformAccountPlan,
@@ -9,6 +8,7 @@ import {
   type LedgerAccountRow,
 } from '../../src/contexts/ledger/domain/internal-accounts';
 import type { AgreementConsent } from '../../src/contexts/customers/domain/onboarding';
+import { customerAccountPlan } from '../../src/contexts/customers/domain/customer-accounts';
 
 const terms: AgreementConsent = {
   agreementType: 'SVC_END_USER_TERMS',

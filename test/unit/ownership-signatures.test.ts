@@ -1,10 +1,10 @@
 import { ed25519 } from '@noble/curves/ed25519.js';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { keccak_256 } from '@noble/hashes/sha3.js';
-import { encodeBase58 } from '../../src/contexts/external-accounts/domain/identifiers/base58';
-import { toChecksumAddress } from '../../src/contexts/external-accounts/domain/identifiers/evm-address';
-import { encodeSparkAddress } from '../../src/contexts/external-accounts/domain/identifiers/spark-address';
-import { tronAddressFromPublicKey } from '../../src/contexts/external-accounts/domain/identifiers/tron-address';
+import { encodeBase58 } from '../../src/domain/identifiers/base58';
+import { toChecksumAddress } from '../../src/domain/identifiers/evm-address';
+import { encodeSparkAddress } from '../../src/domain/identifiers/spark-address';
+import { tronAddressFromPublicKey } from '../../src/domain/identifiers/tron-address';
 import {
   bitcoinMessageHash,
   ethereumMessageHash,

@@ -1,4 +1,4 @@
-import { generateSigningKeyPair, signWebhookBody, signWebhookBodyWithKeys, verifyWebhookSignature } from '../../src/contexts/webhooks/domain/webhook-signature';
+import { generateSigningKeyPair, signWebhookBody, signWebhookBodyWithKeys, verifyWebhookSignature } from '../../src/security/webhook-signature';
 
 describe('webhook signatures', () => {
   const keys = generateSigningKeyPair();

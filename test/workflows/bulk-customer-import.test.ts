@@ -6,7 +6,7 @@ import { createActivities } from '../../activities';
 import { BulkImportJob, Customer } from '../../src/contexts/customers/entities';
 import { createBulkImportJob, importBulkRows } from '../../src/contexts/customers/services/bulk-import';
 import { umaDomainOf } from '../../src/contexts/platforms/domain/uma-domains';
-import { createPlatform } from '../../src/contexts/platforms/services/platforms';
+import { createPlatform } from '../../src/contexts/platform-setup/services/platform-setup';
 import { WebhookEvent } from '../../src/contexts/webhooks/entities';
 import { openOrm } from '../../src/db/orm';
 import { derivedId } from '../../src/domain/ids';

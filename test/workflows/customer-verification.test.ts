@@ -9,7 +9,7 @@ import { InternalAccount } from '../../src/contexts/ledger/entities';
 import { openOrm } from '../../src/db/orm';
 import { parseMasterKey } from '../../src/security/secrets';
 import { uploadDocument } from '../../src/contexts/customers/services/documents';
-import { createPlatform } from '../../src/contexts/platforms/services/platforms';
+import { createPlatform } from '../../src/contexts/platform-setup/services/platform-setup';
 import { verificationIdFor } from '../../src/contexts/customers/services/verifications';
 import type { customerVerification } from '../../workflows/customers/customer-verification';
 import { submitVerification, verificationStatusQuery } from '../../workflows/customers/definitions';

@@ -6,7 +6,7 @@ import { loopbackWebhookSender } from '../support/receiver';
 import { WebhookEvent } from '../../src/contexts/webhooks/entities';
 import { openOrm } from '../../src/db/orm';
 import { parseMasterKey } from '../../src/security/secrets';
-import { createPlatform } from '../../src/contexts/platforms/services/platforms';
+import { createPlatform } from '../../src/contexts/platform-setup/services/platform-setup';
 import { recordWebhookEvent } from '../../src/contexts/webhooks/services/webhooks';
 import type { webhookDelivery } from '../../workflows/webhooks/webhook-delivery';
 import { WebhookReceiver } from '../support/receiver';

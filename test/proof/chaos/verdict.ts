@@ -1,7 +1,7 @@
 import { Client, Connection } from '@temporalio/client';
 import { Client as PgClient } from 'pg';
-import { runLedgerAudit } from '../../../src/contexts/ledger/services/audit';
-import { verifyWebhookSignature } from '../../../src/contexts/webhooks/domain/webhook-signature';
+import { runLedgerAudit } from '../../../src/contexts/ledger-audit';
+import { verifyWebhookSignature } from '../../../src/security/webhook-signature';
 import { openOrm } from '../../../src/db/orm';
 import type { ReceivedWebhook } from '../../support/receiver';
 import { sleep } from '../stack';

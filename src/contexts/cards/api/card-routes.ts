@@ -9,7 +9,7 @@ import { issueRevealLink } from '../services/card-reveal';
 import { CARD_TIMING } from '../services/card-timing';
 import { cardView } from '../services/card-views';
 import { cardFromPayload, createCard, createProblems, type CardPayload, findCard, fundingSourceProblems, listCards } from '../services/cards';
-import { CardCreateSchema, CardListQuerySchema, CardListSchema, CardRevealSchema, CardSchema, CardUpdateSchema } from './schemas';
+import { CardCreateSchema, CardListQuerySchema, CardListSchema, CardRevealSchema, CardSchema, CardUpdateSchema } from '../schemas/card-schemas';
 
 const TAGS = ['Cards'];
 const CardIdParams = IdParam('cardId');

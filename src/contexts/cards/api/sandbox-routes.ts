@@ -17,7 +17,7 @@ import {
   SandboxCardReturnSchema,
   SandboxCardSimulationSchema,
   SandboxCardTransactionRefSchema,
-} from './schemas';
+} from '../schemas/card-schemas';
 
 type Opening = Extract<CardNetworkEventArgs['event'], { merchant: unknown }>['kind'];
 type FollowUp = Exclude<CardNetworkEventArgs['event']['kind'], Opening>;

@@ -1,5 +1,5 @@
 import { Entity, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
-import type { Environment } from '../../platforms/entities/ApiToken';
+import type { Environment } from '../../platforms';
 import type { CardState, CardStateReason } from '../domain/card-state';
 
 /** A card issued to a customer (the cardholder). Its id is also its lifecycle workflow's id. */

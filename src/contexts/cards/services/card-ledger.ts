@@ -1,7 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { PostingLine } from '../../ledger/domain/ledger';
-import { returnShortfallAccountId } from '../../ledger/services/holds';
-import { ensureSystemAccountSet, postEntry } from '../../ledger/services/ledger';
+import { type PostingLine, returnShortfallAccountId, ensureSystemAccountSet, postEntry } from '../../ledger';
 import type { Movement } from '../domain/card-transactions';
 
 /**

@@ -2,10 +2,9 @@ import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { DomainError } from '../../../domain/errors';
 import { derivedId } from '../../../domain/ids';
-import { Customer } from '../../customers/entities';
-import { LedgerAccount } from '../../ledger/entities';
-import { WebhookEvent } from '../../webhooks/entities';
-import { recordWebhookEvent } from '../../webhooks/services/webhooks';
+import { Customer } from '../../customers';
+import { LedgerAccount } from '../../ledger';
+import { WebhookEvent, recordWebhookEvent } from '../../webhooks';
 import { Card, CardTransaction } from '../entities';
 import type { CardMerchant, CardTransactionKind } from '../entities/CardTransaction';
 import {

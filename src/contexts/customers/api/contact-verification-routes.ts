@@ -1,6 +1,6 @@
 import type { ContactChannel } from '../domain/contact-verification';
 import { confirmContactVerificationCode, sendContactVerificationCode } from '../services/contact-verification';
-import { customerView } from '../../payments/services/transaction-views';
+import { customerView } from '../services/customer-views';
 import { defineRoute } from '../../../api/route';
 import { errorResponses, IdParam } from '../../../api/schemas/common';
 import { ContactVerificationConfirmRequestSchema } from './contact-verification-schemas';

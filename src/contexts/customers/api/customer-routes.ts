@@ -1,12 +1,12 @@
 import { Customer } from '../entities';
-import { Platform } from '../../platforms/entities';
-import { type WebhookEvent } from '../../webhooks/entities';
+import { Platform } from '../../platforms';
+import type { WebhookEvent } from '../../webhooks';
 import { currentTerms } from '../domain/agreements';
 import { DomainError } from '../../../domain/errors';
 import { logger } from '../../../logger';
 import { createCustomer, createProblems, deleteCustomer, findCustomer, listCustomers, updateCustomer, updateProblems } from '../services/customers';
 import { announceOpenedAccounts } from '../../../temporal/starters/webhook-delivery';
-import { customerView } from '../../payments/services/transaction-views';
+import { customerView } from '../services/customer-views';
 import { startWebhookDelivery } from '../../../temporal/starters/webhook-delivery';
 import type { ApiDeps } from '../../../api/context';
 import { defineRoute } from '../../../api/route';

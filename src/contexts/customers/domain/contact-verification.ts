@@ -1,5 +1,5 @@
 import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
-import type { Environment } from '../../platforms/entities/ApiToken';
+import type { Environment } from '../../platforms';
 import type { ContactVerificationState } from '../entities/Customer';
 import { jurisdictionOf } from '../../../domain/countries';
 

@@ -1,4 +1,4 @@
-import type { Region } from '../../platforms/entities/Platform';
+import type { Region } from '../../platforms';
 import { EU_REGION_CODE, isCountryCode, jurisdictionOf, type Jurisdiction } from '../../../domain/countries';
 import { findCurrency } from '../../../domain/currencies';
 

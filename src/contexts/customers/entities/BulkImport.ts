@@ -1,5 +1,5 @@
 import { Entity, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
-import type { Environment } from '../../platforms/entities/ApiToken';
+import type { Environment } from '../../platforms';
 
 export type BulkImportStatus = 'PENDING' | 'PROCESSING' | 'COMPLETED' | 'FAILED';
 

@@ -2,13 +2,12 @@ import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { parseCustomerCreateRequest, type CustomerCreateRequest } from '../schemas/customer-requests';
 import { BulkImportJob, BulkImportRow, type BulkImportStatus, type RowError } from '../entities';
-import { Platform } from '../../platforms/entities';
-import type { Environment } from '../../platforms/entities/ApiToken';
+import { Platform, type Environment } from '../../platforms';
 import { columnOfField, finalJobStatus, rowByColumn, rowProblems, rowToCustomerRequest, type ParsedCsv } from '../domain/bulk-import';
 import { DomainError, type FieldError } from '../../../domain/errors';
 import { derivedId, newId } from '../../../domain/ids';
-import { recordOpenedAccountEvents } from '../../ledger/services/provisioning';
-import { recordWebhookEvent } from '../../webhooks/services/webhooks';
+import { recordOpenedAccountEvents } from '../../ledger';
+import { recordWebhookEvent } from '../../webhooks';
 import { createCustomer, createProblems } from './customers';
 
 /** A recorded webhook event a workflow delivers. */

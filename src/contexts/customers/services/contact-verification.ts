@@ -2,8 +2,7 @@ import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { randomUUID } from 'node:crypto';
 import { ContactVerificationCode, Customer } from '../entities';
-import { Platform } from '../../platforms/entities';
-import type { Environment } from '../../platforms/entities/ApiToken';
+import { Platform, type Environment } from '../../platforms';
 import {
   CONTACT_CODE_TTL_MS,
   SANDBOX_CONTACT_CODE,

@@ -3,12 +3,9 @@ import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
 import { randomBytes } from 'node:crypto';
 import type { CustomerCreateRequest, CustomerUpdateRequest } from '../schemas/customer-requests';
 import { Customer } from '../entities';
-import { InternalAccount } from '../../ledger/entities';
-import { type Platform } from '../../platforms/entities';
-import { isOnPlatformDomain, umaDomainOf } from '../../platforms/domain/uma-domains';
-import { lockedUmaDomainOf } from '../../platforms/services/uma-domain';
-import { type WebhookEvent } from '../../webhooks/entities';
-import type { Environment } from '../../platforms/entities/ApiToken';
+import { InternalAccount } from '../../ledger';
+import { type Platform, isOnPlatformDomain, umaDomainOf, lockedUmaDomainOf, type Environment } from '../../platforms';
+import { type WebhookEvent, recordWebhookEvent } from '../../webhooks';
 import { mergeConsents, requestedConsents, unknownTermsVersion } from '../domain/agreements';
 import type { ContactChannel } from '../domain/contact-verification';
 import { isCountryCode, isRegionCode } from '../../../domain/countries';
@@ -33,9 +30,8 @@ import type { Page } from '../../../domain/pagination';
 import { encrypt } from '../../../security/secrets';
 import { listPage } from '../../../services/listing';
 import { applyContactVerificationRules } from './contact-verification';
-import { provisionCustomerAccounts } from '../../ledger/services/provisioning';
-import { customerView } from '../../payments/services/transaction-views';
-import { recordWebhookEvent } from '../../webhooks/services/webhooks';
+import { provisionCustomerAccounts } from './account-provisioning';
+import { customerView } from './customer-views';
 
 type Values = Record<string, unknown>;
 

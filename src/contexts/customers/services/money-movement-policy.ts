@@ -1,7 +1,7 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { DomainError } from '../../../domain/errors';
-import { Platform } from '../../platforms/entities';
+import { Platform } from '../../platforms';
 import { balanceRefusal, END_USER_TERMS } from '../domain/onboarding';
 import { Customer } from '../entities';
 import { heldOrFind } from '../../../db/joined-rows';

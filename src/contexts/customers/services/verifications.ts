@@ -2,9 +2,8 @@ import { DomainError } from '../../../domain/errors';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { LockMode } from '@mikro-orm/core';
 import { BeneficialOwner, Customer, Document, Verification } from '../entities';
-import { Platform } from '../../platforms/entities';
-import { WebhookEvent } from '../../webhooks/entities';
-import type { Environment } from '../../platforms/entities/ApiToken';
+import { Platform, type Environment } from '../../platforms';
+import { WebhookEvent, recordWebhookEvent } from '../../webhooks';
 import type { KycStatus } from '../entities/Customer';
 import { derivedId } from '../../../domain/ids';
 import { kycEventType } from '../domain/onboarding';
@@ -18,10 +17,10 @@ import {
   verificationStatusOf,
   type VerificationStatus,
 } from '../domain/verification-sandbox';
-import { provisionCustomerAccounts, recordOpenedAccountEvents } from '../../ledger/services/provisioning';
+import { recordOpenedAccountEvents } from '../../ledger';
+import { provisionCustomerAccounts } from './account-provisioning';
 import { verificationView, type VerificationView } from './verification-views';
-import { customerView } from '../../payments/services/transaction-views';
-import { recordWebhookEvent } from '../../webhooks/services/webhooks';
+import { customerView } from './customer-views';
 
 /** The verification id of a customer: one verification per customer, so derived from its id. */
 export function verificationIdFor(customerId: string): string {

@@ -1,4 +1,4 @@
-import { Platform } from '../../platforms/entities';
+import { Platform } from '../../platforms';
 import type { ApiDeps } from '../../../api/context';
 import { defineRoute } from '../../../api/route';
 import { errorResponses, IdParam } from '../../../api/schemas/common';

@@ -1,6 +1,6 @@
 import { z } from '../../../api/openapi-registry';
 import { PageQuerySchema, pageOf } from '../../../api/schemas/common';
-import { AddressSchema } from '../../customers/api/customer-schemas';
+import { AddressSchema } from '../../customers';
 import { COUNTRY_CODES } from '../../../domain/countries';
 import {
   ACCOUNT_TYPES,
@@ -16,7 +16,7 @@ import { identifierProblem } from '../domain/identifier-checks';
 import { chosenRailProblem } from '../domain/account-rails';
 import { sandboxValue } from '../domain/sandbox-values';
 import type { AccountInfo } from '../domain/account-identity';
-import { checkCnpj, checkCpf, checkPixKey, type PixKeyType } from '../domain/identifiers/brazil';
+import { checkCnpj, checkCpf, checkPixKey, type PixKeyType } from '../../../domain/identifiers/brazil';
 
 const MAX_FULL_NAME = 250;
 const CountrySchema = z.enum(COUNTRY_CODES as [string, ...string[]]).openapi({ description: 'ISO 3166-1 alpha-2', example: 'US' });

@@ -1,15 +1,15 @@
 import type { IdentifierKind } from './account-types';
-import { checkAbaRoutingNumber } from './identifiers/aba-routing-number';
-import { checkBic } from './identifiers/bic';
-import type { IdentifierCheck } from './identifiers/check';
-import { checkClabe } from './identifiers/clabe';
-import { checkIban } from './identifiers/iban';
-import { checkIfsc } from './identifiers/ifsc';
-import { checkE164 } from './identifiers/phone';
-import { checkSortCode } from './identifiers/sort-code';
-import { checkUpiVpa } from './identifiers/upi';
-import { checkBolt12Offer, checkLightningAddress, checkLightningInvoice } from './identifiers/lightning';
-import { checkWalletAddress } from './identifiers/wallet-addresses';
+import { checkAbaRoutingNumber } from '../../../domain/identifiers/aba-routing-number';
+import { checkBic } from '../../../domain/identifiers/bic';
+import type { IdentifierCheck } from '../../../domain/identifiers/check';
+import { checkClabe } from '../../../domain/identifiers/clabe';
+import { checkIban } from '../../../domain/identifiers/iban';
+import { checkIfsc } from '../../../domain/identifiers/ifsc';
+import { checkE164 } from '../../../domain/identifiers/phone';
+import { checkSortCode } from '../../../domain/identifiers/sort-code';
+import { checkUpiVpa } from '../../../domain/identifiers/upi';
+import { checkBolt12Offer, checkLightningAddress, checkLightningInvoice } from '../../../domain/identifiers/lightning';
+import { checkWalletAddress } from '../../../domain/identifiers/wallet-addresses';
 
 const accept = (value: string): IdentifierCheck => ({ valid: true, normalized: value });
 

@@ -2,12 +2,12 @@ import { ed25519 } from '@noble/curves/ed25519.js';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { keccak_256 } from '@noble/hashes/sha3.js';
-import { decodeBase58 } from './identifiers/base58';
-import { checkEvmAddress } from './identifiers/evm-address';
-import { checkSolanaAddress, solanaPublicKey } from './identifiers/solana-address';
-import { sparkIdentityPublicKey } from './identifiers/spark-address';
-import { checkTronAddress, tronAddressFromPublicKey } from './identifiers/tron-address';
-import { WALLET_ADDRESS_FORMATS, isWalletAccountType } from './identifiers/wallet-addresses';
+import { decodeBase58 } from '../../../domain/identifiers/base58';
+import { checkEvmAddress } from '../../../domain/identifiers/evm-address';
+import { checkSolanaAddress, solanaPublicKey } from '../../../domain/identifiers/solana-address';
+import { sparkIdentityPublicKey } from '../../../domain/identifiers/spark-address';
+import { checkTronAddress, tronAddressFromPublicKey } from '../../../domain/identifiers/tron-address';
+import { WALLET_ADDRESS_FORMATS, isWalletAccountType } from '../../../domain/identifiers/wallet-addresses';
 
 /**
  * Proof that the holder of an external wallet controls its key: a signature over a challenge

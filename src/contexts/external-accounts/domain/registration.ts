@@ -1,5 +1,5 @@
 import { DomainError, type FieldError } from '../../../domain/errors';
-import type { Environment } from '../../platforms/entities/ApiToken';
+import type { Environment } from '../../platforms';
 import { primaryIdentifier, type AccountInfo } from './account-identity';
 import { accountTypeSpec, type AccountTypeSpec } from './account-types';
 import type { BankValidationStatus, ExternalAccountStatus, OwnershipType } from './account-status';

@@ -1,5 +1,5 @@
 import { Entity, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
-import type { Environment } from '../../platforms/entities/ApiToken';
+import type { Environment } from '../../platforms';
 import type { BeneficiaryVerificationStatus } from '../domain/sandbox-scenarios';
 import type { AccountInfo } from '../domain/account-identity';
 import type { BankValidationStatus, ExternalAccountStatus, OwnershipChallengeState, OwnershipType } from '../domain/account-status';

@@ -1,9 +1,8 @@
 import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ExternalAccount } from '../entities';
-import { Customer } from '../../customers/entities';
-import type { Platform } from '../../platforms/entities';
-import type { Environment } from '../../platforms/entities/ApiToken';
+import { Customer } from '../../customers';
+import type { Platform, Environment } from '../../platforms';
 import { DomainError, type FieldError } from '../../../domain/errors';
 import { derivedId, newId } from '../../../domain/ids';
 import { findCurrency } from '../../../domain/currencies';
@@ -12,10 +11,10 @@ import { duplicateKey, type AccountInfo } from '../domain/account-identity';
 import { accountTypeSpec, LIGHTNING_ALIAS } from '../domain/account-types';
 import type { OwnershipType } from '../domain/account-status';
 import { normalizedIdentifier } from '../domain/identifier-checks';
-import { checkPixKey, type PixKeyType } from '../domain/identifiers/brazil';
+import { checkPixKey, type PixKeyType } from '../../../domain/identifiers/brazil';
 import { counterpartyProblems, register, type Registration } from '../domain/registration';
 import { externalAccountView } from './external-account-views';
-import { currenciesWithMobileMoneyDirectory, findMobileMoneyProvider, findReceivingInstitution, findVasp } from '../../directories/domain';
+import { currenciesWithMobileMoneyDirectory, findMobileMoneyProvider, findReceivingInstitution, findVasp } from '../../directories';
 
 /** Who owns the accounts a route works on: a platform's customers, or the platform itself. */
 export type Owner = 'CUSTOMER' | 'PLATFORM';

@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { ExternalAccount } from '../entities';
 import { DomainError } from '../../../domain/errors';
 import { derivedId } from '../../../domain/ids';
-import { recordWebhookEvent } from '../../webhooks/services/webhooks';
+import { recordWebhookEvent } from '../../webhooks';
 import type { ExternalAccountStatus, OwnershipChallengeState, OwnershipMethod } from '../domain/account-status';
 import { accountTypeSpec } from '../domain/account-types';
 import { isSelfCustodyWallet } from '../domain/registration';

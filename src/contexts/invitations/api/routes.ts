@@ -1,7 +1,7 @@
 import { defineRoute } from '../../../api/route';
 import { errorResponses } from '../../../api/schemas/common';
 import { DomainError } from '../../../domain/errors';
-import { isUmaAddress } from '../../customers/domain/customer-rules';
+import { isUmaAddress } from '../../customers';
 import { assertInvitationsConfigured, cancelInvitation, claimInvitation, createInvitation, getInvitation, inviterProblems } from '../services/invitations';
 import { InvitationClaimSchema, InvitationCodeParam, InvitationCreateSchema, InvitationSchema } from './schemas';
 

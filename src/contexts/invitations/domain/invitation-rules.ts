@@ -1,5 +1,5 @@
 import { DomainError } from '../../../domain/errors';
-import { isUmaAddress } from '../../customers/domain/customer-rules';
+import { isUmaAddress } from '../../customers';
 
 export const INVITATION_STATUSES = ['PENDING', 'CLAIMED', 'EXPIRED', 'CANCELLED'] as const;
 export type InvitationStatus = (typeof INVITATION_STATUSES)[number];

@@ -1,5 +1,5 @@
 import { Entity, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
-import type { Environment } from '../../platforms/entities/ApiToken';
+import type { Environment } from '../../platforms';
 import type { InvitationStatus } from '../domain/invitation-rules';
 
 /** A UMA invitation of one platform's customer, found by its code. */

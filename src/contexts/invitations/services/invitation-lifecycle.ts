@@ -1,7 +1,7 @@
 import { LockMode, type EntityManager } from '@mikro-orm/postgresql';
 import { DomainError } from '../../../domain/errors';
 import { derivedId } from '../../../domain/ids';
-import { recordWebhookEvent } from '../../webhooks/services/webhooks';
+import { recordWebhookEvent } from '../../webhooks';
 import { assertCancellable, assertClaimable } from '../domain/invitation-rules';
 import { Invitation } from '../entities';
 import { invitationView, type InvitationView } from './invitation-views';

@@ -5,11 +5,8 @@ import type { InvitationLifecycleInput } from '../../../../workflows/invitations
 import { DomainError, type FieldError } from '../../../domain/errors';
 import { logger } from '../../../logger';
 import { cancelThroughWorkflow, claimThroughWorkflow, startInvitationLifecycle } from '../../../temporal/starters/invitation-lifecycle';
-import { Customer } from '../../customers/entities';
-import { isUmaAddress } from '../../customers/domain/customer-rules';
-import type { Environment } from '../../platforms/entities';
-import { Platform } from '../../platforms/entities';
-import { isOnOwnUmaDomain } from '../../platforms/domain/uma-domains';
+import { Customer, isUmaAddress } from '../../customers';
+import { type Environment, Platform, isOnOwnUmaDomain } from '../../platforms';
 import { assertCancellable, assertClaimable, invitationUrl } from '../domain/invitation-rules';
 import { Invitation } from '../entities';
 import { invitationView, type InvitationView } from './invitation-views';

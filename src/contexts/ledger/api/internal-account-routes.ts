@@ -2,7 +2,12 @@ import { InternalAccount } from '../entities';
 import { internalAccountViews } from '../services/internal-account-views';
 import { listPage } from '../../../services/listing';
 import { defineRoute } from '../../../api/route';
-import { InternalAccountListQuerySchema, InternalAccountListSchema, PlatformInternalAccountListSchema, PlatformInternalAccountQuerySchema } from './schemas';
+import {
+  InternalAccountListQuerySchema,
+  InternalAccountListSchema,
+  PlatformInternalAccountListSchema,
+  PlatformInternalAccountQuerySchema,
+} from '../schemas/internal-account-schemas';
 import { errorResponses } from '../../../api/schemas/common';
 
 export const internalAccountRoutes = [

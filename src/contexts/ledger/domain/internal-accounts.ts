@@ -1,7 +1,5 @@
-import type { KycStatus } from '../../customers/entities/Customer';
 import type { InternalAccountType } from '../entities/InternalAccount';
 import { currency } from '../../../domain/currencies';
-import { mayHoldBalances, type AgreementConsent } from '../../customers/domain/onboarding';
 
 /** One internal account a holder should have. */
 export interface AccountSpec {
@@ -17,16 +15,11 @@ export function accountTypeFor(code: string): InternalAccountType {
   return currency(code).kind === 'CRYPTO' ? 'INTERNAL_CRYPTO' : 'INTERNAL_FIAT';
 }
 
-interface PlatformTraits {
+/** What the account plans read of a platform. */
+export interface PlatformTraits {
   isRegulatedFinancialInstitution: boolean;
   embeddedWalletsSupported: boolean;
   supportedCurrencies: { currencyCode: string }[];
-}
-
-interface CustomerTraits {
-  kycStatus: KycStatus;
-  agreementConsents: AgreementConsent[];
-  currencies: string[];
 }
 
 /** Whether a platform's customers get an embedded wallet: wallets enabled, or USDB supported. */
@@ -34,23 +27,9 @@ export function customersGetEmbeddedWallet(platform: PlatformTraits): boolean {
   return platform.embeddedWalletsSupported || platform.supportedCurrencies.some((c) => c.currencyCode === EMBEDDED_WALLET_CURRENCY);
 }
 
-/**
- * Every account a customer should hold: nothing until the customer may hold balances
- * (mayHoldBalances); then one INTERNAL_FIAT / INTERNAL_CRYPTO account per enabled currency,
- * plus one USDB EMBEDDED_WALLET when the platform supports embedded wallets or USDB (the
- * reference provisions the wallet, called a global account in the sandbox, whenever the
- * platform supports USDB).
- */
-export function customerAccountPlan(platform: PlatformTraits, customer: CustomerTraits): AccountSpec[] {
-  if (!mayHoldBalances(platform, customer)) return [];
-  const plan: AccountSpec[] = customer.currencies.map((code) => ({ type: accountTypeFor(code), currency: code }));
-  if (customersGetEmbeddedWallet(platform)) plan.push({ type: 'EMBEDDED_WALLET', currency: EMBEDDED_WALLET_CURRENCY });
-  return dedupe(plan);
-}
-
 /** The platform's own accounts: one per supported currency. */
 export function platformAccountPlan(platform: { supportedCurrencies: { currencyCode: string }[] }): AccountSpec[] {
-  return dedupe(platform.supportedCurrencies.map((c) => ({ type: accountTypeFor(c.currencyCode), currency: c.currencyCode })));
+  return dedupeAccountPlan(platform.supportedCurrencies.map((c) => ({ type: accountTypeFor(c.currencyCode), currency: c.currencyCode })));
 }
 
 /** The planned accounts that are not held yet, in plan order. */
@@ -63,7 +42,8 @@ function key(spec: AccountSpec): string {
   return `${spec.type}:${spec.currency}`;
 }
 
-function dedupe(plan: AccountSpec[]): AccountSpec[] {
+/** The plan without repeats, in first-seen order. */
+export function dedupeAccountPlan(plan: AccountSpec[]): AccountSpec[] {
   const seen = new Set<string>();
   return plan.filter((spec) => !seen.has(key(spec)) && seen.add(key(spec)));
 }

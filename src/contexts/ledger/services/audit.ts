@@ -3,25 +3,44 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { InternalAccountType } from '../entities/InternalAccount';
 import { auditInternalAccounts, type InternalAccountFinding } from '../domain/internal-accounts';
 import { auditedBalance, auditLedger, type AuditFinding, type PostingLine } from '../domain/ledger';
-import { auditCardLedger, type CardLedgerFinding } from '../../cards/domain/card-audit';
-import { cardHoldsAccountId, cardNetworkAccountId } from '../../cards/services/card-ledger';
-import { auditStablecoinLedger, type StablecoinLedgerFinding } from '../../stablecoins/domain/stablecoin-audit';
-import { reserveAccountId, supplyAccountId } from '../../stablecoins/services/stablecoin-ledger';
+import type { Minor } from '../../../domain/money';
 
-type Finding = AuditFinding | InternalAccountFinding | CardLedgerFinding | StablecoinLedgerFinding;
+/** Any break the audit reports: what kind, which account or row, and why. */
+export interface LedgerAuditFinding {
+  kind: string;
+  subject: string;
+  detail: string;
+}
+
+type Finding = AuditFinding | InternalAccountFinding | LedgerAuditFinding;
+
+/** What a contributor reads with: SQL inside the audit's snapshot, and every ledger account's audited balance. */
+export interface LedgerAuditReads {
+  execute: <T extends object[]>(sql: string) => Promise<T>;
+  balances: Map<string, Minor>;
+}
+
+/**
+ * A higher context's check of the ledger accounts it posts to (card holds, stablecoin reserves).
+ * The ledger knows no such context; the composition root passes their contributors in.
+ */
+export type LedgerAuditContributor = (reads: LedgerAuditReads) => Promise<LedgerAuditFinding[]>;
 
 /**
  * Reads the whole ledger and checks it; returns every finding (none means healthy). Besides
  * the double-entry checks, every internal account (customer, platform, embedded wallet) must
- * be backed by a matching ledger account, and the card and stablecoin accounts must equal what
- * their transactions and operations explain. All reads share one snapshot (REPEATABLE READ), so
+ * be backed by a matching ledger account; each contributor then checks the accounts of its context
+ * (cards, stablecoins) against what its rows explain. All reads share one snapshot (REPEATABLE READ), so
  * postings, balances and accounts written meanwhile cannot look like a break.
  */
-export async function runLedgerAudit(em: EntityManager): Promise<{ findings: Finding[]; entries: number; accounts: number }> {
-  return em.transactional((tx) => audit(tx), { isolationLevel: IsolationLevel.REPEATABLE_READ, readOnly: true });
+export async function runLedgerAuditWith(
+  em: EntityManager,
+  contributors: readonly LedgerAuditContributor[],
+): Promise<{ findings: Finding[]; entries: number; accounts: number }> {
+  return em.transactional((tx) => audit(tx, contributors), { isolationLevel: IsolationLevel.REPEATABLE_READ, readOnly: true });
 }
 
-async function audit(em: EntityManager): Promise<{ findings: Finding[]; entries: number; accounts: number }> {
+async function audit(em: EntityManager, contributors: readonly LedgerAuditContributor[]): Promise<{ findings: Finding[]; entries: number; accounts: number }> {
   const ctx = em.getTransactionContext();
   const conn = { execute: <T extends object[]>(sql: string) => em.getConnection().execute<T>(sql, [], 'all', ctx) };
   // int8 comes back as strings from raw queries; BigInt() keeps them exact.
@@ -53,7 +72,7 @@ async function audit(em: EntityManager): Promise<{ findings: Finding[]; entries:
     allowNegative: a.allow_negative,
   }));
   const findings: Finding[] = auditLedger({ entries: [...entries].map(([id, lines]) => ({ id, lines })), accounts: ledgerAccounts, postedTotals });
-  // The card and stablecoin checks compare balances: a shared account's is the sum of its postings.
+  // The contributors compare balances: a shared account's is the sum of its postings.
   const balances = new Map(ledgerAccounts.map((a) => [a.id, auditedBalance(a, postedTotals)]));
   findings.push(
     ...auditInternalAccounts(
@@ -61,38 +80,8 @@ async function audit(em: EntityManager): Promise<{ findings: Finding[]; entries:
       accounts.map((a) => ({ id: a.id, platformId: a.platform_id, kind: a.kind, currency: a.currency })),
     ),
   );
-  // Card holds and settlements: the card ledger accounts against the card transactions.
-  const cardTotals = await conn.execute<{ platform_id: string; currency: string; held: string; to_network: string }[]>(
-    `select platform_id, currency, sum(held_amount)::text as held,
-       sum(case when direction = 'DEBIT' then settled_amount - refunded_amount else -settled_amount end)::text as to_network
-     from card_transactions group by platform_id, currency`,
-  );
-  const fundingHolds = await conn.execute<{ account_id: string; card_held: string; account_held: string }[]>(
-    `select t.account_id, sum(t.held_amount)::text as card_held, max(a.held)::text as account_held
-     from card_transactions t join ledger_accounts a on a.id = t.account_id group by t.account_id`,
-  );
-  findings.push(
-    ...auditCardLedger({
-      totals: cardTotals.map((t) => ({ platformId: t.platform_id, currency: t.currency, held: BigInt(t.held), toNetwork: BigInt(t.to_network) })),
-      balances,
-      holdsAccountId: cardHoldsAccountId,
-      networkAccountId: cardNetworkAccountId,
-      fundingHolds: fundingHolds.map((f) => ({ accountId: f.account_id, cardHeld: BigInt(f.card_held), accountHeld: BigInt(f.account_held) })),
-    }),
-  );
-  // Stablecoin reserve and supply: the coin's ledger accounts against its completed operations.
-  const coinTotals = await conn.execute<{ platform_id: string; id: string; completed_net: string }[]>(
-    `select c.platform_id, c.id,
-       coalesce(sum(case o.operation_type when 'MINT' then o.fiat_amount else -o.fiat_amount end) filter (where o.status = 'COMPLETED'), 0)::text as completed_net
-     from stablecoins c left join stablecoin_operations o on o.stablecoin_id = c.id group by c.platform_id, c.id`,
-  );
-  findings.push(
-    ...auditStablecoinLedger({
-      coins: coinTotals.map((c) => ({ platformId: c.platform_id, stablecoinId: c.id, completedNet: BigInt(c.completed_net) })),
-      balances,
-      reserveAccountId,
-      supplyAccountId,
-    }),
-  );
+  // The higher contexts' checks, in the order given, inside the same snapshot.
+  const reads: LedgerAuditReads = { execute: conn.execute, balances };
+  for (const contribute of contributors) findings.push(...(await contribute(reads)));
   return { findings, entries: entries.size, accounts: accounts.length };
 }

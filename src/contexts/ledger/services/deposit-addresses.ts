@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { DEPOSIT_NETWORKS, type DepositNetwork } from '../../../domain/deposit-networks';
-import { encodeBase58, encodeBase58Check } from '../../external-accounts/domain/identifiers/base58';
-import { bytesToWords, encodeBech32 } from '../../external-accounts/domain/identifiers/bech32';
-import { encodeSparkAddress } from '../../external-accounts/domain/identifiers/spark-address';
+import { encodeBase58, encodeBase58Check } from '../../../domain/identifiers/base58';
+import { bytesToWords, encodeBech32 } from '../../../domain/identifiers/bech32';
+import { encodeSparkAddress } from '../../../domain/identifiers/spark-address';
 
 /**
  * Deposit addresses derived from a funding reference, one per chain format, so that an account

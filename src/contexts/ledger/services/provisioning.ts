@@ -1,42 +1,18 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Customer } from '../../customers/entities';
 import { InternalAccount } from '../entities';
-import { Platform } from '../../platforms/entities';
-import { type WebhookEvent } from '../../webhooks/entities';
-import type { Environment } from '../../platforms/entities/ApiToken';
+import { Platform, type Environment } from '../../platforms';
+import { type WebhookEvent, recordWebhookEvent } from '../../webhooks';
 import { derivedId } from '../../../domain/ids';
-import { customerAccountPlan, missingAccounts, platformAccountPlan, type AccountSpec } from '../domain/internal-accounts';
+import { missingAccounts, platformAccountPlan, type AccountSpec } from '../domain/internal-accounts';
 import { internalAccountViews } from './internal-account-views';
 import { openInternalAccount } from './internal-accounts';
 import { payoutSystemAccounts } from './holds';
 import { ensureSystemAccountSet, sandboxFundingAccountId } from './ledger';
-import { recordWebhookEvent } from '../../webhooks/services/webhooks';
-
-/**
- * Opens the internal accounts a customer should hold and does not yet (customerAccountPlan):
- * nothing until the customer may hold balances; then one per enabled currency and, where the
- * platform supports embedded wallets or USDB, the USDB EMBEDDED_WALLET.
- *
- * Idempotent: call it whenever something that affects the plan changes (creation, consent,
- * currencies, approval). Runs in the caller's transaction (or opens one) and locks the
- * customer row, so concurrent calls never open an account twice. Returns the accounts it
- * opened; announce them after commit (announceOpenedAccounts in src/temporal/starters, or
- * recordOpenedAccountEvents in an activity).
- */
-export async function provisionCustomerAccounts(em: EntityManager, platform: Platform, customer: Customer): Promise<InternalAccount[]> {
-  // A deleted customer keeps what it holds but opens nothing new.
-  const plan = customer.isDeleted ? [] : customerAccountPlan(platform, customer);
-  if (plan.length === 0) return [];
-  if (!em.isInTransaction()) return em.transactional((tx) => provisionCustomerAccounts(tx, platform, customer));
-  await em.createQueryBuilder(Customer).select('id').where({ id: customer.id }).setLockMode(LockMode.PESSIMISTIC_WRITE).execute();
-  const held = await em.find(InternalAccount, { customerId: customer.id }, { refresh: true });
-  return open(em, missingAccounts(plan, held), { platformId: platform.id, customerId: customer.id });
-}
 
 /**
  * Opens the platform's missing own accounts (one per supported currency) and its system ledger
- * accounts of those currencies. Same contract as provisionCustomerAccounts; the platform row is the lock.
+ * accounts of those currencies. Idempotent like a customer's provisioning (provisionCustomerAccounts in customers); the platform row is the lock.
  */
 export async function provisionPlatformAccounts(em: EntityManager, platform: Platform): Promise<InternalAccount[]> {
   const plan = platformAccountPlan(platform);
@@ -51,8 +27,23 @@ export async function provisionPlatformAccounts(em: EntityManager, platform: Pla
       [sandboxFundingAccountId(platform.id, currency), 'SANDBOX_FUNDING_SOURCE'],
     ]);
   }
-  const held = await em.find(InternalAccount, { platformId: platform.id, customerId: null }, { refresh: true });
-  return open(em, missingAccounts(plan, held), { platformId: platform.id, customerId: null });
+  return openPlannedAccounts(em, plan, { platformId: platform.id, customerId: null });
+}
+
+/**
+ * Opens the planned accounts the owner (a customer, or the platform itself when customerId is
+ * null) does not hold yet. The caller holds the owner's row lock, so concurrent calls never open
+ * an account twice.
+ */
+export async function openPlannedAccounts(
+  em: EntityManager,
+  plan: AccountSpec[],
+  owner: { platformId: string; customerId: string | null },
+): Promise<InternalAccount[]> {
+  const held = await em.find(InternalAccount, owner.customerId ? { customerId: owner.customerId } : { platformId: owner.platformId, customerId: null }, {
+    refresh: true,
+  });
+  return open(em, missingAccounts(plan, held), owner);
 }
 
 async function open(em: EntityManager, specs: AccountSpec[], owner: { platformId: string; customerId: string | null }): Promise<InternalAccount[]> {

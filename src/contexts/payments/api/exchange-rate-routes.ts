@@ -1,6 +1,6 @@
 import { defineRoute } from '../../../api/route';
 import { errorResponses } from '../../../api/schemas/common';
-import { Platform } from '../../platforms/entities';
+import { Platform } from '../../platforms';
 import { DEFAULT_SENDING_AMOUNT, listExchangeRates } from '../services/exchange-rates';
 import { ExchangeRateListSchema, ExchangeRateQuerySchema } from './exchange-rate-schemas';
 

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Platform } from '../../platforms/entities';
-import { InternalAccount } from '../../ledger/entities';
+import { Platform } from '../../platforms';
+import { InternalAccount } from '../../ledger';
 import { defineRoute } from '../../../api/route';
 import { errorResponses, IdParam } from '../../../api/schemas/common';
 import { DomainError, type FieldError } from '../../../domain/errors';

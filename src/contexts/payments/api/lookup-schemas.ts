@@ -2,7 +2,7 @@ import { z } from '../../../api/openapi-registry';
 import { AmountSchema, CurrencySchema } from '../../../api/schemas/common';
 import { isId } from '../../../domain/ids';
 import { MAX_AMOUNT } from '../../../domain/money';
-import { isUmaAddress, MAX_UMA_ADDRESS } from '../../customers/domain/customer-rules';
+import { isUmaAddress, MAX_UMA_ADDRESS } from '../../customers';
 import { CUSTOMER_INFO_FIELD_NAMES, LOOKUP_LIFETIME_SECONDS } from '../domain/lookups';
 import { WITHDRAWAL_CURRENCIES, WITHDRAWAL_NETWORKS, type WithdrawalNetwork } from '../domain/pricing/withdrawal-fees';
 

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Platform } from '../../platforms/entities';
+import { Platform } from '../../platforms';
 import { Quote, Transaction } from '../entities';
 import { transactionViews } from '../services/transaction-views';
 import type { ApiDeps } from '../../../api/context';

@@ -1,20 +1,16 @@
 import { DomainError } from '../../../domain/errors';
 import { derivedId, newId } from '../../../domain/ids';
 import { toMinor } from '../../../domain/money';
-import { assertCustomerMayMoveMoney } from '../../customers/services/money-movement-policy';
+import { assertCustomerMayMoveMoney, Customer } from '../../customers';
 import { runIncomingPayment } from '../../../temporal/starters/incoming-payment';
-import { findInternalAccount } from '../../ledger/services/internal-accounts';
-import { internalAccountView } from '../../ledger/services/internal-account-views';
+import { findInternalAccount, internalAccountView, InternalAccountSchema, SandboxFundRequestSchema, InternalAccount } from '../../ledger';
 import { defineRoute } from '../../../api/route';
-import { InternalAccountSchema, SandboxFundRequestSchema } from '../../ledger/api/schemas';
 import { errorResponses, IdParam, moneyMovementRefusals } from '../../../api/schemas/common';
 import { fundQuote } from '../../../temporal/starters/quote';
 import { currentTransactionView, findQuote, workflowInput } from './quote-routes';
 import { assertPaidBySendingFunds } from '../domain/quote-funding';
 import { SandboxSendRequestSchema, SandboxUmaReceiveRequestSchema } from './quote-schemas';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { InternalAccount } from '../../ledger/entities';
-import { Customer } from '../../customers/entities';
 import { customerByUmaAddress } from '../services/lookups';
 import { TransactionSchema } from './schemas';
 

@@ -1,5 +1,5 @@
 import { z } from '../../../api/openapi-registry';
-import { CardTransactionSchema } from '../../cards/api/schemas';
+import { CardTransactionSchema } from '../../cards';
 import { CurrencyAmountSchema, PageQuerySchema, pageOf } from '../../../api/schemas/common';
 import { PAYMENT_RAILS } from '../domain/payment-rails';
 import { RateDetailsSchema } from './quote-schemas';

@@ -9,7 +9,7 @@ import { z } from '../../../api/openapi-registry';
 import { cancelPayout } from '../../../temporal/starters/quote';
 import { confirmReceiptDelivery } from '../services/outgoing-payments';
 import { currentTransactionView } from './quote-routes';
-import { findCardTransactionView } from '../../cards/services/card-transactions';
+import { findCardTransactionView } from '../../cards';
 
 export const transactionRoutes = [
   defineRoute({

@@ -1,4 +1,4 @@
-import { scenarioSuffix } from '../../external-accounts/domain/sandbox-scenarios';
+import { scenarioSuffix } from '../../external-accounts';
 
 /**
  * What the simulated rail does with a payout (spec §8, "account as payout destination of a

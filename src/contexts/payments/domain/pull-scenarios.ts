@@ -1,4 +1,4 @@
-import { scenarioSuffix } from '../../external-accounts/domain/sandbox-scenarios';
+import { scenarioSuffix } from '../../external-accounts';
 
 /**
  * What the simulated bank does when the service pulls money from a customer's external account

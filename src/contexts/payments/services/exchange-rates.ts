@@ -1,4 +1,4 @@
-import type { FeeConfig } from '../../platforms/domain/fee-configs';
+import type { FeeConfig } from '../../platforms';
 import { currency, currencyView } from '../../../domain/currencies';
 import { corridorTerms, destinationRail } from '../domain/pricing/corridors';
 import { platformFeeFor } from '../domain/pricing/platform-fees';

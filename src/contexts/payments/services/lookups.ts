@@ -1,11 +1,9 @@
 import { raw } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { newId } from '../../../domain/ids';
-import { Customer } from '../../customers/entities';
-import { isUmaAddress } from '../../customers/domain/customer-rules';
-import { ExternalAccount } from '../../external-accounts/entities';
-import { isActiveFeeConfig } from '../../platforms/domain/fee-configs';
-import type { Platform } from '../../platforms/entities';
+import { Customer, isUmaAddress } from '../../customers';
+import { ExternalAccount } from '../../external-accounts';
+import { isActiveFeeConfig, type Platform } from '../../platforms';
 import { currency, currencyView } from '../../../domain/currencies';
 import { DomainError, type FieldError } from '../../../domain/errors';
 import { Lookup } from '../entities';

@@ -1,14 +1,20 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Quote, Transaction, type RefundState } from '../entities';
-import { InternalAccount, JournalEntry, LedgerAccount } from '../../ledger/entities';
-import { ExternalAccount } from '../../external-accounts/entities';
-import { refundSettled, releaseHold, reverseCollectedCredit, settleHold } from '../../ledger/services/holds';
-import { internalAccountView } from '../../ledger/services/internal-account-views';
-import { WebhookEvent } from '../../webhooks/entities';
-import { Customer } from '../../customers/entities';
+import {
+  InternalAccount,
+  JournalEntry,
+  LedgerAccount,
+  refundSettled,
+  releaseHold,
+  reverseCollectedCredit,
+  settleHold,
+  internalAccountView,
+} from '../../ledger';
+import { ExternalAccount } from '../../external-accounts';
+import { WebhookEvent, recordWebhookEvents } from '../../webhooks';
+import { Customer } from '../../customers';
 import { readJoined } from '../../../db/joined-rows';
-import { recordWebhookEvents } from '../../webhooks/services/webhooks';
 import { DomainError } from '../../../domain/errors';
 import { derivedId } from '../../../domain/ids';
 import type { FinishedPayment } from '../domain/payment-outcome';

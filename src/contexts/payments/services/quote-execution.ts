@@ -1,13 +1,11 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Quote, Transaction } from '../entities';
-import { InternalAccount } from '../../ledger/entities';
-import { ExternalAccount } from '../../external-accounts/entities';
-import { Platform } from '../../platforms/entities';
-import { Customer } from '../../customers/entities';
+import { InternalAccount, holdFunds, receiveFunding } from '../../ledger';
+import { ExternalAccount, primaryIdentifier } from '../../external-accounts';
+import { Platform } from '../../platforms';
+import { Customer } from '../../customers';
 import { heldWhole, readJoined } from '../../../db/joined-rows';
-import { primaryIdentifier } from '../../external-accounts/domain/account-identity';
-import { holdFunds, receiveFunding } from '../../ledger/services/holds';
 import { DomainError } from '../../../domain/errors';
 import type { ExecutionGate, ExecutionSubject, GateHold } from '../../../domain/execution-gate';
 import { payoutPlan, type PayoutPlan } from '../domain/payout-scenarios';

@@ -1,16 +1,11 @@
 import type { EntityData } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { createHash } from 'node:crypto';
-import { fundingInstructions } from '../../ledger/services/internal-account-views';
+import { fundingInstructions, InternalAccount } from '../../ledger';
 import { Quote, Transaction } from '../entities';
-import { InternalAccount } from '../../ledger/entities';
-import { Customer } from '../../customers/entities';
-import { ExternalAccount } from '../../external-accounts/entities';
-import type { Environment } from '../../platforms/entities/ApiToken';
-import { isActiveFeeConfig } from '../../platforms/domain/fee-configs';
-import { assertExternalAccountUsable } from '../../external-accounts/domain/account-usage';
-import { assertCustomerMayMoveMoney } from '../../customers/services/money-movement-policy';
-import { externalAccountView } from '../../external-accounts/services/external-account-views';
+import { Customer, assertCustomerMayMoveMoney } from '../../customers';
+import { ExternalAccount, assertExternalAccountUsable, externalAccountView } from '../../external-accounts';
+import { type Environment, isActiveFeeConfig, Platform } from '../../platforms';
 import { currency as currencyOf, currencyView, findCurrency } from '../../../domain/currencies';
 import { DomainError, type FieldError } from '../../../domain/errors';
 import { depositNetworkProblems, type DepositNetwork } from '../../../domain/deposit-networks';
@@ -27,7 +22,6 @@ import { valueIn } from '../domain/pricing/value-in';
 import { isPullable, PULL_RAILS } from '../domain/pull-scenarios';
 import { aliasedColumns, heldOrFind, mapAliased } from '../../../db/joined-rows';
 import { insertTogether } from '../../../db/combined-insert';
-import { Platform } from '../../platforms/entities';
 
 export interface QuoteRequest {
   source:

@@ -1,11 +1,10 @@
 import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
-import { Customer } from '../../customers/entities/index';
-import { InternalAccount } from '../../ledger/entities/index';
+import { Customer } from '../../customers';
+import { InternalAccount } from '../../ledger';
 import { Transaction } from '../entities/index';
 import { listPage } from '../../../services/listing';
 import { decodeCursor, toPage, type SortOrder } from '../../../domain/pagination';
-import { CardTransaction } from '../../cards/entities';
-import { cardTransactionViews } from '../../cards/services/card-transactions';
+import { CardTransaction, cardTransactionViews } from '../../cards';
 import type { TransactionListQuery } from '../api/schemas';
 import { transactionViews } from './transaction-views';
 

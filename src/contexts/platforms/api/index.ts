@@ -1,5 +1,4 @@
-import { configRoutes } from './config-routes';
 import { tokenRoutes } from './token-routes';
 
-/** The calling platform's own configuration and API tokens. */
-export const routes = [...configRoutes, ...tokenRoutes];
+/** The calling platform's API tokens (its configuration routes are platform-setup's). */
+export const routes = [...tokenRoutes];

@@ -1,4 +1,4 @@
-import { PERMISSIONS } from '../../../api/permissions';
+import { PERMISSIONS } from '../domain/permissions';
 import { z } from '../../../api/openapi-registry';
 import { PageQuerySchema, pageOf } from '../../../api/schemas/common';
 

@@ -1,4 +1,4 @@
-import type { Permission } from '../../../api/permissions';
+import type { Permission } from './permissions';
 import { DomainError } from '../../../domain/errors';
 
 /**

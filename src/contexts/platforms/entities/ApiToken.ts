@@ -1,5 +1,5 @@
 import { Entity, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
-import type { Permission } from '../../../api/permissions';
+import type { Permission } from '../domain/permissions';
 
 export type Environment = 'SANDBOX' | 'PRODUCTION';
 

@@ -8,8 +8,6 @@ import { DomainError } from '../../../domain/errors';
 import { defaultUmaDomain, isUmaDomain, OWN_DEFAULT_UMA_DOMAIN } from '../domain/uma-domains';
 import { reservedUmaDomainProblems, umaDomainTaken } from './uma-domain';
 import { hashClientSecret, newClientSecret } from '../../../security/secrets';
-import { provisionPlatformAccounts } from '../../ledger/services/provisioning';
-import { ensureSigningKeys } from './signing-keys';
 
 export interface NewPlatform {
   name: string;
@@ -35,10 +33,10 @@ export function defaultCurrencyConfig(code: string): PlatformCurrencyConfig {
 }
 
 /**
- * Creates a platform with its own internal accounts (one per currency) and, given the master key,
- * its own webhook-signing keys (else they are made on first use).
+ * Stores a new platform, nothing more: createPlatform (platform-setup) also opens its accounts
+ * and signing keys.
  */
-export async function createPlatform(em: EntityManager, input: NewPlatform, options: { masterKey?: Buffer } = {}): Promise<Platform> {
+export async function insertPlatform(em: EntityManager, input: NewPlatform): Promise<Platform> {
   const now = new Date();
   const currencies = input.currencies ?? ['USD'];
   const id = newId('Platform');
@@ -70,8 +68,6 @@ export async function createPlatform(em: EntityManager, input: NewPlatform, opti
     if (err instanceof UniqueConstraintViolationException) throw umaDomainTaken();
     throw err;
   }
-  await provisionPlatformAccounts(em, platform);
-  if (options.masterKey) await ensureSigningKeys(em, options.masterKey, platform.id);
   return platform;
 }
 

@@ -5,7 +5,7 @@ import type { Environment } from '../entities/ApiToken';
 import { newId } from '../../../domain/ids';
 import { DomainError } from '../../../domain/errors';
 import { decrypt, encrypt } from '../../../security/secrets';
-import { generateSigningKeyPair } from '../../webhooks/domain/webhook-signature';
+import { generateSigningKeyPair } from '../../../security/webhook-signature';
 
 export const ENVIRONMENTS: readonly Environment[] = ['SANDBOX', 'PRODUCTION'];
 

@@ -1,5 +1,5 @@
 import { LockMode, type EntityManager, type FilterQuery } from '@mikro-orm/postgresql';
-import type { Permission } from '../../../api/permissions';
+import type { Permission } from '../domain/permissions';
 import { DomainError } from '../../../domain/errors';
 import { newId } from '../../../domain/ids';
 import type { Page } from '../../../domain/pagination';

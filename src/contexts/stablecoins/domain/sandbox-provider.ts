@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { scenarioSuffix } from '../../external-accounts/domain/sandbox-scenarios';
+import { scenarioSuffix } from '../../external-accounts';
 import { ProviderRefusal, type AddressToLink, type ProviderCredentials, type ProviderOrder, type StablecoinProviderClient } from './provider';
 
 /**

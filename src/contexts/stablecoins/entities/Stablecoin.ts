@@ -1,5 +1,5 @@
 import { Entity, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
-import type { Environment } from '../../platforms/entities/ApiToken';
+import type { Environment } from '../../platforms';
 import type { GridOperationsStatus, IssuanceStatus, StablecoinNetwork, StablecoinProvider } from '../domain/stablecoin-states';
 
 /** A provider-created token registered by a platform. Its id is also its issuance workflow's id. */

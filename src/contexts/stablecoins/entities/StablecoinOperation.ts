@@ -1,5 +1,5 @@
 import { Entity, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
-import type { Environment } from '../../platforms/entities/ApiToken';
+import type { Environment } from '../../platforms';
 import type { OperationDestination, OperationSource, OperationStatus, OperationType } from '../domain/operation-rules';
 
 /** A mint or burn of a stablecoin. Its id is also its workflow's id. */

@@ -1,5 +1,5 @@
 import { Entity, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
-import type { Environment } from '../../platforms/entities/ApiToken';
+import type { Environment } from '../../platforms';
 import type { ProviderAccountStatus, StablecoinProvider } from '../domain/stablecoin-states';
 
 /** A platform's link to its account at a stablecoin provider, with the API credentials sealed. */

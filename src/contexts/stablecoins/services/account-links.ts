@@ -1,8 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { DomainError } from '../../../domain/errors';
-import { assertExternalAccountUsable } from '../../external-accounts/domain/account-usage';
-import { primaryIdentifier } from '../../external-accounts/domain/account-identity';
-import { ExternalAccount } from '../../external-accounts/entities';
+import { assertExternalAccountUsable, primaryIdentifier, ExternalAccount } from '../../external-accounts';
 import type { AddressLinkStatus } from '../domain/provider';
 import { StablecoinAccountLink } from '../entities';
 import { onLink, type UsableLink } from './provider-client';

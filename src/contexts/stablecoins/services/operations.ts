@@ -1,10 +1,10 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Caller } from '../../../api/context';
+import type { Caller } from '../../platforms';
 import { DomainError } from '../../../domain/errors';
 import { derivedId, isId } from '../../../domain/ids';
 import { listPage } from '../../../services/listing';
-import { ensureSystemAccountSet, ledgerBalance, postEntry } from '../../ledger/services/ledger';
+import { ensureSystemAccountSet, ledgerBalance, postEntry } from '../../ledger';
 import { parseOperationAmount } from '../domain/stablecoin-amounts';
 import {
   assertBurnWithinSupply,
@@ -28,7 +28,7 @@ import type { ProviderOrder } from '../domain/provider';
 import { assertProvisioned } from '../domain/stablecoin-states';
 import { Stablecoin, StablecoinOperation } from '../entities';
 import { issuerAccount, providerAddress } from './account-links';
-import { railsInUse } from '../../external-accounts/domain/account-rails';
+import { railsInUse } from '../../external-accounts';
 import { reserveAccountId, supplyAccountId } from './stablecoin-ledger';
 import { onLink, providerFor, retryable, usableLink, type UsableLink } from './provider-client';
 import { findStablecoin } from './stablecoins';

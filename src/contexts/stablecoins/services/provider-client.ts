@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { DomainError, type FieldError } from '../../../domain/errors';
 import { logger } from '../../../logger';
-import type { Environment } from '../../platforms/entities/ApiToken';
+import type { Environment } from '../../platforms';
 import { decrypt } from '../../../security/secrets';
 import { ProviderRefusal, type ProviderCredentials, type StablecoinProviderClient } from '../domain/provider';
 import { sandboxProvider } from '../domain/sandbox-provider';

@@ -1,6 +1,6 @@
 import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Caller } from '../../../api/context';
+import type { Caller } from '../../platforms';
 import { DomainError } from '../../../domain/errors';
 import { derivedId } from '../../../domain/ids';
 import { listPage } from '../../../services/listing';

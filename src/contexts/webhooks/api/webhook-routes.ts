@@ -1,7 +1,7 @@
-import { MAX_ROTATION_OVERLAP_SECONDS, platformSigningKeys, rotateSigningKey } from '../../platforms/services/signing-keys';
+import { MAX_ROTATION_OVERLAP_SECONDS, platformSigningKeys, rotateSigningKey } from '../../platforms';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Caller } from '../../../api/context';
-import { SIGNATURE_HEADER } from '../domain/webhook-signature';
+import { SIGNATURE_HEADER } from '../../../security/webhook-signature';
 import { z } from '../../../api/openapi-registry';
 import { defineRoute } from '../../../api/route';
 import { errorResponses } from '../../../api/schemas/common';

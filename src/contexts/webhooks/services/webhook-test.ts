@@ -1,8 +1,16 @@
-import { Platform } from '../../platforms/entities';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { Client } from '@temporalio/client';
+import { Platform, type Caller } from '../../platforms';
 import { DomainError } from '../../../domain/errors';
 import { recordWebhookEvent } from './webhooks';
 import { startWebhookDelivery } from '../../../temporal/starters/webhook-delivery';
-import type { ApiDeps, Caller } from '../../../api/context';
+
+/** What a test delivery needs of the API's dependencies (ApiDeps has them). */
+export interface TestWebhookDeps {
+  orm: MikroORM;
+  temporal: Client;
+  taskQueue?: string;
+}
 
 /** What the caller is told of an attempt that got no HTTP answer, whatever the reason. */
 export const NOT_REACHED = 'no HTTP answer: the endpoint could not be reached, or is not an allowed destination';
@@ -11,7 +19,7 @@ export const NOT_REACHED = 'no HTTP answer: the endpoint could not be reached, o
  * Sends a TEST event through the same delivery workflow as every other event, with a single
  * attempt, and reports what the endpoint answered.
  */
-export async function sendTestWebhook(deps: ApiDeps, caller: Caller, options: { wait: boolean }) {
+export async function sendTestWebhook(deps: TestWebhookDeps, caller: Caller, options: { wait: boolean }) {
   const em = deps.orm.em.fork();
   const platform = await em.findOneOrFail(Platform, { id: caller.platformId });
   if (!platform.webhookEndpoint) {

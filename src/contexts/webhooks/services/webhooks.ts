@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { WebhookEvent } from '../entities';
-import type { Environment } from '../../platforms/entities/ApiToken';
+import type { Environment } from '../../platforms';
 import { newId } from '../../../domain/ids';
 import { stringifyWithBigInt } from '../../../domain/json';
 

@@ -1,4 +1,4 @@
-import type { FeeConfig } from '../../../platforms/domain/fee-configs';
+import type { FeeConfig } from '../../../platforms';
 import { findCurrency } from '../../../../domain/currencies';
 import { midRate } from './rates';
 import type { FeeSchedule } from './quote-math';

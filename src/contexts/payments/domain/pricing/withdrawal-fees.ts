@@ -1,10 +1,10 @@
 import { findCurrency } from '../../../../domain/currencies';
 import { DomainError, type FieldError } from '../../../../domain/errors';
-import { decodeBase58Check } from '../../../external-accounts/domain/identifiers/base58';
-import { convertBits, decodeBech32 } from '../../../external-accounts/domain/identifiers/bech32';
-import { accepted, type IdentifierCheck, refused } from '../../../external-accounts/domain/identifiers/check';
-import { checkBolt12Offer, checkLightningAddress, checkLightningInvoice } from '../../../external-accounts/domain/identifiers/lightning';
-import { checkWalletAddress } from '../../../external-accounts/domain/identifiers/wallet-addresses';
+import { decodeBase58Check } from '../../../../domain/identifiers/base58';
+import { convertBits, decodeBech32 } from '../../../../domain/identifiers/bech32';
+import { accepted, type IdentifierCheck, refused } from '../../../../domain/identifiers/check';
+import { checkBolt12Offer, checkLightningAddress, checkLightningInvoice } from '../../../../domain/identifiers/lightning';
+import { checkWalletAddress } from '../../../../domain/identifiers/wallet-addresses';
 import { NETWORK_FEES, type NetworkFee, type WithdrawalNetwork } from './data/network-fees';
 import { midRate, multiply, parseDecimal, type Rational } from './rates';
 

@@ -1,16 +1,19 @@
-import { Platform } from '../entities';
-import { defaultCurrencyConfig } from '../services/platforms';
-import { provisionPlatformAccounts } from '../../ledger/services/provisioning';
+import {
+  Platform,
+  defaultCurrencyConfig,
+  platformConfigView,
+  mergeFeeConfigs,
+  unsupportedFeeSourceCurrencies,
+  reservedUmaDomainProblems,
+  setUmaDomain,
+} from '../../platforms';
+import { provisionPlatformAccounts } from '../../ledger';
 import { announceOpenedAccounts } from '../../../temporal/starters/webhook-delivery';
-import { platformConfigView } from '../../payments/services/transaction-views';
 import { defineRoute } from '../../../api/route';
 import { errorResponses } from '../../../api/schemas/common';
 import { PlatformConfigSchema, PlatformConfigUpdateSchema } from './schemas';
-import { mergeFeeConfigs, unsupportedFeeSourceCurrencies } from '../domain/fee-configs';
 import { SUPPORTED_CURRENCY_CODES } from '../../../domain/currencies';
-import { sendTestWebhook } from '../../webhooks/services/webhook-test';
-import { webhookEndpointErrors } from '../../webhooks/services/webhook-destinations';
-import { reservedUmaDomainProblems, setUmaDomain } from '../services/uma-domain';
+import { sendTestWebhook, webhookEndpointErrors } from '../../webhooks';
 
 export const configRoutes = [
   defineRoute({

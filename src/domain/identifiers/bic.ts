@@ -3,7 +3,7 @@
  * prefix (letters here), a two-letter ISO 3166-1 country code, a two-character location code and
  * an optional three-character branch code (8 or 11 characters in all).
  */
-import { isCountryCode } from '../../../../domain/countries';
+import { isCountryCode } from '../countries';
 import { accepted, refused, type IdentifierCheck } from './check';
 
 /**

@@ -1,6 +1,6 @@
 import { SUPPORTED_CURRENCY_CODES } from '../../../domain/currencies';
 import { z } from '../../../api/openapi-registry';
-import { isUmaDomain, MAX_UMA_DOMAIN } from '../domain/uma-domains';
+import { isUmaDomain, MAX_UMA_DOMAIN } from '../../platforms';
 
 export const PlatformCurrencyConfigSchema = z
   .object({

@@ -1,0 +1,26 @@
+import { LockMode } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { Customer } from '../entities';
+import { type InternalAccount, openPlannedAccounts } from '../../ledger';
+import type { Platform } from '../../platforms';
+import { customerAccountPlan } from '../domain/customer-accounts';
+
+/**
+ * Opens the internal accounts a customer should hold and does not yet (customerAccountPlan):
+ * nothing until the customer may hold balances; then one per enabled currency and, where the
+ * platform supports embedded wallets or USDB, the USDB EMBEDDED_WALLET.
+ *
+ * Idempotent: call it whenever something that affects the plan changes (creation, consent,
+ * currencies, approval). Runs in the caller's transaction (or opens one) and locks the
+ * customer row, so concurrent calls never open an account twice. Returns the accounts it
+ * opened; announce them after commit (announceOpenedAccounts in src/temporal/starters, or
+ * recordOpenedAccountEvents of the ledger in an activity).
+ */
+export async function provisionCustomerAccounts(em: EntityManager, platform: Platform, customer: Customer): Promise<InternalAccount[]> {
+  // A deleted customer keeps what it holds but opens nothing new.
+  const plan = customer.isDeleted ? [] : customerAccountPlan(platform, customer);
+  if (plan.length === 0) return [];
+  if (!em.isInTransaction()) return em.transactional((tx) => provisionCustomerAccounts(tx, platform, customer));
+  await em.createQueryBuilder(Customer).select('id').where({ id: customer.id }).setLockMode(LockMode.PESSIMISTIC_WRITE).execute();
+  return openPlannedAccounts(em, plan, { platformId: platform.id, customerId: customer.id });
+}

@@ -1,0 +1,7 @@
+// The external accounts context's public face: what other contexts may use of it (its api/ stays private).
+export { primaryIdentifier } from './domain/account-identity';
+export { railsInUse } from './domain/account-rails';
+export { assertExternalAccountUsable } from './domain/account-usage';
+export { scenarioSuffix } from './domain/sandbox-scenarios';
+export { ExternalAccount } from './entities';
+export { externalAccountView } from './services/external-account-views';

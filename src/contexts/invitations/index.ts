@@ -1,0 +1,2 @@
+// The invitations context's public face: no other context uses anything of it (its api/ stays private).
+export {};

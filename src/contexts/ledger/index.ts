@@ -1,0 +1,18 @@
+// The ledger's public face: what other contexts may use of it (its api/ stays private).
+export {
+  type AccountSpec,
+  accountTypeFor,
+  customersGetEmbeddedWallet,
+  dedupeAccountPlan,
+  EMBEDDED_WALLET_CURRENCY,
+  type PlatformTraits,
+} from './domain/internal-accounts';
+export { type PostingLine } from './domain/ledger';
+export { InternalAccount, JournalEntry, LedgerAccount } from './entities';
+export { InternalAccountSchema, SandboxFundRequestSchema } from './schemas/internal-account-schemas';
+export { type LedgerAuditContributor } from './services/audit';
+export { holdFunds, receiveFunding, refundSettled, releaseHold, returnShortfallAccountId, reverseCollectedCredit, settleHold } from './services/holds';
+export { fundingInstructions, internalAccountView } from './services/internal-account-views';
+export { findInternalAccount } from './services/internal-accounts';
+export { ensureSystemAccountSet, ledgerBalance, postEntry } from './services/ledger';
+export { openPlannedAccounts, provisionPlatformAccounts, recordOpenedAccountEvents } from './services/provisioning';
