@@ -5,17 +5,20 @@
  * The contexts in dependency order, lowest first: a context imports only contexts of an earlier
  * step, so no two contexts can import each other, directly or around a loop. Contexts of one step
  * do not import each other. A lower context that must call back up (the ledger audit over card
- * and stablecoin accounts, execution gates) exposes an extension point the higher one registers with.
+ * and stablecoin accounts: src/contexts/ledger-audit.ts; execution gates: src/contexts/execution-gates.ts)
+ * exposes an extension point that the higher one registers with.
  */
 const CONTEXT_ORDER = [
   ['platforms'],
   ['webhooks'],
   ['ledger'],
+  ['platform-setup'],
   ['customers'],
   ['directories'],
   ['external-accounts'],
+  ['cards'],
   ['payments'],
-  ['cards', 'stablecoins', 'invitations'],
+  ['stablecoins', 'invitations'],
 ];
 
 const contextPath = (names) => `^src/contexts/(${names.join('|')})/`;
