@@ -1,4 +1,4 @@
-import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+import type { EntityManager, EntityName, MikroORM, ObjectQuery, QueryOrderMap } from '@mikro-orm/postgresql';
 import type { Client } from '@temporalio/client';
 import { logger } from '../logger';
 
@@ -91,3 +91,21 @@ export async function startStranded(
 
 /** The scope's platform as a find filter: every kind honours it, none ignores it. */
 export const ofScopedPlatform = (scope: StrandedScope): { platformId?: string } => (scope.platformId ? { platformId: scope.platformId } : {});
+
+/**
+ * The usual find: rows in the state `where` describes whose `due` moment is before the scope's
+ * cutoff (later by `afterSeconds` when the work itself takes that long), oldest first, in the scope.
+ */
+export function findOverdue<T extends { platformId: string }>(
+  em: EntityManager,
+  entity: EntityName<T>,
+  where: ObjectQuery<T>,
+  scope: StrandedScope,
+  due: { field: keyof T & string; afterSeconds?: number },
+): Promise<T[]> {
+  const before = new Date(scope.overdue.getTime() - (due.afterSeconds ?? 0) * 1000);
+  return em.find(entity, { ...where, [due.field]: { $lt: before }, ...ofScopedPlatform(scope) } as ObjectQuery<T>, {
+    orderBy: { [due.field]: 'asc' } as QueryOrderMap<T>,
+    limit: scope.limit,
+  });
+}

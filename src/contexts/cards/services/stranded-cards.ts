@@ -1,5 +1,5 @@
 import { Card } from '../entities';
-import { ofScopedPlatform, type StrandedStart } from '../../../temporal/start-stranded';
+import { findOverdue, type StrandedStart } from '../../../temporal/start-stranded';
 import { startCardLifecycle } from '../../../temporal/starters/card-lifecycle';
 import { CARD_TIMING } from './card-timing';
 import { SANDBOX_ISSUER_SECONDS } from './cards';
@@ -12,15 +12,7 @@ import { SANDBOX_ISSUER_SECONDS } from './cards';
  */
 export const strandedCards: StrandedStart<Card> = {
   name: 'cards',
-  find: (em, scope) =>
-    em.find(
-      Card,
-      { state: 'PROCESSING', createdAt: { $lt: new Date(scope.overdue.getTime() - SANDBOX_ISSUER_SECONDS * 1000) }, ...ofScopedPlatform(scope) },
-      { orderBy: { createdAt: 'asc' }, limit: scope.limit },
-    ),
+  find: (em, scope) => findOverdue(em, Card, { state: 'PROCESSING' }, scope, { field: 'createdAt', afterSeconds: SANDBOX_ISSUER_SECONDS }),
   idOf: (card) => card.id,
-  start: (client, card, { taskQueue }) =>
-    startCardLifecycle(client, { id: card.id, platformId: card.platformId, cardholderId: card.cardholderId, environment: card.environment }, CARD_TIMING, {
-      taskQueue,
-    }),
+  start: (client, card, { taskQueue }) => startCardLifecycle(client, card, CARD_TIMING, { taskQueue }),
 };

@@ -1,5 +1,5 @@
 import { BulkImportJob } from '../entities';
-import { ofScopedPlatform, type StrandedStart } from '../../../temporal/start-stranded';
+import { findOverdue, type StrandedStart } from '../../../temporal/start-stranded';
 import { startBulkCustomerImport } from '../../../temporal/starters/bulk-customer-import';
 
 /**
@@ -10,12 +10,7 @@ import { startBulkCustomerImport } from '../../../temporal/starters/bulk-custome
  */
 export const strandedBulkImports: StrandedStart<BulkImportJob> = {
   name: 'bulk customer imports',
-  find: (em, scope) =>
-    em.find(
-      BulkImportJob,
-      { status: 'PENDING', createdAt: { $lt: scope.overdue }, ...ofScopedPlatform(scope) },
-      { orderBy: { createdAt: 'asc' }, limit: scope.limit },
-    ),
+  find: (em, scope) => findOverdue(em, BulkImportJob, { status: 'PENDING' }, scope, { field: 'createdAt' }),
   idOf: (job) => job.id,
   start: (client, job, { taskQueue }) => startBulkCustomerImport(client, { jobId: job.id, platformId: job.platformId }, { taskQueue }),
 };

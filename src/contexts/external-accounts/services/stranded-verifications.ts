@@ -2,6 +2,7 @@ import { ExternalAccount } from '../entities';
 import { SANDBOX_NAME_CHECK_SECONDS } from '../domain/registration';
 import { ofScopedPlatform, type StrandedStart } from '../../../temporal/start-stranded';
 import { startExternalAccountVerification } from '../../../temporal/starters/external-account-verification';
+import { verificationInput } from './verification-input';
 
 /**
  * An account is registered first and its verification workflow started after the commit. If the
@@ -28,14 +29,10 @@ export const strandedVerifications: StrandedStart<ExternalAccount> = {
   start: (client, account, { taskQueue }) =>
     startExternalAccountVerification(
       client,
-      {
-        externalAccountId: account.id,
-        platformId: account.platformId,
-        customerId: account.customerId ?? null,
-        environment: account.environment,
+      verificationInput(account, {
         ...(account.beneficiaryVerificationStatus === 'PENDING' ? { nameCheckAfterSeconds: 0 } : {}),
         ...(account.bankValidation === 'PENDING' ? { bankValidationAfterSeconds: 0 } : {}),
-      },
+      }),
       { taskQueue },
     ),
 };

@@ -1,5 +1,5 @@
 import { Invitation } from '../entities';
-import { ofScopedPlatform, type StrandedStart } from '../../../temporal/start-stranded';
+import { findOverdue, type StrandedStart } from '../../../temporal/start-stranded';
 import { startInvitationLifecycle } from '../../../temporal/starters/invitation-lifecycle';
 
 /**
@@ -11,12 +11,7 @@ import { startInvitationLifecycle } from '../../../temporal/starters/invitation-
  */
 export const strandedInvitations: StrandedStart<Invitation> = {
   name: 'invitation expiries',
-  find: (em, scope) =>
-    em.find(
-      Invitation,
-      { status: 'PENDING', expiresAt: { $lt: scope.overdue }, ...ofScopedPlatform(scope) },
-      { orderBy: { expiresAt: 'asc' }, limit: scope.limit },
-    ),
+  find: (em, scope) => findOverdue(em, Invitation, { status: 'PENDING' }, scope, { field: 'expiresAt' }),
   idOf: (invitation) => invitation.code,
   start: (client, invitation, { taskQueue }) =>
     startInvitationLifecycle(

@@ -1,6 +1,7 @@
 import { Quote } from '../entities';
-import { ofScopedPlatform, type StrandedStart } from '../../../temporal/start-stranded';
+import { findOverdue, type StrandedStart } from '../../../temporal/start-stranded';
 import { startQuote } from '../../../temporal/starters/quote';
+import { workflowInput } from './quote-workflow-input';
 
 /**
  * A quote is recorded first and its workflow started after the commit. If the process dies in
@@ -10,24 +11,7 @@ import { startQuote } from '../../../temporal/starters/quote';
  */
 export const strandedQuotes: StrandedStart<Quote> = {
   name: 'quote expiries',
-  find: (em, scope) =>
-    em.find(
-      Quote,
-      { status: 'PENDING', executedAt: null, expiresAt: { $lt: scope.overdue }, ...ofScopedPlatform(scope) },
-      { orderBy: { expiresAt: 'asc' }, limit: scope.limit },
-    ),
+  find: (em, scope) => findOverdue(em, Quote, { status: 'PENDING', executedAt: null }, scope, { field: 'expiresAt' }),
   idOf: (quote) => quote.id,
-  start: (client, quote, { taskQueue }) =>
-    startQuote(
-      client,
-      {
-        quoteId: quote.id,
-        transactionId: quote.transactionId,
-        platformId: quote.platformId,
-        customerId: quote.customerId ?? null,
-        environment: quote.environment,
-        lifetimeSeconds: 0,
-      },
-      { taskQueue },
-    ),
+  start: (client, quote, { taskQueue }) => startQuote(client, { ...workflowInput(quote), lifetimeSeconds: 0 }, { taskQueue }),
 };

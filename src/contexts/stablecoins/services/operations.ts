@@ -4,7 +4,7 @@ import type { Caller } from '../../../api/context';
 import { DomainError } from '../../../domain/errors';
 import { derivedId, isId } from '../../../domain/ids';
 import { listPage } from '../../../services/listing';
-import { ofScopedPlatform, type StrandedScope } from '../../../temporal/start-stranded';
+import { findOverdue, type StrandedScope } from '../../../temporal/start-stranded';
 import { ensureSystemAccountSet, ledgerBalance, postEntry } from '../../ledger/services/ledger';
 import { parseOperationAmount } from '../domain/stablecoin-amounts';
 import {
@@ -374,9 +374,5 @@ export const isFinal = (status: OperationStatus) => FINAL_OPERATION_STATUSES.inc
 
 /** Operations recorded but never submitted (their workflow was not started), for the sweep. */
 export async function strandedOperations(em: EntityManager, scope: StrandedScope): Promise<StablecoinOperation[]> {
-  return em.find(
-    StablecoinOperation,
-    { status: 'CREATED', createdAt: { $lt: scope.overdue }, ...ofScopedPlatform(scope) },
-    { orderBy: { createdAt: 'asc' }, limit: scope.limit },
-  );
+  return findOverdue(em, StablecoinOperation, { status: 'CREATED' }, scope, { field: 'createdAt' });
 }

@@ -4,7 +4,7 @@ import type { Caller } from '../../../api/context';
 import { DomainError } from '../../../domain/errors';
 import { derivedId } from '../../../domain/ids';
 import { listPage } from '../../../services/listing';
-import { ofScopedPlatform, type StrandedScope } from '../../../temporal/start-stranded';
+import { findOverdue, type StrandedScope } from '../../../temporal/start-stranded';
 import { ProviderRefusal } from '../domain/provider';
 import {
   assertLinkUsable,
@@ -201,9 +201,5 @@ export async function advanceIssuance(em: EntityManager, masterKey: Buffer, id: 
 
 /** Issuance of a coin still under way (for the sweep that restarts lost issuance workflows). */
 export async function issuancesUnderWay(em: EntityManager, scope: StrandedScope): Promise<Stablecoin[]> {
-  return em.find(
-    Stablecoin,
-    { issuanceStatus: { $in: ['PENDING_REVIEW', 'PROVISIONING'] }, createdAt: { $lt: scope.overdue }, ...ofScopedPlatform(scope) },
-    { orderBy: { createdAt: 'asc' }, limit: scope.limit },
-  );
+  return findOverdue(em, Stablecoin, { issuanceStatus: { $in: ['PENDING_REVIEW', 'PROVISIONING'] } }, scope, { field: 'createdAt' });
 }

@@ -1,6 +1,6 @@
 import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy } from '@temporalio/client';
 import { WebhookEvent } from '../entities';
-import { ofScopedPlatform, type StrandedStart } from '../../../temporal/start-stranded';
+import { findOverdue, type StrandedStart } from '../../../temporal/start-stranded';
 import { startWebhookDelivery } from '../../../temporal/starters/webhook-delivery';
 
 /**
@@ -12,12 +12,7 @@ import { startWebhookDelivery } from '../../../temporal/starters/webhook-deliver
  */
 export const strandedDeliveries: StrandedStart<WebhookEvent> = {
   name: 'webhook deliveries',
-  find: (em, scope) =>
-    em.find(
-      WebhookEvent,
-      { state: 'PENDING', attempts: 0, createdAt: { $lt: scope.overdue }, ...ofScopedPlatform(scope) },
-      { orderBy: { createdAt: 'asc' }, limit: scope.limit },
-    ),
+  find: (em, scope) => findOverdue(em, WebhookEvent, { state: 'PENDING', attempts: 0 }, scope, { field: 'createdAt' }),
   idOf: (event) => event.id,
   start: async (client, event, { taskQueue }) => {
     await startWebhookDelivery(client, event, { taskQueue, reusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE });
