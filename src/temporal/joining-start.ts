@@ -11,7 +11,7 @@ import { retryingUnprocessedUpdate } from './update-retry';
  */
 export function joiningStart<Args extends unknown[]>(start: {
   workflowId: string;
-  args: Args;
+  args: [...Args];
   searchAttributes: SearchAttributePair[];
   reuse: WorkflowIdReusePolicy;
   taskQueue?: string;

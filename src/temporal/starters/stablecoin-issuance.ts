@@ -1,6 +1,6 @@
 import { WorkflowIdReusePolicy, type Client } from '@temporalio/client';
 import type { stablecoinIssuance } from '../../../workflows/stablecoins/stablecoin-issuance';
-import type { StablecoinIssuanceInput, StablecoinTiming } from '../../../workflows/stablecoins/definitions';
+import type { StablecoinTiming } from '../../../workflows/stablecoins/definitions';
 import { PlatformIdKey, StablecoinIdKey } from '../search-attributes';
 import { joiningStart } from '../joining-start';
 
@@ -20,7 +20,7 @@ export async function startStablecoinIssuance(
       workflowId: coin.id,
       taskQueue: options.taskQueue,
       reuse: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
-      args: [{ stablecoinId: coin.id, platformId: coin.platformId, timing }] as [StablecoinIssuanceInput],
+      args: [{ stablecoinId: coin.id, platformId: coin.platformId, timing }],
       searchAttributes: [
         { key: PlatformIdKey, value: coin.platformId },
         { key: StablecoinIdKey, value: coin.id },

@@ -6,7 +6,6 @@ import { accountStatusEventId, recordOpenedAccountEvents } from '../../contexts/
 import { WebhookEvent } from '../../contexts/webhooks/entities';
 import { logger } from '../../logger';
 import type { webhookDelivery } from '../../../workflows/webhooks/webhook-delivery';
-import type { WebhookDeliveryInput } from '../../../workflows/definitions';
 import { PlatformIdKey, WebhookEventTypeKey } from '../search-attributes';
 import { joiningStart } from '../joining-start';
 
@@ -26,7 +25,7 @@ export async function startWebhookDelivery(
       taskQueue: options.taskQueue,
       // Unless told otherwise, the server's default: a finished delivery may be started again.
       reuse: options.reusePolicy ?? WorkflowIdReusePolicy.ALLOW_DUPLICATE,
-      args: [{ eventId: event.id, ...(options.singleAttempt ? { singleAttempt: true } : {}) }] as [WebhookDeliveryInput],
+      args: [{ eventId: event.id, ...(options.singleAttempt ? { singleAttempt: true } : {}) }],
       searchAttributes: [
         { key: PlatformIdKey, value: event.platformId },
         { key: WebhookEventTypeKey, value: event.type },
