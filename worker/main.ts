@@ -8,14 +8,8 @@ import { logger } from '../src/logger';
 import { serveMetrics } from '../src/observability/metrics-server';
 import { pruneIdempotencyRecords } from '../src/services/idempotency-retention';
 import { ensureSearchAttributes } from '../src/temporal/register-search-attributes';
-import { startStrandedWebhookDeliveries } from '../src/contexts/webhooks/services/webhook-sweeper';
-import { startStrandedAccountVerifications } from '../src/contexts/external-accounts/services/verification-sweeper';
-import { expireStrandedInvitations } from '../src/contexts/invitations/services/invitation-sweeper';
-import { expireStrandedQuotes } from '../src/contexts/payments/services/quote-sweeper';
-import { startStrandedCards } from '../src/contexts/cards/services/card-sweeper';
-import { startStrandedBulkImports } from '../src/contexts/customers/services/bulk-import-sweeper';
-import { startStrandedStablecoinWork } from '../src/contexts/stablecoins/services/stablecoin-sweeper';
-import { CARD_TIMING } from '../src/contexts/cards/services/card-timing';
+import { startStranded } from '../src/temporal/start-stranded';
+import { STRANDED_STARTS } from '../src/contexts/stranded-starts';
 import { createWorker } from './worker';
 
 /**
@@ -59,8 +53,8 @@ async function main(): Promise<void> {
   });
   logger.info({ temporalAddress: config.temporalAddress, taskQueue: worker.options.taskQueue }, 'worker started');
 
-  // Every minute: start deliveries of events, account checks, card issuances, bulk imports, stablecoin issuances and operations, and invitation expiries whose workflow never started (see the sweepers) and
-  // forget idempotency records past their retention.
+  // Every minute: start the workflow of recorded work whose start was lost (src/contexts/stranded-starts.ts)
+  // and forget idempotency records past their retention.
   const clientConnection = await Connection.connect({ address: config.temporalAddress });
   await ensureSearchAttributes(clientConnection, config.temporalNamespace);
   const client = new Client({
@@ -69,27 +63,7 @@ async function main(): Promise<void> {
     ...(tracing ? { interceptors: tracing.clientInterceptors } : {}),
   });
   const sweep = setInterval(() => {
-    startStrandedWebhookDeliveries(orm, client, { taskQueue: worker.options.taskQueue })
-      .then((ids) => ids.length > 0 && logger.info({ eventIds: ids }, 'started stranded webhook deliveries'))
-      .catch((err: unknown) => logger.warn({ err }, 'webhook sweep failed'));
-    startStrandedAccountVerifications(orm, client, { taskQueue: worker.options.taskQueue })
-      .then((ids) => ids.length > 0 && logger.info({ externalAccountIds: ids }, 'started stranded account verifications'))
-      .catch((err: unknown) => logger.warn({ err }, 'account verification sweep failed'));
-    expireStrandedQuotes(orm, client, { taskQueue: worker.options.taskQueue })
-      .then((ids) => ids.length > 0 && logger.info({ quoteIds: ids }, 'expired stranded quotes'))
-      .catch((err: unknown) => logger.warn({ err }, 'quote sweep failed'));
-    startStrandedCards(orm, client, CARD_TIMING, { taskQueue: worker.options.taskQueue })
-      .then((ids) => ids.length > 0 && logger.info({ cardIds: ids }, 'started stranded cards'))
-      .catch((err: unknown) => logger.warn({ err }, 'card sweep failed'));
-    startStrandedBulkImports(orm, client, { taskQueue: worker.options.taskQueue })
-      .then((ids) => ids.length > 0 && logger.info({ jobIds: ids }, 'started stranded bulk imports'))
-      .catch((err: unknown) => logger.warn({ err }, 'bulk import sweep failed'));
-    startStrandedStablecoinWork(orm, client, { taskQueue: worker.options.taskQueue })
-      .then((ids) => ids.length > 0 && logger.info({ ids }, 'started stranded stablecoin issuances and operations'))
-      .catch((err: unknown) => logger.warn({ err }, 'stablecoin sweep failed'));
-    expireStrandedInvitations(orm, client, { taskQueue: worker.options.taskQueue })
-      .then((codes) => codes.length > 0 && logger.info({ codes }, 'expired stranded invitations'))
-      .catch((err: unknown) => logger.warn({ err }, 'invitation sweep failed'));
+    void startStranded(orm, client, STRANDED_STARTS, { taskQueue: worker.options.taskQueue });
     pruneIdempotencyRecords(orm)
       .then((n) => n > 0 && logger.info({ pruned: n }, 'pruned idempotency records'))
       .catch((err: unknown) => logger.warn({ err }, 'idempotency pruning failed'));

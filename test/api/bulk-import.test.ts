@@ -5,7 +5,8 @@ import { derivedId } from '../../src/domain/ids';
 import { IdempotencyRecord } from '../../src/db/IdempotencyRecord';
 import { eventually } from '../support/eventually';
 import { createBulkImportJob } from '../../src/contexts/customers/services/bulk-import';
-import { startStrandedBulkImports } from '../../src/contexts/customers/services/bulk-import-sweeper';
+import { strandedBulkImports } from '../../src/contexts/customers/services/stranded-bulk-imports';
+import { startStrandedOf } from '../../src/temporal/start-stranded';
 import { parseCsv } from '../../src/contexts/customers/domain/bulk-import';
 import { BASE, Harness } from '../support/harness';
 
@@ -167,12 +168,12 @@ describe('POST /customers/bulk/csv and GET /customers/bulk/jobs/{jobId}', () => 
     const parsed = parseCsv(onDomainOf(p, csv(person('swept-1'), person('swept-2'))).toString('utf8'));
     if ('problem' in parsed) throw new Error(parsed.problem);
     const { job } = await createBulkImportJob(h.orm.em.fork(), { platformId: p.platform.id, environment: 'SANDBOX', csv: parsed });
-    expect(await startStrandedBulkImports(h.orm, h.temporal, { graceMs: 60_000, taskQueue: h.taskQueue })).not.toContain(job.id);
-    expect(await startStrandedBulkImports(h.orm, h.temporal, { graceMs: -10_000, taskQueue: h.taskQueue })).toContain(job.id);
+    expect(await startStrandedOf(h.orm, h.temporal, strandedBulkImports, { graceMs: 60_000, taskQueue: h.taskQueue })).not.toContain(job.id);
+    expect(await startStrandedOf(h.orm, h.temporal, strandedBulkImports, { graceMs: -10_000, taskQueue: h.taskQueue })).toContain(job.id);
     const done = await finished(p, job.id);
     expect(done).toMatchObject({ status: 'COMPLETED', progress: { total: 2, successful: 2, failed: 0 } });
     // A second sweep finds nothing pending, and a forced start of the finished job is refused by the server.
-    expect(await startStrandedBulkImports(h.orm, h.temporal, { graceMs: -10_000, taskQueue: h.taskQueue })).not.toContain(job.id);
+    expect(await startStrandedOf(h.orm, h.temporal, strandedBulkImports, { graceMs: -10_000, taskQueue: h.taskQueue })).not.toContain(job.id);
     expect((await customersOf(p.platform.id)).map((c) => c.platformCustomerId)).toEqual(['swept-1', 'swept-2']);
   });
 

@@ -8,7 +8,8 @@ import { eventually } from '../support/eventually';
 import { individualFields, insertCustomer } from '../support/onboarding-fixtures';
 import { provisionCustomerAccounts } from '../../src/contexts/customers/services/account-provisioning';
 import { createCard } from '../../src/contexts/cards/services/cards';
-import { startStrandedCards } from '../../src/contexts/cards/services/card-sweeper';
+import { strandedCards } from '../../src/contexts/cards/services/stranded-cards';
+import { startStrandedOf } from '../../src/temporal/start-stranded';
 import { CARD_TIMING } from '../../src/contexts/cards/services/card-timing';
 import request from 'supertest';
 import { IdempotencyRecord } from '../../src/db/IdempotencyRecord';
@@ -345,8 +346,8 @@ describe('a card whose workflow never started', () => {
       environment: 'SANDBOX',
       body: { cardholderId: customer.id, form: 'VIRTUAL', fundingSources: [funding!.id] },
     });
-    expect(await startStrandedCards(h.orm, h.temporal, CARD_TIMING, { graceMs: 60_000, taskQueue: h.taskQueue })).not.toContain(card.id);
-    const started = await startStrandedCards(h.orm, h.temporal, CARD_TIMING, { graceMs: -10_000, taskQueue: h.taskQueue });
+    expect(await startStrandedOf(h.orm, h.temporal, strandedCards, { graceMs: 60_000, taskQueue: h.taskQueue })).not.toContain(card.id);
+    const started = await startStrandedOf(h.orm, h.temporal, strandedCards, { graceMs: -10_000, taskQueue: h.taskQueue });
     expect(started).toContain(card.id);
     await eventually(
       () => h.orm.em.fork().findOneOrFail(Card, { id: card.id }),

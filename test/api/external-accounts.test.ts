@@ -6,7 +6,8 @@ import { DomainError } from '../../src/domain/errors';
 import { eurAccount, gbpAccount, ibanOf, individual, usdAccount } from '../support/external-account-fixtures';
 import { Harness } from '../support/harness';
 import { eventually } from '../support/eventually';
-import { startStrandedAccountVerifications } from '../../src/contexts/external-accounts/services/verification-sweeper';
+import { strandedVerifications } from '../../src/contexts/external-accounts/services/stranded-verifications';
+import { startStrandedOf } from '../../src/temporal/start-stranded';
 
 let h: Harness;
 beforeAll(async () => {
@@ -441,7 +442,7 @@ describe('recovery', () => {
       duplicateKey: `${original.duplicateKey}/stranded`,
       bankValidationDueAt: new Date(Date.now() - 120_000),
     });
-    const started = await startStrandedAccountVerifications(h.orm, h.temporal, { taskQueue: h.taskQueue });
+    const started = await startStrandedOf(h.orm, h.temporal, strandedVerifications, { taskQueue: h.taskQueue });
     expect(started).toContain(strandedId);
     expect(started).not.toContain(res.body.id);
     const done = await eventually(

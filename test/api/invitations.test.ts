@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Invitation } from '../../src/contexts/invitations/entities';
-import { expireStrandedInvitations } from '../../src/contexts/invitations/services/invitation-sweeper';
+import { strandedInvitations } from '../../src/contexts/invitations/services/stranded-invitations';
+import { startStrandedOf } from '../../src/temporal/start-stranded';
 import { WebhookEvent } from '../../src/contexts/webhooks/entities';
 import { eventually } from '../support/eventually';
 import { Harness } from '../support/harness';
@@ -176,7 +177,7 @@ describe('the sweeper', () => {
     em.create(Invitation, { ...original, code, url: `https://${p.domain}/invite/${code}`, expiresAt: past, createdAt: past, updatedAt: past });
     await em.flush();
     expect((await p.api.get(`/invitations/${code}`)).body.status).toBe('EXPIRED');
-    expect(await expireStrandedInvitations(h.orm, h.temporal, { taskQueue: h.taskQueue })).toContain(code);
+    expect(await startStrandedOf(h.orm, h.temporal, strandedInvitations, { taskQueue: h.taskQueue })).toContain(code);
     const row = () => h.orm.em.fork().findOneOrFail(Invitation, { code });
     expect((await eventually(row, (r) => r.status === 'EXPIRED')).status).toBe('EXPIRED');
     // The invitation with a running workflow and no expiry is not touched.

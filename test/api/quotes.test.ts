@@ -1,6 +1,7 @@
 import { Quote } from '../../src/contexts/payments/entities';
 import { runLedgerAudit } from '../../src/contexts/ledger-audit';
-import { expireStrandedQuotes } from '../../src/contexts/payments/services/quote-sweeper';
+import { strandedQuotes } from '../../src/contexts/payments/services/stranded-quotes';
+import { startStrandedOf } from '../../src/temporal/start-stranded';
 import { eventually } from '../support/eventually';
 import { eurAccount, ibanOf } from '../support/external-account-fixtures';
 import { Harness } from '../support/harness';
@@ -291,7 +292,7 @@ describe('quotes and their execution', () => {
     // As if the workflow had never started: terminate it and push the expiry into the past.
     await h.temporal.workflow.getHandle(q.transactionId).terminate('test: stranded');
     await h.orm.em.fork().nativeUpdate(Quote, { id: q.id }, { expiresAt: new Date(Date.now() - 120_000) });
-    expect(await expireStrandedQuotes(h.orm, h.temporal, { taskQueue: h.taskQueue })).toContain(q.id);
+    expect(await startStrandedOf(h.orm, h.temporal, strandedQuotes, { taskQueue: h.taskQueue })).toContain(q.id);
     const expired = await eventually(
       () => api.get(`/quotes/${q.id}`).then((r) => r.body),
       (b) => b.status === 'EXPIRED',

@@ -4,6 +4,8 @@ import { JournalEntry, LedgerAccount } from '../../src/contexts/ledger/entities'
 import { runLedgerAudit } from '../../src/contexts/ledger-audit';
 import { Stablecoin, StablecoinOperation, StablecoinProviderAccount } from '../../src/contexts/stablecoins/entities';
 import { recordFunding } from '../../src/contexts/stablecoins/services/operations';
+import { strandedIssuances } from '../../src/contexts/stablecoins/services/stranded-stablecoin-work';
+import { startStrandedOf } from '../../src/temporal/start-stranded';
 import { reserveAccountId, supplyAccountId } from '../../src/contexts/stablecoins/services/stablecoin-ledger';
 import { IdempotencyRecord } from '../../src/db/IdempotencyRecord';
 import { operatorCommand } from '../../src/cli/stablecoin-operator';
@@ -211,6 +213,23 @@ describe('registering stablecoins', () => {
     expect(list.body.data.map((c: { id: string }) => c.id)).toEqual([created.body.id]);
     expect((await api.get('/stablecoins?issuanceStatus=REJECTED')).body.data).toEqual([]);
     expect((await api.get('/stablecoins?issuanceStatus=SOMETHING')).status).toBe(400);
+  });
+
+  test('a registration whose issuance workflow never started is picked up by the sweep, in its platform only, after the grace period', async () => {
+    const { api, platform } = await h.platform();
+    await link(api);
+    const created = await register(api, 'ACME');
+    expect(created.status).toBe(201);
+    // As if the process had died before the start: no workflow moves it on.
+    await h.temporal.workflow.getHandle(created.body.id).terminate('test: stranded');
+    const sweep = (options: { graceMs?: number; platformId?: string }) =>
+      startStrandedOf(h.orm, h.temporal, strandedIssuances, { taskQueue: h.taskQueue, platformId: platform.id, ...options });
+    expect(await sweep({})).not.toContain(created.body.id);
+    // Recorded two minutes ago and still in review (however far the terminated run had got).
+    await h.orm.em.fork().nativeUpdate(Stablecoin, { id: created.body.id }, { issuanceStatus: 'PENDING_REVIEW', createdAt: new Date(Date.now() - 120_000) });
+    expect(await sweep({ platformId: (await h.platform()).platform.id })).toEqual([]);
+    expect(await sweep({})).toEqual([created.body.id]);
+    await coinStatus(api, created.body.id, 'PROVISIONED');
   });
 
   test('the token and its symbol are taken while the registration lives; a REJECTED or FAILED one frees them', async () => {

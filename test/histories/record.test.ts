@@ -23,7 +23,8 @@ import { cardNetworkEventUpdate, changeCardUpdate } from '../../workflows/cards/
 import { Harness } from '../support/harness';
 import { GATES_WITH_HELD, HELD_GATE } from '../support/held-gate';
 import { decideHold, executeQuote } from '../../src/temporal/starters/quote';
-import { expireStrandedQuotes } from '../../src/contexts/payments/services/quote-sweeper';
+import { strandedQuotes } from '../../src/contexts/payments/services/stranded-quotes';
+import { startStrandedOf } from '../../src/temporal/start-stranded';
 import { Quote } from '../../src/contexts/payments/entities';
 import { createBulkImportJob } from '../../src/contexts/customers/services/bulk-import';
 import { startBulkCustomerImport } from '../../src/temporal/starters/bulk-customer-import';
@@ -323,7 +324,7 @@ record('record workflow histories', () => {
       const stranded = await quote(plain);
       await run(stranded.transactionId).terminate('history: stranded');
       await h.orm.em.fork().nativeUpdate(Quote, { id: stranded.id }, { expiresAt: new Date(Date.now() - 120_000) });
-      await expireStrandedQuotes(h.orm, h.temporal, { taskQueue: h.taskQueue });
+      await startStrandedOf(h.orm, h.temporal, strandedQuotes, { taskQueue: h.taskQueue });
       await save('payment', 'quote-expired', await finished(stranded.transactionId));
 
       const realTime = await quote(plain, {}, { sourceType: 'REALTIME_FUNDING', currency: 'USD', customerId });

@@ -1,4 +1,4 @@
-import { WithStartWorkflowOperation, WorkflowIdConflictPolicy, WorkflowIdReusePolicy, type Client } from '@temporalio/client';
+import { WithStartWorkflowOperation, WorkflowIdReusePolicy, type Client } from '@temporalio/client';
 import type { cardLifecycle } from '../../../workflows/cards/card-lifecycle';
 import {
   cardNetworkEventUpdate,
@@ -8,10 +8,8 @@ import {
   type CardNetworkEventArgs,
   type CardNetworkEventOutcome,
 } from '../../../workflows/cards/definitions';
-import { rethrowAsDomainError } from '../failures';
 import { CardIdKey, CustomerIdKey, PlatformIdKey } from '../search-attributes';
-import { TASK_QUEUE } from '../task-queue';
-import { retryingUnprocessedUpdate } from '../update-retry';
+import { joiningStart, sendUpdate } from '../joining-start';
 
 export interface CardRef {
   id: string;
@@ -33,18 +31,17 @@ export interface CardTiming {
  */
 function operation(card: CardRef, timing: CardTiming, taskQueue?: string) {
   const input: CardLifecycleInput = { cardId: card.id, platformId: card.platformId, customerId: card.cardholderId, environment: card.environment, ...timing };
-  return {
+  return joiningStart({
     workflowId: card.id,
-    taskQueue: taskQueue ?? TASK_QUEUE,
-    workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
-    workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
+    taskQueue,
+    reuse: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
     args: [input] as [CardLifecycleInput],
-    typedSearchAttributes: [
+    searchAttributes: [
       { key: PlatformIdKey, value: card.platformId },
       { key: CustomerIdKey, value: card.cardholderId },
       { key: CardIdKey, value: card.id },
     ],
-  };
+  });
 }
 
 /** POST /cards: the card is PROCESSING; its workflow waits for the issuer. */
@@ -60,16 +57,12 @@ export async function changeCardOnWorkflow(
   change: CardChangeArgs,
   options: { taskQueue?: string } = {},
 ): Promise<unknown> {
-  try {
-    return await retryingUnprocessedUpdate(() =>
-      client.workflow.executeUpdateWithStart(changeCardUpdate, {
-        args: [change],
-        startWorkflowOperation: new WithStartWorkflowOperation<typeof cardLifecycle>('cardLifecycle', operation(card, timing, options.taskQueue)),
-      }),
-    );
-  } catch (err) {
-    return rethrowAsDomainError(err);
-  }
+  return sendUpdate(() =>
+    client.workflow.executeUpdateWithStart(changeCardUpdate, {
+      args: [change],
+      startWorkflowOperation: new WithStartWorkflowOperation<typeof cardLifecycle>('cardLifecycle', operation(card, timing, options.taskQueue)),
+    }),
+  );
 }
 
 /** A sandbox network event on the card: its outcome (approved, declined with a reason), or a refusal. */
@@ -80,14 +73,10 @@ export async function sendCardNetworkEvent(
   args: CardNetworkEventArgs,
   options: { taskQueue?: string } = {},
 ): Promise<CardNetworkEventOutcome> {
-  try {
-    return await retryingUnprocessedUpdate(() =>
-      client.workflow.executeUpdateWithStart(cardNetworkEventUpdate, {
-        args: [args],
-        startWorkflowOperation: new WithStartWorkflowOperation<typeof cardLifecycle>('cardLifecycle', operation(card, timing, options.taskQueue)),
-      }),
-    );
-  } catch (err) {
-    return rethrowAsDomainError(err);
-  }
+  return sendUpdate(() =>
+    client.workflow.executeUpdateWithStart(cardNetworkEventUpdate, {
+      args: [args],
+      startWorkflowOperation: new WithStartWorkflowOperation<typeof cardLifecycle>('cardLifecycle', operation(card, timing, options.taskQueue)),
+    }),
+  );
 }

@@ -1,4 +1,4 @@
-import { WithStartWorkflowOperation, WorkflowIdConflictPolicy, WorkflowIdReusePolicy, type Client } from '@temporalio/client';
+import { WithStartWorkflowOperation, WorkflowIdReusePolicy, type Client } from '@temporalio/client';
 import type { customerVerification } from '../../../workflows/customers/customer-verification';
 import {
   submitVerification,
@@ -9,7 +9,7 @@ import {
 import { DomainError } from '../../domain/errors';
 import { domainErrorFrom } from '../failures';
 import { CustomerIdKey, PlatformIdKey } from '../search-attributes';
-import { TASK_QUEUE } from '../task-queue';
+import { joiningStart } from '../joining-start';
 
 /**
  * Sends a submission (POST /verifications) to the customer's verification workflow and returns
@@ -22,17 +22,19 @@ export async function submitCustomerVerification(
   input: CustomerVerificationInput,
   options: { taskQueue?: string } = {},
 ): Promise<VerificationSnapshot> {
-  const startWorkflowOperation = new WithStartWorkflowOperation<typeof customerVerification>('customerVerification', {
-    workflowId: input.verificationId,
-    taskQueue: options.taskQueue ?? TASK_QUEUE,
-    workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
-    workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
-    args: [input],
-    typedSearchAttributes: [
-      { key: PlatformIdKey, value: input.platformId },
-      { key: CustomerIdKey, value: input.customerId },
-    ],
-  });
+  const startWorkflowOperation = new WithStartWorkflowOperation<typeof customerVerification>(
+    'customerVerification',
+    joiningStart({
+      workflowId: input.verificationId,
+      taskQueue: options.taskQueue,
+      reuse: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
+      args: [input] as [CustomerVerificationInput],
+      searchAttributes: [
+        { key: PlatformIdKey, value: input.platformId },
+        { key: CustomerIdKey, value: input.customerId },
+      ],
+    }),
+  );
   try {
     return await client.workflow.executeUpdateWithStart(submitVerification, { startWorkflowOperation });
   } catch (err) {

@@ -1,4 +1,4 @@
-import { WithStartWorkflowOperation, WorkflowIdConflictPolicy, WorkflowIdReusePolicy, type Client } from '@temporalio/client';
+import { WithStartWorkflowOperation, WorkflowIdReusePolicy, type Client } from '@temporalio/client';
 import type { externalAccountVerification } from '../../../workflows/external-accounts/external-account-verification';
 import {
   livenessCompletedSignal,
@@ -11,7 +11,7 @@ import {
 import { DomainError } from '../../domain/errors';
 import { rethrowAsDomainError } from '../failures';
 import { AccountIdKey, CustomerIdKey, PlatformIdKey } from '../search-attributes';
-import { TASK_QUEUE } from '../task-queue';
+import { joiningStart } from '../joining-start';
 
 /**
  * The verification workflow of one external account (workflow id = account id). Every way in
@@ -19,18 +19,17 @@ import { TASK_QUEUE } from '../task-queue';
  * starts a second verification, and a finished run may be followed by a new one (a new challenge).
  */
 function operation(input: ExternalAccountVerificationInput, taskQueue?: string) {
-  return {
+  return joiningStart({
     workflowId: input.externalAccountId,
-    taskQueue: taskQueue ?? TASK_QUEUE,
-    workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
-    workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
+    taskQueue,
+    reuse: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
     args: [input] as [ExternalAccountVerificationInput],
-    typedSearchAttributes: [
+    searchAttributes: [
       { key: PlatformIdKey, value: input.platformId },
       { key: AccountIdKey, value: input.externalAccountId },
       ...(input.customerId ? [{ key: CustomerIdKey, value: input.customerId }] : []),
     ],
-  };
+  });
 }
 
 /** Starts the checks a registration left pending (a PENDING name check, a US validation window). */

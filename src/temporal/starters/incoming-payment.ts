@@ -1,16 +1,10 @@
-import {
-  WithStartWorkflowOperation,
-  WorkflowExecutionAlreadyStartedError,
-  WorkflowIdConflictPolicy,
-  WorkflowIdReusePolicy,
-  type Client,
-} from '@temporalio/client';
+import { WithStartWorkflowOperation, WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy, type Client } from '@temporalio/client';
 import type { incomingPayment } from '../../../workflows/payments/incoming-payment';
 import { incomingPaymentPosted, type IncomingPaymentInput, type IncomingPaymentResult } from '../../../workflows/payments/definitions';
 import { DomainError, isErrorCode } from '../../domain/errors';
 import { rethrowAsDomainError } from '../failures';
 import { AccountIdKey, BusinessStatusKey, CustomerIdKey, PlatformIdKey, TransactionIdKey } from '../search-attributes';
-import { TASK_QUEUE } from '../task-queue';
+import { joiningStart } from '../joining-start';
 import { retryingUnprocessedUpdate } from '../update-retry';
 
 /**
@@ -23,20 +17,22 @@ import { retryingUnprocessedUpdate } from '../update-retry';
 export async function runIncomingPayment(client: Client, input: IncomingPaymentInput, options: { taskQueue?: string } = {}): Promise<IncomingPaymentResult> {
   // An operation serves one call: every attempt builds its own.
   const startWorkflowOperation = () =>
-    new WithStartWorkflowOperation<typeof incomingPayment>('incomingPayment', {
-      workflowId: input.transactionId,
-      taskQueue: options.taskQueue ?? TASK_QUEUE,
-      workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
-      workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
-      args: [input],
-      typedSearchAttributes: [
-        { key: PlatformIdKey, value: input.platformId },
-        { key: TransactionIdKey, value: input.transactionId },
-        { key: AccountIdKey, value: input.internalAccountId },
-        { key: BusinessStatusKey, value: 'PENDING' },
-        ...(input.customerId ? [{ key: CustomerIdKey, value: input.customerId }] : []),
-      ],
-    });
+    new WithStartWorkflowOperation<typeof incomingPayment>(
+      'incomingPayment',
+      joiningStart({
+        workflowId: input.transactionId,
+        taskQueue: options.taskQueue,
+        reuse: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+        args: [input] as [IncomingPaymentInput],
+        searchAttributes: [
+          { key: PlatformIdKey, value: input.platformId },
+          { key: TransactionIdKey, value: input.transactionId },
+          { key: AccountIdKey, value: input.internalAccountId },
+          { key: BusinessStatusKey, value: 'PENDING' },
+          ...(input.customerId ? [{ key: CustomerIdKey, value: input.customerId }] : []),
+        ],
+      }),
+    );
   try {
     return await retryingUnprocessedUpdate(() =>
       client.workflow.executeUpdateWithStart(incomingPaymentPosted, { startWorkflowOperation: startWorkflowOperation() }),

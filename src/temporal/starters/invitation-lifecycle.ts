@@ -1,10 +1,10 @@
-import { WithStartWorkflowOperation, WorkflowIdConflictPolicy, WorkflowIdReusePolicy, type Client } from '@temporalio/client';
+import { WithStartWorkflowOperation, WorkflowIdReusePolicy, type Client } from '@temporalio/client';
 import type { invitationLifecycle } from '../../../workflows/invitations/invitation-lifecycle';
 import { cancelInvitationUpdate, claimInvitationUpdate, type InvitationLifecycleInput } from '../../../workflows/invitations/definitions';
 import type { InvitationView } from '../../contexts/invitations/services/invitation-views';
 import { domainErrorFrom } from '../failures';
 import { BusinessStatusKey, CustomerIdKey, PlatformIdKey } from '../search-attributes';
-import { TASK_QUEUE } from '../task-queue';
+import { joiningStart } from '../joining-start';
 
 /**
  * The lifecycle workflow of one invitation (workflow id = its code). Claims and cancellations
@@ -12,18 +12,17 @@ import { TASK_QUEUE } from '../task-queue';
  * running one; a finished run is never started again (the invitation is settled then).
  */
 function operation(input: InvitationLifecycleInput, taskQueue?: string) {
-  return {
+  return joiningStart({
     workflowId: input.code,
-    taskQueue: taskQueue ?? TASK_QUEUE,
-    workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
-    workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+    taskQueue,
+    reuse: WorkflowIdReusePolicy.REJECT_DUPLICATE,
     args: [input] as [InvitationLifecycleInput],
-    typedSearchAttributes: [
+    searchAttributes: [
       { key: PlatformIdKey, value: input.platformId },
       { key: CustomerIdKey, value: input.inviterCustomerId },
       { key: BusinessStatusKey, value: 'PENDING' },
     ],
-  };
+  });
 }
 
 export async function startInvitationLifecycle(client: Client, input: InvitationLifecycleInput, options: { taskQueue?: string } = {}): Promise<void> {

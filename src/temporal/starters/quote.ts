@@ -1,4 +1,4 @@
-import { WithStartWorkflowOperation, WorkflowIdConflictPolicy, WorkflowIdReusePolicy, type Client } from '@temporalio/client';
+import { WithStartWorkflowOperation, WorkflowIdReusePolicy, type Client } from '@temporalio/client';
 import type { payment } from '../../../workflows/payments/payment';
 import {
   cancelPayoutUpdate,
@@ -13,7 +13,7 @@ import { DomainError } from '../../domain/errors';
 import { domainErrorFrom } from '../failures';
 import { rethrowAsDomainError } from '../failures';
 import { CustomerIdKey, PlatformIdKey, QuoteIdKey, TransactionIdKey, BusinessStatusKey } from '../search-attributes';
-import { TASK_QUEUE } from '../task-queue';
+import { joiningStart, sendUpdate } from '../joining-start';
 import { retryingUnprocessedUpdate } from '../update-retry';
 
 /**
@@ -25,20 +25,19 @@ import { retryingUnprocessedUpdate } from '../update-retry';
  * runs finish on their own code.)
  */
 function operation(input: QuoteInput, taskQueue?: string) {
-  return {
+  return joiningStart({
     workflowId: input.transactionId,
-    taskQueue: taskQueue ?? TASK_QUEUE,
-    workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
-    workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
+    taskQueue,
+    reuse: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
     args: [input] as [QuoteInput],
-    typedSearchAttributes: [
+    searchAttributes: [
       { key: PlatformIdKey, value: input.platformId },
       { key: QuoteIdKey, value: input.quoteId },
       { key: TransactionIdKey, value: input.transactionId },
       { key: BusinessStatusKey, value: 'PENDING' },
       ...(input.customerId ? [{ key: CustomerIdKey, value: input.customerId }] : []),
     ],
-  };
+  });
 }
 
 /** Starts the payment's workflow unless it runs; an operation serves one call, so every attempt builds its own. */
@@ -58,17 +57,13 @@ export async function startQuote(client: Client, input: QuoteInput, options: { t
  * after the workflow ended is told from another request (a repeat, 409).
  */
 export async function executeQuote(client: Client, input: QuoteInput, options: { requestKey: string; taskQueue?: string }): Promise<PaymentExecution> {
-  try {
-    return await retryingUnprocessedUpdate(() =>
-      client.workflow.executeUpdateWithStart(executePaymentUpdate, {
-        args: [{ requestKey: options.requestKey }],
-        updateId: `execute:${options.requestKey}`,
-        startWorkflowOperation: withStart(input, options.taskQueue),
-      }),
-    );
-  } catch (err) {
-    return rethrowAsDomainError(err);
-  }
+  return sendUpdate(() =>
+    client.workflow.executeUpdateWithStart(executePaymentUpdate, {
+      args: [{ requestKey: options.requestKey }],
+      updateId: `execute:${options.requestKey}`,
+      startWorkflowOperation: withStart(input, options.taskQueue),
+    }),
+  );
 }
 
 /**
@@ -82,17 +77,13 @@ export async function fundQuote(
   amount: bigint,
   options: { taskQueue?: string; requestKey?: string } = {},
 ): Promise<PaymentExecution> {
-  try {
-    return await retryingUnprocessedUpdate(() =>
-      client.workflow.executeUpdateWithStart(fundQuoteUpdate, {
-        args: [{ amount: amount.toString() }],
-        ...(options.requestKey ? { updateId: `fund:${options.requestKey}` } : {}),
-        startWorkflowOperation: withStart(input, options.taskQueue),
-      }),
-    );
-  } catch (err) {
-    return rethrowAsDomainError(err);
-  }
+  return sendUpdate(() =>
+    client.workflow.executeUpdateWithStart(fundQuoteUpdate, {
+      args: [{ amount: amount.toString() }],
+      ...(options.requestKey ? { updateId: `fund:${options.requestKey}` } : {}),
+      startWorkflowOperation: withStart(input, options.taskQueue),
+    }),
+  );
 }
 
 /**

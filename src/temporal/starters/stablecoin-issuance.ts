@@ -1,8 +1,8 @@
-import { WorkflowIdConflictPolicy, WorkflowIdReusePolicy, type Client } from '@temporalio/client';
+import { WorkflowIdReusePolicy, type Client } from '@temporalio/client';
 import type { stablecoinIssuance } from '../../../workflows/stablecoins/stablecoin-issuance';
 import type { StablecoinTiming } from '../../../workflows/stablecoins/definitions';
 import { PlatformIdKey, StablecoinIdKey } from '../search-attributes';
-import { TASK_QUEUE } from '../task-queue';
+import { joiningStart } from '../joining-start';
 
 /**
  * The issuance workflow of a registered token (workflow id = the stablecoin id). Starting it
@@ -14,15 +14,17 @@ export async function startStablecoinIssuance(
   timing: StablecoinTiming,
   options: { taskQueue?: string } = {},
 ): Promise<void> {
-  await client.workflow.start<typeof stablecoinIssuance>('stablecoinIssuance', {
-    workflowId: coin.id,
-    taskQueue: options.taskQueue ?? TASK_QUEUE,
-    workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
-    workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
-    args: [{ stablecoinId: coin.id, platformId: coin.platformId, timing }],
-    typedSearchAttributes: [
-      { key: PlatformIdKey, value: coin.platformId },
-      { key: StablecoinIdKey, value: coin.id },
-    ],
-  });
+  await client.workflow.start<typeof stablecoinIssuance>(
+    'stablecoinIssuance',
+    joiningStart({
+      workflowId: coin.id,
+      taskQueue: options.taskQueue,
+      reuse: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
+      args: [{ stablecoinId: coin.id, platformId: coin.platformId, timing }],
+      searchAttributes: [
+        { key: PlatformIdKey, value: coin.platformId },
+        { key: StablecoinIdKey, value: coin.id },
+      ],
+    }),
+  );
 }

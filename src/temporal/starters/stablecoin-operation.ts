@@ -1,4 +1,4 @@
-import { WithStartWorkflowOperation, WorkflowIdConflictPolicy, WorkflowIdReusePolicy, WorkflowNotFoundError, type Client } from '@temporalio/client';
+import { WithStartWorkflowOperation, WorkflowIdReusePolicy, WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { DomainError } from '../../domain/errors';
 import type { stablecoinOperation } from '../../../workflows/stablecoins/stablecoin-operation';
 import {
@@ -10,7 +10,7 @@ import {
 } from '../../../workflows/stablecoins/definitions';
 import { rethrowAsDomainError } from '../failures';
 import { PlatformIdKey, StablecoinIdKey } from '../search-attributes';
-import { TASK_QUEUE } from '../task-queue';
+import { joiningStart, sendUpdate } from '../joining-start';
 import { retryingUnprocessedUpdate } from '../update-retry';
 
 export interface OperationRef {
@@ -20,17 +20,16 @@ export interface OperationRef {
 }
 
 function options(op: OperationRef, timing: StablecoinTiming, taskQueue?: string) {
-  return {
+  return joiningStart({
     workflowId: op.id,
-    taskQueue: taskQueue ?? TASK_QUEUE,
-    workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
-    workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
+    taskQueue,
+    reuse: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
     args: [{ operationId: op.id, stablecoinId: op.stablecoinId, platformId: op.platformId, timing }] as [StablecoinOperationInput],
-    typedSearchAttributes: [
+    searchAttributes: [
       { key: PlatformIdKey, value: op.platformId },
       { key: StablecoinIdKey, value: op.stablecoinId },
     ],
-  };
+  });
 }
 
 /** Starts (or joins) the operation's workflow without waiting: the sweep's way to submit an operation whose start was lost. */
@@ -55,15 +54,11 @@ export async function submitStablecoinOperation(
   timing: StablecoinTiming,
   settings: { taskQueue?: string } = {},
 ): Promise<StablecoinStepOutcome> {
-  try {
-    return await retryingUnprocessedUpdate(() =>
-      client.workflow.executeUpdateWithStart(submitStablecoinOperationUpdate, {
-        startWorkflowOperation: new WithStartWorkflowOperation<typeof stablecoinOperation>('stablecoinOperation', options(op, timing, settings.taskQueue)),
-      }),
-    );
-  } catch (err) {
-    return rethrowAsDomainError(err);
-  }
+  return sendUpdate(() =>
+    client.workflow.executeUpdateWithStart(submitStablecoinOperationUpdate, {
+      startWorkflowOperation: new WithStartWorkflowOperation<typeof stablecoinOperation>('stablecoinOperation', options(op, timing, settings.taskQueue)),
+    }),
+  );
 }
 
 /** The sandbox's "funds arrived": only a running operation waits for funds. */

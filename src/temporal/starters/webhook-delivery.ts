@@ -1,4 +1,4 @@
-import { WorkflowIdConflictPolicy, type Client, type WorkflowIdReusePolicy } from '@temporalio/client';
+import { WorkflowIdReusePolicy, type Client } from '@temporalio/client';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Environment } from '../../contexts/platforms/entities';
 import type { InternalAccount } from '../../contexts/ledger/entities';
@@ -7,7 +7,7 @@ import { WebhookEvent } from '../../contexts/webhooks/entities';
 import { logger } from '../../logger';
 import type { webhookDelivery } from '../../../workflows/webhooks/webhook-delivery';
 import { PlatformIdKey, WebhookEventTypeKey } from '../search-attributes';
-import { TASK_QUEUE } from '../task-queue';
+import { joiningStart } from '../joining-start';
 
 /**
  * Starts the delivery workflow of a recorded event (workflow id = event id, so a repeat attaches
@@ -18,17 +18,20 @@ export async function startWebhookDelivery(
   event: WebhookEvent,
   options: { taskQueue?: string; singleAttempt?: boolean; reusePolicy?: WorkflowIdReusePolicy } = {},
 ) {
-  return client.workflow.start<typeof webhookDelivery>('webhookDelivery', {
-    workflowId: event.id,
-    taskQueue: options.taskQueue ?? TASK_QUEUE,
-    args: [{ eventId: event.id, ...(options.singleAttempt ? { singleAttempt: true } : {}) }],
-    workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
-    ...(options.reusePolicy ? { workflowIdReusePolicy: options.reusePolicy } : {}),
-    typedSearchAttributes: [
-      { key: PlatformIdKey, value: event.platformId },
-      { key: WebhookEventTypeKey, value: event.type },
-    ],
-  });
+  return client.workflow.start<typeof webhookDelivery>(
+    'webhookDelivery',
+    joiningStart({
+      workflowId: event.id,
+      taskQueue: options.taskQueue,
+      // Unless told otherwise, the server's default: a finished delivery may be started again.
+      reuse: options.reusePolicy ?? WorkflowIdReusePolicy.ALLOW_DUPLICATE,
+      args: [{ eventId: event.id, ...(options.singleAttempt ? { singleAttempt: true } : {}) }],
+      searchAttributes: [
+        { key: PlatformIdKey, value: event.platformId },
+        { key: WebhookEventTypeKey, value: event.type },
+      ],
+    }),
+  );
 }
 
 export interface AnnounceContext {

@@ -6,8 +6,6 @@ import { basePath } from '../../../config';
 import { DomainError } from '../../../domain/errors';
 import { logger } from '../../../logger';
 import { openOwnershipChallenge, startExternalAccountVerification, submitOwnershipSignature } from '../../../temporal/starters/external-account-verification';
-import type { ExternalAccountVerificationInput } from '../../../../workflows/external-accounts/definitions';
-import type { ExternalAccount } from '../entities';
 import {
   createExternalAccount,
   deleteExternalAccount,
@@ -18,6 +16,7 @@ import {
   type Owner,
 } from '../services/external-accounts';
 import { externalAccountView } from '../services/external-account-views';
+import { verificationInput } from '../services/verification-input';
 import {
   ExternalAccountCreateSchema,
   ExternalAccountListQuerySchema,
@@ -33,19 +32,6 @@ import {
 const TAGS = ['External Accounts'];
 const AccountIdParams = IdParam('externalAccountId');
 const conflict = (description: string) => ({ description, schema: errorResponses[400].schema });
-
-export function verificationInput(
-  account: ExternalAccount,
-  pending: Pick<ExternalAccountVerificationInput, 'nameCheckAfterSeconds' | 'bankValidationAfterSeconds'> = {},
-): ExternalAccountVerificationInput {
-  return {
-    externalAccountId: account.id,
-    platformId: account.platformId,
-    customerId: account.customerId ?? null,
-    environment: account.environment,
-    ...pending,
-  };
-}
 
 /** Where the sandbox's stand-in for the hosted liveness flow is completed. */
 export function livenessLink(deps: ApiDeps, accountId: string): string {

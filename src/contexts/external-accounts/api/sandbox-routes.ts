@@ -3,7 +3,7 @@ import { errorResponses, IdParam } from '../../../api/schemas/common';
 import { DomainError } from '../../../domain/errors';
 import { completeLiveness } from '../../../temporal/starters/external-account-verification';
 import { ExternalAccount } from '../entities';
-import { verificationInput } from './external-account-routes';
+import { verificationInput } from '../services/verification-input';
 import { LivenessOutcomeSchema } from './schemas';
 
 export const sandboxRoutes = [

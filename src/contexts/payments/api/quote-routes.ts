@@ -9,7 +9,7 @@ import { DomainError } from '../../../domain/errors';
 import { logger } from '../../../logger';
 import { executionRequestKey } from '../domain/execution-attempts';
 import { executeQuote, startQuote } from '../../../temporal/starters/quote';
-import type { QuoteInput } from '../../../../workflows/payments/definitions';
+import { workflowInput } from '../services/quote-workflow-input';
 import { assertExecutableWithoutWalletSignature, createQuote, quoteIds, quoteView, readQuoteRequestRows, type QuoteRequest } from '../services/quotes';
 import { QuoteRequestSchema, QuoteSchema } from './quote-schemas';
 
@@ -25,17 +25,6 @@ export async function findQuote(em: EntityManager, platformId: string, quoteId: 
 /** The transaction as it is now, read afresh (the payment's workflow may have moved it on). */
 export async function currentTransactionView(em: EntityManager, transactionId: string) {
   return (await transactionViews(em, [await em.fork().findOneOrFail(Transaction, { id: transactionId })]))[0];
-}
-
-export function workflowInput(q: Quote): QuoteInput {
-  return {
-    quoteId: q.id,
-    transactionId: q.transactionId,
-    platformId: q.platformId,
-    customerId: q.customerId ?? null,
-    environment: q.environment,
-    lifetimeSeconds: Math.max(0, Math.ceil((q.expiresAt.getTime() - Date.now()) / 1000)),
-  };
 }
 
 async function execute(deps: ApiDeps, q: Quote, idempotencyKey: string | undefined) {

@@ -7,7 +7,8 @@ import { findInternalAccount, internalAccountView, InternalAccountSchema, Sandbo
 import { defineRoute } from '../../../api/route';
 import { errorResponses, IdParam, moneyMovementRefusals } from '../../../api/schemas/common';
 import { fundQuote } from '../../../temporal/starters/quote';
-import { currentTransactionView, findQuote, workflowInput } from './quote-routes';
+import { currentTransactionView, findQuote } from './quote-routes';
+import { workflowInput } from '../services/quote-workflow-input';
 import { assertPaidBySendingFunds } from '../domain/quote-funding';
 import { SandboxSendRequestSchema, SandboxUmaReceiveRequestSchema } from './quote-schemas';
 import type { EntityManager } from '@mikro-orm/postgresql';

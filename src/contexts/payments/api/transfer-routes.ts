@@ -9,7 +9,8 @@ import { Platform } from '../../platforms';
 import { executeQuote } from '../../../temporal/starters/quote';
 import { executionRequestKey } from '../domain/execution-attempts';
 import { createQuote, type QuoteRequest } from '../services/quotes';
-import { currentTransactionView, workflowInput } from './quote-routes';
+import { currentTransactionView } from './quote-routes';
+import { workflowInput } from '../services/quote-workflow-input';
 import { TransactionSchema } from './schemas';
 
 const TransferOutRequestSchema = z

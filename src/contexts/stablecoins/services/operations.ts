@@ -4,6 +4,7 @@ import type { Caller } from '../../platforms';
 import { DomainError } from '../../../domain/errors';
 import { derivedId, isId } from '../../../domain/ids';
 import { listPage } from '../../../services/listing';
+import { findOverdue, type StrandedScope } from '../../../temporal/start-stranded';
 import { ensureSystemAccountSet, ledgerBalance, postEntry } from '../../ledger';
 import { parseOperationAmount } from '../domain/stablecoin-amounts';
 import {
@@ -372,6 +373,6 @@ export async function settleOperation(em: EntityManager, masterKey: Buffer, id: 
 export const isFinal = (status: OperationStatus) => FINAL_OPERATION_STATUSES.includes(status);
 
 /** Operations recorded but never submitted (their workflow was not started), for the sweep. */
-export async function strandedOperations(em: EntityManager, olderThan: Date, limit: number): Promise<StablecoinOperation[]> {
-  return em.find(StablecoinOperation, { status: 'CREATED', createdAt: { $lt: olderThan } }, { orderBy: { createdAt: 'asc' }, limit });
+export async function strandedOperations(em: EntityManager, scope: StrandedScope): Promise<StablecoinOperation[]> {
+  return findOverdue(em, StablecoinOperation, { status: 'CREATED' }, scope, { field: 'createdAt' });
 }

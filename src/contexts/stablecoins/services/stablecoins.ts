@@ -4,6 +4,7 @@ import type { Caller } from '../../platforms';
 import { DomainError } from '../../../domain/errors';
 import { derivedId } from '../../../domain/ids';
 import { listPage } from '../../../services/listing';
+import { findOverdue, type StrandedScope } from '../../../temporal/start-stranded';
 import { ProviderRefusal } from '../domain/provider';
 import {
   assertLinkUsable,
@@ -199,10 +200,6 @@ export async function advanceIssuance(em: EntityManager, masterKey: Buffer, id: 
 }
 
 /** Issuance of a coin still under way (for the sweep that restarts lost issuance workflows). */
-export async function issuancesUnderWay(em: EntityManager, olderThan: Date, limit: number): Promise<Stablecoin[]> {
-  return em.find(
-    Stablecoin,
-    { issuanceStatus: { $in: ['PENDING_REVIEW', 'PROVISIONING'] }, createdAt: { $lt: olderThan } },
-    { orderBy: { createdAt: 'asc' }, limit },
-  );
+export async function issuancesUnderWay(em: EntityManager, scope: StrandedScope): Promise<Stablecoin[]> {
+  return findOverdue(em, Stablecoin, { issuanceStatus: { $in: ['PENDING_REVIEW', 'PROVISIONING'] } }, scope, { field: 'createdAt' });
 }

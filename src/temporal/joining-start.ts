@@ -1,0 +1,39 @@
+import { WorkflowIdConflictPolicy, type WorkflowIdReusePolicy } from '@temporalio/client';
+import type { SearchAttributePair } from '@temporalio/common';
+import { rethrowAsDomainError } from './failures';
+import { TASK_QUEUE } from './task-queue';
+import { retryingUnprocessedUpdate } from './update-retry';
+
+/**
+ * The start options of a business workflow whose id is the business id: a start while a run is
+ * going joins it (never a second run). Each workflow's one starter states its id, its args, its
+ * search attributes and whether a finished run may be followed by a new one (`reuse`).
+ */
+export function joiningStart<Args extends unknown[]>(start: {
+  workflowId: string;
+  args: [...Args];
+  searchAttributes: SearchAttributePair[];
+  reuse: WorkflowIdReusePolicy;
+  taskQueue?: string;
+}) {
+  return {
+    workflowId: start.workflowId,
+    taskQueue: start.taskQueue ?? TASK_QUEUE,
+    workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
+    workflowIdReusePolicy: start.reuse,
+    args: start.args,
+    typedSearchAttributes: start.searchAttributes,
+  };
+}
+
+/**
+ * Sends an update (with its start, when it has one), sending it again when no worker processed
+ * it, and answers a refusal as the DomainError it stands for.
+ */
+export async function sendUpdate<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await retryingUnprocessedUpdate(call);
+  } catch (err) {
+    return rethrowAsDomainError(err);
+  }
+}
