@@ -19,7 +19,7 @@ describe('ledger audit contributors', () => {
     expect(LEDGER_AUDIT_CONTRIBUTORS).toEqual([cardLedgerAudit, stablecoinLedgerAudit]);
   });
 
-  test("a contributor reads in the audit's snapshot, gets every account's balance, and its findings come after the ledger's", async () => {
+  test("a contributor queries through the audit's connection, gets every account's balance, and its findings come after the ledger's", async () => {
     await h.platform();
     const result = await runLedgerAuditWith(h.orm.em.fork(), [
       async ({ execute, balances }) => {

@@ -12,30 +12,18 @@ import {
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { PaymentActivities } from '../../activities/payments';
 import type { Execution } from '../../src/contexts/payments/services/quote-execution';
-import { ERROR } from '../../src/domain/errors';
 import { BusinessStatusKey, CustomerIdKey, PlatformIdKey, QuoteIdKey, TransactionIdKey } from '../../src/temporal/search-attributes';
 import { deliverEvents } from '../webhooks/announce';
 import { executeQuoteUpdate, fundQuoteUpdate, type QuoteExecution, type QuoteInput } from './definitions';
 import { outgoingPayment } from './outgoing-payment';
 import { asApplicationFailure } from '../update-failures';
 
-// Refusals are answers, not faults: never retried.
-const refusals = [
-  ERROR.QUOTE_EXPIRED,
-  ERROR.INSUFFICIENT_FUNDS,
-  ERROR.CONFLICT,
-  ERROR.BANK_ACCOUNT_VALIDATION_PENDING,
-  ERROR.INVALID_BANK_ACCOUNT,
-  ERROR.EXTERNAL_ACCOUNT_VERIFICATION_REQUIRED,
-  ERROR.USER_NOT_READY,
-  ERROR.CUSTOMER_DELETED,
-  ERROR.END_USER_TERMS_NOT_ACCEPTED,
-  ERROR.INVALID_INPUT,
-];
-// Short database steps: local activities, no task round trip through the server.
+// Short database steps: local activities, no task round trip through the server. Refusals (every
+// DomainError: an expired quote, insufficient funds, a gate's code) reach the workflow as
+// non-retryable failures already (activities/failures.ts), so no list of them is kept here.
 const { executeQuote, fundQuote, expireQuote } = proxyLocalActivities<PaymentActivities>({
   startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '1 second', maximumInterval: '30 seconds', nonRetryableErrorTypes: refusals },
+  retry: { initialInterval: '1 second', maximumInterval: '30 seconds' },
 });
 
 /**
