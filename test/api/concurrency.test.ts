@@ -457,3 +457,31 @@ describe('one payment cancelled concurrently', () => {
     expect((await runLedgerAudit(h.orm.em.fork())).findings).toEqual([]);
   }, 180_000);
 });
+
+describe('another platform and the workflow-answered routes', () => {
+  test("cannot cancel a platform's payout or pay its real-time quote, even with the owner's Idempotency-Key; the owner still can", async () => {
+    const owner = await isolatedPlatform();
+    const other = await isolatedPlatform();
+    const c = await customer(owner);
+    await fund(owner, c.usd, 100_000);
+    const bank = await externalAccount(owner, c.customerId, usdAccount('123456003'));
+    const q = (
+      await owner.post('/quotes', payoutQuote(c.usd, bank, 10_000, { destination: { destinationType: 'ACCOUNT', accountId: bank, paymentRail: 'ACH' } }))
+    ).body;
+    expect((await owner.post(`/quotes/${q.id}/execute`)).status).toBe(200);
+
+    const cancel = await other.post(`/transactions/${q.transactionId}/cancel`, {}, { 'Idempotency-Key': 'shared-key' });
+    expect([cancel.status, cancel.body.code]).toEqual([404, 'TRANSACTION_NOT_FOUND']);
+    const realTime = (
+      await owner.post('/quotes', { ...payoutQuote('', bank, 10_000), source: { sourceType: 'REALTIME_FUNDING', currency: 'USD', customerId: c.customerId } })
+    ).body;
+    const send = await other.post('/sandbox/send', { quoteId: realTime.id, currencyCode: 'USD' }, { 'Idempotency-Key': 'shared-key' });
+    expect([send.status, send.body.code]).toEqual([404, 'QUOTE_NOT_FOUND']);
+    expect((await owner.get(`/quotes/${realTime.id}`)).body.status).toBe('PENDING');
+
+    // The same key from the owner is the owner's own first request: it runs.
+    const ownCancel = await owner.post(`/transactions/${q.transactionId}/cancel`, {}, { 'Idempotency-Key': 'shared-key' });
+    expect(ownCancel.status).toBe(200);
+    expect(ownCancel.body).toMatchObject({ id: q.transactionId, status: 'FAILED' });
+  }, 120_000);
+});
