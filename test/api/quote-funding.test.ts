@@ -80,6 +80,29 @@ describe('cryptoNetwork on real-time funding quotes', () => {
     expect((await runLedgerAudit(h.orm.em.fork())).findings).toEqual([]);
   });
 
+  test('a send retried after the payout completed answers what the first send answered (the payment as its funding left it)', async () => {
+    const { api } = await h.platform();
+    const c = await customer(api);
+    const q = (
+      await api.post(
+        '/quotes',
+        payout({ sourceType: 'REALTIME_FUNDING', currency: 'USDC', cryptoNetwork: 'SOLANA', customerId: c.customerId }, c.bank, 10_000_000),
+      )
+    ).body;
+    const send = () => api.post('/sandbox/send', { quoteId: q.id, currencyCode: 'USDC' }, { 'Idempotency-Key': `send-${q.id}` });
+    const first = await send();
+    expect(first.status).toBe(200);
+    expect(first.body).toMatchObject({ id: q.transactionId, status: 'PROCESSING' });
+    const completed = await eventually(
+      () => transactionOf(api, q.transactionId),
+      (t) => t.status === 'COMPLETED',
+    );
+    expect(completed.updatedAt).not.toBe(first.body.updatedAt);
+    const again = await send();
+    expect(again.status).toBe(200);
+    expect(again.text).toBe(first.text);
+  });
+
   test('each network answers its own chain: EVM chains a 0x address, TRON a Tron address; two quotes never share one', async () => {
     const { api } = await h.platform();
     const c = await customer(api);

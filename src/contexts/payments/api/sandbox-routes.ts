@@ -14,6 +14,28 @@ import { SandboxSendRequestSchema, SandboxUmaReceiveRequestSchema } from './quot
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { customerByUmaAddress } from '../services/lookups';
 import { TransactionSchema } from './schemas';
+import { Quote } from '../entities';
+
+/**
+ * The payment as the arrival of its funds left it: PROCESSING, updated when the quote was paid.
+ * Every answer to a send is this one, however far the payment has gone since (a retry that comes
+ * after the payout completed gets the same bytes as the first answer).
+ */
+async function fundedTransactionView(em: EntityManager, quoteId: string) {
+  const quote = await em.fork().findOneOrFail(Quote, { id: quoteId });
+  const now = await currentTransactionView(em, quote.transactionId);
+  const {
+    settledAt: _settled,
+    failureReason: _failure,
+    refund: _refund,
+    receiptDeliveryConfirmedAt: _receipt,
+    ...funded
+  } = now as typeof now & {
+    refund?: unknown;
+    receiptDeliveryConfirmedAt?: unknown;
+  };
+  return { ...funded, status: 'PROCESSING' as const, updatedAt: (quote.executedAt ?? quote.updatedAt).toISOString() };
+}
 
 export const sandboxRoutes = [
   defineRoute({
@@ -74,7 +96,7 @@ export const sandboxRoutes = [
     idempotent: 'workflow',
     sandboxOnly: true,
     responses: {
-      200: { description: 'The transaction, PROCESSING (or already further)', schema: TransactionSchema },
+      200: { description: 'The transaction as the arrival of funds left it: PROCESSING (GET it for where it is now)', schema: TransactionSchema },
       400: {
         description: 'INVALID_INPUT (currencyCode not the funding currency, currencyAmount not the quote amount), QUOTE_EXPIRED',
         schema: errorResponses[400].schema,
@@ -93,14 +115,14 @@ export const sandboxRoutes = [
           { field: 'currencyCode', constraint: 'fundingCurrency', message: `must be the quote's funding currency, ${found.sendingCurrency}` },
         ]);
       }
-      // Paid already: the payment it started, as before.
-      if (found.executedAt) return { status: 200, body: await currentTransactionView(em, found.transactionId) };
+      // Paid already: the payment it started, as the funding left it.
+      if (found.executedAt) return { status: 200, body: await fundedTransactionView(em, found.id) };
       const amount = body.currencyAmount !== undefined ? BigInt(body.currencyAmount) : found.totalSendingAmount;
-      const { transactionId } = await fundQuote(deps.temporal, workflowInput(found), amount, {
+      await fundQuote(deps.temporal, workflowInput(found), amount, {
         taskQueue: deps.taskQueue,
         ...(idempotencyKey ? { requestKey: idempotencyKey } : {}),
       });
-      return { status: 200, body: await currentTransactionView(em, transactionId) };
+      return { status: 200, body: await fundedTransactionView(em, found.id) };
     },
   }),
   defineRoute({
