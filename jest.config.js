@@ -17,7 +17,7 @@ module.exports = {
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
   transform: { '^.+\\.(t|mj|j)s$': swc },
-  transformIgnorePatterns: ['/node_modules/(?!(@noble|jose|@mikro-orm|kysely|@scalar)/)'],
+  transformIgnorePatterns: ['/node_modules/(?!(@noble|@scure|jose|@mikro-orm|kysely|@scalar)/)'],
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
   testTimeout: 60_000,
