@@ -173,18 +173,19 @@ export class Api {
     const r = request(this.app).post(`${BASE}${path}`).set('Authorization', this.auth).set(headers);
     return checked(body === undefined ? r : r.send(body as object), 'POST', path);
   }
-  patch(path: string, body: unknown) {
+  patch(path: string, body: unknown, headers: Record<string, string> = {}) {
     return checked(
       request(this.app)
         .patch(`${BASE}${path}`)
         .set('Authorization', this.auth)
+        .set(headers)
         .send(body as object),
       'PATCH',
       path,
     );
   }
-  delete(path: string) {
-    return checked(request(this.app).delete(`${BASE}${path}`).set('Authorization', this.auth), 'DELETE', path);
+  delete(path: string, headers: Record<string, string> = {}) {
+    return checked(request(this.app).delete(`${BASE}${path}`).set('Authorization', this.auth).set(headers), 'DELETE', path);
   }
 }
 
