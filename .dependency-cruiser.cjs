@@ -14,6 +14,7 @@ const CONTEXT_ORDER = [
   ['ledger'],
   ['platform-setup'],
   ['customers'],
+  ['sca'],
   ['directories'],
   ['external-accounts'],
   ['cards'],

@@ -82,6 +82,10 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   STABLECOIN_SYMBOL_ALREADY_EXISTS: 409,
   STABLECOIN_TOKEN_IDENTIFIER_ALREADY_EXISTS: 409,
   SERVICE_UNAVAILABLE: 503,
+  // Strong Customer Authentication (sca context)
+  ACCOUNT_LOCKED: 423,
+  PASSKEY_ALREADY_ENROLLED: 409,
+  SCA_SESSION_REQUIRED: 409,
 };
 
 export function httpStatusOf(err: DomainError): number {

@@ -23,6 +23,11 @@ export const ID_TYPES = [
   'StablecoinOperation',
   'StablecoinProviderAccount',
   'WebhookSigningKey',
+  // Strong Customer Authentication (sca context)
+  'ScaChallenge',
+  'ScaFactor',
+  'ScaReset',
+  'ScaSession',
 ] as const;
 export type IdType = (typeof ID_TYPES)[number];
 
