@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Environment } from '../../platforms';
 import { DomainError } from '../../../domain/errors';
 import { newId } from '../../../domain/ids';
@@ -106,6 +107,11 @@ export async function startEnrollment(em: EntityManager, target: Target & { type
   });
 }
 
+/** Compares secrets in constant time (digests first, so that lengths do not matter). */
+function sameSecret(a: string, b: string): boolean {
+  return timingSafeEqual(createHash('sha256').update(a).digest(), createHash('sha256').update(b).digest());
+}
+
 function proofRefused(field: string, constraint: string, message: string, reason = 'The enrolment proof is not correct'): DomainError {
   return DomainError.invalidInput([{ field, constraint, message }], reason);
 }
@@ -126,7 +132,7 @@ export async function confirmTotpEnrollment(
     await requireScaSession(tx, target);
     const pending = await tx.findOne(ScaFactor, { platformId: target.platformId, customerId: customer.id, type: 'TOTP', status: 'PENDING' });
     const secret = pending?.sealedTotpSecret ? decrypt(target.masterKey, pending.sealedTotpSecret) : null;
-    if (!pending || secret !== target.secret) {
+    if (!pending || !secret || !sameSecret(secret, target.secret)) {
       throw proofRefused(
         'secret',
         'not_requested',
