@@ -15,6 +15,7 @@ const CONTEXT_ORDER = [
   ['platform-setup'],
   ['wallet-auth'],
   ['customers'],
+  ['sca'],
   ['directories'],
   ['external-accounts'],
   ['cards'],

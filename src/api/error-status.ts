@@ -92,6 +92,10 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   WALLET_SIGNATURE_BODY_MISMATCH: 401,
   WALLET_SIGNATURE_INVALID: 401,
   WALLET_SIGNATURE_MALFORMED: 401,
+  // Strong Customer Authentication (sca context)
+  ACCOUNT_LOCKED: 423,
+  PASSKEY_ALREADY_ENROLLED: 409,
+  SCA_SESSION_REQUIRED: 409,
 };
 
 export function httpStatusOf(err: DomainError): number {

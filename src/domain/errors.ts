@@ -108,6 +108,10 @@ export const ERROR_CODES = [
   'NOT_IMPLEMENTED',
   // 503
   'SERVICE_UNAVAILABLE',
+  // Strong Customer Authentication (sca context): 423, 409, 409
+  'ACCOUNT_LOCKED',
+  'PASSKEY_ALREADY_ENROLLED',
+  'SCA_SESSION_REQUIRED',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -25,6 +25,11 @@ export const ID_TYPES = [
   'WebhookSigningKey',
   'AuthMethod',
   'Session',
+  // Strong Customer Authentication (sca context)
+  'ScaChallenge',
+  'ScaFactor',
+  'ScaReset',
+  'ScaSession',
 ] as const;
 export type IdType = (typeof ID_TYPES)[number];
 

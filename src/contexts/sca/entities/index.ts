@@ -1,0 +1,6 @@
+// The sca context's entities.
+export * from './ScaChallenge';
+export * from './ScaFactor';
+export * from './ScaFactorReset';
+export * from './ScaSecurityState';
+export * from './ScaSession';

@@ -1,0 +1,13 @@
+// The sca context's public face: what other contexts may use of it (its api/ stays private).
+// Strong Customer Authentication: who needs it, the factors, the one proof verifier, challenges
+// and the SCA login session check.
+export { ENROLLABLE_FACTORS, SCA_FACTORS, type EnrollableFactor, type ScaChallengePurpose, type ScaFactorType } from './domain/factors';
+export { MAX_CHALLENGE_ATTEMPTS, SANDBOX_SCA_CODE, SCA_CODE_TTL_MS } from './domain/one-time-codes';
+export { scaProofError, type ProofFailure, type ScaProofVerdict } from './domain/proof-verdicts';
+export { scaRequired } from './domain/sca-region';
+export { ScaChallenge, ScaFactor } from './entities';
+export { issueScaChallenge, resendScaChallenge, type IssuedScaChallenge, type IssueScaChallengeInput, type ScaCodeSender } from './services/challenges';
+export { assertNotLocked } from './services/lockout';
+export { verifyScaProof, type ScaProof, type VerifyScaProofInput } from './services/proofs';
+export { loadScaCustomer, type ScaCustomer } from './services/sca-customers';
+export { requireScaSession } from './services/sessions';
