@@ -1,7 +1,9 @@
 import { AuthSession } from '../../src/contexts/wallet-auth/entities';
 import { InternalAccount } from '../../src/contexts/ledger/entities';
 import { Harness } from '../support/harness';
-import { customerWithWallet, encryptOtp, newDeviceKey, otpLogin, signedHeaders, type WalletSession } from '../support/wallet-client';
+import type { AddressInfo } from 'node:net';
+import { BASE } from '../support/harness';
+import { customerWithWallet, encryptOtp, newDeviceKey, otpLogin, otpLoginOverHttp, signedHeaders, type WalletSession } from '../support/wallet-client';
 
 let h: Harness;
 beforeAll(async () => {
@@ -172,6 +174,21 @@ describe('OTP login', () => {
     expect(listed.body).toEqual({ data: [session.body] });
     // The code was used up by the first call: the same bundle does not log in again.
     expect((await api.post(`/auth/credentials/${email.id}/verify`, body).expect(401)).body.code).toBe('UNAUTHORIZED');
+  });
+
+  test("the README's client script logs in over HTTP", async () => {
+    const { api, walletId, email, token } = await walletPlatform();
+    const server = h.app.listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    try {
+      const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}${BASE}`;
+      const { session, privateKey } = await otpLoginOverHttp(base, `${token.tokenId}:${token.clientSecret}`, email.id);
+      expect(session).toMatchObject({ accountId: walletId, type: 'EMAIL_OTP' });
+      expect(privateKey).toMatch(/^[0-9a-f]{64}$/);
+      expect((await api.get(`/auth/sessions?accountId=${walletId}`).expect(200)).body.data.map((s: { id: string }) => s.id)).toEqual([session.id]);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 
   test('a wrong code is 401 "Invalid OTP code"; the fifth burns the challenge', async () => {
