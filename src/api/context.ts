@@ -15,6 +15,8 @@ export interface ApiDeps {
   taskQueue?: string;
   /** Delivers contact verification codes outside the sandbox (email / SMS provider). */
   contactCodeSender?: ContactCodeSender;
+  /** How long a quote's SCA challenge lives (the sca context's default unless a test shortens it). */
+  scaChallengeTtlMs?: number;
   /** Prometheus metrics of requests and idempotency replays; none recorded without it. */
   metrics?: ApiMetrics;
   /** Starts a trace span per request (only when tracing is configured; see src/api/tracing.ts). */

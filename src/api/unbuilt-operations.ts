@@ -18,14 +18,6 @@ export const UNBUILT_OPERATIONS: readonly string[] = [
   'POST /sca/factors/reset',
   'GET /sca/factors/reset/{resetId}',
   'POST /sca/factors/reset/{resetId}/complete',
-  // Trusted beneficiaries
-  'POST /customers/external-accounts/{externalAccountId}/trust',
-  'POST /customers/external-accounts/{externalAccountId}/trust/confirm',
-  'POST /customers/external-accounts/{externalAccountId}/untrust',
-  'POST /customers/external-accounts/{externalAccountId}/untrust/confirm',
-  // Quote authorization (SCA challenge)
-  'POST /quotes/{quoteId}/authorize',
-  'POST /quotes/{quoteId}/authorize/resend',
   // Platform approval of transactions
   'POST /transactions/{transactionId}/approve',
   'POST /transactions/{transactionId}/reject',
