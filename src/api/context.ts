@@ -3,6 +3,7 @@ import type { Client } from '@temporalio/client';
 import type { RequestHandler } from 'express';
 import type { AbuseLimits, Config } from '../config';
 import type { ContactCodeSender } from '../contexts/customers/services/contact-verification';
+import type { ScaCodeSender } from '../contexts/sca';
 import type { ApiMetrics } from './metrics';
 
 export interface ApiDeps {
@@ -15,6 +16,8 @@ export interface ApiDeps {
   taskQueue?: string;
   /** Delivers contact verification codes outside the sandbox (email / SMS provider). */
   contactCodeSender?: ContactCodeSender;
+  /** Delivers SCA codes by SMS outside the sandbox. */
+  scaCodeSender?: ScaCodeSender;
   /** How long a quote's SCA challenge lives (the sca context's default unless a test shortens it). */
   scaChallengeTtlMs?: number;
   /** Prometheus metrics of requests and idempotency replays; none recorded without it. */

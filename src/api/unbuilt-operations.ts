@@ -7,17 +7,6 @@
  * so an operation built later must leave it, and one the reference adds must join it.
  */
 export const UNBUILT_OPERATIONS: readonly string[] = [
-  // Strong customer authentication (SCA) factors and logins
-  'GET /sca/factors',
-  'POST /sca/factors',
-  'POST /sca/factors/confirm',
-  'DELETE /sca/factors/{credentialId}',
-  'POST /sca/login/start',
-  'POST /sca/login/complete',
-  'POST /sca/record-event',
-  'POST /sca/factors/reset',
-  'GET /sca/factors/reset/{resetId}',
-  'POST /sca/factors/reset/{resetId}/complete',
   // Platform approval of transactions
   'POST /transactions/{transactionId}/approve',
   'POST /transactions/{transactionId}/reject',

@@ -7,7 +7,8 @@ import { createToken, revokeToken } from '../../src/contexts/platforms/services/
 import { issueToken } from '../../src/contexts/platforms/services/tokens';
 import { eventually } from '../support/eventually';
 import { eurAccount, ibanOf } from '../support/external-account-fixtures';
-import { BASE, Harness } from '../support/harness';
+import { Api, BASE, Harness } from '../support/harness';
+import { ScaClient } from '../support/sca/sca-client';
 import { businessFields, FILES, insertCustomer, ownerBody } from '../support/onboarding-fixtures';
 import { defaultUmaDomain } from '../../src/contexts/platforms/domain/uma-domains';
 import { sampleOf, type OpenApiDocument, type OperationObject } from '../support/openapi-sample';
@@ -79,6 +80,10 @@ interface World {
   stablecoinProviderAccountId: string;
   stablecoinId: string;
   stablecoinOperationId: string;
+  /** A customer of an SCA jurisdiction (DE), logged in, with a passkey and a factor reset. */
+  scaCustomerId: string;
+  passkeyCredentialId: string;
+  scaResetId: string;
 }
 
 /** Request bodies A sent successfully, by `METHOD /path/{template}`: replayed by B on A's ids. */
@@ -254,6 +259,19 @@ async function buildWorld(auth: string, platformId: string): Promise<World> {
     )
   ).body.id as string;
 
+  // Strong Customer Authentication: a customer of an SCA jurisdiction, logged in, with a passkey and a reset.
+  const scaCustomer = await insertCustomer(h.orm, h.masterKey, platformId, {
+    regionCode: 'DE',
+    kycStatus: 'APPROVED',
+    phoneNumber: '+4915112345678',
+    contactVerification: { phone: 'VERIFIED' },
+  });
+  const sca = new ScaClient(new Api(app, auth), scaCustomer.id);
+  await sca.loginWithSms();
+  const passkeyCredentialId = (await sca.enrolPasskey()).credentialId;
+  const scaResetId = (await asA(auth, 'post', `/sca/factors/reset?customerId=${encodeURIComponent(scaCustomer.id)}`, {}, { json: { factor: 'PASSKEY' } })).body
+    .resetId as string;
+
   // Everything A started has finished, so that the snapshot below holds still.
   const settled = (id: string) =>
     eventually(
@@ -282,6 +300,9 @@ async function buildWorld(auth: string, platformId: string): Promise<World> {
     stablecoinProviderAccountId,
     stablecoinId,
     stablecoinOperationId,
+    scaCustomerId: scaCustomer.id,
+    passkeyCredentialId,
+    scaResetId,
   };
 }
 
@@ -293,8 +314,13 @@ async function buildWorld(auth: string, platformId: string): Promise<World> {
 function valueOf(w: World, name: string, path: string, at = name): string | undefined {
   switch (name) {
     case 'customerId':
+      return path.startsWith('/sca/') ? w.scaCustomerId : w.customerId;
     case 'documentHolder':
       return w.customerId;
+    case 'credentialId':
+      return w.passkeyCredentialId;
+    case 'resetId':
+      return w.scaResetId;
     case 'externalAccountId':
       return path.startsWith('/platform/') ? w.platformExternalAccountId : w.externalAccountId;
     case 'accountId':

@@ -47,6 +47,21 @@ export const REFERENCE_DEVIATIONS: Deviation[] = [
     values: ['NOT_FOUND'],
     reason: 'Error404 has no code for stablecoins, their operations or the external accounts an operation names: they answer NOT_FOUND',
   },
+  // Strong Customer Authentication (sca context)
+  {
+    operation: ['DELETE /sca/factors/{credentialId}', '* /sca/factors/reset/{resetId}*'],
+    status: 404,
+    schemaPath: ERROR_CODE(404),
+    values: ['NOT_FOUND'],
+    reason: "Error404 has no code for SCA factors or factor resets: an unknown one (or another customer's) answers NOT_FOUND",
+  },
+  {
+    operation: ['POST /sca/login/start', 'POST /sca/factors/reset'],
+    status: 501,
+    schemaPath: UNDECLARED(501),
+    reason:
+      'A production server without an SMS provider (SMS_OTP) or a liveness-check provider (resets) answers 501 NOT_IMPLEMENTED and stores nothing, as contact verification does',
+  },
   {
     operation: ['POST /stablecoins', 'POST /stablecoin-provider-accounts'],
     status: 503,

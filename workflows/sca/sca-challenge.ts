@@ -22,7 +22,8 @@ const { checkQuoteProof } = proxyLocalActivities<ScaActivities>({
   retry: { initialInterval: '1 second', maximumInterval: '30 seconds' },
 });
 
-const refusal = (type: string, message: string) => ApplicationFailure.create({ type, message, nonRetryable: true });
+const refusal = (type: string, message: string) =>
+  ApplicationFailure.create({ type, message, nonRetryable: true, ...(type === ERROR.RATE_LIMITED ? { details: [{ retryAfterSeconds: 1 }] } : {}) });
 
 /**
  * One SCA challenge of a quote (workflow id = challenge id), from its issue to its end. Proofs

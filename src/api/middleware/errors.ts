@@ -15,6 +15,9 @@ interface BodyParserError extends Error {
 export function errorHandler(err: unknown, req: Request, res: Response, _next: NextFunction): void {
   if (res.headersSent) return;
   if (err instanceof DomainError) {
+    // A service's 429 says its wait in details (services know nothing of HTTP): the reference's Retry-After.
+    const wait = err.code === 'RATE_LIMITED' ? err.details?.retryAfterSeconds : undefined;
+    if (typeof wait === 'number' && !res.getHeader('Retry-After')) res.setHeader('Retry-After', String(wait));
     sendError(res, err);
     return;
   }

@@ -3,4 +3,5 @@ export { contactRegionOf, contactVerificationRequired } from './domain/contact-v
 export { isUmaAddress, MAX_UMA_ADDRESS } from './domain/customer-rules';
 export { Customer } from './entities';
 export { AddressSchema } from './schemas/customer-requests';
+export { applyContactVerificationRules } from './services/contact-verification';
 export { assertCustomerMayMoveMoney } from './services/money-movement-policy';

@@ -21,7 +21,7 @@ const BeneficiaryTrustConfirmRequestSchema = z
   .openapi('BeneficiaryTrustConfirmRequest');
 const BeneficiaryTrustConfirmSchema = z.object({ trusted: z.boolean() }).openapi('BeneficiaryTrustConfirm');
 
-const trustDeps = (deps: ApiDeps): TrustDeps => ({ masterKey: deps.config.masterKey });
+const trustDeps = (deps: ApiDeps): TrustDeps => ({ masterKey: deps.config.masterKey, ...(deps.scaCodeSender ? { sender: deps.scaCodeSender } : {}) });
 
 /** Start and confirm for one direction: trust (payments to it skip the per-transaction challenge) or untrust. */
 function trustRoutes(change: TrustChange) {

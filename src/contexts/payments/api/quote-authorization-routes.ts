@@ -1,4 +1,3 @@
-import type { Request } from 'express';
 import { z } from '../../../api/openapi-registry';
 import { defineRoute } from '../../../api/route';
 import { errorResponses, IdParam } from '../../../api/schemas/common';
@@ -29,16 +28,6 @@ export const ScaAuthorizationSchema = z
   })
   .strict()
   .openapi('ScaAuthorization');
-
-/** A void challenge's 429 tells the client when to come back: never sooner than a second. */
-async function retryingAfter<T>(req: Request, step: Promise<T>): Promise<T> {
-  try {
-    return await step;
-  } catch (err) {
-    if (err instanceof DomainError && err.code === 'RATE_LIMITED') req.res?.setHeader('Retry-After', '1');
-    throw err;
-  }
-}
 
 /** The quote's pending challenge, or 409 (none: authorized, lapsed, or the quote never needed one). */
 function pendingChallenge(q: Quote): QuoteChallenge {
@@ -77,13 +66,13 @@ export const quoteAuthorizationRoutes = [
         schema: errorResponses[400].schema,
       },
     },
-    handler: async ({ em, caller, params, body, deps, req }) => {
+    handler: async ({ em, caller, params, body, deps }) => {
       const q = await findQuote(em, caller.platformId, params.quoteId);
       await assertScaCustomer(em, q);
       const challenge = pendingChallenge(q);
       // The customer authorizes from a logged-in app: no live SCA login, no authorization.
       await requireScaSession(em, { platformId: q.platformId, customerId: q.customerId! });
-      const answer = await retryingAfter(req, authorizeChallenge(deps.temporal, challengeWorkflowInput(q, challenge), body, { taskQueue: deps.taskQueue }));
+      const answer = await authorizeChallenge(deps.temporal, challengeWorkflowInput(q, challenge), body, { taskQueue: deps.taskQueue });
       if (answer.next) {
         const now = await em.fork().findOneOrFail(Quote, { id: q.id });
         if (now.scaChallenge?.id === answer.next.challengeId) await startChallengeWorkflow(deps, now, now.scaChallenge);
@@ -117,10 +106,10 @@ export const quoteAuthorizationRoutes = [
       },
       429: { description: 'RATE_LIMITED: the code was re-sent too often', schema: errorResponses[400].schema },
     },
-    handler: async ({ em, caller, params, deps, req }) => {
+    handler: async ({ em, caller, params, deps }) => {
       const q = await findQuote(em, caller.platformId, params.quoteId);
       await assertScaCustomer(em, q);
-      await retryingAfter(req, resendChallenge(deps.temporal, challengeWorkflowInput(q, pendingChallenge(q)), { taskQueue: deps.taskQueue }));
+      await resendChallenge(deps.temporal, challengeWorkflowInput(q, pendingChallenge(q)), { taskQueue: deps.taskQueue });
       return { status: 204 as const };
     },
   }),

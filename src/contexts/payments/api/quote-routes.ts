@@ -39,7 +39,11 @@ export async function assertScaCustomer(em: EntityManager, q: Quote): Promise<vo
 
 /** What issuing an SCA challenge needs from the API's dependencies. */
 export function challengeDeps(deps: ApiDeps): ChallengeDeps {
-  return { masterKey: deps.config.masterKey, ...(deps.scaChallengeTtlMs ? { ttlMs: deps.scaChallengeTtlMs } : {}) };
+  return {
+    masterKey: deps.config.masterKey,
+    ...(deps.scaCodeSender ? { sender: deps.scaCodeSender } : {}),
+    ...(deps.scaChallengeTtlMs ? { ttlMs: deps.scaChallengeTtlMs } : {}),
+  };
 }
 
 /** Starts the workflow of a challenge the quote carries (recorded first; the stranded sweep starts it if this fails). */
