@@ -9,12 +9,9 @@ import { runLedgerAudit } from '../../src/contexts/ledger-audit';
 import { eventually } from '../support/eventually';
 import { eurAccount, ibanOf } from '../support/external-account-fixtures';
 import { Harness } from '../support/harness';
-import { seedCustomer } from '../support/onboarding-seed';
-import { isoBase64URL } from '@simplewebauthn/server/helpers';
-import { ScaFactor } from '../../src/contexts/sca/entities';
-import { openScaSession } from '../../src/contexts/sca/services/sessions';
 import { newId } from '../../src/domain/ids';
-import { SANDBOX_CODE, ScaClient } from '../support/sca/sca-client';
+import { scaCustomer } from '../support/sca/fixtures';
+import { SANDBOX_CODE } from '../support/sca/sca-client';
 
 // Strong Customer Authentication of payments: real-time quotes challenged before their payment
 // instructions, account-funded executions held by the scaAuthorization gate until authorized,
@@ -32,24 +29,13 @@ type Api = Awaited<ReturnType<Harness['platform']>>['api'];
 
 /** A customer of an EU platform (an SCA region) with a verified phone (SMS_OTP) and an SCA login, its EUR account funded, and a EUR beneficiary. */
 async function euPayer(options: { login?: boolean; funds?: number } = {}) {
-  const p = await h.platform({ region: 'EU' });
-  const { customer } = await seedCustomer(h, p.platform.id);
-  await h.orm.em.fork().nativeUpdate(Customer, { id: customer.id }, { contactVerification: { email: 'VERIFIED', phone: 'VERIFIED' } });
-  const sca = new ScaClient(p.api, customer.id);
-  // The customer's SCA login (what POST /sca/login/complete opens).
-  if (options.login !== false)
-    await openScaSession(h.orm.em.fork(), {
-      platformId: p.platform.id,
-      customerId: customer.id,
-      factor: 'SMS_OTP',
-      endUserIpAddress: '203.0.113.42',
-      now: new Date(),
-    });
-  const eur = await accountOf(p.api, customer.id, 'EUR');
+  // What the customer's app does: verify the phone (SMS_OTP), then log in with it.
+  const { client: sca, customerId, ...p } = await scaCustomer(h, { loggedIn: options.login !== false });
+  const eur = await accountOf(p.api, customerId, 'EUR');
   if (options.funds !== 0) expect((await p.api.post(`/sandbox/internal-accounts/${eur}/fund`, { amount: options.funds ?? 100_000 })).status).toBe(200);
-  const bank = await p.api.post('/customers/external-accounts', { customerId: customer.id, ...eurAccount(ibanOf('DE', '370400440532013999')) });
+  const bank = await p.api.post('/customers/external-accounts', { customerId, ...eurAccount(ibanOf('DE', '370400440532013999')) });
   expect(bank.status).toBe(201);
-  return { ...p, customerId: customer.id, eur, beneficiary: bank.body.id as string, sca };
+  return { ...p, customerId, eur, beneficiary: bank.body.id as string, sca };
 }
 
 async function accountOf(api: Api, customerId: string, currency: string): Promise<string> {
@@ -79,27 +65,6 @@ async function heldPayout(payer: Awaited<ReturnType<typeof euPayer>>) {
   const executed = await payer.api.post(`/quotes/${quote.id}/execute`, undefined, { 'Idempotency-Key': `exec-${quote.id}` });
   expect(executed.status).toBe(200);
   return { quote, executed };
-}
-
-/** Enrols the customer's software passkey (what POST /sca/factors and its confirm store). */
-async function enrolPasskey(payer: Awaited<ReturnType<typeof euPayer>>) {
-  const authenticator = payer.sca.authenticator as unknown as { cosePublicKey(): Uint8Array; credentialId: string };
-  const now = new Date();
-  const em = h.orm.em.fork();
-  em.create(ScaFactor, {
-    id: newId('ScaFactor'),
-    platformId: payer.platform.id,
-    customerId: payer.customerId,
-    type: 'PASSKEY',
-    status: 'ACTIVE',
-    credentialId: authenticator.credentialId,
-    passkeyPublicKey: isoBase64URL.fromBuffer(new Uint8Array(authenticator.cosePublicKey()) as Uint8Array<ArrayBuffer>),
-    passkeyCounter: 0n,
-    activatedAt: now,
-    createdAt: now,
-    updatedAt: now,
-  });
-  await em.flush();
 }
 
 const authorize = (api: Api, quoteId: string, body: Record<string, unknown> = { code: SANDBOX_CODE }) => api.post(`/quotes/${quoteId}/authorize`, body);
@@ -169,7 +134,7 @@ describe('a real-time quote of an EU customer', () => {
     expect(totp.status).toBe(400);
     expect(totp.body.details.errors).toEqual([expect.objectContaining({ field: 'scaFactor' })]);
 
-    await enrolPasskey(payer);
+    await payer.sca.enrolPasskey();
     const passkey = await payer.api.post('/quotes', body('PASSKEY'));
     expect(passkey.status).toBe(202);
     expect(passkey.body.scaChallenge).toMatchObject({ factor: 'PASSKEY', availableFactors: ['SMS_OTP', 'PASSKEY'] });
