@@ -23,4 +23,6 @@ export interface ActivityDeps {
   metrics?: WorkerMetrics;
   /** The gates quote executions pass; the registered list (src/contexts/execution-gates.ts) unless a test adds its own. */
   executionGates?: readonly ExecutionGate[];
+  /** How long a quote's next SCA challenge lives (the sca context's default unless a test shortens it). */
+  scaChallengeTtlMs?: number;
 }

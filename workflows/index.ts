@@ -8,3 +8,4 @@ export * from './external-accounts';
 export * from './cards';
 export * from './invitations';
 export * from './stablecoins';
+export * from './sca';

@@ -27,7 +27,7 @@ export function outgoingPaymentActivities({ orm, metrics, executionGates = EXECU
     async fundQuote(input: { quoteId: string; amount: string }) {
       return fundQuote(orm.em.fork(), input, executionGates);
     },
-    async endHeldExecution(input: { quoteId: string; outcome: 'REJECTED' | 'EXPIRED' }) {
+    async endHeldExecution(input: { quoteId: string; outcome: 'REJECTED' | 'EXPIRED'; failureReason?: string }) {
       return endHeldExecution(orm.em.fork(), input);
     },
     async expireQuote(input: { quoteId: string }) {

@@ -18,6 +18,8 @@ export interface ApiDeps {
   contactCodeSender?: ContactCodeSender;
   /** Delivers SCA codes by SMS outside the sandbox. */
   scaCodeSender?: ScaCodeSender;
+  /** How long a quote's SCA challenge lives (the sca context's default unless a test shortens it). */
+  scaChallengeTtlMs?: number;
   /** Prometheus metrics of requests and idempotency replays; none recorded without it. */
   metrics?: ApiMetrics;
   /** Starts a trace span per request (only when tracing is configured; see src/api/tracing.ts). */

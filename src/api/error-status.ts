@@ -96,6 +96,8 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   ACCOUNT_LOCKED: 423,
   PASSKEY_ALREADY_ENROLLED: 409,
   SCA_SESSION_REQUIRED: 409,
+  // SCA of payments and trusted beneficiaries (sca-payments)
+  BENEFICIARY_TRUSTED: 409,
 };
 
 export function httpStatusOf(err: DomainError): number {

@@ -7,14 +7,6 @@
  * so an operation built later must leave it, and one the reference adds must join it.
  */
 export const UNBUILT_OPERATIONS: readonly string[] = [
-  // Trusted beneficiaries
-  'POST /customers/external-accounts/{externalAccountId}/trust',
-  'POST /customers/external-accounts/{externalAccountId}/trust/confirm',
-  'POST /customers/external-accounts/{externalAccountId}/untrust',
-  'POST /customers/external-accounts/{externalAccountId}/untrust/confirm',
-  // Quote authorization (SCA challenge)
-  'POST /quotes/{quoteId}/authorize',
-  'POST /quotes/{quoteId}/authorize/resend',
   // Platform approval of transactions
   'POST /transactions/{transactionId}/approve',
   'POST /transactions/{transactionId}/reject',

@@ -2,6 +2,7 @@ import type { ExecutionGate } from '../domain/execution-gate';
 import { customerMayMoveMoney } from './customers/gates/money-movement';
 import { externalAccountsUsable } from './external-accounts/gates/accounts-usable';
 import { walletSignature } from './ledger/gates/wallet-signature';
+import { scaAuthorization } from './sca/gates/sca-authorization';
 
 /**
  * The gates every quote execution passes, in order, before its funds are held (the hold itself
@@ -10,4 +11,4 @@ import { walletSignature } from './ledger/gates/wallet-signature';
  * after the wallet signature: SCA authorization, then agent policy, then platform approval —
  * each a gate that holds the payment until its proof or decision arrives.
  */
-export const EXECUTION_GATES: readonly ExecutionGate[] = [customerMayMoveMoney, externalAccountsUsable, walletSignature];
+export const EXECUTION_GATES: readonly ExecutionGate[] = [customerMayMoveMoney, externalAccountsUsable, walletSignature, scaAuthorization];

@@ -3,6 +3,7 @@ import { strandedCards } from './cards/services/stranded-cards';
 import { strandedBulkImports } from './customers/services/stranded-bulk-imports';
 import { strandedVerifications } from './external-accounts/services/stranded-verifications';
 import { strandedInvitations } from './invitations/services/stranded-invitations';
+import { strandedChallenges } from './payments/services/stranded-challenges';
 import { strandedQuotes } from './payments/services/stranded-quotes';
 import { strandedIssuances, strandedStablecoinOperations } from './stablecoins/services/stranded-stablecoin-work';
 import { strandedDeliveries } from './webhooks/services/stranded-deliveries';
@@ -21,4 +22,5 @@ export const STRANDED_STARTS: readonly StrandedStart<unknown>[] = [
   strandedIssuances,
   strandedStablecoinOperations,
   strandedInvitations,
+  strandedChallenges,
 ];

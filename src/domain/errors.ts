@@ -112,6 +112,8 @@ export const ERROR_CODES = [
   'ACCOUNT_LOCKED',
   'PASSKEY_ALREADY_ENROLLED',
   'SCA_SESSION_REQUIRED',
+  // SCA of payments and trusted beneficiaries (sca-payments): 409
+  'BENEFICIARY_TRUSTED',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

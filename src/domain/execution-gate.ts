@@ -23,6 +23,12 @@ export interface ExecutionSubject {
   pullAccountId?: string;
   /** The external account paid out to, when the destination is one. */
   destinationAccountId?: string;
+  /** The destination is a beneficiary the customer trusts (SCA: payments to it skip the per-transaction challenge). */
+  destinationTrusted?: boolean;
+  /** The payee the money goes to (an account id or a UMA address): what an SCA challenge is linked to. */
+  payee: string;
+  /** The SCA factor the quote asked for (SMS_OTP or PASSKEY), if any. */
+  scaFactor?: string;
   sendingCurrency: string;
   totalSendingAmount: bigint;
   /** The amount's value in euro cents (thresholds of EU rules are in euros). */

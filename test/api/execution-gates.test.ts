@@ -52,6 +52,8 @@ describe('a payment an execution gate holds', () => {
     expect((await api.get(`/quotes/${quote.id}`)).body.status).toBe('PENDING_AUTHORIZATION');
     expect(await transactionOf(api, quote.transactionId)).toMatchObject({ status: 'PENDING_AUTHORIZATION' });
     expect(await balanceOf(api, usd)).toBe(100_000);
+    // The hold is announced as the reference does: the transaction is PENDING_AUTHORIZATION.
+    await h.receiver.waitFor(() => hooksOf(quote.transactionId).includes('OUTGOING_PAYMENT.PENDING_AUTHORIZATION'));
     const retried = await api.post(`/quotes/${quote.id}/execute`, undefined, { 'Idempotency-Key': `exec-${quote.id}` });
     expect(retried.status).toBe(200);
     expect(retried.text).toBe(executed.text);
@@ -75,7 +77,11 @@ describe('a payment an execution gate holds', () => {
     // Decided: a second approval finds nothing held.
     await expect(decide(quote.transactionId, 'APPROVE')).rejects.toMatchObject({ code: expect.stringMatching(/CONFLICT/) });
     await h.receiver.waitFor(() => hooksOf(quote.transactionId).includes('OUTGOING_PAYMENT.COMPLETED'));
-    expect(hooksOf(quote.transactionId).sort()).toEqual(['OUTGOING_PAYMENT.COMPLETED', 'OUTGOING_PAYMENT.PROCESSING']);
+    expect(hooksOf(quote.transactionId).sort()).toEqual([
+      'OUTGOING_PAYMENT.COMPLETED',
+      'OUTGOING_PAYMENT.PENDING_AUTHORIZATION',
+      'OUTGOING_PAYMENT.PROCESSING',
+    ]);
     // The execution after the approval is the held request's: retried with its key, it is answered executed.
     const retried = await api.post(`/quotes/${quote.id}/execute`, undefined, { 'Idempotency-Key': `exec-${quote.id}` });
     expect(retried.status).toBe(200);
@@ -94,7 +100,7 @@ describe('a payment an execution gate holds', () => {
     expect((await api.get(`/quotes/${quote.id}`)).body.status).toBe('FAILED');
     expect(await balanceOf(api, usd)).toBe(100_000);
     await h.receiver.waitFor(() => hooksOf(quote.transactionId).includes('OUTGOING_PAYMENT.FAILED'));
-    expect(hooksOf(quote.transactionId)).toEqual(['OUTGOING_PAYMENT.FAILED']);
+    expect(hooksOf(quote.transactionId)).toEqual(['OUTGOING_PAYMENT.PENDING_AUTHORIZATION', 'OUTGOING_PAYMENT.FAILED']);
     await expect(decide(quote.transactionId, 'APPROVE')).rejects.toMatchObject({ code: 'CONFLICT' });
     expect(await balanceOf(api, usd)).toBe(100_000);
   });

@@ -451,7 +451,12 @@ describe('quotes and their execution', () => {
 
   test('EU platforms: a wallet whose ownership is unproven takes transfers below EUR 1,000 only', async () => {
     const { api } = await h.platform({ region: 'EU', counterpartyInformationRequired: true });
-    const customer = await api.post('/customers', { customerType: 'INDIVIDUAL', platformCustomerId: `eu-${Math.random()}`, fullName: 'Jane Doe' });
+    const customer = await api.post('/customers', {
+      customerType: 'INDIVIDUAL',
+      platformCustomerId: `eu-${Math.random()}`,
+      fullName: 'Jane Doe',
+      phoneNumber: '+4915112345678',
+    });
     const accounts = await api.get(`/customers/internal-accounts?customerId=${encodeURIComponent(customer.body.id)}&currency=EUR`);
     const eur = accounts.body.data[0].id as string;
     await api.post(`/sandbox/internal-accounts/${eur}/fund`, { amount: 500_000 });
@@ -464,7 +469,13 @@ describe('quotes and their execution', () => {
     expect(wallet.body.status).toBe('PENDING_OWNERSHIP_VERIFICATION');
     const small = await api.post('/quotes', quoteBody(eur, wallet.body.id, 50_000));
     expect(small.status).toBe(201);
-    expect((await api.post(`/quotes/${small.body.id}/execute`)).status).toBe(200);
+    // An EU customer authorizes its payments (SCA): without a verified phone there is no factor to do it with.
+    const unauthorizable = await api.post(`/quotes/${small.body.id}/execute`);
+    expect([unauthorizable.status, unauthorizable.body.details?.errors?.[0]?.field]).toEqual([400, 'scaFactor']);
+    await api.post(`/customers/${customer.body.id}/verify-phone`).expect(204);
+    await api.post(`/customers/${customer.body.id}/verify-phone/confirm`, { code: '123456' }).expect(200);
+    const taken = await api.post(`/quotes/${small.body.id}/execute`);
+    expect([taken.status, taken.body.status]).toEqual([200, 'PENDING_AUTHORIZATION']);
     const large = await api.post('/quotes', quoteBody(eur, wallet.body.id, 150_000));
     expect(large.status).toBe(400);
     expect(large.body.code).toBe('EXTERNAL_ACCOUNT_VERIFICATION_REQUIRED');

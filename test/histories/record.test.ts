@@ -34,6 +34,9 @@ import { keccak_256 } from '@noble/hashes/sha3.js';
 import { toChecksumAddress } from '../../src/domain/identifiers/evm-address';
 import { ethereumMessageHash } from '../../src/contexts/external-accounts/domain/ownership-signatures';
 import { eurAccount, ibanOf, usdAccount } from '../support/external-account-fixtures';
+import { seedCustomer } from '../support/onboarding-seed';
+import { SANDBOX_CODE } from '../support/sca/sca-client';
+import { openScaSession } from '../../src/contexts/sca/services/sessions';
 
 // Records the histories the replay tests replay. Runs only on request:
 //   RECORD_HISTORIES=1 npm test -- test/histories
@@ -54,12 +57,13 @@ const HISTORY_VERSION: Record<string, string> = {
   externalAccountVerification: 'v1',
   quote: 'v2',
   outgoingPayment: 'v2',
-  payment: 'v2',
+  payment: 'v3',
   cardLifecycle: 'v1',
   bulkCustomerImport: 'v1',
   invitationLifecycle: 'v1',
   stablecoinIssuance: 'v1',
   stablecoinOperation: 'v1',
+  scaChallenge: 'v1',
 };
 
 async function save(workflowType: string, scenario: string, history: Parameters<typeof historyToJSON>[0]) {
@@ -508,4 +512,76 @@ record('record workflow histories', () => {
       await h.stop();
     }
   }, 120_000);
+  test('SCA: scaChallenge authorized, voided by wrong proofs, lapsed; the payments they held (released, failed SCA_NOT_COMPLETED) and a real-time quote authorized then funded; on the dev server', async () => {
+    const h = await Harness.start();
+    try {
+      const p = await h.platform({ region: 'EU' });
+      const { customer } = await seedCustomer(h, p.platform.id);
+      await h.orm.em.fork().nativeUpdate(Customer, { id: customer.id }, { contactVerification: { email: 'VERIFIED', phone: 'VERIFIED' } });
+      await openScaSession(h.orm.em.fork(), {
+        platformId: p.platform.id,
+        customerId: customer.id,
+        factor: 'SMS_OTP',
+        endUserIpAddress: '203.0.113.42',
+        now: new Date(),
+      });
+      const eur = (await p.api.get(`/customers/internal-accounts?customerId=${encodeURIComponent(customer.id)}&currency=EUR`)).body.data[0].id as string;
+      await p.api.post(`/sandbox/internal-accounts/${eur}/fund`, { amount: 1_000_000 }).expect(200);
+      const bank = (
+        await p.api.post('/customers/external-accounts', { customerId: customer.id, ...eurAccount(ibanOf('DE', '370400440532013999')) }).expect(201)
+      ).body.id as string;
+      const run = (id: string) => h.temporal.workflow.getHandle(id);
+      const finished = async (id: string) => {
+        await run(id).result();
+        return run(id).fetchHistory();
+      };
+      const held = async () => {
+        const q = (
+          await p.api
+            .post('/quotes', {
+              source: { sourceType: 'ACCOUNT', accountId: eur },
+              destination: { destinationType: 'ACCOUNT', accountId: bank },
+              lockedCurrencySide: 'SENDING',
+              lockedCurrencyAmount: 10_000,
+            })
+            .expect(201)
+        ).body as { id: string; transactionId: string };
+        const executed = await p.api.post(`/quotes/${q.id}/execute`, undefined, { 'Idempotency-Key': `history-${q.id}` }).expect(200);
+        return { ...q, challengeId: executed.body.scaChallenge.id as string };
+      };
+
+      const authorized = await held();
+      await p.api.post(`/quotes/${authorized.id}/authorize`, { code: SANDBOX_CODE }).expect(200);
+      await save('scaChallenge', 'authorized', await finished(authorized.challengeId));
+      await save('payment', 'sca-authorized', await finished(authorized.transactionId));
+
+      h.deps.scaChallengeTtlMs = 2_000;
+      const lapsed = await held();
+      delete h.deps.scaChallengeTtlMs;
+      await save('scaChallenge', 'lapsed', await finished(lapsed.challengeId));
+      await save('payment', 'sca-lapsed', await finished(lapsed.transactionId));
+
+      const realTime = (
+        await p.api
+          .post('/quotes', {
+            source: { sourceType: 'REALTIME_FUNDING', currency: 'EUR', customerId: customer.id },
+            destination: { destinationType: 'ACCOUNT', accountId: bank },
+            lockedCurrencySide: 'SENDING',
+            lockedCurrencyAmount: 10_000,
+          })
+          .expect(202)
+      ).body;
+      await p.api.post(`/quotes/${realTime.id}/authorize`, { code: SANDBOX_CODE }).expect(200);
+      await save('scaChallenge', 'real-time-authorized', await finished(realTime.scaChallenge.id));
+      await p.api.post('/sandbox/send', { quoteId: realTime.id, currencyCode: 'EUR' }).expect(200);
+      await save('payment', 'sca-real-time-authorized-funded', await finished(realTime.transactionId));
+      // Last: five wrong proofs lock the customer out of SCA for a while (the lockout ladder).
+      const voided = await held();
+      for (let i = 0; i < 5; i++) await p.api.post(`/quotes/${voided.id}/authorize`, { code: '000000' });
+      await save('scaChallenge', 'voided', await finished(voided.challengeId));
+      await save('payment', 'sca-voided', await finished(voided.transactionId));
+    } finally {
+      await h.stop();
+    }
+  }, 180_000);
 });

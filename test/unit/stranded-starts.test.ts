@@ -37,6 +37,7 @@ test('every context that records a row before starting its workflow registers it
     'stablecoin issuances',
     'stablecoin operations',
     'invitation expiries',
+    'SCA challenges',
   ]);
 });
 

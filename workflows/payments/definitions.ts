@@ -1,4 +1,4 @@
-import { defineQuery, defineUpdate } from '@temporalio/workflow';
+import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { TransactionStatus } from '../../src/contexts/payments/domain/transaction-state';
 import type { PayoutPlan } from '../../src/contexts/payments/domain/payout-scenarios';
 import type { PullPlan } from '../../src/contexts/payments/domain/pull-scenarios';
@@ -112,3 +112,16 @@ export const executePaymentUpdate = defineUpdate<PaymentExecution, [{ requestKey
 
 /** The decision a held payment waits for: approved, it runs its execution again; rejected, it fails. */
 export const decideHoldUpdate = defineUpdate<PaymentExecution, [{ gate: string; decision: 'APPROVE' | 'REJECT' }]>('decideHold');
+
+/**
+ * A hold's decision delivered by another workflow (an SCA challenge's outcome): APPROVE runs the
+ * held execution again with that gate passing, REJECT fails the payment with `failureReason`.
+ * A REJECT also ends a quote that waits for its authorization without an execution (a real-time
+ * quote challenged at creation). A decision for a gate that does not hold the payment changes nothing.
+ */
+export interface HoldDecision {
+  gate: string;
+  decision: 'APPROVE' | 'REJECT';
+  failureReason?: string;
+}
+export const holdDecidedSignal = defineSignal<[HoldDecision]>('holdDecided');

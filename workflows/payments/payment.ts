@@ -9,6 +9,7 @@ import {
   decideHoldUpdate,
   executePaymentUpdate,
   fundQuoteUpdate,
+  holdDecidedSignal,
   TRANSACTION_NOT_CANCELLABLE,
   type PaymentExecution,
   type PaymentInput,
@@ -46,8 +47,12 @@ export async function payment(input: PaymentInput): Promise<string> {
   let hold: Hold | null = null;
   /** The key of the request a gate held: the execution that follows the approval is that request's. */
   let heldRequestKey: string | undefined;
+  /** The hold's webhook (OUTGOING_PAYMENT.PENDING_AUTHORIZATION), delivered after the execution is answered; steps recorded before it carried none. */
+  const heldEvents: Execution['events'] = [];
   const approved: string[] = [];
   let rejected = false;
+  /** Set by a REJECT signalled by another workflow: why the payment fails (an SCA challenge: SCA_NOT_COMPLETED). */
+  let rejectedFor: string | undefined;
   let lifetimeOver = false;
   const turn = oneStepAtATime();
 
@@ -65,6 +70,7 @@ export async function payment(input: PaymentInput): Promise<string> {
       if ('held' in step) {
         hold = step.held;
         heldRequestKey = requestKey;
+        heldEvents.push(...(step.events ?? []));
         return { transactionId: input.transactionId, held: { gate: hold.gate, status: hold.status, expiresAt: hold.expiresAt } };
       }
       execution = step;
@@ -73,6 +79,13 @@ export async function payment(input: PaymentInput): Promise<string> {
     });
   setHandler(executePaymentUpdate, (request) => execute(() => executeQuote({ quoteId: input.quoteId, requestKey: request.requestKey }), request.requestKey));
   setHandler(fundQuoteUpdate, ({ amount }) => execute(() => fundQuote({ quoteId: input.quoteId, amount })));
+  const approve = (gate: string) => {
+    approved.push(gate);
+    return execute(
+      () => executeQuote({ quoteId: input.quoteId, approved: [...approved], ...(heldRequestKey ? { requestKey: heldRequestKey } : {}) }),
+      heldRequestKey,
+    );
+  };
   setHandler(
     decideHoldUpdate,
     async ({ gate, decision }) => {
@@ -80,14 +93,23 @@ export async function payment(input: PaymentInput): Promise<string> {
         rejected = true;
         return { transactionId: input.transactionId };
       }
-      approved.push(gate);
-      return execute(
-        () => executeQuote({ quoteId: input.quoteId, approved: [...approved], ...(heldRequestKey ? { requestKey: heldRequestKey } : {}) }),
-        heldRequestKey,
-      );
+      return approve(gate);
     },
     { validator: ({ gate }) => assertHeldBy(hold, gate) },
   );
+  // The same decision from another workflow (an SCA challenge's outcome). Only a run that receives
+  // it issues new commands, so histories recorded before it replay unchanged. An approval whose
+  // execution is refused (the funds are gone) leaves the hold to its expiry; whoever waits for the
+  // answer (POST /quotes/{id}/authorize) asks with decideHold and gets the refusal.
+  setHandler(holdDecidedSignal, ({ gate, decision, failureReason }) => {
+    if (decision === 'REJECT') {
+      if (hold && hold.gate !== gate) return;
+      rejected = true;
+      rejectedFor = failureReason;
+      return;
+    }
+    if (hold?.gate === gate) void approve(gate).catch(() => undefined);
+  });
   // Until the payment runs there is nothing to cancel: the quote is not executed yet.
   const refuseCancel = (_request: { reason?: string }): never => {
     throw notCancellable();
@@ -97,15 +119,29 @@ export async function payment(input: PaymentInput): Promise<string> {
   // The quote's lifetime is not cancelled once executed: a timer left to fire costs no event.
   void sleep(input.lifetimeSeconds * 1000).then(() => (lifetimeOver = true));
   for (;;) {
-    await condition(() => !turn.busy && (execution !== null || hold !== null || lifetimeOver));
+    await condition(() => !turn.busy && (execution !== null || hold !== null || lifetimeOver || rejectedFor !== undefined));
     if (execution) break;
+    // A quote waiting for its authorization without an execution (real-time funding), whose challenge lapsed.
+    if (!hold && rejectedFor !== undefined) {
+      if (await endHeld('REJECTED')) {
+        await condition(allHandlersFinished);
+        return 'REJECTED';
+      }
+      rejectedFor = undefined;
+      rejected = false;
+      continue;
+    }
     if (hold) {
       const waiting: Hold = hold;
+      const announce = heldEvents.splice(0);
+      if (announce.length > 0) await turn.run(() => deliverEvents(input.platformId, announce, attributes, { local: true }));
       await condition(() => rejected || hold !== waiting || execution !== null, waiting.expiresInSeconds * 1000);
       await condition(() => !turn.busy);
       if (execution) break;
       if (hold !== waiting) continue; // held again, by a later gate
-      return endHeld(rejected ? 'REJECTED' : 'EXPIRED');
+      await endHeld(rejected ? 'REJECTED' : 'EXPIRED');
+      await condition(allHandlersFinished);
+      return rejected ? 'REJECTED' : 'EXPIRED';
     }
     await turn.run(async () => {
       const expired = await expireQuote({ quoteId: input.quoteId });
@@ -136,15 +172,17 @@ export async function payment(input: PaymentInput): Promise<string> {
   await condition(allHandlersFinished);
   return outcome;
 
-  async function endHeld(outcome: 'REJECTED' | 'EXPIRED'): Promise<string> {
-    await turn.run(async () => {
-      const ended = await endHeldExecution({ quoteId: input.quoteId, outcome });
+  /** Ends a held (or authorization-pending) payment; false when the quote was not waiting for an authorization any more. */
+  async function endHeld(outcome: 'REJECTED' | 'EXPIRED'): Promise<boolean> {
+    const ended = await turn.run(async () => {
+      const step = await endHeldExecution({ quoteId: input.quoteId, outcome, ...(rejectedFor ? { failureReason: rejectedFor } : {}) });
+      if (step.ended === false) return false;
       hold = null;
       upsertSearchAttributes([{ key: BusinessStatusKey, value: outcome === 'REJECTED' ? 'FAILED' : 'EXPIRED' }]);
-      await deliverEvents(input.platformId, ended.events, attributes, { local: true });
+      await deliverEvents(input.platformId, step.events, attributes, { local: true });
+      return true;
     });
-    await condition(allHandlersFinished);
-    return outcome;
+    return ended;
   }
 }
 

@@ -11,3 +11,20 @@ export { assertNotLocked } from './services/lockout';
 export { verifyScaProof, type ScaProof, type VerifyScaProofInput } from './services/proofs';
 export { loadScaCustomer, type ScaCustomer } from './services/sca-customers';
 export { requireScaSession } from './services/sessions';
+// Payment challenges (sca-payments): the gate's name and the rules of dynamic linking.
+export {
+  challengePurposes,
+  challengeTtlMs,
+  HOLD_MARGIN_SECONDS,
+  MAX_RESENDS,
+  nextStep,
+  PAYMENT_SCA_FACTORS,
+  paymentFactor,
+  SCA_AUTHORIZATION_GATE,
+  type ChallengeKind,
+  type ChallengePurpose,
+  type PaymentScaFactor,
+} from './domain/payment-challenges';
+export { paymentBinding, paymentContext, type LinkedPayment } from './domain/payment-binding';
+export { assertPaymentFactorAvailable } from './services/payment-factors';
+export { ScaChallengeSchema } from './schemas/sca-challenge';

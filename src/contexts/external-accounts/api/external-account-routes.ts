@@ -122,7 +122,12 @@ function accountRoutes(owner: Owner) {
       description: `Delete one of ${whose} external accounts (payments that use it keep their record of it)`,
       tags: TAGS,
       params: AccountIdParams,
-      responses: { 204: { description: 'Deleted' }, 401: errorResponses[401], 404: errorResponses[404] },
+      responses: {
+        204: { description: 'Deleted' },
+        401: errorResponses[401],
+        404: errorResponses[404],
+        409: conflict('BENEFICIARY_TRUSTED: a trusted beneficiary is untrusted (…/untrust and …/untrust/confirm) before it is deleted'),
+      },
       handler: async ({ em, caller, params }) => {
         await deleteExternalAccount(em, caller.platformId, params.externalAccountId, owner);
         return { status: 204 };

@@ -1,3 +1,4 @@
+import type { Opt } from '@mikro-orm/core';
 import { Entity, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
 import type { Environment } from '../../platforms';
 import type { BeneficiaryVerificationStatus } from '../domain/sandbox-scenarios';
@@ -35,6 +36,8 @@ export class ExternalAccount {
   @Property({ type: 'datetime', nullable: true }) bankValidationDueAt?: Date | null;
   /** The ownership challenge in flight, if any (self-custody wallets). */
   @Property({ type: 'json', nullable: true }) ownershipChallenge?: OwnershipChallengeState | null;
+  /** A beneficiary the customer trusts (SCA, confirmed with a proof): payments to it skip the per-transaction challenge, and it cannot be deleted. */
+  @Property({ type: 'boolean' }) trusted: Opt<boolean> = false;
   @Property({ type: 'datetime', nullable: true }) deletedAt?: Date | null;
   @Property({ type: 'datetime' }) createdAt!: Date;
   @Property({ type: 'datetime' }) updatedAt!: Date;

@@ -236,6 +236,12 @@ export async function deleteExternalAccount(em: EntityManager, platformId: strin
       lockMode: LockMode.PESSIMISTIC_WRITE,
     });
     if (!account) throw DomainError.notFound('External account');
+    // SCA: a trusted beneficiary is untrusted first (with the customer's proof), never removed silently.
+    if (account.trusted)
+      throw new DomainError(
+        'BENEFICIARY_TRUSTED',
+        'The account is a trusted beneficiary: untrust it with POST …/untrust and …/untrust/confirm before deleting it',
+      );
     const now = new Date();
     account.deletedAt = now;
     account.defaultUmaDepositAccount = false;

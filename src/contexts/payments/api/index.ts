@@ -1,9 +1,18 @@
 import { exchangeRateRoutes } from './exchange-rate-routes';
 import { lookupRoutes } from './lookup-routes';
+import { quoteAuthorizationRoutes } from './quote-authorization-routes';
 import { quoteRoutes } from './quote-routes';
 import { sandboxRoutes } from './sandbox-routes';
 import { transactionRoutes } from './transaction-routes';
 import { transferRoutes } from './transfer-routes';
 
 /** Quotes, exchange rates, transactions and sandbox funding. */
-export const routes = [...transactionRoutes, ...sandboxRoutes, ...quoteRoutes, ...exchangeRateRoutes, ...transferRoutes, ...lookupRoutes];
+export const routes = [
+  ...transactionRoutes,
+  ...sandboxRoutes,
+  ...quoteRoutes,
+  ...quoteAuthorizationRoutes,
+  ...exchangeRateRoutes,
+  ...transferRoutes,
+  ...lookupRoutes,
+];

@@ -9,9 +9,13 @@ import { DomainError } from '../../../domain/errors';
 import { logger } from '../../../logger';
 import { executionRequestKey } from '../domain/execution-attempts';
 import { executeQuote, startQuote } from '../../../temporal/starters/quote';
-import { workflowInput } from '../services/quote-workflow-input';
+import { challengeWorkflowInput, workflowInput } from '../services/quote-workflow-input';
 import { assertExecutableWithoutWalletSignature, createQuote, quoteIds, quoteView, readQuoteRequestRows, type QuoteRequest } from '../services/quotes';
 import { QuoteRequestSchema, QuoteSchema } from './quote-schemas';
+import { startScaChallenge } from '../../../temporal/starters/sca-challenge';
+import { loadScaCustomer, SCA_AUTHORIZATION_GATE, type ChallengeKind } from '../../sca';
+import { isPending, type QuoteChallenge } from '../domain/quote-challenge';
+import { challengeQuote, type ChallengeDeps } from '../services/quote-authorization';
 
 const TAGS = ['Cross-Currency Transfers'];
 
@@ -27,13 +31,50 @@ export async function currentTransactionView(em: EntityManager, transactionId: s
   return (await transactionViews(em, [await em.fork().findOneOrFail(Transaction, { id: transactionId })]))[0];
 }
 
+/** 409 CONFLICT unless the quote's customer is one of an SCA region (404 if it is gone). */
+export async function assertScaCustomer(em: EntityManager, q: Quote): Promise<void> {
+  if (!q.customerId) throw new DomainError('CONFLICT', "Strong Customer Authentication is not required: the quote is the platform's own");
+  await loadScaCustomer(em, q.platformId, q.customerId);
+}
+
+/** What issuing an SCA challenge needs from the API's dependencies. */
+export function challengeDeps(deps: ApiDeps): ChallengeDeps {
+  return {
+    masterKey: deps.config.masterKey,
+    ...(deps.scaCodeSender ? { sender: deps.scaCodeSender } : {}),
+    ...(deps.scaChallengeTtlMs ? { ttlMs: deps.scaChallengeTtlMs } : {}),
+  };
+}
+
+/** Starts the workflow of a challenge the quote carries (recorded first; the stranded sweep starts it if this fails). */
+export async function startChallengeWorkflow(deps: ApiDeps, q: Quote, challenge: QuoteChallenge): Promise<void> {
+  await startScaChallenge(deps.temporal, challengeWorkflowInput(q, challenge), { taskQueue: deps.taskQueue });
+}
+
+/**
+ * The quote's challenge, issued now if it carries none (recorded first), and its workflow
+ * started (or joined; the stranded sweep starts it if this process dies first).
+ */
+async function challenge(em: EntityManager, deps: ApiDeps, q: Quote, kind: ChallengeKind): Promise<QuoteChallenge> {
+  const issued = await challengeQuote(em, q.id, kind, challengeDeps(deps));
+  if (isPending(issued)) await startChallengeWorkflow(deps, q, issued);
+  return issued;
+}
+
 async function execute(deps: ApiDeps, q: Quote, idempotencyKey: string | undefined) {
   return executeQuote(deps.temporal, workflowInput(q), { requestKey: executionRequestKey(idempotencyKey), taskQueue: deps.taskQueue });
 }
 
-/** The quote as its execution left it (PROCESSING, or held by a gate): every answer to one request is the same. */
-function executedQuoteView(q: Quote, held?: { status: Quote['status'] }) {
-  return quoteView(Object.assign(Object.create(Object.getPrototypeOf(q) as object) as Quote, q, { status: held?.status ?? 'PROCESSING' }));
+/** The quote as its execution left it (PROCESSING, or held by a gate, with the SCA challenge that holds it): every answer to one request is the same. */
+function executedQuoteView(q: Quote, held?: { status: Quote['status'] }, scaChallenge?: QuoteChallenge) {
+  return quoteView(
+    Object.assign(
+      Object.create(Object.getPrototypeOf(q) as object) as Quote,
+      q,
+      { status: held?.status ?? 'PROCESSING' },
+      scaChallenge ? { scaChallenge } : {},
+    ),
+  );
 }
 
 function alreadyExecuted(q: Quote): DomainError {
@@ -53,6 +94,11 @@ export const quoteRoutes = [
     idempotent: true,
     responses: {
       201: { description: 'The quote, PENDING until executed or expired', schema: QuoteSchema },
+      202: {
+        description:
+          'SCA: a REALTIME_FUNDING quote of a customer of an SCA region, PENDING_AUTHORIZATION with its scaChallenge and without paymentInstructions until authorized (POST /quotes/{quoteId}/authorize)',
+        schema: QuoteSchema,
+      },
       400: {
         description:
           'INVALID_INPUT (lookupId missing, expired or of another receiver; mandatory senderCustomerInfo fields; source.cryptoNetwork missing for a stablecoin, given for fiat, or not carrying the currency), QUOTE_RATE_UNAVAILABLE, AMOUNT_OUT_OF_RANGE, TRANSACTION_SIZE_LIMIT_EXCEEDED, INVALID_CURRENCY, SELF_PAYMENT, INSUFFICIENT_FUNDS (immediatelyExecute), …',
@@ -77,8 +123,9 @@ export const quoteRoutes = [
         request: body as QuoteRequest,
         ...(idempotencyKey ? { idempotencyKey } : {}),
       });
+      let held: Awaited<ReturnType<typeof execute>>['held'];
       if (body.immediatelyExecute) {
-        await execute(deps, q, idempotencyKey);
+        held = (await execute(deps, q, idempotencyKey)).held;
       } else {
         try {
           await startQuote(deps.temporal, workflowInput(q), { taskQueue: deps.taskQueue });
@@ -87,6 +134,12 @@ export const quoteRoutes = [
           logger.error({ err, quoteId: q.id }, 'could not start the quote workflow');
         }
       }
+      // SCA: a real-time quote of a customer of an SCA region is answered 202 with its challenge and without payment instructions.
+      if (q.status === 'PENDING_AUTHORIZATION') {
+        await challenge(em, deps, q, 'QUOTE_FUNDING');
+        return { status: 202, body: quoteView(await em.fork().findOneOrFail(Quote, { id: q.id })) };
+      }
+      if (held?.gate === SCA_AUTHORIZATION_GATE) await challenge(em, deps, q, 'HELD_EXECUTION');
       // Read again: an immediate execution has moved it on.
       return { status: 201, body: quoteView(body.immediatelyExecute ? await em.fork().findOneOrFail(Quote, { id: q.id }) : q) };
     },
@@ -114,7 +167,11 @@ export const quoteRoutes = [
     params: IdParam('quoteId'),
     idempotent: 'workflow',
     responses: {
-      200: { description: 'The quote, PROCESSING once the funds are held (its transaction is transactionId)', schema: QuoteSchema },
+      200: {
+        description:
+          'The quote, PROCESSING once the funds are held (its transaction is transactionId); for a customer of an SCA region PENDING_AUTHORIZATION with its scaChallenge, released by POST /quotes/{quoteId}/authorize (a trusted beneficiary skips it)',
+        schema: QuoteSchema,
+      },
       400: {
         description: 'QUOTE_EXPIRED, INSUFFICIENT_FUNDS, INVALID_BANK_ACCOUNT, EXTERNAL_ACCOUNT_VERIFICATION_REQUIRED',
         schema: errorResponses[400].schema,
@@ -154,7 +211,9 @@ export const quoteRoutes = [
         return { status: 200 as const, body: executedQuoteView(now) };
       }
       if (executed.repeat) throw alreadyExecuted(found);
-      return { status: 200 as const, body: executedQuoteView(found, executed.held) };
+      // SCA: the execution is held until the customer authorizes it; the answer carries the challenge.
+      const sca = executed.held?.gate === SCA_AUTHORIZATION_GATE ? await challenge(em, deps, found, 'HELD_EXECUTION') : undefined;
+      return { status: 200 as const, body: executedQuoteView(found, executed.held, sca) };
     },
   }),
 ];

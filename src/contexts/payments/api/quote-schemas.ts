@@ -1,5 +1,6 @@
 import { z } from '../../../api/openapi-registry';
 import { CurrencySchema } from '../../../api/schemas/common';
+import { ScaChallengeSchema } from '../../sca';
 import { MAX_AMOUNT } from '../../../domain/money';
 import { DEPOSIT_NETWORK_NAMES, NETWORK_REQUIRED_CURRENCIES, type DepositNetwork } from '../../../domain/deposit-networks';
 
@@ -131,6 +132,9 @@ export const QuoteSchema = z
       .optional()
       .openapi({ description: 'REALTIME_FUNDING quotes: where to send the funds, with the reference that matches them to this quote' }),
     rateDetails: RateDetailsSchema.optional(),
+    scaChallenge: ScaChallengeSchema.optional().openapi({
+      description: 'Only while PENDING_AUTHORIZATION (customers of SCA regions): the challenge POST /quotes/{quoteId}/authorize answers',
+    }),
   })
   .openapi('Quote');
 

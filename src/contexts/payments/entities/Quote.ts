@@ -1,5 +1,6 @@
 import { Entity, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
 import type { Environment } from '../../platforms';
+import type { QuoteChallenge } from '../domain/quote-challenge';
 
 export type QuoteStatus = 'PENDING' | 'PENDING_AUTHORIZATION' | 'PROCESSING' | 'COMPLETED' | 'FAILED' | 'EXPIRED';
 
@@ -28,6 +29,10 @@ export class Quote {
   @Property({ type: 'string', nullable: true }) description?: string | null;
   @Property({ type: 'string', nullable: true }) remittanceInformation?: string | null;
   @Property({ type: 'string', nullable: true }) purposeOfPayment?: string | null;
+  /** The SCA factor asked for at creation (SMS_OTP or PASSKEY): the factor of the quote's challenges. */
+  @Property({ type: 'string', nullable: true }) scaFactor?: string | null;
+  /** The SCA challenge the quote carries while PENDING_AUTHORIZATION (as issued; no secret in it), null otherwise. */
+  @Property({ type: 'json', nullable: true }) scaChallenge?: QuoteChallenge | null;
   @Property({ type: 'string' }) transactionId!: string;
   @Property({ type: 'datetime' }) expiresAt!: Date;
   @Property({ type: 'datetime', nullable: true }) executedAt?: Date | null;

@@ -339,7 +339,8 @@ export async function expireQuote(em: EntityManager, input: { quoteId: string })
   return em.transactional(async (tx) => {
     const quote = await tx.findOneOrFail(Quote, { id: input.quoteId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     const payment = await tx.findOneOrFail(Transaction, { id: quote.transactionId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-    if (quote.status !== 'PENDING' || quote.executedAt)
+    // A real-time quote still waiting for its SCA authorization expires as an unpaid one does.
+    if ((quote.status !== 'PENDING' && quote.status !== 'PENDING_AUTHORIZATION') || quote.executedAt)
       return { events: quote.status === 'EXPIRED' ? await eventsRecordedBefore(tx, payment, { statuses: ['EXPIRED'] }) : [] };
     const now = new Date();
     quote.status = 'EXPIRED';

@@ -48,6 +48,8 @@ export interface HeldExecution {
   transactionId: string;
   /** expiresAt: when the hold lapses, stamped when it was taken (the workflow waits expiresInSeconds). */
   held: GateHold & { gate: string; expiresAt: string };
+  /** The hold's webhook events (OUTGOING_PAYMENT.PENDING_AUTHORIZATION), for the workflow to deliver. */
+  events?: RecordedEvent[];
 }
 
 export type ExecutionStep = Execution | HeldExecution;
@@ -101,7 +103,7 @@ export async function executeQuote(em: EntityManager, input: ExecuteQuoteInput, 
       throw new DomainError('CONFLICT', 'The quote is waiting for its authorization; it is executed once authorized');
     if (quote.status !== 'PENDING' && !resuming) throw new DomainError('CONFLICT', `The quote is ${quote.status} and cannot be executed`);
     if (!payer && !pullFrom) throw new DomainError('CONFLICT', 'A real-time-funded quote is executed by the arrival of its funds, not by this call');
-    const subject = { ...subjectOf(quote, platform, 'EXECUTE'), customerRowLocked: true };
+    const subject = { ...subjectOf(quote, platform, 'EXECUTE', destination), customerRowLocked: true };
     for (const gate of gates) {
       const verdict = await gate.check(tx, subject, { approved: (input.approved ?? []).includes(gate.name) });
       if ('hold' in verdict)
@@ -129,11 +131,14 @@ export async function executeQuote(em: EntityManager, input: ExecuteQuoteInput, 
   });
 }
 
-function subjectOf(quote: Quote, platform: Platform, trigger: ExecutionSubject['trigger']): ExecutionSubject {
+function subjectOf(quote: Quote, platform: Platform, trigger: ExecutionSubject['trigger'], external: ExternalAccount | null): ExecutionSubject {
   const payer = sourceAccountOf(quote);
   const pullFrom = pullSourceIdOf(quote);
   const destination = quote.destination.accountId;
   return {
+    payee: String(quote.destination.umaAddress ?? destination),
+    ...(external?.trusted ? { destinationTrusted: true } : {}),
+    ...(quote.scaFactor ? { scaFactor: quote.scaFactor } : {}),
     quoteId: quote.id,
     transactionId: quote.transactionId,
     platformId: quote.platformId,
@@ -162,30 +167,39 @@ async function hold(em: EntityManager, quote: Quote, payment: Transaction, held:
   payment.status = held.status;
   payment.updatedAt = now;
   await em.flush();
-  return { transactionId: payment.id, held };
+  // The reference announces an outgoing payment's PENDING_AUTHORIZATION (once per payment: the event id derives from the transaction and type).
+  const events = payment.type === 'OUTGOING' ? await recordEvents(em, quote, payment, [held.status]) : [];
+  return { transactionId: payment.id, held, events };
 }
 
 /**
- * A held execution ends without moving money: REJECTED (the hold's decision was no) fails the
- * quote and its transaction, EXPIRED (nobody decided in time) expires them. Each with its
- * webhook; a repeat finds it done and answers the events it recorded.
+ * A held execution (or a quote waiting for its authorization) ends without moving money:
+ * REJECTED (the hold's decision was no) fails the quote and its transaction, with the given
+ * failureReason (QUOTE_EXECUTION_FAILED unless told: SCA_NOT_COMPLETED for a lapsed challenge),
+ * EXPIRED (nobody decided in time) expires them. Each with its webhook; a repeat finds it done
+ * and answers the events it recorded. `ended` is false when the quote was waiting for nothing.
  */
-export async function endHeldExecution(em: EntityManager, input: { quoteId: string; outcome: 'REJECTED' | 'EXPIRED' }): Promise<{ events: RecordedEvent[] }> {
+export async function endHeldExecution(
+  em: EntityManager,
+  input: { quoteId: string; outcome: 'REJECTED' | 'EXPIRED'; failureReason?: string },
+): Promise<{ events: RecordedEvent[]; ended: boolean }> {
   return em.transactional(async (tx) => {
     const quote = await tx.findOneOrFail(Quote, { id: input.quoteId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     const payment = await tx.findOneOrFail(Transaction, { id: quote.transactionId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     const status = input.outcome === 'REJECTED' ? 'FAILED' : 'EXPIRED';
-    if (quote.status !== 'PENDING_AUTHORIZATION')
-      return { events: quote.status === status ? await eventsRecordedBefore(tx, payment, { statuses: [status] }) : [] };
+    if (quote.status !== 'PENDING_AUTHORIZATION') {
+      const done = quote.status === status && !quote.executedAt;
+      return { events: done ? await eventsRecordedBefore(tx, payment, { statuses: [status] }) : [], ended: done };
+    }
     assertTransition(payment.status, status);
     const now = new Date();
     quote.status = status;
     quote.updatedAt = now;
     payment.status = status;
-    payment.failureReason = input.outcome === 'REJECTED' ? 'QUOTE_EXECUTION_FAILED' : 'QUOTE_EXPIRED';
+    payment.failureReason = input.outcome === 'REJECTED' ? (input.failureReason ?? 'QUOTE_EXECUTION_FAILED') : 'QUOTE_EXPIRED';
     payment.updatedAt = now;
     await tx.flush();
-    return { events: await recordEvents(tx, quote, payment, [status]) };
+    return { events: await recordEvents(tx, quote, payment, [status]), ended: true };
   });
 }
 
@@ -277,7 +291,7 @@ export async function fundQuote(em: EntityManager, input: { quoteId: string; amo
         { field: 'currencyAmount', constraint: 'quoteAmount', message: `must be the quote's totalSendingAmount, ${quote.totalSendingAmount}` },
       ]);
     }
-    const subject = subjectOf(quote, await tx.findOneOrFail(Platform, { id: quote.platformId }), 'FUNDS_ARRIVED');
+    const subject = subjectOf(quote, await tx.findOneOrFail(Platform, { id: quote.platformId }), 'FUNDS_ARRIVED', null);
     for (const gate of gates) {
       // The money is in: a gate may refuse it (it goes back), never hold it. Holds on real-time
       // funding belong before the payment instructions are given.

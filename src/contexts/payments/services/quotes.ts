@@ -22,6 +22,9 @@ import { valueIn } from '../domain/pricing/value-in';
 import { isPullable, PULL_RAILS } from '../domain/pull-scenarios';
 import { aliasedColumns, heldOrFind, mapAliased } from '../../../db/joined-rows';
 import { insertTogether } from '../../../db/combined-insert';
+import { fundingNeedsAuthorization } from './quote-authorization';
+import { assertPaymentFactorAvailable, paymentFactor } from '../../sca';
+import { isPending, scaChallengeView } from '../domain/quote-challenge';
 
 export interface QuoteRequest {
   source:
@@ -38,7 +41,7 @@ export interface QuoteRequest {
   purposeOfPayment?: string;
   platformFeeOverride?: { platformFixedFee: { amount: number; currency: string }; platformVariableFeeBps: number };
   senderCustomerInfo?: Record<string, unknown>;
-  /** For the SCA of real-time funding in SCA regions; the challenge itself arrives with the SCA issue (until then no quote waits in PENDING_AUTHORIZATION). */
+  /** The factor of the quote's SCA challenges (SMS_OTP by default, or PASSKEY); TOTP is refused: it cannot carry dynamic linking. */
   scaFactor?: 'SMS_OTP' | 'TOTP' | 'PASSKEY';
 }
 
@@ -315,7 +318,8 @@ export async function createQuote(
   if (!destination.rails.includes(rail))
     throw invalid([field('destination.paymentRail', 'enum', `the account is reachable by ${destination.rails.join(', ')}`)]);
 
-  const customerType = customerId ? (await em.findOne(Customer, { id: customerId }))?.customerType : undefined;
+  const customer = customerId ? await em.findOne(Customer, { id: customerId }) : null;
+  const customerType = customer?.customerType;
   if (!request.purposeOfPayment && purposeOfPaymentRequired(receivingCurrency, undefined, customerType)) {
     throw invalid([field('purposeOfPayment', 'required', `purposeOfPayment is required for payments in ${receivingCurrency}`)]);
   }
@@ -342,12 +346,18 @@ export async function createQuote(
   );
   const now = new Date();
   const { quoteId, transactionId } = ids;
+  // SCA: a real-time quote of a customer of an SCA region waits for its authorization before its payment instructions are given.
+  const realtime = !source.accountId && !source.pullFrom;
+  const status = realtime && fundingNeedsAuthorization(platform, customer, destination.external ?? null) ? 'PENDING_AUTHORIZATION' : 'PENDING';
+  // A quote its customer could not authorize is refused now, not recorded to lapse.
+  if (status === 'PENDING_AUTHORIZATION') await assertPaymentFactorAvailable(em, customer!, paymentFactor(request.scaFactor));
   const quoteData: EntityData<Quote> = {
     id: quoteId,
     platformId: platform.id,
     environment: input.environment,
     customerId,
-    status: 'PENDING',
+    status,
+    scaFactor: request.scaFactor ?? null,
     source: source.stored,
     // A UMA destination keeps the receiving account too (not shown: the views drop it).
     destination: destination.umaAddress
@@ -379,7 +389,7 @@ export async function createQuote(
     customerId,
     type: incomingPull ? 'INCOMING' : 'OUTGOING',
     direction: 'DEBIT',
-    status: 'PENDING',
+    status,
     source:
       source.accountId || source.pullFrom
         ? { sourceType: 'ACCOUNT', accountId: source.accountId ?? source.pullFrom!.id, currency: sendingCurrency }
@@ -454,7 +464,9 @@ export function quoteView(q: Quote) {
     platformFeesIncluded: q.platformFeesIncluded,
     transactionId: q.transactionId,
     rateDetails: rateDetailsView(q.rateDetails),
-    ...(q.source.sourceType === 'REALTIME_FUNDING' ? { paymentInstructions: quotePaymentInstructions(q) } : {}),
+    // Withheld while the quote waits for its SCA authorization; shown once authorized.
+    ...(q.source.sourceType === 'REALTIME_FUNDING' && q.status !== 'PENDING_AUTHORIZATION' ? { paymentInstructions: quotePaymentInstructions(q) } : {}),
+    ...(q.status === 'PENDING_AUTHORIZATION' && isPending(q.scaChallenge) ? { scaChallenge: scaChallengeView(q.scaChallenge) } : {}),
     ...(q.description ? { description: q.description } : {}),
   };
 }

@@ -1,0 +1,1 @@
+export { scaChallenge } from './sca-challenge';
