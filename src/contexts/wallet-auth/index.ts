@@ -17,3 +17,6 @@ export {
 export { requireWallet } from './services/wallets';
 export { type OwnerContacts, type OwnerContactsSource, provideWalletOwnerContacts } from './services/owner-contacts';
 export { openWalletEmailCredential } from './services/wallet-credentials';
+export { assertCredentialSetUnchanged, currentCredentialSet, liveCredentials, lockCredentialSet } from './services/credential-set';
+export { openSession, type SessionView } from './services/sessions';
+export { credentialView, sessionView } from './services/views';
