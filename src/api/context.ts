@@ -3,6 +3,7 @@ import type { Client } from '@temporalio/client';
 import type { RequestHandler } from 'express';
 import type { AbuseLimits, Config } from '../config';
 import type { ContactCodeSender } from '../contexts/customers/services/contact-verification';
+import type { WalletAuthConfig } from '../contexts/wallet-auth/services/wallet-auth-config';
 import type { ApiMetrics } from './metrics';
 
 export interface ApiDeps {
@@ -15,6 +16,8 @@ export interface ApiDeps {
   taskQueue?: string;
   /** Delivers contact verification codes outside the sandbox (email / SMS provider). */
   contactCodeSender?: ContactCodeSender;
+  /** Passkey relying party and OIDC issuers of embedded-wallet credentials; loadWalletAuthConfig's defaults without it. */
+  walletAuth?: WalletAuthConfig;
   /** Prometheus metrics of requests and idempotency replays; none recorded without it. */
   metrics?: ApiMetrics;
   /** Starts a trace span per request (only when tracing is configured; see src/api/tracing.ts). */

@@ -29,10 +29,7 @@ export const UNBUILT_OPERATIONS: readonly string[] = [
   // Platform approval of transactions
   'POST /transactions/{transactionId}/approve',
   'POST /transactions/{transactionId}/reject',
-  // Internal-account changes and exports
-  'PATCH /internal-accounts/{id}',
-  'POST /internal-accounts/{id}/export',
-  // Embedded-wallet authentication: credentials, sessions, delegated keys
+  // Embedded-wallet authentication: credentials and sessions
   'POST /auth/credentials',
   'GET /auth/credentials',
   'DELETE /auth/credentials/{id}',
@@ -41,10 +38,6 @@ export const UNBUILT_OPERATIONS: readonly string[] = [
   'GET /auth/sessions',
   'DELETE /auth/sessions/{id}',
   'POST /auth/sessions/{id}/refresh',
-  'POST /auth/delegated-keys',
-  'GET /auth/delegated-keys',
-  'GET /auth/delegated-keys/{id}',
-  'DELETE /auth/delegated-keys/{id}',
   // Agents
   'POST /agents',
   'GET /agents',

@@ -25,6 +25,7 @@ export const ID_TYPES = [
   'WebhookSigningKey',
   'AuthMethod',
   'Session',
+  'DelegatedKey',
 ] as const;
 export type IdType = (typeof ID_TYPES)[number];
 

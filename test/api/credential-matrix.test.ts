@@ -11,6 +11,7 @@ import { BASE, Harness } from '../support/harness';
 import { businessFields, FILES, insertCustomer, ownerBody } from '../support/onboarding-fixtures';
 import { defaultUmaDomain } from '../../src/contexts/platforms/domain/uma-domains';
 import { sampleOf, type OpenApiDocument, type OperationObject } from '../support/openapi-sample';
+import { createPendingDelegatedKey } from '../../src/contexts/cards/services/delegated-keys';
 
 // The tenant and credential matrix: every operation of the service's own OpenAPI document, read
 // at run time (a new route is covered without touching this file), with every kind of wrong
@@ -79,6 +80,7 @@ interface World {
   stablecoinProviderAccountId: string;
   stablecoinId: string;
   stablecoinOperationId: string;
+  delegatedKeyId: string;
 }
 
 /** Request bodies A sent successfully, by `METHOD /path/{template}`: replayed by B on A's ids. */
@@ -254,6 +256,11 @@ async function buildWorld(auth: string, platformId: string): Promise<World> {
     )
   ).body.id as string;
 
+  // A card signing key (stored directly: its three-leg creation needs a wallet session).
+  const delegatedKeyId = (
+    await createPendingDelegatedKey(h.orm.em.fork(), h.masterKey, platformId, { cardId, internalAccountId: usdAccountId, nickname: 'matrix-key' })
+  ).id;
+
   // Everything A started has finished, so that the snapshot below holds still.
   const settled = (id: string) =>
     eventually(
@@ -282,6 +289,7 @@ async function buildWorld(auth: string, platformId: string): Promise<World> {
     stablecoinProviderAccountId,
     stablecoinId,
     stablecoinOperationId,
+    delegatedKeyId,
   };
 }
 
@@ -331,6 +339,9 @@ function valueOf(w: World, name: string, path: string, at = name): string | unde
       return w.stablecoinId;
     case 'stablecoinOperationId':
       return w.stablecoinOperationId;
+    case 'id':
+      if (path.startsWith('/auth/delegated-keys/')) return w.delegatedKeyId;
+      return path.startsWith('/internal-accounts/') ? w.usdAccountId : undefined;
     case 'inviterUma':
     case 'receiverUmaAddress':
     case 'umaAddress':
