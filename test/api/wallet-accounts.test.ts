@@ -100,6 +100,20 @@ describe('PATCH /internal-accounts/{id}', () => {
     expect((await read()).privateEnabled).toBe(true);
   });
 
+  test('one settings change waits for its signature at a time: another body is 409 OPERATION_IN_PROGRESS, the same one gets its challenge again', async () => {
+    const { api, platform } = await walletPlatform();
+    const { walletId, key } = await walletWithSession(h.orm, api, platform.id);
+    const path = `/internal-accounts/${walletId}`;
+    const first = await api.patch(path, { privateEnabled: true });
+    expect(first.status).toBe(202);
+    expect((await api.patch(path, { privateEnabled: true })).body.requestId).toBe(first.body.requestId);
+    const other = await api.patch(path, { privateEnabled: false });
+    expect(other.status).toBe(409);
+    expect(other.body.code).toBe('OPERATION_IN_PROGRESS');
+    expect((await api.patch(path, { privateEnabled: true }, signedHeaders(key, first.body))).status).toBe(200);
+    expect((await api.patch(path, { privateEnabled: false })).status).toBe(202);
+  });
+
   test('an empty body is 400; an account that is no embedded wallet is 409 WALLET_NOT_PROVISIONED', async () => {
     const { api, platform } = await walletPlatform();
     const { walletId, customerId } = await walletWithSession(h.orm, api, platform.id);
