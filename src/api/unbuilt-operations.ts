@@ -29,15 +29,6 @@ export const UNBUILT_OPERATIONS: readonly string[] = [
   // Platform approval of transactions
   'POST /transactions/{transactionId}/approve',
   'POST /transactions/{transactionId}/reject',
-  // Embedded-wallet authentication: credentials and sessions
-  'POST /auth/credentials',
-  'GET /auth/credentials',
-  'DELETE /auth/credentials/{id}',
-  'POST /auth/credentials/{id}/verify',
-  'POST /auth/credentials/{id}/challenge',
-  'GET /auth/sessions',
-  'DELETE /auth/sessions/{id}',
-  'POST /auth/sessions/{id}/refresh',
   // Agents
   'POST /agents',
   'GET /agents',

@@ -18,10 +18,14 @@ export function walletSignatureHeadersOf(req: Request): { signature?: string; re
  * received (method, path without query, parsed body) which the signed retry must repeat.
  */
 export function signedCallOf(req: Request, caller: Caller, accountId: string): SignedCall {
+  return { ...walletCallOf(req, caller), accountId };
+}
+
+/** The same, for services that find the wallet themselves (from the credential or session in the path). */
+export function walletCallOf(req: Request, caller: Caller): Omit<SignedCall, 'accountId'> {
   return {
     platformId: caller.platformId,
     environment: caller.environment,
-    accountId,
     method: req.method,
     path: req.originalUrl.split('?')[0]!,
     body: req.body ?? null,

@@ -12,6 +12,7 @@ import { businessFields, FILES, insertCustomer, ownerBody } from '../support/onb
 import { defaultUmaDomain } from '../../src/contexts/platforms/domain/uma-domains';
 import { sampleOf, type OpenApiDocument, type OperationObject } from '../support/openapi-sample';
 import { createPendingDelegatedKey } from '../../src/contexts/cards/services/delegated-keys';
+import { otpLogin } from '../support/wallet-client';
 
 // The tenant and credential matrix: every operation of the service's own OpenAPI document, read
 // at run time (a new route is covered without touching this file), with every kind of wrong
@@ -81,6 +82,10 @@ interface World {
   stablecoinId: string;
   stablecoinOperationId: string;
   delegatedKeyId: string;
+  /** The customer's embedded wallet, its EMAIL_OTP credential and a session of it. */
+  walletId: string;
+  authCredentialId: string;
+  authSessionId: string;
 }
 
 /** Request bodies A sent successfully, by `METHOD /path/{template}`: replayed by B on A's ids. */
@@ -118,6 +123,10 @@ async function buildWorld(auth: string, platformId: string): Promise<World> {
     balance: { currency: { code: string } };
   }[];
   const usdAccountId = accounts.find((a) => a.balance.currency.code === 'USD')!.id;
+  const walletId = accounts.find((a) => a.balance.currency.code === 'USDB')!.id;
+  const authCredentialId = ((await send(auth, { method: 'get', path: '/auth/credentials', query: { accountId: walletId } })).body.data as { id: string }[])[0]!
+    .id;
+  const authSessionId = (await otpLogin(A.api, authCredentialId)).session.id;
   await asA(auth, 'post', '/sandbox/internal-accounts/{accountId}/fund', { accountId: usdAccountId }, { json: { amount: 100_000 } });
   const incoming = (await send(auth, { method: 'get', path: '/transactions', query: {} })).body.data as { id: string; type: string }[];
   const incomingTransactionId = incoming.find((t) => t.type === 'INCOMING')!.id;
@@ -290,6 +299,9 @@ async function buildWorld(auth: string, platformId: string): Promise<World> {
     stablecoinId,
     stablecoinOperationId,
     delegatedKeyId,
+    walletId,
+    authCredentialId,
+    authSessionId,
   };
 }
 
@@ -306,6 +318,7 @@ function valueOf(w: World, name: string, path: string, at = name): string | unde
     case 'externalAccountId':
       return path.startsWith('/platform/') ? w.platformExternalAccountId : w.externalAccountId;
     case 'accountId':
+      if (path.startsWith('/auth/')) return w.walletId;
       return path.includes('/external-account') || at === (path === '/transfer-in' ? 'source.accountId' : 'destination.accountId')
         ? w.externalAccountId
         : w.usdAccountId;
@@ -341,7 +354,8 @@ function valueOf(w: World, name: string, path: string, at = name): string | unde
       return w.stablecoinOperationId;
     case 'id':
       if (path.startsWith('/auth/delegated-keys/')) return w.delegatedKeyId;
-      return path.startsWith('/internal-accounts/') ? w.usdAccountId : undefined;
+      if (path.startsWith('/internal-accounts/')) return w.walletId;
+      return path.startsWith('/auth/credentials/') ? w.authCredentialId : path.startsWith('/auth/sessions/') ? w.authSessionId : undefined;
     case 'inviterUma':
     case 'receiverUmaAddress':
     case 'umaAddress':
@@ -456,7 +470,7 @@ beforeAll(async () => {
   app = createApp({ ...h.deps, config: { ...h.deps.config, limits: { ...DEFAULT_ABUSE_LIMITS, authFailuresBeforeLockout: 1_000_000 } } });
   doc = (await request(app).get(`${BASE}/openapi.json`)).body as OpenApiDocument;
   operations = Object.entries(doc.paths).flatMap(([path, ops]) => Object.entries(ops).map(([method, op]) => ({ method, path, op })));
-  A = await h.platform();
+  A = await h.platform({ embeddedWalletsSupported: true });
   B = await h.platform();
   const em = h.orm.em.fork();
   const production = await createToken(em, h.masterKey, A.platform.id, 'PRODUCTION');

@@ -3,3 +3,5 @@
 export { newDeviceKey, type DeviceKey } from './wallet/keys';
 export { signedHeaders, stamp, stampOf } from './wallet/stamp';
 export { encryptOtp, otpTargetOf } from './wallet/otp';
+export { otpLogin, SANDBOX_OTP, type WalletSession } from './wallet/login';
+export { customerWithWallet } from './wallet/fixtures';
