@@ -295,8 +295,7 @@ export const REFERENCE_DEVIATIONS: Deviation[] = [
     operation: ['POST /auth/credentials', 'POST /auth/credentials/{id}/challenge'],
     status: 501,
     schemaPath: UNDECLARED(501),
-    reason:
-      'A production server without an email or SMS delivery provider cannot send wallet codes (501 NOT_IMPLEMENTED, details delivery NOT_CONFIGURED); passkey challenges are not built yet',
+    reason: 'A production server without an email or SMS delivery provider cannot send wallet codes (501 NOT_IMPLEMENTED, details delivery NOT_CONFIGURED)',
   },
 ];
 

@@ -8,12 +8,8 @@ import { InternalAccount, InternalAccountSchema } from '../../ledger';
 import { runSignedOperation } from '../services/signed-requests';
 import { requireWallet } from '../services/wallets';
 import { walletExportOperation, walletPrivacyOperation } from '../services/wallet-account-operations';
-import {
-  InternalAccountExportResponseSchema,
-  InternalAccountExportSchema,
-  InternalAccountUpdateSchema,
-  SignedRequestChallengeSchema,
-} from '../schemas/wallet-account-schemas';
+import { InternalAccountExportResponseSchema, InternalAccountExportSchema, InternalAccountUpdateSchema } from '../schemas/wallet-account-schemas';
+import { SignedRequestChallengeSchema } from './schemas';
 
 /**
  * The two signed operations on an embedded wallet's internal account. Their paths are the

@@ -28,7 +28,3 @@ export const InternalAccountExportResponseSchema = z
     }),
   })
   .openapi('InternalAccountExportResponse');
-
-export const SignedRequestChallengeSchema = z
-  .object({ payloadToSign: z.string(), requestId: z.string(), expiresAt: z.string().openapi({ format: 'date-time' }) })
-  .openapi('SignedRequestChallenge');
