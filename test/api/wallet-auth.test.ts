@@ -1,7 +1,9 @@
-import { AuthSession } from '../../src/contexts/wallet-auth/entities';
+import { AuthCredential, AuthSession } from '../../src/contexts/wallet-auth/entities';
 import { InternalAccount } from '../../src/contexts/ledger/entities';
 import { Harness } from '../support/harness';
-import { customerWithWallet, encryptOtp, newDeviceKey, otpLogin, signedHeaders, type WalletSession } from '../support/wallet-client';
+import type { AddressInfo } from 'node:net';
+import { BASE } from '../support/harness';
+import { customerWithWallet, encryptOtp, newDeviceKey, otpLogin, otpLoginOverHttp, signedHeaders, type WalletSession } from '../support/wallet-client';
 
 let h: Harness;
 beforeAll(async () => {
@@ -174,6 +176,21 @@ describe('OTP login', () => {
     expect((await api.post(`/auth/credentials/${email.id}/verify`, body).expect(401)).body.code).toBe('UNAUTHORIZED');
   });
 
+  test("the README's client script logs in over HTTP", async () => {
+    const { api, walletId, email, token } = await walletPlatform();
+    const server = h.app.listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    try {
+      const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}${BASE}`;
+      const { session, privateKey } = await otpLoginOverHttp(base, `${token.tokenId}:${token.clientSecret}`, email.id);
+      expect(session).toMatchObject({ accountId: walletId, type: 'EMAIL_OTP' });
+      expect(privateKey).toMatch(/^[0-9a-f]{64}$/);
+      expect((await api.get(`/auth/sessions?accountId=${walletId}`).expect(200)).body.data.map((s: { id: string }) => s.id)).toEqual([session.id]);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
   test('a wrong code is 401 "Invalid OTP code"; the fifth burns the challenge', async () => {
     const { api, email } = await walletPlatform();
     const challenge = await api.post(`/auth/credentials/${email.id}/challenge`, {}).expect(200);
@@ -214,6 +231,51 @@ describe('OTP login', () => {
     const thief = await api.post(`/auth/credentials/${email.id}/verify`, body, signedHeaders(newDeviceKey(), pending.body)).expect(401);
     expect(thief.body.code).toBe('WALLET_SIGNATURE_INVALID');
     await api.post(`/auth/credentials/${email.id}/verify`, body, signedHeaders(key, pending.body)).expect(200);
+  });
+});
+
+describe('production codes', () => {
+  test('a random code goes to the email through the sender, only a keyed hash of it is stored; 000000 is no code there', async () => {
+    const prod = await h.platform({ embeddedWalletsSupported: true, environment: 'PRODUCTION' });
+    const { customer, walletId } = await customerWithWallet(h, prod.platform.id);
+    const [email] = (await prod.api.get(`/auth/credentials?accountId=${walletId}`).expect(200)).body.data;
+    // No provider configured: 501, and no challenge stored.
+    expect((await prod.api.post(`/auth/credentials/${email.id}/challenge`, {}).expect(501)).body.details).toEqual({ delivery: 'NOT_CONFIGURED' });
+    expect((await h.orm.em.fork().findOneOrFail(AuthCredential, { id: email.id })).challengeSealed).toBeNull();
+
+    const sent: { channel: string; to: string; code: string; customerId: string }[] = [];
+    h.deps.contactCodeSender = async (m) => {
+      sent.push(m);
+    };
+    try {
+      const challenge = await prod.api.post(`/auth/credentials/${email.id}/challenge`, {}).expect(200);
+      expect(sent).toEqual([
+        expect.objectContaining({ channel: 'email', to: customer.email, customerId: customer.id, code: expect.stringMatching(/^\d{6}$/) }),
+      ]);
+      const stored = await h.orm.em.fork().findOneOrFail(AuthCredential, { id: email.id });
+      expect(stored.challengeSealed).not.toContain(sent[0]!.code);
+      const key = newDeviceKey();
+      const attempt = async (code: string) => ({
+        type: 'EMAIL_OTP',
+        encryptedOtpBundle: await encryptOtp(challenge.body.otpEncryptionTargetBundle, code, key.publicKey),
+      });
+      if (sent[0]!.code !== '000000') {
+        expect((await prod.api.post(`/auth/credentials/${email.id}/verify`, await attempt('000000')).expect(401)).body.reason).toBe('Invalid OTP code');
+      }
+      const body = await attempt(sent[0]!.code);
+      const pending = await prod.api.post(`/auth/credentials/${email.id}/verify`, body).expect(202);
+      await prod.api.post(`/auth/credentials/${email.id}/verify`, body, signedHeaders(key, pending.body)).expect(200);
+      // The sandbox's legacy literal is no stamp in production.
+      const next = await prod.api.post('/auth/credentials', { type: 'SMS_OTP', accountId: walletId }).expect(202);
+      const legacy = await prod.api.post(
+        '/auth/credentials',
+        { type: 'SMS_OTP', accountId: walletId },
+        { 'Svc-Wallet-Signature': 'sandbox-valid-signature', 'Request-Id': next.body.requestId },
+      );
+      expect(legacy.body.code).toBe('WALLET_SIGNATURE_MALFORMED');
+    } finally {
+      delete h.deps.contactCodeSender;
+    }
   });
 });
 
