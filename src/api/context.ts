@@ -4,6 +4,7 @@ import type { RequestHandler } from 'express';
 import type { AbuseLimits, Config } from '../config';
 import type { ContactCodeSender } from '../contexts/customers/services/contact-verification';
 import type { ScaCodeSender } from '../contexts/sca';
+import type { WalletAuthConfig } from '../contexts/wallet-auth/services/wallet-auth-config';
 import type { ApiMetrics } from './metrics';
 
 export interface ApiDeps {
@@ -20,6 +21,8 @@ export interface ApiDeps {
   scaCodeSender?: ScaCodeSender;
   /** How long a quote's SCA challenge lives (the sca context's default unless a test shortens it). */
   scaChallengeTtlMs?: number;
+  /** Passkey relying party and OIDC issuers of embedded-wallet credentials; loadWalletAuthConfig's defaults without it. */
+  walletAuth?: WalletAuthConfig;
   /** Prometheus metrics of requests and idempotency replays; none recorded without it. */
   metrics?: ApiMetrics;
   /** Starts a trace span per request (only when tracing is configured; see src/api/tracing.ts). */

@@ -5,6 +5,7 @@ import { logger } from '../logger';
 import { serveMetrics } from '../observability/metrics-server';
 import { ensureSearchAttributes } from '../temporal/register-search-attributes';
 import { createApp } from './app';
+import { loadWalletAuthConfig } from '../contexts/wallet-auth/services/wallet-auth-config';
 import { createApiMetrics } from './metrics';
 
 async function main(): Promise<void> {
@@ -18,7 +19,14 @@ async function main(): Promise<void> {
   await ensureSearchAttributes(connection, config.temporalNamespace);
   const temporal = new Client({ connection, namespace: config.temporalNamespace, ...(tracing ? { interceptors: tracing.clientInterceptors } : {}) });
   const metricsServer = config.apiMetrics && metrics ? serveMetrics(metrics.registry, config.apiMetrics) : undefined;
-  const app = createApp({ orm, temporal, config, metrics, ...(tracing ? { requestSpans: tracing.requestSpans } : {}) });
+  const app = createApp({
+    orm,
+    temporal,
+    config,
+    metrics,
+    walletAuth: loadWalletAuthConfig(process.env),
+    ...(tracing ? { requestSpans: tracing.requestSpans } : {}),
+  });
   const server = app.listen(config.port, config.host, (err?: Error) => {
     // Express 5 hands a listen error (port taken) to this callback instead of throwing: without this
     // check the process would stay up, serving nothing.

@@ -10,14 +10,6 @@ export const UNBUILT_OPERATIONS: readonly string[] = [
   // Platform approval of transactions
   'POST /transactions/{transactionId}/approve',
   'POST /transactions/{transactionId}/reject',
-  // Internal-account changes and exports
-  'PATCH /internal-accounts/{id}',
-  'POST /internal-accounts/{id}/export',
-  // Embedded-wallet authentication: delegated keys
-  'POST /auth/delegated-keys',
-  'GET /auth/delegated-keys',
-  'GET /auth/delegated-keys/{id}',
-  'DELETE /auth/delegated-keys/{id}',
   // Agents
   'POST /agents',
   'GET /agents',

@@ -85,6 +85,9 @@ export const ERROR_CODES = [
   'STABLECOIN_GRID_ENABLEMENT_NOT_REQUESTABLE',
   'STABLECOIN_SYMBOL_ALREADY_EXISTS',
   'STABLECOIN_TOKEN_IDENTIFIER_ALREADY_EXISTS',
+  // Embedded-wallet passkeys (wallet-keys): a credentialId registered twice (400), a second passkey of a customer (409)
+  'PASSKEY_ALREADY_ENROLLED',
+  'PASSKEY_CREDENTIAL_ALREADY_EXISTS',
   // 410
   'CUSTOMER_DELETED',
   // 413: the reference has no code for it (README: deviations)

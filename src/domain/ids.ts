@@ -30,6 +30,7 @@ export const ID_TYPES = [
   'ScaFactor',
   'ScaReset',
   'ScaSession',
+  'DelegatedKey',
 ] as const;
 export type IdType = (typeof ID_TYPES)[number];
 

@@ -12,6 +12,7 @@ import { ScaClient } from '../support/sca/sca-client';
 import { businessFields, FILES, insertCustomer, ownerBody } from '../support/onboarding-fixtures';
 import { defaultUmaDomain } from '../../src/contexts/platforms/domain/uma-domains';
 import { sampleOf, type OpenApiDocument, type OperationObject } from '../support/openapi-sample';
+import { createPendingDelegatedKey } from '../../src/contexts/cards/services/delegated-keys';
 import { otpLogin } from '../support/wallet-client';
 
 // The tenant and credential matrix: every operation of the service's own OpenAPI document, read
@@ -81,6 +82,7 @@ interface World {
   stablecoinProviderAccountId: string;
   stablecoinId: string;
   stablecoinOperationId: string;
+  delegatedKeyId: string;
   /** The customer's embedded wallet, its EMAIL_OTP credential and a session of it. */
   walletId: string;
   authCredentialId: string;
@@ -280,6 +282,10 @@ async function buildWorld(auth: string, platformId: string): Promise<World> {
   const passkeyCredentialId = (await sca.enrolPasskey()).credentialId;
   const scaResetId = (await asA(auth, 'post', `/sca/factors/reset?customerId=${encodeURIComponent(scaCustomer.id)}`, {}, { json: { factor: 'PASSKEY' } })).body
     .resetId as string;
+  // A card signing key (stored directly: its three-leg creation needs a wallet session).
+  const delegatedKeyId = (
+    await createPendingDelegatedKey(h.orm.em.fork(), h.masterKey, platformId, { cardId, internalAccountId: usdAccountId, nickname: 'matrix-key' })
+  ).id;
 
   // Everything A started has finished, so that the snapshot below holds still.
   const settled = (id: string) =>
@@ -309,6 +315,7 @@ async function buildWorld(auth: string, platformId: string): Promise<World> {
     stablecoinProviderAccountId,
     stablecoinId,
     stablecoinOperationId,
+    delegatedKeyId,
     walletId,
     authCredentialId,
     authSessionId,
@@ -371,6 +378,8 @@ function valueOf(w: World, name: string, path: string, at = name): string | unde
     case 'stablecoinOperationId':
       return w.stablecoinOperationId;
     case 'id':
+      if (path.startsWith('/auth/delegated-keys/')) return w.delegatedKeyId;
+      if (path.startsWith('/internal-accounts/')) return w.walletId;
       return path.startsWith('/auth/credentials/') ? w.authCredentialId : path.startsWith('/auth/sessions/') ? w.authSessionId : undefined;
     case 'inviterUma':
     case 'receiverUmaAddress':

@@ -262,6 +262,28 @@ export const REFERENCE_DEVIATIONS: Deviation[] = [
     values: ['UMA_DOMAIN_TAKEN', 'UMA_DOMAIN_IN_USE'],
     reason: 'Codes of the service’s own for UMA domain ownership; the reference has none',
   },
+  // Embedded-wallet export, privacy toggle and delegated keys (wallet-keys)
+  {
+    operation: ['PATCH /internal-accounts/{id}', 'POST /internal-accounts/{id}/export'],
+    status: 409,
+    schemaPath: UNDECLARED(409),
+    reason:
+      'Spec §7: an account that is no embedded wallet is 409 WALLET_NOT_PROVISIONED, a change while another waits for its signature 409 OPERATION_IN_PROGRESS',
+  },
+  {
+    operation: ['PATCH /internal-accounts/{id}', 'POST /internal-accounts/{id}/export', 'POST /auth/delegated-keys'],
+    status: 409,
+    schemaPath: ERROR_CODE(409),
+    values: ['WALLET_NOT_PROVISIONED', 'OPERATION_IN_PROGRESS'],
+    reason: "Spec §7 lists these 409 codes; the reference's Error409 enum does not",
+  },
+  {
+    operation: ['PATCH /internal-accounts/{id}', 'POST /internal-accounts/{id}/export', '* /auth/delegated-keys*'],
+    status: 404,
+    schemaPath: ERROR_CODE(404),
+    values: ['NOT_FOUND'],
+    reason: 'Error404 has no code for internal accounts, cards or delegated keys: an unknown one (or another platform’s) answers NOT_FOUND',
+  },
   // Embedded-wallet authentication (wallet-auth)
   {
     operation: ['* /auth/credentials*', '* /auth/sessions*'],
@@ -288,8 +310,7 @@ export const REFERENCE_DEVIATIONS: Deviation[] = [
     operation: ['POST /auth/credentials', 'POST /auth/credentials/{id}/challenge'],
     status: 501,
     schemaPath: UNDECLARED(501),
-    reason:
-      'A production server without an email or SMS delivery provider cannot send wallet codes (501 NOT_IMPLEMENTED, details delivery NOT_CONFIGURED); passkey challenges are not built yet',
+    reason: 'A production server without an email or SMS delivery provider cannot send wallet codes (501 NOT_IMPLEMENTED, details delivery NOT_CONFIGURED)',
   },
 ];
 

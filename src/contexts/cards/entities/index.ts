@@ -1,2 +1,3 @@
 export { Card } from './Card';
 export { CardTransaction } from './CardTransaction';
+export { DelegatedKey } from './DelegatedKey';

@@ -1,3 +1,4 @@
+import { z } from '../../../api/openapi-registry';
 import { defineRoute } from '../../../api/route';
 import { errorResponses } from '../../../api/schemas/common';
 import { signedCallOf, walletCallOf, WalletSignatureHeadersSchema } from '../../../api/wallet-signature';
@@ -7,6 +8,10 @@ import { createOtpCredential, findCredential, listCredentials, revokeCredential 
 import { issueOtpChallenge } from '../services/otp-challenges';
 import { verifyOtpCredential } from '../services/otp-logins';
 import { credentialView } from '../services/views';
+import { createExternalCredential } from '../services/external-credentials';
+import { verifyOauth } from '../services/oauth-credentials';
+import { issuePasskeyChallenge, verifyPasskey } from '../services/passkey-credentials';
+import { walletAuthConfigOf } from './wallet-auth-config';
 import { challenge202, signed401, signedReply } from './responses';
 import {
   AccountQuerySchema,
@@ -17,6 +22,7 @@ import {
   AuthMethodResponseSchema,
   AuthSessionSchema,
   CredentialIdParam,
+  PasskeyAuthChallengeSchema,
 } from './schemas';
 
 const TAGS = ['Embedded Wallet Auth'];
@@ -30,7 +36,7 @@ export const credentialRoutes = [
     operationId: 'createAuthCredential',
     summary: 'Create an authentication credential',
     description:
-      "Registers an EMAIL_OTP or SMS_OTP credential to the owner's email or phone. The wallet's first credential is created at once; an additional one is signed by a session of the wallet (202, then the signed retry).",
+      "Registers an EMAIL_OTP or SMS_OTP credential to the owner's email or phone, a PASSKEY (its attestation checked against the platform's challenge) or an OAUTH identity (a fresh OIDC token). The wallet's first credential is created at once; an additional one is signed by a session of the wallet (202, then the signed retry).",
     tags: TAGS,
     body: AuthCredentialCreateSchema,
     headers: WalletSignatureHeadersSchema,
@@ -47,6 +53,13 @@ export const credentialRoutes = [
       ),
     },
     handler: async ({ em, caller, body, req, deps }) => {
+      if (body.type === 'PASSKEY' || body.type === 'OAUTH') {
+        const created = await createExternalCredential(em, signedCallOf(req, caller, body.accountId), body, {
+          config: walletAuthConfigOf(deps),
+          environment: caller.environment,
+        });
+        return signedReply(created, body.type, (credential) => ({ status: 201, body: credential }));
+      }
       const outcome = await createOtpCredential(em, signedCallOf(req, caller, body.accountId), body.type, {
         masterKey: deps.config.masterKey,
         environment: caller.environment,
@@ -94,18 +107,29 @@ export const credentialRoutes = [
     operationId: 'challengeAuthCredential',
     summary: 'Re-issue an authentication credential challenge',
     description:
-      'OTP credentials: a new one-time code is sent (sandbox: always 000000, not sent) and a new otpEncryptionTargetBundle returned; earlier ones stop working',
+      'OTP credentials: a new one-time code is sent (sandbox: always 000000, not sent) and a new otpEncryptionTargetBundle returned; earlier ones stop working. PASSKEY: a challenge bound to clientPublicKey, with the requestId the verify echoes',
     tags: TAGS,
     params: CredentialIdParam,
     body: AuthCredentialChallengeSchema,
     responses: {
-      200: { description: 'The credential with its new otpEncryptionTargetBundle', schema: AuthMethodResponseSchema },
+      200: {
+        description: 'OTP: the credential with its new otpEncryptionTargetBundle; PASSKEY: the challenge',
+        schema: z.union([AuthMethodResponseSchema, PasskeyAuthChallengeSchema]),
+      },
       400: bad('INVALID_INPUT (an OAUTH credential has no challenge step)'),
       404: errorResponses[404],
-      501: { description: 'NOT_IMPLEMENTED: no email/SMS delivery configured (production), or a PASSKEY challenge', schema: errorResponses[400].schema },
+      501: { description: 'NOT_IMPLEMENTED: no email/SMS delivery configured (production)', schema: errorResponses[400].schema },
     },
-    handler: async ({ em, caller, params, deps }) => {
+    handler: async ({ em, caller, params, body, deps }) => {
       const credential = await findCredential(em, caller.platformId, params.id);
+      if (credential.type === 'PASSKEY') {
+        if (!body.clientPublicKey) {
+          throw DomainError.invalidInput([
+            { field: 'clientPublicKey', constraint: 'required', message: 'a passkey challenge is bound to the client key its session key will be sealed to' },
+          ]);
+        }
+        return { status: 200, body: { ...credentialView(credential), ...(await issuePasskeyChallenge(em, credential, body.clientPublicKey.toLowerCase())) } };
+      }
       if (!isOtpType(credential.type)) {
         throw credential.type === 'OAUTH'
           ? DomainError.invalidInput([{ field: 'id', constraint: 'type', message: 'OAUTH credentials have no challenge: verify with a fresh OIDC token' }])
@@ -126,7 +150,7 @@ export const credentialRoutes = [
     operationId: 'verifyAuthCredential',
     summary: 'Verify an authentication credential',
     description:
-      'OTP: the first call checks the sealed code and answers a payload bound to the public_key inside it (202); the retry stamped with that key opens the session (200)',
+      'OTP: the first call checks the sealed code and answers a payload bound to the public_key inside it (202); the retry stamped with that key opens the session (200). PASSKEY: the assertion over the challenge the Request-Id names; OAUTH: a fresh token whose nonce is the SHA-256 of clientPublicKey. Both answer the session with its key sealed to the clientPublicKey (encryptedSessionSigningKey)',
     tags: TAGS,
     params: CredentialIdParam,
     body: AuthCredentialVerifySchema,
@@ -140,6 +164,17 @@ export const credentialRoutes = [
       409: conflict('EMAIL_OTP_CREDENTIAL_SET_CHANGED / SMS_OTP_CREDENTIAL_SET_CHANGED: the wallet’s credentials changed after the code was issued'),
     },
     handler: async ({ em, caller, params, body, req, deps }) => {
+      if (body.type === 'PASSKEY' || body.type === 'OAUTH') {
+        const credential = await findCredential(em, caller.platformId, params.id);
+        if (credential.type !== body.type)
+          throw DomainError.invalidInput([{ field: 'type', constraint: 'enum', message: `the credential is ${credential.type}` }]);
+        const config = walletAuthConfigOf(deps);
+        const session =
+          body.type === 'PASSKEY'
+            ? await verifyPasskey(em, config, caller.environment, credential, req.get('request-id') ?? undefined, body.assertion)
+            : await verifyOauth(em, config, caller.environment, credential, body);
+        return { status: 200, body: session };
+      }
       const outcome = await verifyOtpCredential(em, walletCallOf(req, caller), {
         credentialId: params.id,
         type: body.type,

@@ -17,9 +17,59 @@ const otpCreate = (type: 'EMAIL_OTP' | 'SMS_OTP', name: string) =>
     .strict()
     .openapi(name, { description: `An ${type} credential to the ${type === 'EMAIL_OTP' ? 'email' : 'phone number'} of the wallet's owner` });
 
+const b64url = (what: string, max = 8192) =>
+  z
+    .string()
+    .min(1)
+    .max(max)
+    .regex(/^[A-Za-z0-9_-]+={0,2}$/, { message: `${what} must be base64url` });
+
+const PasskeyNickname = z
+  .string()
+  .min(1)
+  .max(100)
+  .regex(/^[\p{L}\p{N} ._'()-]+$/u, { message: "letters, digits, spaces and . _ - ' ( ) only" })
+  .openapi({ description: 'The passkey name the user chose (1–100 characters)' });
+
+export const PasskeyAttestationSchema = z
+  .object({
+    credentialId: b64url('credentialId', 1024),
+    clientDataJson: b64url('clientDataJson'),
+    attestationObject: b64url('attestationObject', 16384),
+    transports: z
+      .array(z.enum(['usb', 'nfc', 'ble', 'internal', 'hybrid']))
+      .max(5)
+      .optional(),
+  })
+  .strict()
+  .openapi('PasskeyAttestation');
+
+const passkeyCreate = z
+  .object({
+    type: z.literal('PASSKEY'),
+    accountId: InternalAccountId,
+    nickname: PasskeyNickname,
+    challenge: b64url('challenge', 1024).openapi({ description: 'The registration challenge (base64url) the platform gave navigator.credentials.create()' }),
+    attestation: PasskeyAttestationSchema,
+  })
+  .strict()
+  .openapi('PasskeyCredentialCreateRequest');
+
+const oidcToken = z.string().min(1).max(16384).openapi({ description: 'An OIDC ID token (JWT) of a supported issuer, at most 60 s old' });
+
+const oauthCreate = z
+  .object({ type: z.literal('OAUTH'), accountId: InternalAccountId, oidcToken })
+  .strict()
+  .openapi('OauthCredentialCreateRequest');
+
 /** POST /auth/credentials (the passkey and OAuth variants join this union). */
 export const AuthCredentialCreateSchema = z
-  .discriminatedUnion('type', [otpCreate('EMAIL_OTP', 'EmailOtpCredentialCreateRequest'), otpCreate('SMS_OTP', 'SmsOtpCredentialCreateRequest')])
+  .discriminatedUnion('type', [
+    otpCreate('EMAIL_OTP', 'EmailOtpCredentialCreateRequest'),
+    otpCreate('SMS_OTP', 'SmsOtpCredentialCreateRequest'),
+    passkeyCreate,
+    oauthCreate,
+  ])
   .openapi('AuthCredentialCreateRequestOneOf');
 
 const otpVerify = (type: 'EMAIL_OTP' | 'SMS_OTP', name: string) =>
@@ -34,9 +84,42 @@ const otpVerify = (type: 'EMAIL_OTP' | 'SMS_OTP', name: string) =>
     .strict()
     .openapi(name);
 
+export const PasskeyAssertionSchema = z
+  .object({
+    credentialId: b64url('credentialId', 1024),
+    clientDataJson: b64url('clientDataJson'),
+    authenticatorData: b64url('authenticatorData'),
+    signature: z.string().min(1).max(1024),
+    userHandle: z.string().max(1024).optional(),
+  })
+  .strict()
+  .openapi('PasskeyAssertion');
+
+const passkeyVerify = z
+  .object({ type: z.literal('PASSKEY'), assertion: PasskeyAssertionSchema })
+  .strict()
+  .openapi('PasskeyCredentialVerifyRequest');
+
+const oauthVerify = z
+  .object({
+    type: z.literal('OAUTH'),
+    oidcToken,
+    clientPublicKey: z
+      .string()
+      .regex(CLIENT_PUBLIC_KEY_PATTERN, { message: 'must be a P-256 public key in hex: 02/03 + 64 or 04 + 128 hex digits' })
+      .openapi({ description: 'A fresh P-256 key of the device: the token nonce is its SHA-256, and the session key is sealed to it' }),
+  })
+  .strict()
+  .openapi('OauthCredentialVerifyRequest');
+
 /** POST /auth/credentials/{id}/verify (the passkey and OAuth variants join this union). */
 export const AuthCredentialVerifySchema = z
-  .discriminatedUnion('type', [otpVerify('EMAIL_OTP', 'EmailOtpCredentialVerifyRequest'), otpVerify('SMS_OTP', 'SmsOtpCredentialVerifyRequest')])
+  .discriminatedUnion('type', [
+    otpVerify('EMAIL_OTP', 'EmailOtpCredentialVerifyRequest'),
+    otpVerify('SMS_OTP', 'SmsOtpCredentialVerifyRequest'),
+    passkeyVerify,
+    oauthVerify,
+  ])
   .openapi('AuthCredentialVerifyRequestOneOf');
 
 const ClientPublicKey = z
@@ -85,7 +168,18 @@ export const AuthMethodResponseSchema = AuthMethodSchema.extend({
 export const AuthSessionSchema = AuthMethodSchema.extend({
   id: z.string().openapi({ example: 'Session:019542f5-b3e7-1d02-0000-000000000011' }),
   expiresAt: z.iso.datetime(),
+  encryptedSessionSigningKey: z.string().optional().openapi({
+    description:
+      'PASSKEY and OAUTH logins: the session private key, HPKE-sealed to clientPublicKey (base58check of the compressed encapsulated key and the ciphertext)',
+  }),
 }).openapi('AuthSession');
+
+export const PasskeyAuthChallengeSchema = AuthMethodSchema.extend({
+  credentialId: z.string().openapi({ description: "The passkey's WebAuthn credential id (allowCredentials)" }),
+  challenge: z.string().openapi({ description: 'Lowercase hex SHA-256 of the session-creation request; the authenticator signs its UTF-8 bytes' }),
+  requestId: z.string().openapi({ description: 'Echo it in the verify call’s Request-Id header' }),
+  expiresAt: z.iso.datetime(),
+}).openapi('PasskeyAuthChallenge');
 
 export const SignedRequestChallengeSchema = z
   .object({

@@ -2,3 +2,4 @@
 export * from './AuthCredential';
 export * from './AuthSession';
 export * from './SignedRequest';
+export * from './WalletSecret';
