@@ -97,7 +97,6 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   WALLET_SIGNATURE_MALFORMED: 401,
   // Strong Customer Authentication (sca context)
   ACCOUNT_LOCKED: 423,
-  PASSKEY_ALREADY_ENROLLED: 409,
   SCA_SESSION_REQUIRED: 409,
   // SCA of payments and trusted beneficiaries (sca-payments)
   BENEFICIARY_TRUSTED: 409,

@@ -111,9 +111,8 @@ export const ERROR_CODES = [
   'NOT_IMPLEMENTED',
   // 503
   'SERVICE_UNAVAILABLE',
-  // Strong Customer Authentication (sca context): 423, 409, 409
+  // Strong Customer Authentication (sca context): 423, 409 (PASSKEY_ALREADY_ENROLLED, shared with wallet passkeys, is above)
   'ACCOUNT_LOCKED',
-  'PASSKEY_ALREADY_ENROLLED',
   'SCA_SESSION_REQUIRED',
   // SCA of payments and trusted beneficiaries (sca-payments): 409
   'BENEFICIARY_TRUSTED',
