@@ -1,4 +1,13 @@
-import { allHandlersFinished, ApplicationFailure, condition, proxyLocalActivities, setHandler, sleep, upsertSearchAttributes } from '@temporalio/workflow';
+import {
+  allHandlersFinished,
+  ApplicationFailure,
+  condition,
+  patched,
+  proxyLocalActivities,
+  setHandler,
+  sleep,
+  upsertSearchAttributes,
+} from '@temporalio/workflow';
 import type { PaymentActivities } from '../../activities/payments';
 import type { Execution, ExecutionStep, HeldExecution } from '../../src/contexts/payments/services/quote-execution';
 import { ERROR } from '../../src/domain/errors';
@@ -26,6 +35,9 @@ const { executeQuote, fundQuote, expireQuote, endHeldExecution } = proxyLocalAct
 });
 
 type Hold = HeldExecution['held'];
+
+/** Holds record their webhook (OUTGOING_PAYMENT.PENDING_AUTHORIZATION), which the waiting run delivers; runs before it delivered none. */
+const HELD_ANNOUNCED = 'held-announced';
 
 /**
  * One payment, from its quote to its end, in one workflow (workflow id = transaction id; the quote
@@ -101,7 +113,10 @@ export async function payment(input: PaymentInput): Promise<string> {
     if (execution) break;
     if (hold) {
       const waiting: Hold = hold;
-      await condition(() => rejected || hold !== waiting || execution !== null, waiting.expiresInSeconds * 1000);
+      const decided = condition(() => rejected || hold !== waiting || execution !== null, waiting.expiresInSeconds * 1000);
+      // The hold's webhook, as an ordinary activity: scheduled with the task that answers the execution, it never delays that answer.
+      if (waiting.events?.length && patched(HELD_ANNOUNCED)) await deliverEvents(input.platformId, waiting.events, attributes);
+      await decided;
       await condition(() => !turn.busy);
       if (execution) break;
       if (hold !== waiting) continue; // held again, by a later gate
