@@ -10,7 +10,7 @@ import { logger } from '../../../logger';
 import { executionRequestKey } from '../domain/execution-attempts';
 import { executeQuote, startQuote } from '../../../temporal/starters/quote';
 import { workflowInput } from '../services/quote-workflow-input';
-import { assertExecutableWithoutWalletSignature, createQuote, quoteIds, quoteView, readQuoteRequestRows, type QuoteRequest } from '../services/quotes';
+import { createQuote, quoteIds, quoteView, readQuoteRequestRows, type QuoteRequest } from '../services/quotes';
 import { QuoteRequestSchema, QuoteSchema } from './quote-schemas';
 
 const TAGS = ['Cross-Currency Transfers'];
@@ -132,9 +132,8 @@ export const quoteRoutes = [
       ...moneyMovementRefusals,
       501: { description: 'NOT_IMPLEMENTED: wallet signatures of EMBEDDED_WALLET sources cannot be verified yet', schema: errorResponses[400].schema },
     },
-    handler: async ({ em, caller, params, deps, req, idempotencyKey }) => {
+    handler: async ({ em, caller, params, deps, idempotencyKey }) => {
       const found = await findQuote(em, caller.platformId, params.quoteId);
-      await assertExecutableWithoutWalletSignature(em, found, req.get('svc-wallet-signature') ?? req.get('grid-wallet-signature'));
       const requestKey = executionRequestKey(idempotencyKey);
       // Executed before: the quote records by which request, so no workflow is asked.
       if (found.executedAt) {
