@@ -13,6 +13,7 @@ const CONTEXT_ORDER = [
   ['webhooks'],
   ['ledger'],
   ['platform-setup'],
+  ['wallet-auth'],
   ['customers'],
   ['directories'],
   ['external-accounts'],

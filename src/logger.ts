@@ -10,6 +10,7 @@ import pino from 'pino';
 export const REDACTED_PATHS = [
   'req.headers.authorization',
   'req.headers["svc-wallet-signature"]',
+  'req.headers["grid-wallet-signature"]',
   'clientSecret',
   '*.clientSecret',
   'apiClientSecret',

@@ -57,6 +57,8 @@ export interface RouteSpec<P extends z.ZodType, Q extends z.ZodType, B extends z
   idempotent?: boolean | 'required' | 'workflow';
   /** The answer holds a secret shown once: its stored copy for Idempotency-Key replays is encrypted. */
   sealedReplay?: boolean;
+  /** Request headers to document besides Idempotency-Key (e.g. walletSignatureHeaders). */
+  headers?: z.ZodObject;
   /** The token permission the route needs; by default reads VIEW, money movement TRANSACT, other writes MANAGE (src/api/permissions.ts). */
   permission?: Permission;
   /** Refuses production tokens (marked `x-sandbox-only` in the OpenAPI document). */
@@ -203,6 +205,12 @@ const requiredIdempotencyHeader = z.object({
     .openapi({ description: 'Required. Repeating a request with the same key returns the first response without repeating its effect.' }),
 });
 
+/** The request headers a route documents: its Idempotency-Key, if any, and its own. */
+function documentedHeaders(spec: { idempotent?: boolean | 'required' | 'workflow'; headers?: z.ZodObject }): z.ZodObject {
+  const idempotency = spec.idempotent ? (spec.idempotent === 'required' ? requiredIdempotencyHeader : idempotencyHeader) : z.object({});
+  return spec.headers ? idempotency.extend(spec.headers.shape) : idempotency;
+}
+
 const documented = new Set<RouteSpec<never, never, never>>();
 
 /** Adds a route to the OpenAPI registry and the 405 table, once per process. */
@@ -223,7 +231,7 @@ function document<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType>
     request: {
       ...(spec.params ? { params: spec.params as never } : {}),
       ...(spec.query ? { query: spec.query as never } : {}),
-      ...(spec.idempotent ? { headers: spec.idempotent === 'required' ? requiredIdempotencyHeader : idempotencyHeader } : {}),
+      ...(spec.idempotent || spec.headers ? { headers: documentedHeaders(spec) } : {}),
       ...(spec.multipart
         ? { body: { content: { 'multipart/form-data': { schema: spec.multipart.schema } }, required: true } }
         : spec.body

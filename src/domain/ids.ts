@@ -23,6 +23,8 @@ export const ID_TYPES = [
   'StablecoinOperation',
   'StablecoinProviderAccount',
   'WebhookSigningKey',
+  'AuthMethod',
+  'Session',
 ] as const;
 export type IdType = (typeof ID_TYPES)[number];
 

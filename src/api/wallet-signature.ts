@@ -1,0 +1,39 @@
+import type { Request } from 'express';
+import type { Caller } from './context';
+import { z } from './openapi-registry';
+import type { SignedCall } from '../contexts/wallet-auth';
+
+/**
+ * The signature headers of a signed wallet operation (spec §5.3). `Svc-Wallet-Signature` is the
+ * service's name; the reference's `Grid-Wallet-Signature` is accepted too.
+ */
+export function walletSignatureHeadersOf(req: Request): { signature?: string; requestId?: string } {
+  const signature = req.get('svc-wallet-signature') ?? req.get('grid-wallet-signature');
+  const requestId = req.get('request-id');
+  return { ...(signature !== undefined ? { signature } : {}), ...(requestId !== undefined ? { requestId } : {}) };
+}
+
+/**
+ * A route's call of runSignedOperation: the caller's platform, the wallet, and the request as
+ * received (method, path without query, parsed body) which the signed retry must repeat.
+ */
+export function signedCallOf(req: Request, caller: Caller, accountId: string): SignedCall {
+  return {
+    platformId: caller.platformId,
+    environment: caller.environment,
+    accountId,
+    method: req.method,
+    path: req.originalUrl.split('?')[0]!,
+    body: req.body ?? null,
+    ...walletSignatureHeadersOf(req),
+  };
+}
+
+/** The headers a signed operation documents (route option `headers`). */
+export const WalletSignatureHeadersSchema = z.object({
+  'Svc-Wallet-Signature': z.string().optional().openapi({
+    description:
+      'Signed retry only: the stamp over the payloadToSign of the 202 (base64url of {publicKey, scheme, signature}); Grid-Wallet-Signature is accepted too',
+  }),
+  'Request-Id': z.string().optional().openapi({ description: 'Signed retry only: the requestId of the 202, paired with Svc-Wallet-Signature' }),
+});

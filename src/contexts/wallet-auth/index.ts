@@ -1,0 +1,19 @@
+// The wallet-auth context's public face: embedded-wallet credentials, sessions and the one
+// signed-request mechanism every signed wallet operation (of any context) goes through.
+export { AUTH_METHOD_TYPES, type AuthMethodType, credentialSetFingerprint, SESSION_TTL_MS, SIGNED_REQUEST_TTL_MS } from './domain/auth-methods';
+export { CLIENT_PUBLIC_KEY_PATTERN, COMPRESSED_PUBLIC_KEY_PATTERN, isCompressedPublicKey } from './domain/p256-keys';
+export { type SignatureHeaders } from './domain/signature-headers';
+export { LEGACY_SANDBOX_SIGNATURE, parseStamp, type Stamp, STAMP_SCHEME, stampSignsPayload } from './domain/stamp';
+export { AuthCredential, AuthSession, SignedRequest } from './entities';
+export {
+  isSignedRetry,
+  runSignedOperation,
+  type SignedBy,
+  type SignedCall,
+  type SignedOperation,
+  type SignedOutcome,
+  type SignedRequestChallenge,
+} from './services/signed-requests';
+export { requireWallet } from './services/wallets';
+export { type OwnerContacts, type OwnerContactsSource, provideWalletOwnerContacts } from './services/owner-contacts';
+export { openWalletEmailCredential } from './services/wallet-credentials';
