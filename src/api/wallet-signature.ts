@@ -37,3 +37,12 @@ export const WalletSignatureHeadersSchema = z.object({
   }),
   'Request-Id': z.string().optional().openapi({ description: 'Signed retry only: the requestId of the 202, paired with Svc-Wallet-Signature' }),
 });
+
+/** The 202 of a signed operation's first call (the reference's SignedRequestChallenge). */
+export const SignedRequestChallengeSchema = z
+  .object({
+    payloadToSign: z.string().openapi({ description: 'Sign these exact bytes with a session key of the wallet' }),
+    requestId: z.string().openapi({ description: 'Echo it in Request-Id on the signed retry' }),
+    expiresAt: z.string().openapi({ format: 'date-time', description: 'The signed retry must come before this time' }),
+  })
+  .openapi('SignedRequestChallenge');

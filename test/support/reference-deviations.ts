@@ -198,9 +198,10 @@ export const REFERENCE_DEVIATIONS: Deviation[] = [
   },
   {
     operation: 'POST /quotes/{quoteId}/execute',
-    status: 501,
-    schemaPath: UNDECLARED(501),
-    reason: 'EMBEDDED_WALLET sources: a wallet signature cannot be verified until embedded-wallet authentication exists, so none pays meanwhile',
+    status: 202,
+    schemaPath: UNDECLARED(202),
+    reason:
+      'EMBEDDED_WALLET source without a stamp: instead of 401 WALLET_SIGNATURE_MISSING the payment is held and the call answered with a signed request (202), whose signed retry executes it, as the other signed operations do',
   },
   {
     operation: ['POST /beneficial-owners', 'GET /beneficial-owners', '* /beneficial-owners/{beneficialOwnerId}'],

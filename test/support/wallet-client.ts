@@ -3,3 +3,4 @@
 export { newDeviceKey, type DeviceKey } from './wallet/keys';
 export { signedHeaders, stamp, stampOf } from './wallet/stamp';
 export { encryptOtp, otpTargetOf } from './wallet/otp';
+export { openTestSession } from './wallet/sessions';

@@ -83,7 +83,15 @@ export async function payment(input: PaymentInput): Promise<string> {
       hold = null;
       return { transactionId: step.transactionId, repeat: step.repeat };
     });
-  setHandler(executePaymentUpdate, (request) => execute(() => executeQuote({ quoteId: input.quoteId, requestKey: request.requestKey }), request.requestKey));
+  setHandler(executePaymentUpdate, (request) => {
+    // Gates the request's own proof satisfies stay approved for every later run of the gates (a later gate's hold, its approval).
+    const proven = request.approved ?? [];
+    for (const gate of proven) if (!approved.includes(gate)) approved.push(gate);
+    return execute(
+      () => executeQuote({ quoteId: input.quoteId, requestKey: request.requestKey, ...(proven.length > 0 ? { approved: [...approved] } : {}) }),
+      request.requestKey,
+    );
+  });
   setHandler(fundQuoteUpdate, ({ amount }) => execute(() => fundQuote({ quoteId: input.quoteId, amount })));
   setHandler(
     decideHoldUpdate,
