@@ -173,11 +173,12 @@ export class Api {
     const r = request(this.app).post(`${BASE}${path}`).set('Authorization', this.auth).set(headers);
     return checked(body === undefined ? r : r.send(body as object), 'POST', path);
   }
-  patch(path: string, body: unknown) {
+  patch(path: string, body: unknown, headers: Record<string, string> = {}) {
     return checked(
       request(this.app)
         .patch(`${BASE}${path}`)
         .set('Authorization', this.auth)
+        .set(headers)
         .send(body as object),
       'PATCH',
       path,
