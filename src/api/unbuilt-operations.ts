@@ -32,15 +32,7 @@ export const UNBUILT_OPERATIONS: readonly string[] = [
   // Internal-account changes and exports
   'PATCH /internal-accounts/{id}',
   'POST /internal-accounts/{id}/export',
-  // Embedded-wallet authentication: credentials, sessions, delegated keys
-  'POST /auth/credentials',
-  'GET /auth/credentials',
-  'DELETE /auth/credentials/{id}',
-  'POST /auth/credentials/{id}/verify',
-  'POST /auth/credentials/{id}/challenge',
-  'GET /auth/sessions',
-  'DELETE /auth/sessions/{id}',
-  'POST /auth/sessions/{id}/refresh',
+  // Embedded-wallet authentication: delegated keys
   'POST /auth/delegated-keys',
   'GET /auth/delegated-keys',
   'GET /auth/delegated-keys/{id}',

@@ -18,10 +18,14 @@ export function walletSignatureHeadersOf(req: Request): { signature?: string; re
  * received (method, path without query, parsed body) which the signed retry must repeat.
  */
 export function signedCallOf(req: Request, caller: Caller, accountId: string): SignedCall {
+  return { ...walletCallOf(req, caller), accountId };
+}
+
+/** The same, for services that find the wallet themselves (from the credential or session in the path). */
+export function walletCallOf(req: Request, caller: Caller): Omit<SignedCall, 'accountId'> {
   return {
     platformId: caller.platformId,
     environment: caller.environment,
-    accountId,
     method: req.method,
     path: req.originalUrl.split('?')[0]!,
     body: req.body ?? null,
@@ -38,11 +42,11 @@ export const WalletSignatureHeadersSchema = z.object({
   'Request-Id': z.string().optional().openapi({ description: 'Signed retry only: the requestId of the 202, paired with Svc-Wallet-Signature' }),
 });
 
-/** The 202 of a signed operation's first call (the reference's SignedRequestChallenge). */
+/** The 202 of a signed operation's first call (the reference's SignedRequestChallenge), for the routes of every context. */
 export const SignedRequestChallengeSchema = z
   .object({
-    payloadToSign: z.string().openapi({ description: 'Sign these exact bytes with a session key of the wallet' }),
-    requestId: z.string().openapi({ description: 'Echo it in Request-Id on the signed retry' }),
-    expiresAt: z.string().openapi({ format: 'date-time', description: 'The signed retry must come before this time' }),
+    payloadToSign: z.string().openapi({ description: 'Sign exactly these bytes (UTF-8) with the session key' }),
+    requestId: z.string().openapi({ description: 'Echo it in Request-Id on the signed retry', example: 'Request:7c4a8d09-ca37-4e3e-9e0d-8c2b3e9a1f21' }),
+    expiresAt: z.iso.datetime().openapi({ description: 'The signed retry must come before this time' }),
   })
   .openapi('SignedRequestChallenge');

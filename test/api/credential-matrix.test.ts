@@ -11,6 +11,7 @@ import { BASE, Harness } from '../support/harness';
 import { businessFields, FILES, insertCustomer, ownerBody } from '../support/onboarding-fixtures';
 import { defaultUmaDomain } from '../../src/contexts/platforms/domain/uma-domains';
 import { sampleOf, type OpenApiDocument, type OperationObject } from '../support/openapi-sample';
+import { otpLogin } from '../support/wallet-client';
 
 // The tenant and credential matrix: every operation of the service's own OpenAPI document, read
 // at run time (a new route is covered without touching this file), with every kind of wrong
@@ -79,6 +80,10 @@ interface World {
   stablecoinProviderAccountId: string;
   stablecoinId: string;
   stablecoinOperationId: string;
+  /** The customer's embedded wallet, its EMAIL_OTP credential and a session of it. */
+  walletId: string;
+  authCredentialId: string;
+  authSessionId: string;
 }
 
 /** Request bodies A sent successfully, by `METHOD /path/{template}`: replayed by B on A's ids. */
@@ -116,6 +121,10 @@ async function buildWorld(auth: string, platformId: string): Promise<World> {
     balance: { currency: { code: string } };
   }[];
   const usdAccountId = accounts.find((a) => a.balance.currency.code === 'USD')!.id;
+  const walletId = accounts.find((a) => a.balance.currency.code === 'USDB')!.id;
+  const authCredentialId = ((await send(auth, { method: 'get', path: '/auth/credentials', query: { accountId: walletId } })).body.data as { id: string }[])[0]!
+    .id;
+  const authSessionId = (await otpLogin(A.api, authCredentialId)).session.id;
   await asA(auth, 'post', '/sandbox/internal-accounts/{accountId}/fund', { accountId: usdAccountId }, { json: { amount: 100_000 } });
   const incoming = (await send(auth, { method: 'get', path: '/transactions', query: {} })).body.data as { id: string; type: string }[];
   const incomingTransactionId = incoming.find((t) => t.type === 'INCOMING')!.id;
@@ -282,6 +291,9 @@ async function buildWorld(auth: string, platformId: string): Promise<World> {
     stablecoinProviderAccountId,
     stablecoinId,
     stablecoinOperationId,
+    walletId,
+    authCredentialId,
+    authSessionId,
   };
 }
 
@@ -298,6 +310,7 @@ function valueOf(w: World, name: string, path: string, at = name): string | unde
     case 'externalAccountId':
       return path.startsWith('/platform/') ? w.platformExternalAccountId : w.externalAccountId;
     case 'accountId':
+      if (path.startsWith('/auth/')) return w.walletId;
       return path.includes('/external-account') || at === (path === '/transfer-in' ? 'source.accountId' : 'destination.accountId')
         ? w.externalAccountId
         : w.usdAccountId;
@@ -331,6 +344,8 @@ function valueOf(w: World, name: string, path: string, at = name): string | unde
       return w.stablecoinId;
     case 'stablecoinOperationId':
       return w.stablecoinOperationId;
+    case 'id':
+      return path.startsWith('/auth/credentials/') ? w.authCredentialId : path.startsWith('/auth/sessions/') ? w.authSessionId : undefined;
     case 'inviterUma':
     case 'receiverUmaAddress':
     case 'umaAddress':
@@ -445,7 +460,7 @@ beforeAll(async () => {
   app = createApp({ ...h.deps, config: { ...h.deps.config, limits: { ...DEFAULT_ABUSE_LIMITS, authFailuresBeforeLockout: 1_000_000 } } });
   doc = (await request(app).get(`${BASE}/openapi.json`)).body as OpenApiDocument;
   operations = Object.entries(doc.paths).flatMap(([path, ops]) => Object.entries(ops).map(([method, op]) => ({ method, path, op })));
-  A = await h.platform();
+  A = await h.platform({ embeddedWalletsSupported: true });
   B = await h.platform();
   const em = h.orm.em.fork();
   const production = await createToken(em, h.masterKey, A.platform.id, 'PRODUCTION');

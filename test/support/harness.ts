@@ -184,8 +184,8 @@ export class Api {
       path,
     );
   }
-  delete(path: string) {
-    return checked(request(this.app).delete(`${BASE}${path}`).set('Authorization', this.auth), 'DELETE', path);
+  delete(path: string, headers: Record<string, string> = {}) {
+    return checked(request(this.app).delete(`${BASE}${path}`).set('Authorization', this.auth).set(headers), 'DELETE', path);
   }
 }
 

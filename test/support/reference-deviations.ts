@@ -264,6 +264,35 @@ export const REFERENCE_DEVIATIONS: Deviation[] = [
     values: ['UMA_DOMAIN_TAKEN', 'UMA_DOMAIN_IN_USE'],
     reason: 'Codes of the service’s own for UMA domain ownership; the reference has none',
   },
+  // Embedded-wallet authentication (wallet-auth)
+  {
+    operation: ['* /auth/credentials*', '* /auth/sessions*'],
+    status: 404,
+    schemaPath: ERROR_CODE(404),
+    values: ['NOT_FOUND'],
+    reason: 'Error404 has no code for credentials, sessions or internal accounts: an unknown one (or another platform’s) answers NOT_FOUND',
+  },
+  {
+    operation: ['POST /auth/credentials', 'DELETE /auth/credentials/{id}', 'POST /auth/credentials/{id}/verify'],
+    status: 409,
+    schemaPath: UNDECLARED(409),
+    reason:
+      'Spec §7: OPERATION_IN_PROGRESS (another credential change waits for its signature), WALLET_NOT_PROVISIONED (no embedded wallet), EMAIL_OTP_/SMS_OTP_CREDENTIAL_SET_CHANGED (the credentials changed after the challenge); the reference declares no 409 there',
+  },
+  {
+    operation: ['* /auth/*'],
+    status: 409,
+    schemaPath: ERROR_CODE(409),
+    values: ['WALLET_NOT_PROVISIONED', 'SMS_OTP_CREDENTIAL_SET_CHANGED'],
+    reason: 'Spec §7 lists these 409 codes; the reference’s Error409 lacks them',
+  },
+  {
+    operation: ['POST /auth/credentials', 'POST /auth/credentials/{id}/challenge'],
+    status: 501,
+    schemaPath: UNDECLARED(501),
+    reason:
+      'A production server without an email or SMS delivery provider cannot send wallet codes (501 NOT_IMPLEMENTED, details delivery NOT_CONFIGURED); passkey challenges are not built yet',
+  },
 ];
 
 export function deviationFor(difference: Difference, deviations: readonly Deviation[] = REFERENCE_DEVIATIONS): Deviation | undefined {

@@ -21,3 +21,6 @@ export { assertOtpContactFree, assertWalletVerified, retargetOtpCredentials, tie
 export { WALLET_SIGNATURE_GATE } from './gates/wallet-signature';
 export { type OwnerContacts, type OwnerContactsSource, provideWalletOwnerContacts } from './services/owner-contacts';
 export { openWalletEmailCredential } from './services/wallet-credentials';
+export { assertCredentialSetUnchanged, currentCredentialSet, liveCredentials, lockCredentialSet } from './services/credential-set';
+export { openSession, type SessionView } from './services/sessions';
+export { credentialView, sessionView } from './services/views';

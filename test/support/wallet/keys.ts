@@ -10,7 +10,12 @@ export interface DeviceKey {
 }
 
 export function newDeviceKey(): DeviceKey {
-  const privateKey = p256.utils.randomSecretKey();
+  return deviceKeyOf(p256.utils.randomSecretKey());
+}
+
+/** The key pair of a private scalar (32 bytes, or its hex). */
+export function deviceKeyOf(secret: Uint8Array | string): DeviceKey {
+  const privateKey = typeof secret === 'string' ? new Uint8Array(Buffer.from(secret, 'hex')) : secret;
   return {
     privateKey,
     publicKey: Buffer.from(p256.getPublicKey(privateKey, true)).toString('hex'),

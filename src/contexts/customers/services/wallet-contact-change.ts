@@ -6,6 +6,7 @@ import {
   assertOtpContactFree,
   assertWalletVerified,
   credentialSetFingerprint,
+  lockCredentialSet,
   retargetOtpCredentials,
   runSignedOperation,
   tiedOtpCredentials,
@@ -78,6 +79,8 @@ export async function changeWalletTiedContact(
     execute: async (tx, signed) => {
       // The customer first, then its credentials: the order every contact change locks them in.
       await tx.findOne(Customer, { id: customerId, platformId: platform.id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+      // Credential changes of the wallet wait for this one (and it for them).
+      await lockCredentialSet(tx, tied.walletAccountId);
       const credentials = await tiedSet(tx, true);
       if (credentialSetFingerprint(credentials.map((c) => c.id)) !== signed.request.data?.credentialSet) {
         throw new DomainError(

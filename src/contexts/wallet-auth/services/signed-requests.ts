@@ -111,7 +111,10 @@ export async function runSignedOperation<T>(em: EntityManager, call: SignedCall,
   if (stamp && bound !== undefined && stamp.publicKey !== bound.toLowerCase()) throw invalid('The stamp must be made with the key this request was bound to');
 
   const result = await em.transactional(async (tx) => {
-    // The session is read under a share lock, so that a revocation waits for this effect (or wins before it).
+    // Consumed first: of concurrent retries one goes on, the others wait on this row and find it used.
+    const consumed = await tx.nativeUpdate(SignedRequest, { id: pending.id, consumedAt: null, expiresAt: { $gt: now } }, { consumedAt: now });
+    if (consumed !== 1) throw DomainError.unauthorized('This signed request was already used; start again without signature headers');
+    // The signer's session is read under a share lock: a revocation waits for this effect, or wins before it.
     const session =
       stamp && bound === undefined
         ? await tx.findOne(
@@ -121,13 +124,10 @@ export async function runSignedOperation<T>(em: EntityManager, call: SignedCall,
           )
         : null;
     if (stamp && bound === undefined && !session) throw invalid('The stamp key is not the key of an active session of this wallet');
-    if (session) operation.authorizeSigner?.(session, pending);
-    const consumed = await tx.nativeUpdate(
-      SignedRequest,
-      { id: pending.id, consumedAt: null, expiresAt: { $gt: now } },
-      { consumedAt: now, signedBySessionId: session?.id ?? null },
-    );
-    if (consumed !== 1) throw DomainError.unauthorized('This signed request was already used; start again without signature headers');
+    if (session) {
+      operation.authorizeSigner?.(session, pending);
+      await tx.nativeUpdate(SignedRequest, { id: pending.id }, { signedBySessionId: session.id });
+    }
     return operation.execute(tx, { request: pending, session });
   });
   return { status: 'DONE', result };
