@@ -8,6 +8,8 @@ import { eventually } from '../support/eventually';
 import { eurAccount, ibanOf } from '../support/external-account-fixtures';
 import { Harness } from '../support/harness';
 import { newDeviceKey, openTestSession, signedHeaders, stamp, type DeviceKey } from '../support/wallet-client';
+import { payQuoteOverHttp } from '../support/wallet/http-pay';
+import type { AddressInfo } from 'node:net';
 
 // Payments from an embedded wallet (spec §4.3, reference inventory §7.8): the quote carries the
 // payload its owner signs; the execute call brings the stamp (executed at once) or is answered 202
@@ -191,6 +193,20 @@ describe('executing with a single-shot stamp over the quote’s payloadToSign', 
     expect([byExpired.status, byExpired.body.code]).toEqual([401, 'WALLET_SIGNATURE_INVALID']);
     expect(await statusOf(api, quote)).toEqual({ quote: 'PENDING', transaction: 'PENDING' });
     expect(await balanceOf(api, wallet)).toBe(50_000_000);
+  });
+
+  test('the README’s client (scripts/wallet-client.ts pay-quote) signs and executes a quote over HTTP', async () => {
+    const { api, token, wallet, key, quote } = await signedInWalletQuote();
+    const server = h.app.listen(0, '127.0.0.1');
+    try {
+      await new Promise((resolve) => server.once('listening', resolve));
+      const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/2025-10-13`;
+      const paid = await payQuoteOverHttp(base, `${token.tokenId}:${token.clientSecret}`, quote.id, Buffer.from(key.privateKey).toString('hex'));
+      expect(paid).toMatchObject({ id: quote.id, status: 'PROCESSING' });
+    } finally {
+      server.close();
+    }
+    expect(await balanceOf(api, wallet)).toBe(50_000_000 - quote.totalSendingAmount);
   });
 
   test('another platform cannot execute the quote, even with the owner’s stamp: 404, nothing moves', async () => {
