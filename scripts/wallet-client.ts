@@ -7,6 +7,8 @@
  *   npx tsx scripts/wallet-client.ts stamp <privateKey> <payloadToSign>        → the Svc-Wallet-Signature value
  *   npx tsx scripts/wallet-client.ts login --base <url> --auth <tokenId:secret> --credential <AuthMethod:…> [--code 000000]
  *       → the whole OTP login (challenge, sealed code, 202, stamped retry): {"session", "privateKey"}
+ *   npx tsx scripts/wallet-client.ts pay-quote --base <url> --auth <tokenId:secret> --quote <Quote:…> --private-key <hex>
+ *       → signs the quote's EMBEDDED_WALLET payloadToSign with the session key and executes it: the quote, PROCESSING
  *
  * Any argument may be `-` to read it from stdin (payloads hold quotes). Test keys only: a private
  * key on a command line ends up in the shell history.
@@ -16,6 +18,7 @@ import { parseArgs } from 'node:util';
 import { deviceKeyOf, newDeviceKey } from '../test/support/wallet/keys';
 import { encryptOtp } from '../test/support/wallet/otp';
 import { otpLoginOverHttp } from '../test/support/wallet/http-login';
+import { payQuoteOverHttp } from '../test/support/wallet/http-pay';
 import { stamp } from '../test/support/wallet/stamp';
 
 const arg = (value: string | undefined, name: string): string => {
@@ -42,9 +45,21 @@ async function main() {
       });
       return otpLoginOverHttp(arg(values.base, '--base'), arg(values.auth, '--auth'), arg(values.credential, '--credential'), values.code ?? '000000');
     }
+    case 'pay-quote': {
+      const { values } = parseArgs({
+        args: rest,
+        options: { base: { type: 'string' }, auth: { type: 'string' }, quote: { type: 'string' }, 'private-key': { type: 'string' } },
+      });
+      return payQuoteOverHttp(
+        arg(values.base, '--base'),
+        arg(values.auth, '--auth'),
+        arg(values.quote, '--quote'),
+        arg(values['private-key'], '--private-key'),
+      );
+    }
     default:
       throw new Error(
-        'usage: wallet-client.ts keypair | encrypt-otp <bundle> <publicKey> <code> | stamp <privateKey> <payload> | login --base --auth --credential',
+        'usage: wallet-client.ts keypair | encrypt-otp <bundle> <publicKey> <code> | stamp <privateKey> <payload> | login --base --auth --credential | pay-quote --base --auth --quote --private-key',
       );
   }
 }

@@ -100,6 +100,11 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   SCA_SESSION_REQUIRED: 409,
   // SCA of payments and trusted beneficiaries (sca-payments)
   BENEFICIARY_TRUSTED: 409,
+  // Wallet-tied contact changes (customers, spec §4.4)
+  AUTH_CREDENTIAL_VERIFICATION_EXPIRED: 400,
+  AUTH_CREDENTIAL_VERIFICATION_REQUIRED: 400,
+  EMAIL_OTP_EMAIL_ALREADY_EXISTS: 409,
+  SMS_OTP_PHONE_NUMBER_ALREADY_EXISTS: 409,
 };
 
 export function httpStatusOf(err: DomainError): number {

@@ -41,3 +41,12 @@ export const WalletSignatureHeadersSchema = z.object({
   }),
   'Request-Id': z.string().optional().openapi({ description: 'Signed retry only: the requestId of the 202, paired with Svc-Wallet-Signature' }),
 });
+
+/** The 202 of a signed operation's first call (the reference's SignedRequestChallenge), for the routes of every context. */
+export const SignedRequestChallengeSchema = z
+  .object({
+    payloadToSign: z.string().openapi({ description: 'Sign exactly these bytes (UTF-8) with the session key' }),
+    requestId: z.string().openapi({ description: 'Echo it in Request-Id on the signed retry', example: 'Request:7c4a8d09-ca37-4e3e-9e0d-8c2b3e9a1f21' }),
+    expiresAt: z.iso.datetime().openapi({ description: 'The signed retry must come before this time' }),
+  })
+  .openapi('SignedRequestChallenge');

@@ -1,7 +1,7 @@
 import type { ExecutionGate } from '../domain/execution-gate';
 import { customerMayMoveMoney } from './customers/gates/money-movement';
 import { externalAccountsUsable } from './external-accounts/gates/accounts-usable';
-import { walletSignature } from './ledger/gates/wallet-signature';
+import { walletSignature } from './wallet-auth/gates/wallet-signature';
 import { scaAuthorization } from './sca/gates/sca-authorization';
 
 /**

@@ -51,9 +51,14 @@ describe('a payment an execution gate holds', () => {
     expect(executed.body).toMatchObject({ id: quote.id, status: 'PENDING_AUTHORIZATION', transactionId: quote.transactionId });
     expect((await api.get(`/quotes/${quote.id}`)).body.status).toBe('PENDING_AUTHORIZATION');
     expect(await transactionOf(api, quote.transactionId)).toMatchObject({ status: 'PENDING_AUTHORIZATION' });
+    // The platform is told: the held payment, as GET /transactions/{id} shows it.
+    const isHeldHook = (w: (typeof h.receiver.received)[number]) =>
+      w.body.data?.id === quote.transactionId && w.body.type === 'OUTGOING_PAYMENT.PENDING_AUTHORIZATION';
+    await h.receiver.waitFor((hooks) => hooks.some(isHeldHook));
+    const announced = h.receiver.received.find(isHeldHook)!;
+    expect(announced.body.data).toMatchObject({ id: quote.transactionId, status: 'PENDING_AUTHORIZATION', quoteId: quote.id, type: 'OUTGOING' });
+    expect(announced.body.data.sentAmount).toMatchObject({ amount: quote.totalSendingAmount });
     expect(await balanceOf(api, usd)).toBe(100_000);
-    // The hold is announced as the reference does: the transaction is PENDING_AUTHORIZATION.
-    await h.receiver.waitFor(() => hooksOf(quote.transactionId).includes('OUTGOING_PAYMENT.PENDING_AUTHORIZATION'));
     const retried = await api.post(`/quotes/${quote.id}/execute`, undefined, { 'Idempotency-Key': `exec-${quote.id}` });
     expect(retried.status).toBe(200);
     expect(retried.text).toBe(executed.text);
@@ -100,7 +105,7 @@ describe('a payment an execution gate holds', () => {
     expect((await api.get(`/quotes/${quote.id}`)).body.status).toBe('FAILED');
     expect(await balanceOf(api, usd)).toBe(100_000);
     await h.receiver.waitFor(() => hooksOf(quote.transactionId).includes('OUTGOING_PAYMENT.FAILED'));
-    expect(hooksOf(quote.transactionId)).toEqual(['OUTGOING_PAYMENT.PENDING_AUTHORIZATION', 'OUTGOING_PAYMENT.FAILED']);
+    expect(hooksOf(quote.transactionId).sort()).toEqual(['OUTGOING_PAYMENT.FAILED', 'OUTGOING_PAYMENT.PENDING_AUTHORIZATION']);
     await expect(decide(quote.transactionId, 'APPROVE')).rejects.toMatchObject({ code: 'CONFLICT' });
     expect(await balanceOf(api, usd)).toBe(100_000);
   });
@@ -116,6 +121,7 @@ describe('a payment an execution gate holds', () => {
     expect((await api.get(`/quotes/${quote.id}`)).body.status).toBe('EXPIRED');
     expect(await balanceOf(api, usd)).toBe(100_000);
     await h.receiver.waitFor(() => hooksOf(quote.transactionId).includes('OUTGOING_PAYMENT.EXPIRED'));
+    expect(hooksOf(quote.transactionId).sort()).toEqual(['OUTGOING_PAYMENT.EXPIRED', 'OUTGOING_PAYMENT.PENDING_AUTHORIZATION']);
     await expect(decide(quote.transactionId, 'APPROVE')).rejects.toMatchObject({ code: 'CONFLICT' });
   });
 });

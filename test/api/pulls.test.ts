@@ -274,17 +274,16 @@ describe('pull-funded quotes', () => {
       expect.objectContaining({ field: 'immediatelyExecute', constraint: expect.objectContaining({ rule: 'embeddedWallet' }) }),
     ]);
 
-    // Created without it, the execution needs the wallet's signature (embedded-wallet auth comes later: 501 meanwhile).
+    // Created without it, it is executed with the wallet's signature (test/api/wallet-payments.test.ts): a malformed one moves nothing.
     const q = await api.post('/quotes', pullQuote(wallet, c.usd, 10_000_000));
     expect(q.status).toBe(201);
-    const unsigned = await api.post(`/quotes/${q.body.id}/execute`);
-    expect(unsigned.status).toBe(401);
-    expect(unsigned.body.code).toBe('WALLET_SIGNATURE_MISSING');
-    const signed = await api.post(`/quotes/${q.body.id}/execute`, undefined, { 'Svc-Wallet-Signature': 'stamp' });
-    expect(signed.status).toBe(501);
+    const malformed = await api.post(`/quotes/${q.body.id}/execute`, undefined, { 'Svc-Wallet-Signature': 'stamp' });
+    expect([malformed.status, malformed.body.code]).toEqual([401, 'WALLET_SIGNATURE_MALFORMED']);
     expect((await api.get(`/quotes/${q.body.id}`)).body.status).toBe('PENDING');
-    // No other path (e.g. the deprecated /transfer-out) can go around it: the execution step itself refuses wallets.
-    await expect(executeQuoteStep(h.orm.em.fork(), { quoteId: q.body.id }, EXECUTION_GATES)).rejects.toMatchObject({ code: 'NOT_IMPLEMENTED' });
+    // No other path (e.g. the deprecated /transfer-out) can go around it: the execution step itself holds a wallet's payment until its signature approves it.
+    await expect(executeQuoteStep(h.orm.em.fork(), { quoteId: q.body.id }, EXECUTION_GATES)).resolves.toMatchObject({
+      held: { gate: 'wallet-signature', status: 'PENDING_AUTHORIZATION' },
+    });
     expect(
       (await api.get(`/customers/internal-accounts?customerId=${encodeURIComponent(c.customerId)}&type=EMBEDDED_WALLET`)).body.data[0].balance.amount,
     ).toBe(50_000_000);

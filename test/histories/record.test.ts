@@ -349,6 +349,49 @@ record('record workflow histories', () => {
       await h.stop();
     }
   }, 300_000);
+  // v3: a hold records OUTGOING_PAYMENT.PENDING_AUTHORIZATION and the waiting run delivers it (patch held-announced).
+  test('payment: held payments announce their hold, then are approved, rejected or expire; on the dev server', async () => {
+    const h = await Harness.start({ executionGates: GATES_WITH_HELD });
+    try {
+      const { api } = await h.platform();
+      const customer = await api.post('/customers', { customerType: 'INDIVIDUAL', platformCustomerId: 'history-held', fullName: 'Jane Doe' });
+      const customerId = customer.body.id as string;
+      const usd = (await api.get(`/customers/internal-accounts?customerId=${encodeURIComponent(customerId)}&currency=USD`)).body.data[0].id as string;
+      await api.post(`/sandbox/internal-accounts/${usd}/fund`, { amount: 1_000_000 }).expect(200);
+      const bank = (await api.post('/customers/external-accounts', { customerId, ...eurAccount('DE89370400440532013000') }).expect(201)).body.id as string;
+      const held = async (seconds: number) => {
+        const q = (
+          await api
+            .post('/quotes', {
+              source: { sourceType: 'ACCOUNT', accountId: usd },
+              destination: { destinationType: 'ACCOUNT', accountId: bank },
+              lockedCurrencySide: 'SENDING',
+              lockedCurrencyAmount: 10_000,
+              description: `hold:${seconds}`,
+            })
+            .expect(201)
+        ).body as { id: string; transactionId: string };
+        await api.post(`/quotes/${q.id}/execute`, undefined, { 'Idempotency-Key': `history-${q.id}` }).expect(200);
+        await h.receiver.waitFor((hooks) => hooks.some((w) => w.body.data?.id === q.transactionId && w.body.type === 'OUTGOING_PAYMENT.PENDING_AUTHORIZATION'));
+        return q;
+      };
+      const finished = async (transactionId: string) => {
+        await h.temporal.workflow.getHandle(transactionId).result();
+        return h.temporal.workflow.getHandle(transactionId).fetchHistory();
+      };
+      const decide = (transactionId: string, decision: 'APPROVE' | 'REJECT') =>
+        decideHold(h.temporal, transactionId, { gate: HELD_GATE, decision, decisionId: `history-${transactionId}` });
+      const approved = await held(3600);
+      await decide(approved.transactionId, 'APPROVE');
+      await save('payment', 'held-approved', await finished(approved.transactionId));
+      const rejected = await held(3600);
+      await decide(rejected.transactionId, 'REJECT');
+      await save('payment', 'held-rejected', await finished(rejected.transactionId));
+      await save('payment', 'held-expired', await finished((await held(2)).transactionId));
+    } finally {
+      await h.stop();
+    }
+  }, 120_000);
   test('cardLifecycle: issued, an authorization partly cleared, frozen, unfrozen, closed, the rest of the hold released at expiry; on the time-skipping server', async () => {
     const h = await Harness.start();
     const env = await timeSkippingEnvironment();

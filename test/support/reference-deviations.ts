@@ -212,10 +212,27 @@ export const REFERENCE_DEVIATIONS: Deviation[] = [
     reason: 'A quote that is not REALTIME_FUNDING (pending or executed), or no longer payable, is 409 CONFLICT: it is executed, not paid into',
   },
   {
+    operation: 'PATCH /customers/{customerId}',
+    status: 400,
+    schemaPath: ERROR_CODE(400),
+    values: ['AUTH_CREDENTIAL_VERIFICATION_REQUIRED', 'AUTH_CREDENTIAL_VERIFICATION_EXPIRED'],
+    reason:
+      "Spec §7 lists these 400 codes for wallet-tied contact changes (no session of the wallet could sign the change); the reference's Error400 enum does not",
+  },
+  {
+    operation: 'PATCH /customers/{customerId}',
+    status: 409,
+    schemaPath: ERROR_CODE(409),
+    values: ['SMS_OTP_PHONE_NUMBER_ALREADY_EXISTS', 'SMS_OTP_CREDENTIAL_SET_CHANGED', 'OPERATION_IN_PROGRESS'],
+    reason:
+      "Spec §7 lists the phone twins of EMAIL_OTP_EMAIL_ALREADY_EXISTS and EMAIL_OTP_CREDENTIAL_SET_CHANGED, and OPERATION_IN_PROGRESS; the reference's Error409 enum has only the email ones",
+  },
+  {
     operation: 'POST /quotes/{quoteId}/execute',
-    status: 501,
-    schemaPath: UNDECLARED(501),
-    reason: 'EMBEDDED_WALLET sources: a wallet signature cannot be verified until embedded-wallet authentication exists, so none pays meanwhile',
+    status: 202,
+    schemaPath: UNDECLARED(202),
+    reason:
+      'EMBEDDED_WALLET source without a stamp: instead of 401 WALLET_SIGNATURE_MISSING the payment is held and the call answered with a signed request (202), whose signed retry executes it, as the other signed operations do',
   },
   {
     operation: ['POST /beneficial-owners', 'GET /beneficial-owners', '* /beneficial-owners/{beneficialOwnerId}'],

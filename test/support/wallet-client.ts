@@ -6,3 +6,4 @@ export { encryptOtp, otpTargetOf } from './wallet/otp';
 export { otpLogin, SANDBOX_OTP, type WalletSession } from './wallet/login';
 export { customerWithWallet } from './wallet/fixtures';
 export { otpLoginOverHttp } from './wallet/http-login';
+export { openTestSession } from './wallet/sessions';

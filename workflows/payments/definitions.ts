@@ -107,8 +107,10 @@ export interface PaymentExecution {
 /**
  * POST /quotes/{id}/execute: answered once the funds are held (or a gate holds the payment). The
  * update id is the request's key, so Temporal answers a retry of the request with its first answer.
+ * `approved` names the gates the request's own proof satisfies (an embedded wallet's stamp over
+ * the quote, checked by the API): they pass as if their hold had been approved.
  */
-export const executePaymentUpdate = defineUpdate<PaymentExecution, [{ requestKey: string }]>('execute');
+export const executePaymentUpdate = defineUpdate<PaymentExecution, [{ requestKey: string; approved?: string[] }]>('execute');
 
 /** The decision a held payment waits for: approved, it runs its execution again; rejected, it fails. */
 export const decideHoldUpdate = defineUpdate<PaymentExecution, [{ gate: string; decision: 'APPROVE' | 'REJECT' }]>('decideHold');

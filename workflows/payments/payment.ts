@@ -1,4 +1,13 @@
-import { allHandlersFinished, ApplicationFailure, condition, proxyLocalActivities, setHandler, sleep, upsertSearchAttributes } from '@temporalio/workflow';
+import {
+  allHandlersFinished,
+  ApplicationFailure,
+  condition,
+  patched,
+  proxyLocalActivities,
+  setHandler,
+  sleep,
+  upsertSearchAttributes,
+} from '@temporalio/workflow';
 import type { PaymentActivities } from '../../activities/payments';
 import type { Execution, ExecutionStep, HeldExecution } from '../../src/contexts/payments/services/quote-execution';
 import { ERROR } from '../../src/domain/errors';
@@ -28,6 +37,9 @@ const { executeQuote, fundQuote, expireQuote, endHeldExecution } = proxyLocalAct
 
 type Hold = HeldExecution['held'];
 
+/** Holds record their webhook (OUTGOING_PAYMENT.PENDING_AUTHORIZATION), which the waiting run delivers; runs before it delivered none. */
+const HELD_ANNOUNCED = 'held-announced';
+
 /**
  * One payment, from its quote to its end, in one workflow (workflow id = transaction id; the quote
  * id is a search attribute). It waits for the quote's execution (an update answered once the funds
@@ -47,8 +59,6 @@ export async function payment(input: PaymentInput): Promise<string> {
   let hold: Hold | null = null;
   /** The key of the request a gate held: the execution that follows the approval is that request's. */
   let heldRequestKey: string | undefined;
-  /** The hold's webhook (OUTGOING_PAYMENT.PENDING_AUTHORIZATION), delivered after the execution is answered; steps recorded before it carried none. */
-  const heldEvents: Execution['events'] = [];
   const approved: string[] = [];
   let rejected = false;
   /** Set by a REJECT signalled by another workflow: why the payment fails (an SCA challenge: SCA_NOT_COMPLETED). */
@@ -70,14 +80,21 @@ export async function payment(input: PaymentInput): Promise<string> {
       if ('held' in step) {
         hold = step.held;
         heldRequestKey = requestKey;
-        heldEvents.push(...(step.events ?? []));
         return { transactionId: input.transactionId, held: { gate: hold.gate, status: hold.status, expiresAt: hold.expiresAt } };
       }
       execution = step;
       hold = null;
       return { transactionId: step.transactionId, repeat: step.repeat };
     });
-  setHandler(executePaymentUpdate, (request) => execute(() => executeQuote({ quoteId: input.quoteId, requestKey: request.requestKey }), request.requestKey));
+  setHandler(executePaymentUpdate, (request) => {
+    // Gates the request's own proof satisfies stay approved for every later run of the gates (a later gate's hold, its approval).
+    const proven = request.approved ?? [];
+    for (const gate of proven) if (!approved.includes(gate)) approved.push(gate);
+    return execute(
+      () => executeQuote({ quoteId: input.quoteId, requestKey: request.requestKey, ...(proven.length > 0 ? { approved: [...approved] } : {}) }),
+      request.requestKey,
+    );
+  });
   setHandler(fundQuoteUpdate, ({ amount }) => execute(() => fundQuote({ quoteId: input.quoteId, amount })));
   const approve = (gate: string) => {
     approved.push(gate);
@@ -133,9 +150,10 @@ export async function payment(input: PaymentInput): Promise<string> {
     }
     if (hold) {
       const waiting: Hold = hold;
-      const announce = heldEvents.splice(0);
-      if (announce.length > 0) await turn.run(() => deliverEvents(input.platformId, announce, attributes, { local: true }));
-      await condition(() => rejected || hold !== waiting || execution !== null, waiting.expiresInSeconds * 1000);
+      const decided = condition(() => rejected || hold !== waiting || execution !== null, waiting.expiresInSeconds * 1000);
+      // The hold's webhook, as an ordinary activity: scheduled with the task that answers the execution, it never delays that answer.
+      if (waiting.events?.length && patched(HELD_ANNOUNCED)) await deliverEvents(input.platformId, waiting.events, attributes);
+      await decided;
       await condition(() => !turn.busy);
       if (execution) break;
       if (hold !== waiting) continue; // held again, by a later gate

@@ -15,6 +15,10 @@ export {
   type SignedRequestChallenge,
 } from './services/signed-requests';
 export { requireWallet } from './services/wallets';
+export { verifySingleShotStamp } from './services/single-shot-stamps';
+export { releaseSignedRequest } from './services/signed-request-release';
+export { assertOtpContactFree, assertWalletVerified, retargetOtpCredentials, tiedOtpCredentials } from './services/contact-credentials';
+export { WALLET_SIGNATURE_GATE } from './gates/wallet-signature';
 export { type OwnerContacts, type OwnerContactsSource, provideWalletOwnerContacts } from './services/owner-contacts';
 export { openWalletEmailCredential } from './services/wallet-credentials';
 export { assertCredentialSetUnchanged, currentCredentialSet, liveCredentials, lockCredentialSet } from './services/credential-set';

@@ -54,12 +54,17 @@ export async function startQuote(client: Client, input: QuoteInput, options: { t
  * Executes a quote: the update joins the payment's running workflow, or starts one to answer when
  * it has ended. The update id is the request's key, so Temporal answers a retry of the request
  * (same key) with its first outcome, and the execution records the key, so a retry that comes
- * after the workflow ended is told from another request (a repeat, 409).
+ * after the workflow ended is told from another request (a repeat, 409). `approved`: the gates
+ * the request's proof satisfies (checked by the caller before it asks).
  */
-export async function executeQuote(client: Client, input: QuoteInput, options: { requestKey: string; taskQueue?: string }): Promise<PaymentExecution> {
+export async function executeQuote(
+  client: Client,
+  input: QuoteInput,
+  options: { requestKey: string; taskQueue?: string; approved?: string[] },
+): Promise<PaymentExecution> {
   return sendUpdate(() =>
     client.workflow.executeUpdateWithStart(executePaymentUpdate, {
-      args: [{ requestKey: options.requestKey }],
+      args: [{ requestKey: options.requestKey, ...(options.approved?.length ? { approved: options.approved } : {}) }],
       updateId: `execute:${options.requestKey}`,
       startWorkflowOperation: withStart(input, options.taskQueue),
     }),

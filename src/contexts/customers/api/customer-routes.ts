@@ -4,7 +4,18 @@ import type { WebhookEvent } from '../../webhooks';
 import { currentTerms } from '../domain/agreements';
 import { DomainError } from '../../../domain/errors';
 import { logger } from '../../../logger';
-import { createCustomer, createProblems, deleteCustomer, findCustomer, listCustomers, updateCustomer, updateProblems } from '../services/customers';
+import {
+  createCustomer,
+  createProblems,
+  deleteCustomer,
+  findCustomer,
+  listCustomers,
+  updateCustomer,
+  updateProblems,
+  type CustomerWrite,
+} from '../services/customers';
+import { changeWalletTiedContact, walletTiedChangeOf } from '../services/wallet-contact-change';
+import { signedCallOf, SignedRequestChallengeSchema, WalletSignatureHeadersSchema } from '../../../api/wallet-signature';
 import { announceOpenedAccounts } from '../../../temporal/starters/webhook-delivery';
 import { customerView } from '../services/customer-views';
 import { startWebhookDelivery } from '../../../temporal/starters/webhook-delivery';
@@ -121,19 +132,46 @@ export const customerRoutes = [
       if (!customer) throw DomainError.notFound('Customer');
       return updateProblems(await em.findOneOrFail(Platform, { id: caller.platformId }), customer, body);
     },
+    headers: WalletSignatureHeadersSchema,
     responses: {
-      200: { description: 'The updated customer', schema: CustomerSchema },
-      400: { description: 'INVALID_INPUT (every invalid field in details.errors) or END_USER_TERMS_VERSION_NOT_FOUND', schema: errorResponses[400].schema },
-      401: errorResponses[401],
+      200: { description: 'The updated customer (for a wallet-tied email or phone change: on the signed retry)', schema: CustomerSchema },
+      202: {
+        description:
+          "An email change of a customer whose embedded wallet has an EMAIL_OTP credential (a phone change: SMS_OTP), sent without signature headers: sign payloadToSign with a session of the customer's wallet and send the same request again with Svc-Wallet-Signature and Request-Id",
+        schema: SignedRequestChallengeSchema,
+      },
+      400: {
+        description:
+          'INVALID_INPUT (every invalid field in details.errors; email and phoneNumber changed together for a wallet-tied customer, rule separateContactChange), END_USER_TERMS_VERSION_NOT_FOUND, AUTH_CREDENTIAL_VERIFICATION_REQUIRED (no credential of the wallet was ever verified), AUTH_CREDENTIAL_VERIFICATION_EXPIRED (every session of the wallet has ended)',
+        schema: errorResponses[400].schema,
+      },
+      401: {
+        description:
+          'UNAUTHORIZED, or on the signed retry: WALLET_SIGNATURE_MALFORMED, WALLET_SIGNATURE_INVALID, WALLET_SIGNATURE_BODY_MISMATCH, WALLET_SIGNATURE_MISSING, REQUEST_ID_MISSING, UNAUTHORIZED (unknown, used or expired request)',
+        schema: errorResponses[401].schema,
+      },
       404: { description: 'Not found, deleted, or owned by another platform', schema: errorResponses[404].schema },
-      409: { description: 'UMA_ADDRESS_EXISTS', schema: errorResponses[400].schema },
+      409: {
+        description:
+          'UMA_ADDRESS_EXISTS, EMAIL_OTP_EMAIL_ALREADY_EXISTS / SMS_OTP_PHONE_NUMBER_ALREADY_EXISTS (another credential uses it), EMAIL_OTP_CREDENTIAL_SET_CHANGED / SMS_OTP_CREDENTIAL_SET_CHANGED (the credentials changed since the 202), OPERATION_IN_PROGRESS (another contact change waits for its signature)',
+        schema: errorResponses[400].schema,
+      },
     },
-    handler: async ({ em, caller, params, body, deps }) => {
+    handler: async ({ em, caller, params, body, deps, req }) => {
       const platform = await em.findOneOrFail(Platform, { id: caller.platformId });
-      const { customer, events, opened } = await updateCustomer(em, platform, params.customerId, body, {
-        masterKey: deps.config.masterKey,
-        environment: caller.environment,
-      });
+      const ctx = { masterKey: deps.config.masterKey, environment: caller.environment };
+      const tied = await walletTiedChangeOf(em, caller.platformId, params.customerId, body);
+      let write: CustomerWrite;
+      if (tied) {
+        const call = signedCallOf(req, caller, tied.walletAccountId);
+        const outcome = await changeWalletTiedContact(em, { platform, customerId: params.customerId, update: body, tied, call, ctx });
+        if (outcome.status === 'CHALLENGE') return { status: 202, body: outcome.challenge };
+        write = outcome.result;
+      } else {
+        // Signature headers mean nothing to a synchronous update (spec §4.4 rule 5).
+        write = await updateCustomer(em, platform, params.customerId, body, ctx);
+      }
+      const { customer, events, opened } = write;
       await deliver(deps, events);
       await announceOpenedAccounts({ em, temporal: deps.temporal, taskQueue: deps.taskQueue, environment: caller.environment }, opened);
       return { status: 200, body: customerView(customer) };

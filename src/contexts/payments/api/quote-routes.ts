@@ -10,7 +10,10 @@ import { logger } from '../../../logger';
 import { executionRequestKey } from '../domain/execution-attempts';
 import { executeQuote, startQuote } from '../../../temporal/starters/quote';
 import { challengeWorkflowInput, workflowInput } from '../services/quote-workflow-input';
-import { assertExecutableWithoutWalletSignature, createQuote, quoteIds, quoteView, readQuoteRequestRows, type QuoteRequest } from '../services/quotes';
+import { createQuote, quoteIds, quoteView, readQuoteRequestRows, type QuoteRequest } from '../services/quotes';
+import { signedCallOf, SignedRequestChallengeSchema, WalletSignatureHeadersSchema } from '../../../api/wallet-signature';
+import type { SignedCall } from '../../wallet-auth';
+import { executeFromWallet, walletSourceOf } from '../services/wallet-execution';
 import { QuoteRequestSchema, QuoteSchema } from './quote-schemas';
 import { startScaChallenge } from '../../../temporal/starters/sca-challenge';
 import { loadScaCustomer, SCA_AUTHORIZATION_GATE, type ChallengeKind } from '../../sca';
@@ -162,42 +165,52 @@ export const quoteRoutes = [
     permission: 'TRANSACT',
     operationId: 'executeQuote',
     summary: 'Execute a quote',
-    description: 'Execute a quote: the funds are held and the payment starts',
+    description:
+      "Execute a quote: the funds are held and the payment starts. An EMBEDDED_WALLET source is executed with its owner's stamp over the quote's payloadToSign (Svc-Wallet-Signature); without one the payment is held and the call answered 202 with a signed request, whose signed retry (Svc-Wallet-Signature and Request-Id) executes it",
     tags: TAGS,
     params: IdParam('quoteId'),
     idempotent: 'workflow',
+    headers: WalletSignatureHeadersSchema,
     responses: {
       200: {
         description:
           'The quote, PROCESSING once the funds are held (its transaction is transactionId); for a customer of an SCA region PENDING_AUTHORIZATION with its scaChallenge, released by POST /quotes/{quoteId}/authorize (a trusted beneficiary skips it)',
         schema: QuoteSchema,
       },
+      202: {
+        description:
+          'EMBEDDED_WALLET source without Svc-Wallet-Signature: the payment is held (PENDING_AUTHORIZATION) until the signed retry of this request, or until expiresAt (then EXPIRED)',
+        schema: SignedRequestChallengeSchema,
+      },
       400: {
         description: 'QUOTE_EXPIRED, INSUFFICIENT_FUNDS, INVALID_BANK_ACCOUNT, EXTERNAL_ACCOUNT_VERIFICATION_REQUIRED',
         schema: errorResponses[400].schema,
       },
       401: {
-        description: 'UNAUTHORIZED, or WALLET_SIGNATURE_MISSING for an EMBEDDED_WALLET source without Svc-Wallet-Signature',
+        description:
+          'UNAUTHORIZED (also a Request-Id that is unknown, used or expired), or for an EMBEDDED_WALLET source: WALLET_SIGNATURE_MALFORMED, WALLET_SIGNATURE_INVALID (not a signature of the payload by an active session of the wallet), WALLET_SIGNATURE_BODY_MISMATCH (the retry differs from the first call), WALLET_SIGNATURE_MISSING (a Request-Id without a stamp)',
         schema: errorResponses[401].schema,
       },
       404: errorResponses[404],
       409: {
         description:
-          'BANK_ACCOUNT_VALIDATION_PENDING, or CONFLICT when the quote has been executed already (details.transactionId names its transaction) or can no longer be executed',
+          'BANK_ACCOUNT_VALIDATION_PENDING, or CONFLICT when the quote has been executed already (details.transactionId names its transaction), can no longer be executed, or waits for its authorization (another request holds it)',
         schema: errorResponses[400].schema,
       },
       ...moneyMovementRefusals,
-      501: { description: 'NOT_IMPLEMENTED: wallet signatures of EMBEDDED_WALLET sources cannot be verified yet', schema: errorResponses[400].schema },
     },
     handler: async ({ em, caller, params, deps, req, idempotencyKey }) => {
       const found = await findQuote(em, caller.platformId, params.quoteId);
-      await assertExecutableWithoutWalletSignature(em, found, req.get('svc-wallet-signature') ?? req.get('grid-wallet-signature'));
       const requestKey = executionRequestKey(idempotencyKey);
+      const wallet = await walletSourceOf(em, found);
+      // A signed retry goes to its request first: replayed after it was used, it is refused, not answered as executed.
+      if (wallet && req.get('request-id') !== undefined) return walletExecution(em, deps, found, signedCallOf(req, caller, wallet.id), requestKey);
       // Executed before: the quote records by which request, so no workflow is asked.
       if (found.executedAt) {
         if (found.executionKey !== requestKey) throw alreadyExecuted(found);
         return { status: 200 as const, body: executedQuoteView(found) };
       }
+      if (wallet) return walletExecution(em, deps, found, signedCallOf(req, caller, wallet.id), requestKey);
       let executed: Awaited<ReturnType<typeof executeQuote>>;
       try {
         executed = await executeQuote(deps.temporal, workflowInput(found), { requestKey, taskQueue: deps.taskQueue });
@@ -217,3 +230,13 @@ export const quoteRoutes = [
     },
   }),
 ];
+
+/** An execution from an embedded wallet: executed (200, the quote as it left it) or held for its signature (202, the challenge). */
+async function walletExecution(em: EntityManager, deps: ApiDeps, found: Quote, call: SignedCall, requestKey: string) {
+  const outcome = await executeFromWallet(em, { temporal: deps.temporal, taskQueue: deps.taskQueue }, { quote: found, call, requestKey });
+  if ('challenge' in outcome) return { status: 202 as const, body: outcome.challenge };
+  if (outcome.executed.repeat) throw alreadyExecuted(found);
+  // The wallet's owner signed; a customer of an SCA region still authorizes the payment.
+  const sca = outcome.executed.held?.gate === SCA_AUTHORIZATION_GATE ? await challenge(em, deps, found, 'HELD_EXECUTION') : undefined;
+  return { status: 200 as const, body: executedQuoteView(found, outcome.executed.held, sca) };
+}

@@ -130,7 +130,10 @@ export const QuoteSchema = z
         }),
       )
       .optional()
-      .openapi({ description: 'REALTIME_FUNDING quotes: where to send the funds, with the reference that matches them to this quote' }),
+      .openapi({
+        description:
+          'REALTIME_FUNDING quotes: where to send the funds, with the reference that matches them to this quote. EMBEDDED_WALLET sources: one EMBEDDED_WALLET entry whose payloadToSign the wallet signs to execute the quote',
+      }),
     rateDetails: RateDetailsSchema.optional(),
     scaChallenge: ScaChallengeSchema.optional().openapi({
       description: 'Only while PENDING_AUTHORIZATION (customers of SCA regions): the challenge POST /quotes/{quoteId}/authorize answers',

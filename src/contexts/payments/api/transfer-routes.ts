@@ -73,6 +73,16 @@ async function sameCurrencyTransfer(
     em.findOne(InternalAccount, { id: transfer.internal.accountId, platformId: caller.platformId }),
     em.findOne(ExternalAccount, { id: transfer.external.accountId, platformId: caller.platformId, deletedAt: null }),
   ]);
+  // A wallet pays only what its owner signed, and this call carries nothing to sign: its payments go through a quote.
+  if (internal?.type === 'EMBEDDED_WALLET' && transfer.internal.field === 'source.accountId') {
+    throw DomainError.invalidInput([
+      {
+        field: transfer.internal.field,
+        constraint: 'embeddedWallet',
+        message: 'an EMBEDDED_WALLET pays through a quote its owner signs: POST /quotes, then POST /quotes/{quoteId}/execute with Svc-Wallet-Signature',
+      },
+    ]);
+  }
   if (internal && external && internal.currency !== external.currency) {
     throw DomainError.invalidInput([
       {
@@ -111,17 +121,14 @@ export const transferRoutes = [
     responses: {
       201: { description: 'The transaction, PROCESSING (or already further)', schema: TransactionSchema },
       400: {
-        description: 'INVALID_INPUT (the accounts hold different currencies), INSUFFICIENT_FUNDS, INVALID_BANK_ACCOUNT, …',
+        description:
+          'INVALID_INPUT (the accounts hold different currencies; an EMBEDDED_WALLET source, constraint embeddedWallet: wallets pay through a signed quote), INSUFFICIENT_FUNDS, INVALID_BANK_ACCOUNT, …',
         schema: errorResponses[400].schema,
       },
       401: errorResponses[401],
       404: { description: "USER_NOT_FOUND: the source account's customer is gone", schema: errorResponses[404].schema },
       409: { description: 'BANK_ACCOUNT_VALIDATION_PENDING', schema: errorResponses[400].schema },
       ...moneyMovementRefusals,
-      501: {
-        description: 'NOT_IMPLEMENTED: an EMBEDDED_WALLET source needs a wallet signature, which cannot be verified yet',
-        schema: errorResponses[400].schema,
-      },
     },
     handler: async (ctx) => {
       const { body } = ctx;

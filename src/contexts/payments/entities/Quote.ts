@@ -34,6 +34,8 @@ export class Quote {
   /** The SCA challenge the quote carries while PENDING_AUTHORIZATION (as issued; no secret in it), null otherwise. */
   @Property({ type: 'json', nullable: true }) scaChallenge?: QuoteChallenge | null;
   @Property({ type: 'string' }) transactionId!: string;
+  /** EMBEDDED_WALLET sources: what the wallet's owner signs to pay this quote (fixed at creation: the signed bytes never change). */
+  @Property({ type: 'text', nullable: true }) walletPayloadToSign?: string | null;
   @Property({ type: 'datetime' }) expiresAt!: Date;
   @Property({ type: 'datetime', nullable: true }) executedAt?: Date | null;
   /** The key of the execute request that took it on (its Idempotency-Key, or one of its own): that request, and a retry of it, are answered as executed. */

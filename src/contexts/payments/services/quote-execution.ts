@@ -46,10 +46,12 @@ export interface Execution {
 /** An execution a gate holds: nothing moved; the payment waits for the hold's decision or its expiry. */
 export interface HeldExecution {
   transactionId: string;
-  /** expiresAt: when the hold lapses, stamped when it was taken (the workflow waits expiresInSeconds). */
-  held: GateHold & { gate: string; expiresAt: string };
-  /** The hold's webhook events (OUTGOING_PAYMENT.PENDING_AUTHORIZATION), for the workflow to deliver. */
-  events?: RecordedEvent[];
+  /**
+   * expiresAt: when the hold lapses, stamped when it was taken (the workflow waits expiresInSeconds).
+   * events: the hold's webhook (OUTGOING_PAYMENT.PENDING_AUTHORIZATION), recorded with it; absent
+   * from holds taken before holds were announced.
+   */
+  held: GateHold & { gate: string; expiresAt: string; events?: RecordedEvent[] };
 }
 
 export type ExecutionStep = Execution | HeldExecution;
@@ -158,7 +160,11 @@ function subjectOf(quote: Quote, platform: Platform, trigger: ExecutionSubject['
 
 const eurValue = (cents: bigint | undefined) => (cents === undefined ? {} : { amountEurCents: cents });
 
-/** A gate held the execution: the quote and its transaction show the hold's status until its decision. */
+/**
+ * A gate held the execution: the quote and its transaction show the hold's status until its
+ * decision, and the platform is told (OUTGOING_PAYMENT.PENDING_AUTHORIZATION, recorded in the same
+ * database transaction; a payment held again records it once).
+ */
 async function hold(em: EntityManager, quote: Quote, payment: Transaction, held: HeldExecution['held']): Promise<HeldExecution> {
   if (payment.status !== held.status) assertTransition(payment.status, held.status);
   const now = new Date();
@@ -169,7 +175,7 @@ async function hold(em: EntityManager, quote: Quote, payment: Transaction, held:
   await em.flush();
   // The reference announces an outgoing payment's PENDING_AUTHORIZATION (once per payment: the event id derives from the transaction and type).
   const events = payment.type === 'OUTGOING' ? await recordEvents(em, quote, payment, [held.status]) : [];
-  return { transactionId: payment.id, held, events };
+  return { transactionId: payment.id, held: { ...held, events } };
 }
 
 /**

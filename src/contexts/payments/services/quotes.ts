@@ -25,6 +25,7 @@ import { insertTogether } from '../../../db/combined-insert';
 import { fundingNeedsAuthorization } from './quote-authorization';
 import { assertPaymentFactorAvailable, paymentFactor } from '../../sca';
 import { isPending, scaChallengeView } from '../domain/quote-challenge';
+import { walletPaymentPayload } from '../domain/wallet-payload';
 
 export interface QuoteRequest {
   source:
@@ -112,6 +113,8 @@ interface Source {
   pullFrom?: ExternalAccount;
   /** As the quote shows it (real-time funding in crypto: with the chain the deposit address is on). */
   stored: Record<string, unknown>;
+  /** The payer is an EMBEDDED_WALLET: its owner signs the quote's payloadToSign to pay it. */
+  wallet?: boolean;
 }
 
 /**
@@ -164,7 +167,11 @@ async function resolveSource(
     ]);
   }
   return {
-    source: { accountId: account.id, stored: { sourceType: 'ACCOUNT', accountId: account.id, ...(customerId ? { customerId } : {}) } },
+    source: {
+      accountId: account.id,
+      stored: { sourceType: 'ACCOUNT', accountId: account.id, ...(customerId ? { customerId } : {}) },
+      ...(account.type === 'EMBEDDED_WALLET' ? { wallet: true } : {}),
+    },
     sendingCurrency: account.currency,
     customerId,
   };
@@ -378,6 +385,19 @@ export async function createQuote(
     remittanceInformation: request.remittanceInformation ?? null,
     purposeOfPayment: request.purposeOfPayment ?? null,
     transactionId,
+    walletPayloadToSign: source.wallet
+      ? walletPaymentPayload({
+          quoteId,
+          transactionId,
+          walletAccountId: source.accountId!,
+          sendingCurrency,
+          totalSendingAmount: priced.totalSendingAmount,
+          receivingCurrency,
+          totalReceivingAmount: priced.totalReceivingAmount,
+          destination: destination.umaAddress ?? destination.accountId,
+          createdAt: now,
+        })
+      : null,
     expiresAt: new Date(now.getTime() + quoteLifetimeSeconds(rail) * 1000),
     executedAt: null,
     createdAt: now,
@@ -419,21 +439,6 @@ export async function createQuote(
   return em.getUnitOfWork().getById<Quote>(Quote, quoteId)!;
 }
 
-/**
- * An EMBEDDED_WALLET source is executed with the customer's wallet signature over the quote
- * (header Svc-Wallet-Signature, spec §4.3). Embedded-wallet authentication arrives with its own
- * issue: until then a missing signature is 401 WALLET_SIGNATURE_MISSING and a given one cannot be
- * checked yet (501), so no wallet pays without its owner's signature.
- */
-export async function assertExecutableWithoutWalletSignature(em: EntityManager, q: Quote, walletSignature: string | undefined): Promise<void> {
-  if (q.source.sourceType !== 'ACCOUNT' || !String(q.source.accountId).startsWith('InternalAccount:')) return;
-  const account = await em.findOne(InternalAccount, { id: String(q.source.accountId) });
-  if (account?.type !== 'EMBEDDED_WALLET') return;
-  if (!walletSignature)
-    throw new DomainError('WALLET_SIGNATURE_MISSING', 'An EMBEDDED_WALLET source needs the Svc-Wallet-Signature header: a stamp over the quote by the wallet');
-  throw new DomainError('NOT_IMPLEMENTED', 'Wallet signatures cannot be verified yet: embedded-wallet sources cannot be executed in this version');
-}
-
 /** How to pay a real-time-funded quote: the service's receiving coordinates (on the quote's crypto network, if any) with a reference unique to the quote. */
 export function quotePaymentInstructions(q: Quote) {
   const reference = `Q${createHash('sha256').update(q.id).digest('hex').slice(0, 11).toUpperCase()}`;
@@ -444,6 +449,18 @@ export function quotePaymentInstructions(q: Quote) {
     customerId: q.customerId ?? null,
     cryptoNetwork: (q.source.cryptoNetwork as DepositNetwork | undefined) ?? null,
   });
+}
+
+/** How an embedded wallet pays the quote: its owner's stamp over this payload, sent with the execute call. */
+function walletPaymentInstructions(payloadToSign: string) {
+  return [
+    {
+      instructionsNotes:
+        'Sign payloadToSign with an active session key of the wallet and send the stamp in Svc-Wallet-Signature with POST /quotes/{id}/execute',
+      isPlatformAccount: false,
+      accountOrWalletInfo: { accountType: 'EMBEDDED_WALLET', payloadToSign },
+    },
+  ];
 }
 
 /** The API's Quote. */
@@ -466,6 +483,7 @@ export function quoteView(q: Quote) {
     rateDetails: rateDetailsView(q.rateDetails),
     // Withheld while the quote waits for its SCA authorization; shown once authorized.
     ...(q.source.sourceType === 'REALTIME_FUNDING' && q.status !== 'PENDING_AUTHORIZATION' ? { paymentInstructions: quotePaymentInstructions(q) } : {}),
+    ...(q.walletPayloadToSign ? { paymentInstructions: walletPaymentInstructions(q.walletPayloadToSign) } : {}),
     ...(q.status === 'PENDING_AUTHORIZATION' && isPending(q.scaChallenge) ? { scaChallenge: scaChallengeView(q.scaChallenge) } : {}),
     ...(q.description ? { description: q.description } : {}),
   };

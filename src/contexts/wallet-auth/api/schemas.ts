@@ -1,5 +1,6 @@
 import { z } from '../../../api/openapi-registry';
 import { IdParam } from '../../../api/schemas/common';
+import { SignedRequestChallengeSchema } from '../../../api/wallet-signature';
 import { AUTH_METHOD_TYPES } from '../domain/auth-methods';
 import { CLIENT_PUBLIC_KEY_PATTERN } from '../domain/p256-keys';
 
@@ -181,13 +182,8 @@ export const PasskeyAuthChallengeSchema = AuthMethodSchema.extend({
   expiresAt: z.iso.datetime(),
 }).openapi('PasskeyAuthChallenge');
 
-export const SignedRequestChallengeSchema = z
-  .object({
-    payloadToSign: z.string().openapi({ description: 'Sign exactly these bytes (UTF-8) with the session key' }),
-    requestId: z.string().openapi({ example: 'Request:7c4a8d09-ca37-4e3e-9e0d-8c2b3e9a1f21' }),
-    expiresAt: z.iso.datetime(),
-  })
-  .openapi('SignedRequestChallenge');
+// The 202 every signed operation answers, of any context: one schema (src/api/wallet-signature.ts).
+export { SignedRequestChallengeSchema };
 
 export const AuthSignedRequestChallengeSchema = SignedRequestChallengeSchema.extend({ type: AuthMethodTypeSchema }).openapi('AuthSignedRequestChallenge');
 
