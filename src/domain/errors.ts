@@ -85,6 +85,8 @@ export const ERROR_CODES = [
   'STABLECOIN_GRID_ENABLEMENT_NOT_REQUESTABLE',
   'STABLECOIN_SYMBOL_ALREADY_EXISTS',
   'STABLECOIN_TOKEN_IDENTIFIER_ALREADY_EXISTS',
+  // 409: agents (an agent action that is not PENDING_APPROVAL cannot be approved or rejected)
+  'TRANSACTION_NOT_PENDING_PLATFORM_APPROVAL',
   // 410
   'CUSTOMER_DELETED',
   // 413: the reference has no code for it (README: deviations)
