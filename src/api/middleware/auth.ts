@@ -8,6 +8,7 @@ import { throttledAddress } from '../../security/client-address';
 import { FailureThrottle } from '../../security/failure-throttle';
 import type { ApiDeps, Caller } from '../context';
 import { credentialKindOf, deviceCodeOfPath } from '../credential-zones';
+import { nulCharacterErrors } from '../input-guards';
 import { tooManyRequests } from './too-many-requests';
 
 /** Far longer than any token id (`Token:<uuid>`, 42 characters): longer user names are not looked up. */
@@ -82,6 +83,9 @@ export function authenticate(deps: ApiDeps, limits: AbuseLimits, now: () => numb
     } catch {
       code = '';
     }
+    // A NUL is refused at the edge on every route (400, naming the field), here too.
+    const nul = nulCharacterErrors({ code }, '');
+    if (nul.length > 0) throw DomainError.invalidInput(nul);
     // Malformed: no code's, refused without a query and counted nowhere (it guesses nothing).
     if (!DEVICE_CODE.test(code)) throw DomainError.notFound('Device code');
     const address = throttledAddress(req.ip);
