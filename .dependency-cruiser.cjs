@@ -20,7 +20,7 @@ const CONTEXT_ORDER = [
   ['external-accounts'],
   ['cards'],
   ['payments'],
-  ['stablecoins', 'invitations'],
+  ['stablecoins', 'invitations', 'agents'],
 ];
 
 const contextPath = (names) => `^src/contexts/(${names.join('|')})/`;

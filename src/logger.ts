@@ -14,6 +14,8 @@ export const REDACTED_PATHS = [
   'clientSecret',
   '*.clientSecret',
   'apiClientSecret',
+  'accessToken',
+  '*.accessToken',
   '*.apiClientSecret',
   '*.*.apiClientSecret',
   'secret',
@@ -29,6 +31,11 @@ export const REDACTED_PATHS = [
   '*.body.code',
   'message.code',
 ];
+
+/** A request URL as logged: a device code in the path is a credential (its redemption needs nothing else), so it is masked. */
+export function loggedUrl(url: string): string {
+  return url.replace(/(\/agents\/device-codes\/)[^/?#]+/g, '$1[redacted]');
+}
 
 /**
  * An error as a log line shows it: its type, message and stack, and the chain of its causes

@@ -2,7 +2,7 @@ import express, { type Request, type Response } from 'express';
 import { randomUUID } from 'node:crypto';
 import { pinoHttp } from 'pino-http';
 import { basePath, DEFAULT_ABUSE_LIMITS } from '../config';
-import { logger } from '../logger';
+import { loggedUrl, logger } from '../logger';
 import type { ApiDeps } from './context';
 import { authenticate } from './middleware/auth';
 import { errorHandler } from './middleware/errors';
@@ -38,7 +38,7 @@ export function createApp(deps: ApiDeps) {
       logger,
       genReqId: (req) => (req as unknown as { id: string }).id,
       customProps: (req) => ({ requestId: (req as unknown as { id: string }).id }),
-      serializers: { req: (req: { method: string; url: string }) => ({ method: req.method, url: req.url }) },
+      serializers: { req: (req: { method: string; url: string }) => ({ method: req.method, url: loggedUrl(req.url) }) },
     }),
   );
 

@@ -11,6 +11,12 @@ registry.registerComponent('securitySchemes', 'BasicAuth', {
   description: 'API token id as the username, client secret as the password.',
 });
 
+registry.registerComponent('securitySchemes', 'AgentAuth', {
+  type: 'http',
+  scheme: 'bearer',
+  description: "An agent's access token, from redeeming its device code (POST /agents/device-codes/{code}/redeem); accepted on /agents/me operations only.",
+});
+
 export function openApiDocument(serverUrl: string) {
   return withLinks(
     new OpenApiGeneratorV31(registry.definitions).generateDocument({
@@ -19,7 +25,7 @@ export function openApiDocument(serverUrl: string) {
         title: 'Payments Service API',
         version: API_VERSION,
         description:
-          'Global payments API for partner platforms: API tokens and platform configuration; invitations; customers (individual and business) with KYC/KYB verifications, beneficial owners, documents, contact verification and bulk CSV import; internal accounts and their balances; external accounts (bank accounts, mobile money, wallets, Lightning) with ownership verification; quotes and payouts (cross-currency, real-time funding, pulls, UMA receivers), same-currency transfers, transactions and receiver lookups; exchange rates and crypto withdrawal fees; directories of institutions, VASPs and UMA providers; cards; stablecoins; webhooks; sandbox simulators. Not built yet: embedded-wallet authentication, strong customer authentication (SCA) and agents. ' +
+          'Global payments API for partner platforms: API tokens and platform configuration; invitations; customers (individual and business) with KYC/KYB verifications, beneficial owners, documents, contact verification and bulk CSV import; internal accounts and their balances; external accounts (bank accounts, mobile money, wallets, Lightning) with ownership verification; quotes and payouts (cross-currency, real-time funding, pulls, UMA receivers), same-currency transfers, transactions and receiver lookups; exchange rates and crypto withdrawal fees; directories of institutions, VASPs and UMA providers; cards; stablecoins; agents (managed by the platform, installed with a device code, reading and managing external accounts with their own bearer token); webhooks; sandbox simulators. Not built yet: embedded-wallet authentication, strong customer authentication (SCA), and the quotes, transfers and approvals of agents. ' +
           'Amounts are integers in the smallest currency unit. Webhooks are signed with P-256 ECDSA (header X-Svc-Signature).',
       },
       servers: [{ url: serverUrl }],

@@ -1,4 +1,6 @@
 import type { Permission } from '../contexts/platforms/domain/permissions';
+import { DomainError } from '../domain/errors';
+import type { Caller } from './context';
 
 // The permissions themselves belong to the platform's tokens; the API decides which one a route needs.
 export { PERMISSIONS, type Permission } from '../contexts/platforms/domain/permissions';
@@ -11,4 +13,16 @@ export { PERMISSIONS, type Permission } from '../contexts/platforms/domain/permi
  */
 export function requiredPermission(method: string, declared?: Permission): Permission {
   return declared ?? (method === 'get' ? 'VIEW' : 'MANAGE');
+}
+
+/**
+ * Why an agent may not make this request, if it may not: a paused agent initiates nothing (it
+ * still reads, so it can see that it is paused), and each operation needs its policy permission.
+ */
+export function agentRefusal(agent: NonNullable<Caller['agent']>, method: string, permission: string | undefined): DomainError | undefined {
+  if (permission && !agent.permissions.includes(permission)) {
+    return new DomainError('FORBIDDEN', `The agent's policy lacks the ${permission} permission this operation needs`);
+  }
+  if (agent.isPaused && method !== 'get') return new DomainError('FORBIDDEN', 'The agent is paused: it may read, but not act');
+  return undefined;
 }

@@ -11,7 +11,8 @@ import { registry, z } from './openapi-registry';
 import { errorResponses, ID_PARAMS } from './schemas/common';
 import { declaredKeys, looksLikeId, nulCharacterErrors, unknownQueryErrors } from './input-guards';
 import { fieldErrors } from '../schemas/field-errors';
-import { requiredPermission, type Permission } from './permissions';
+import { agentRefusal, requiredPermission, type Permission } from './permissions';
+import { credentialKindOf } from './credential-zones';
 import { routePattern } from './route-match';
 
 type Method = 'get' | 'post' | 'patch' | 'put' | 'delete';
@@ -61,6 +62,14 @@ export interface RouteSpec<P extends z.ZodType, Q extends z.ZodType, B extends z
   headers?: z.ZodObject;
   /** The token permission the route needs; by default reads VIEW, money movement TRANSACT, other writes MANAGE (src/api/permissions.ts). */
   permission?: Permission;
+  /**
+   * The credential the route takes when it is not the platform's (src/api/credential-zones.ts
+   * decides it by path; mounting checks that the route agrees): an agent's bearer token, or the
+   * device code being redeemed.
+   */
+  credential?: 'agent' | 'device-code';
+  /** An agent route's policy permission (AgentPermission); a paused agent is refused every write. */
+  agentPermission?: string;
   /** Refuses production tokens (marked `x-sandbox-only` in the OpenAPI document). */
   sandboxOnly?: boolean;
   /**
@@ -103,6 +112,12 @@ export function defineRoute<P extends z.ZodType, Q extends z.ZodType, B extends 
 
 /** Mounts a route: documents it, authenticates (done by the router), validates, runs it. */
 export function mountRoute<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType>(router: Router, deps: ApiDeps, spec: RouteSpec<P, Q, B>): void {
+  const credential = spec.credential ?? 'platform';
+  if (credentialKindOf(spec.method, spec.path.replace(/:\w+/g, 'x')) !== credential) {
+    throw new Error(
+      `${spec.method.toUpperCase()} ${spec.path} declares ${credential} credentials, but its path takes ${credentialKindOf(spec.method, spec.path)} ones`,
+    );
+  }
   document(spec);
   const declaredQuery = declaredKeys(spec.query);
   const idParams = !!spec.params && ID_PARAMS.has(spec.params);
@@ -122,7 +137,16 @@ export function mountRoute<P extends z.ZodType, Q extends z.ZodType, B extends z
       res.setHeader('Deprecation', 'true');
       res.setHeader('Link', `<${spec.deprecated.successor}>; rel="successor-version"`);
     }
-    if (!caller.permissions.includes(permission)) {
+    // Authentication chose the credential by path; a caller of another kind never runs the route.
+    if (credential === 'agent') {
+      if (!caller.agent) throw DomainError.unauthorized();
+      const refusal = agentRefusal(caller.agent, spec.method, spec.agentPermission);
+      if (refusal) throw refusal;
+    } else if (credential === 'device-code') {
+      if (!caller.deviceCodeId) throw DomainError.unauthorized();
+    } else if (caller.agent || caller.deviceCodeId) {
+      throw DomainError.unauthorized();
+    } else if (!caller.permissions.includes(permission)) {
       throw new DomainError('FORBIDDEN', `This API token lacks the ${permission} permission this operation needs`);
     }
     if (spec.sandboxOnly && caller.environment !== 'SANDBOX') {
@@ -227,7 +251,11 @@ function document<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType>
     tags: spec.tags,
     ...(spec.deprecated ? { deprecated: true } : {}),
     ...(spec.sandboxOnly ? { 'x-sandbox-only': true } : {}),
-    'x-permission': requiredPermission(spec.method, spec.permission),
+    ...(spec.credential === 'agent'
+      ? { security: [{ AgentAuth: [] }], ...(spec.agentPermission ? { 'x-agent-permission': spec.agentPermission } : {}) }
+      : spec.credential === 'device-code'
+        ? { security: [] }
+        : { 'x-permission': requiredPermission(spec.method, spec.permission) }),
     request: {
       ...(spec.params ? { params: spec.params as never } : {}),
       ...(spec.query ? { query: spec.query as never } : {}),
@@ -264,6 +292,8 @@ type DocumentedResponse = { description: string; schema?: z.ZodType; headers?: z
  */
 function withStandardResponses(spec: {
   method: Method;
+  credential?: 'agent' | 'device-code';
+  agentPermission?: string;
   body?: z.ZodType;
   path: string;
   permission?: Permission;
@@ -284,10 +314,25 @@ function withStandardResponses(spec: {
     },
     500: errorResponses[500],
   };
-  standard[403] = {
-    description: `FORBIDDEN: the API token lacks the ${requiredPermission(spec.method, spec.permission)} permission${spec.sandboxOnly ? ', or a production token on a sandbox endpoint' : ''}`,
-    schema: errorResponses[400].schema,
-  };
+  if (spec.credential === 'device-code') {
+    // The code is the credential: an unknown one is 404; failures count toward the address's lockout (429).
+    delete standard[401];
+  } else if (spec.credential === 'agent') {
+    standard[401] = {
+      description: 'UNAUTHORIZED: no valid agent access token (platform credentials are not accepted here)',
+      schema: errorResponses[400].schema,
+    };
+    const refusals = [
+      spec.agentPermission ? `the agent's policy lacks ${spec.agentPermission}` : '',
+      spec.method === 'get' ? '' : 'the agent is paused',
+    ].filter(Boolean);
+    if (refusals.length > 0) standard[403] = { description: `FORBIDDEN: ${refusals.join(', or ')}`, schema: errorResponses[400].schema };
+  } else {
+    standard[403] = {
+      description: `FORBIDDEN: the API token lacks the ${requiredPermission(spec.method, spec.permission)} permission${spec.sandboxOnly ? ', or a production token on a sandbox endpoint' : ''}`,
+      schema: errorResponses[400].schema,
+    };
+  }
   if (spec.path.includes(':')) standard[404] = errorResponses[404];
   if (spec.idempotent && spec.idempotent !== 'workflow')
     standard[409] = { description: 'IDEMPOTENCY_KEY_REUSED: the key was used with a different request', schema: errorResponses[400].schema };

@@ -88,6 +88,8 @@ export const ERROR_CODES = [
   // Embedded-wallet passkeys (wallet-keys): a credentialId registered twice (400), a second passkey of a customer (409)
   'PASSKEY_ALREADY_ENROLLED',
   'PASSKEY_CREDENTIAL_ALREADY_EXISTS',
+  // 409: agents (an agent action that is not PENDING_APPROVAL cannot be approved or rejected)
+  'TRANSACTION_NOT_PENDING_PLATFORM_APPROVAL',
   // 410
   'CUSTOMER_DELETED',
   // 413: the reference has no code for it (README: deviations)

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import request from 'supertest';
 import { parse } from 'yaml';
+import { credentialKindOf } from '../../src/api/credential-zones';
 import { registeredRoutes } from '../../src/api/route';
 import { BASE, Harness } from '../support/harness';
 import { REFERENCE_YAML } from '../support/reference-document';
@@ -12,9 +13,21 @@ import { REFERENCE_YAML } from '../support/reference-document';
 let h: Harness;
 let api: Awaited<ReturnType<Harness['platform']>>['api'];
 let token: Awaited<ReturnType<Harness['platform']>>['token'];
+/** An agent's bearer token: the credential of /agents/me routes (the device-code redemption takes none). */
+let agentAuth: string;
+/** The credentials a route takes, by its method and path. */
+const authFor = (method: string, path: string) => ({ platform: api.auth, agent: agentAuth, 'device-code': '' })[credentialKindOf(method, path)];
 beforeAll(async () => {
   h = await Harness.start();
   ({ api, token } = await h.platform());
+  const customer = await api.post('/customers', { customerType: 'INDIVIDUAL', platformCustomerId: 'edges', fullName: 'Eddie Edge' });
+  const policy = {
+    permissions: ['VIEW_TRANSACTIONS', 'MANAGE_EXTERNAL_ACCOUNTS'],
+    defaultExecutionMode: 'AUTO',
+    spendingLimits: { currency: 'USD', perTransactionLimit: 0 },
+  };
+  const agent = await api.post('/agents', { name: 'edges', customerId: customer.body.id, policy });
+  agentAuth = `Bearer ${(await request(h.app).post(`${BASE}/agents/device-codes/${agent.body.deviceCode.code}/redeem`)).body.accessToken}`;
 });
 afterAll(async () => {
   await h.stop();
@@ -39,7 +52,10 @@ describe('NUL characters are refused at the edge as 400 INVALID_INPUT naming the
   test('on every registered route, in a path parameter, a query parameter and the body, never a 500', async () => {
     for (const route of registeredRoutes) {
       const path = route.path.replace(/:[A-Za-z]+/g, 'Thing:a%00b');
-      const res = await request(h.app)[route.method](`${BASE}${path}?limit=%00`).set('Authorization', api.auth).send({ customerId: 'x\u0000' });
+      const res = await request(h.app)
+        [route.method](`${BASE}${path}?limit=%00`)
+        .set('Authorization', authFor(route.method, route.path))
+        .send({ customerId: 'x\u0000' });
       expect(res.status).toBe(400);
       expect(res.body.code).toBe('INVALID_INPUT');
     }
@@ -82,7 +98,7 @@ describe('literal paths always win over parameters', () => {
         if ([...ours].some((o) => o.toLowerCase().replace(/\{[^}]+\}/g, '{}') === key.toLowerCase().replace(/\{[^}]+\}/g, '{}'))) continue; // implemented
         // Not implemented here: it must be answered as unbuilt (501 naming this very operation), not by another route.
         const concrete = path.replace(/\{[^}]+\}/g, 'Thing:00000000-0000-4000-8000-000000000000');
-        const res = await request(h.app)[method as 'get'](`${BASE}${concrete}`).set('Authorization', api.auth).send({});
+        const res = await request(h.app)[method as 'get'](`${BASE}${concrete}`).set('Authorization', authFor(method, path)).send({});
         const unbuilt = res.status === 501 && res.body.code === 'NOT_IMPLEMENTED' && (res.body.reason ?? '').startsWith(`${method.toUpperCase()} ${path} `);
         if (!unbuilt && res.status !== 405) shadowed.push(`${method.toUpperCase()} ${path} → ${res.status} ${res.body.code}`);
         if (res.status === 405 && !path.includes('{')) shadowed.push(`${method.toUpperCase()} ${path} → 405`);
@@ -95,13 +111,14 @@ describe('literal paths always win over parameters', () => {
 describe('the OpenAPI document declares every status an operation can answer', () => {
   test('400, 401 and 500 everywhere; 404 with path ids; 409 where Idempotency-Key is taken; 403 on sandbox endpoints', async () => {
     const doc = (await request(h.app).get(`${BASE}/openapi.json`)).body as {
-      paths: Record<string, Record<string, { responses: Record<string, unknown>; parameters?: { name: string }[] }>>;
+      paths: Record<string, Record<string, { responses: Record<string, unknown>; parameters?: { name: string }[]; security?: unknown[] }>>;
     };
     const fund = doc.paths['/sandbox/internal-accounts/{accountId}/fund']!.post!;
     expect(Object.keys(fund.responses)).toEqual(expect.arrayContaining(['200', '400', '401', '403', '404', '409', '500']));
     for (const [path, operations] of Object.entries(doc.paths)) {
       for (const op of Object.values(operations)) {
-        expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['400', '401', '500']));
+        // The device-code redemption takes no credentials: no 401 (its unknown code is a 404).
+        expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(op.security?.length === 0 ? ['400', '404', '500'] : ['400', '401', '500']));
         if (path.includes('{')) expect(Object.keys(op.responses)).toContain('404');
         if (op.parameters?.some((p) => p.name === 'Idempotency-Key')) expect(Object.keys(op.responses)).toContain('409');
       }

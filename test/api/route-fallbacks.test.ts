@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { createApp } from '../../src/api/app';
 import { registeredRoutes } from '../../src/api/route';
+import { credentialKindOf } from '../../src/api/credential-zones';
 import { UNBUILT_OPERATIONS } from '../../src/api/unbuilt-operations';
 import { DEFAULT_ABUSE_LIMITS } from '../../src/config';
 import { loadReferenceDocument } from '../support/reference-document';
@@ -13,11 +14,19 @@ import { BASE, Harness } from '../support/harness';
 let h: Harness;
 let app: ReturnType<typeof createApp>;
 let auth: string;
+/** An agent's bearer token: the unbuilt operations under /agents/me authenticate agents. */
+let agentAuth: string;
 beforeAll(async () => {
   h = await Harness.start();
   // Every operation twice in a row: the per-token rate limit is not what this file tests.
   app = createApp({ ...h.deps, config: { ...h.deps.config, limits: { ...DEFAULT_ABUSE_LIMITS, requestsPerSecond: 100_000, requestBurst: 100_000 } } });
-  ({ auth } = await h.platform());
+  const p = await h.platform();
+  auth = p.auth;
+  const customer = await p.api.post('/customers', { customerType: 'INDIVIDUAL', platformCustomerId: 'fallbacks', fullName: 'Fay Fallback' });
+  const policy = { permissions: [], defaultExecutionMode: 'AUTO', spendingLimits: { currency: 'USD', perTransactionLimit: 0 } };
+  const agent = await p.api.post('/agents', { name: 'fallbacks', customerId: customer.body.id, policy });
+  const redeemed = await request(app).post(`${BASE}/agents/device-codes/${agent.body.deviceCode.code}/redeem`);
+  agentAuth = `Bearer ${redeemed.body.accessToken}`;
 }, 120_000);
 afterAll(async () => {
   await h.stop();
@@ -55,7 +64,7 @@ describe('operations of the reference not built yet', () => {
       const anonymous = await send(method.toLowerCase(), url);
       if (anonymous.status !== 401 || anonymous.body.code !== 'UNAUTHORIZED')
         problems.push(`${op} without credentials: ${anonymous.status} ${anonymous.body.code}`);
-      const res = await send(method.toLowerCase(), url, auth);
+      const res = await send(method.toLowerCase(), url, credentialKindOf(method, path) === 'agent' ? agentAuth : auth);
       const body = res.body as { status?: number; code?: string; reason?: string; message?: string };
       if (res.status !== 501 || body.code !== 'NOT_IMPLEMENTED' || body.status !== 501 || typeof body.reason !== 'string' || body.message !== body.reason)
         problems.push(`${op}: ${res.status} ${res.text.slice(0, 120)}`);

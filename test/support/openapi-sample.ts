@@ -33,6 +33,10 @@ export interface OperationObject {
   'x-sandbox-only'?: boolean;
   /** The token permission the operation needs (src/api/permissions.ts). */
   'x-permission'?: 'VIEW' | 'TRANSACT' | 'MANAGE';
+  /** Set on operations that take another credential: `[{ AgentAuth: [] }]` (an agent's bearer token), `[]` (none: the device-code redemption). */
+  security?: Record<string, string[]>[];
+  /** The agent policy permission an agent operation needs. */
+  'x-agent-permission'?: string;
 }
 
 const SAMPLE_STRINGS: Record<string, string> = {

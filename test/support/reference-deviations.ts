@@ -329,6 +329,26 @@ export const REFERENCE_DEVIATIONS: Deviation[] = [
     schemaPath: UNDECLARED(501),
     reason: 'A production server without an email or SMS delivery provider cannot send wallet codes (501 NOT_IMPLEMENTED, details delivery NOT_CONFIGURED)',
   },
+  // Agents
+  {
+    operation: ['* /agents/*'],
+    status: 404,
+    schemaPath: ERROR_CODE(404),
+    values: ['NOT_FOUND'],
+    reason: 'Error404 has no code for agents, their actions, device codes or the external accounts an agent names: they answer NOT_FOUND',
+  },
+  {
+    operation: ['POST /agents', 'POST /agents/me/external-accounts'],
+    status: 404,
+    schemaPath: UNDECLARED(404),
+    reason: "An unknown customer (or, for an agent, another customer than its own) is the reference's 404 USER_NOT_FOUND, as elsewhere",
+  },
+  {
+    operation: ['GET /agents/me/actions', 'GET /agents/me/internal-accounts'],
+    status: 400,
+    schemaPath: UNDECLARED(400),
+    reason: 'Invalid filters and unknown query parameters are 400 INVALID_INPUT on every list, as the HTTP conventions say',
+  },
 ];
 
 export function deviationFor(difference: Difference, deviations: readonly Deviation[] = REFERENCE_DEVIATIONS): Deviation | undefined {

@@ -1,5 +1,6 @@
 import { context, propagation, SpanKind, SpanStatusCode, trace, type Tracer } from '@opentelemetry/api';
 import type { NextFunction, Request, Response } from 'express';
+import { loggedUrl } from '../../logger';
 import { routeTemplateOf } from '../route-template';
 
 /**
@@ -12,7 +13,7 @@ export function requestSpans(tracer: Tracer = trace.getTracer('payments-api')) {
     const parent = propagation.extract(context.active(), req.headers);
     const span = tracer.startSpan(
       req.method,
-      { kind: SpanKind.SERVER, attributes: { 'http.request.method': req.method, 'url.path': req.originalUrl.split('?')[0] } },
+      { kind: SpanKind.SERVER, attributes: { 'http.request.method': req.method, 'url.path': loggedUrl(req.originalUrl.split('?')[0]!) } },
       parent,
     );
     const active = trace.setSpan(parent, span);

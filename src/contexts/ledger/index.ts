@@ -9,10 +9,10 @@ export {
 } from './domain/internal-accounts';
 export { type PostingLine } from './domain/ledger';
 export { InternalAccount, JournalEntry, LedgerAccount } from './entities';
-export { InternalAccountSchema, SandboxFundRequestSchema } from './schemas/internal-account-schemas';
+export { InternalAccountListQuerySchema, InternalAccountListSchema, InternalAccountSchema, SandboxFundRequestSchema } from './schemas/internal-account-schemas';
 export { type LedgerAuditContributor } from './services/audit';
 export { holdFunds, receiveFunding, refundSettled, releaseHold, returnShortfallAccountId, reverseCollectedCredit, settleHold } from './services/holds';
-export { fundingInstructions, internalAccountView } from './services/internal-account-views';
+export { fundingInstructions, internalAccountView, internalAccountViews } from './services/internal-account-views';
 export { findInternalAccount } from './services/internal-accounts';
 export { ensureSystemAccountSet, ledgerBalance, postEntry } from './services/ledger';
 export { openPlannedAccounts, provisionPlatformAccounts, recordOpenedAccountEvents } from './services/provisioning';

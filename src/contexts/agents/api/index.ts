@@ -1,0 +1,6 @@
+import { agentMeRoutes } from './agent-me-routes';
+import { deviceCodeRoutes } from './device-code-routes';
+import { managementRoutes } from './management-routes';
+
+/** Agents: managed by the platform (Basic), installed with a device code, acting with their own bearer token under /agents/me. */
+export const routes = [...managementRoutes, ...deviceCodeRoutes, ...agentMeRoutes];
