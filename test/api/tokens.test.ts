@@ -149,6 +149,9 @@ describe('permissions are enforced', () => {
       [
         'post /quotes',
         'post /quotes/{quoteId}/execute',
+        // The customer's SCA proof releases a held payment: the same permission as executing it.
+        'post /quotes/{quoteId}/authorize',
+        'post /quotes/{quoteId}/authorize/resend',
         'post /transfer-out',
         'post /transfer-in',
         'post /transactions/{transactionId}/confirm',
