@@ -377,8 +377,19 @@ describe('customers outside SCA regions', () => {
       signals: list.filter((e) => e.workflowExecutionSignaledEventAttributes).length,
       children: list.filter((e) => e.startChildWorkflowExecutionInitiatedEventAttributes).length,
     });
-    expect(shape(events)).toEqual(shape(recorded));
-    expect(shape(events)).toMatchObject({ activityTasks: 0, signals: 0, children: 0 });
+    // How many workflow tasks a run takes depends on timing (an update and the next step may share
+    // one); what the workflow asks of the engine does not: the same events besides workflow tasks.
+    const { events: count, workflowTasks, ...commands } = shape(events);
+    const { events: recordedCount, workflowTasks: recordedTasks, ...recordedCommands } = shape(recorded);
+    expect(commands).toEqual(recordedCommands);
+    expect(count).toBeLessThanOrEqual(recordedCount);
+    expect(workflowTasks).toBeLessThanOrEqual(recordedTasks);
+    const besidesTasks = (list: typeof events) =>
+      list
+        .filter((e) => !e.workflowTaskScheduledEventAttributes && !e.workflowTaskStartedEventAttributes && !e.workflowTaskCompletedEventAttributes)
+        .map((e) => e.eventType);
+    expect(besidesTasks(events)).toEqual(besidesTasks(recorded));
+    expect(commands).toMatchObject({ activityTasks: 0, signals: 0, children: 0 });
   });
 });
 
