@@ -62,7 +62,7 @@ const walletQuote = (wallet: string, bank: string, amount = 20_000_000, extra: R
 async function signedInWalletQuote(extra: Record<string, unknown> = {}) {
   const p = await h.platform({ embeddedWalletsSupported: true });
   const c = await walletCustomer(p.api);
-  const { key } = await openTestSession(h.orm.em.fork(), { platformId: p.platform.id, accountId: c.wallet });
+  const { key } = await openTestSession(p.api, h.orm.em.fork(), { platformId: p.platform.id, accountId: c.wallet });
   const created = await p.api.post('/quotes', walletQuote(c.wallet, c.bank, 20_000_000, extra));
   expect(created.status).toBe(201);
   const quote = created.body as {
@@ -185,10 +185,15 @@ describe('executing with a single-shot stamp over the quote’s payloadToSign', 
   test('a session of another wallet, or an expired session of this one: 401 WALLET_SIGNATURE_INVALID, nothing moves', async () => {
     const { api, platform, wallet, quote, payload } = await signedInWalletQuote();
     const other = await walletCustomer(api, 0);
-    const { key: otherKey } = await openTestSession(h.orm.em.fork(), { platformId: platform.id, accountId: other.wallet });
+    const { key: otherKey } = await openTestSession(api, h.orm.em.fork(), { platformId: platform.id, accountId: other.wallet });
     const byOther = await execute(api, quote.id, { 'Svc-Wallet-Signature': stamp(otherKey, payload) });
     expect([byOther.status, byOther.body.code]).toEqual([401, 'WALLET_SIGNATURE_INVALID']);
-    const { key: expired } = await openTestSession(h.orm.em.fork(), { platformId: platform.id, accountId: wallet }, { expiresAt: new Date(Date.now() - 1000) });
+    const { key: expired } = await openTestSession(
+      api,
+      h.orm.em.fork(),
+      { platformId: platform.id, accountId: wallet },
+      { expiresAt: new Date(Date.now() - 1000) },
+    );
     const byExpired = await execute(api, quote.id, { 'Svc-Wallet-Signature': stamp(expired, payload) });
     expect([byExpired.status, byExpired.body.code]).toEqual([401, 'WALLET_SIGNATURE_INVALID']);
     expect(await statusOf(api, quote)).toEqual({ quote: 'PENDING', transaction: 'PENDING' });
@@ -269,7 +274,7 @@ describe('executing without a stamp: 202, held until the signed retry', () => {
     const { api, platform, wallet, key, quote } = await signedInWalletQuote();
     const first = (await execute(api, quote.id)).body as { payloadToSign: string; requestId: string };
     const other = await walletCustomer(api, 0);
-    const { key: otherKey } = await openTestSession(h.orm.em.fork(), { platformId: platform.id, accountId: other.wallet });
+    const { key: otherKey } = await openTestSession(api, h.orm.em.fork(), { platformId: platform.id, accountId: other.wallet });
     const attempts: [string, Record<string, string>, object | undefined, number, string][] = [
       ['tampered body', signedHeaders(key, first), { scaFactor: 'PASSKEY' }, 401, 'WALLET_SIGNATURE_BODY_MISMATCH'],
       ['wrong key', signedHeaders(newDeviceKey(), first), undefined, 401, 'WALLET_SIGNATURE_INVALID'],
