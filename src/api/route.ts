@@ -338,5 +338,9 @@ function withStandardResponses(spec: {
     standard[409] = { description: 'IDEMPOTENCY_KEY_REUSED: the key was used with a different request', schema: errorResponses[400].schema };
   if (spec.body && !spec.multipart)
     standard[415] = { description: 'UNSUPPORTED_MEDIA_TYPE: a body not sent as application/json', schema: errorResponses[400].schema };
-  return { ...standard, ...spec.responses };
+  const responses: Record<number, DocumentedResponse> = { ...standard, ...spec.responses };
+  const own = spec.responses[429];
+  // A route's own 429 (its rule's limit) carries Retry-After too, as every 429 does; the token's limit still applies.
+  if (own) responses[429] = { ...own, description: `${own.description}; or ${standard[429]!.description}`, headers: own.headers ?? retryAfterHeader };
+  return responses;
 }

@@ -61,7 +61,10 @@ test('the document says what the service offers: every area that has operations,
     'stablecoins',
     'webhooks',
     'invitations',
+    'embedded-wallet authentication',
+    'strong customer authentication',
+    'agents',
   ])
     expect(description).toContain(area);
-  expect(description).toContain('not built yet: embedded-wallet authentication, strong customer authentication (sca) and agents');
+  expect(description).toContain('not built yet: the quotes, transfers and approvals of agents, and platform approval of transactions');
 });

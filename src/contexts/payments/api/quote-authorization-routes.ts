@@ -92,7 +92,7 @@ export const quoteAuthorizationRoutes = [
     path: '/quotes/:quoteId/authorize/resend',
     permission: 'TRANSACT',
     operationId: 'resendQuoteScaCode',
-    summary: "Resend a quote's SCA code",
+    summary: "Resend a quote's SCA challenge code",
     description: "Send the SMS code of the quote's pending challenge again; the challenge and its expiresAt stay as they are.",
     tags: TAGS,
     params: IdParam('quoteId'),

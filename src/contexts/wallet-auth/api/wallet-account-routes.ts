@@ -41,7 +41,7 @@ export const walletAccountRoutes = [
     method: 'patch',
     path: '/internal-accounts/:id',
     operationId: 'updateInternalAccount',
-    summary: 'Update an internal account',
+    summary: 'Update internal account',
     description: "Toggle an embedded wallet's privateEnabled: 202 with the payload to sign, then the same request signed by a session of the wallet: 200",
     tags: TAGS,
     params: AccountIdParams,
@@ -67,7 +67,7 @@ export const walletAccountRoutes = [
     method: 'post',
     path: '/internal-accounts/:id/export',
     operationId: 'exportInternalAccount',
-    summary: 'Export an embedded wallet',
+    summary: 'Export internal account wallet credentials',
     description:
       "The wallet's credentials, HPKE-sealed to clientPublicKey: 202 with the payload to sign, then the same request signed by a session of the wallet: 200",
     tags: TAGS,
