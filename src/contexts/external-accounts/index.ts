@@ -7,12 +7,5 @@ export { ExternalAccount } from './entities';
 export { externalAccountView } from './services/external-account-views';
 // The agents' mirrors of the customer external-account operations (customer inferred from the agent).
 export { ExternalAccountCreateSchema, ExternalAccountListSchema, ExternalAccountSchema } from './api/schemas';
-export {
-  createExternalAccount,
-  deleteExternalAccount,
-  findExternalAccount,
-  listExternalAccounts,
-  type NewExternalAccount,
-  registrationProblems,
-} from './services/external-accounts';
-export { verificationInput } from './services/verification-input';
+export { registerExternalAccount } from './services/account-registration';
+export { deleteExternalAccount, findExternalAccount, listExternalAccounts, type NewExternalAccount, registrationProblems } from './services/external-accounts';

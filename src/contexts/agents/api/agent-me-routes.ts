@@ -1,7 +1,7 @@
 import type { FilterQuery } from '@mikro-orm/postgresql';
 import { InternalAccount, InternalAccountListSchema, InternalAccountListQuerySchema, internalAccountViews } from '../../ledger';
 import {
-  createExternalAccount,
+  registerExternalAccount,
   deleteExternalAccount,
   ExternalAccountCreateSchema,
   ExternalAccountListSchema,
@@ -11,7 +11,6 @@ import {
   listExternalAccounts,
   type NewExternalAccount,
   registrationProblems,
-  verificationInput,
 } from '../../external-accounts';
 import {
   findCustomerTransactionView,
@@ -28,9 +27,7 @@ import { z } from '../../../api/openapi-registry';
 import { defineRoute } from '../../../api/route';
 import { errorResponses, IdParam } from '../../../api/schemas/common';
 import { DomainError } from '../../../domain/errors';
-import { logger } from '../../../logger';
 import { listPage } from '../../../services/listing';
-import { startExternalAccountVerification } from '../../../temporal/starters/external-account-verification';
 import { policyOf } from '../domain/agent-policy';
 import { findAction, listActions } from '../services/agent-actions';
 import { findAgent } from '../services/agent-lookup';
@@ -213,20 +210,10 @@ export const agentMeRoutes = [
       // Another customer's id is not the agent's to name: answered as an unknown customer.
       if (body.customerId !== undefined && body.customerId !== customerId) throw DomainError.notFound('Customer');
       const platform = await em.findOneOrFail(Platform, { id: caller.platformId });
-      const { account, pendingWork } = await createExternalAccount(em, {
-        platform,
-        environment: caller.environment,
-        owner: 'CUSTOMER',
-        body: { ...body, customerId } as NewExternalAccount,
-      });
-      if (Object.keys(pendingWork).length > 0) {
-        try {
-          await startExternalAccountVerification(deps.temporal, verificationInput(account, pendingWork), { taskQueue: deps.taskQueue });
-        } catch (err) {
-          // Registered already; the worker's sweep starts checks whose workflow did not start.
-          logger.error({ err, externalAccountId: account.id }, 'could not start the account verification workflow');
-        }
-      }
+      const account = await registerExternalAccount(
+        { em, platform, environment: caller.environment, owner: 'CUSTOMER', body: { ...body, customerId } as NewExternalAccount },
+        deps,
+      );
       return { status: 201, body: externalAccountView(account) };
     },
   }),

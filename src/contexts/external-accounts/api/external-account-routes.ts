@@ -4,10 +4,8 @@ import { defineRoute } from '../../../api/route';
 import { errorResponses, IdParam } from '../../../api/schemas/common';
 import { basePath } from '../../../config';
 import { DomainError } from '../../../domain/errors';
-import { logger } from '../../../logger';
-import { openOwnershipChallenge, startExternalAccountVerification, submitOwnershipSignature } from '../../../temporal/starters/external-account-verification';
+import { openOwnershipChallenge, submitOwnershipSignature } from '../../../temporal/starters/external-account-verification';
 import {
-  createExternalAccount,
   deleteExternalAccount,
   findExternalAccount,
   listExternalAccounts,
@@ -16,6 +14,7 @@ import {
   type Owner,
 } from '../services/external-accounts';
 import { externalAccountView } from '../services/external-account-views';
+import { registerExternalAccount } from '../services/account-registration';
 import { verificationInput } from '../services/verification-input';
 import {
   ExternalAccountCreateSchema,
@@ -71,21 +70,10 @@ function accountRoutes(owner: Owner) {
       },
       handler: async ({ em, caller, body, deps, idempotencyKey }) => {
         const platform = await em.findOneOrFail(Platform, { id: caller.platformId });
-        const { account, pendingWork } = await createExternalAccount(em, {
-          platform,
-          environment: caller.environment,
-          owner,
-          body: body as NewExternalAccount,
-          ...(idempotencyKey ? { idempotencyKey } : {}),
-        });
-        if (Object.keys(pendingWork).length > 0) {
-          try {
-            await startExternalAccountVerification(deps.temporal, verificationInput(account, pendingWork), { taskQueue: deps.taskQueue });
-          } catch (err) {
-            // Registered already; the worker's sweep starts checks whose workflow did not start.
-            logger.error({ err, externalAccountId: account.id }, 'could not start the account verification workflow');
-          }
-        }
+        const account = await registerExternalAccount(
+          { em, platform, environment: caller.environment, owner, body: body as NewExternalAccount, ...(idempotencyKey ? { idempotencyKey } : {}) },
+          deps,
+        );
         return { status: 201, body: externalAccountView(account) };
       },
     }),
