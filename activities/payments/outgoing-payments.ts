@@ -7,7 +7,13 @@ import {
   type FailureKind,
   type StepResult,
 } from '../../src/contexts/payments/services/outgoing-payments';
-import { endHeldExecution, executeQuote, fundQuote, type ExecuteQuoteInput } from '../../src/contexts/payments/services/quote-execution';
+import {
+  endHeldExecution,
+  executeQuote,
+  fundQuote,
+  type EndHeldExecutionInput,
+  type ExecuteQuoteInput,
+} from '../../src/contexts/payments/services/quote-execution';
 import { EXECUTION_GATES } from '../../src/contexts/execution-gates';
 import type { ActivityDeps } from '../deps';
 import { countFinishedPayment } from '../metrics';
@@ -27,8 +33,8 @@ export function outgoingPaymentActivities({ orm, metrics, executionGates = EXECU
     async fundQuote(input: { quoteId: string; amount: string }) {
       return fundQuote(orm.em.fork(), input, executionGates);
     },
-    async endHeldExecution(input: { quoteId: string; outcome: 'REJECTED' | 'EXPIRED'; failureReason?: string }) {
-      return endHeldExecution(orm.em.fork(), input);
+    async endHeldExecution(input: EndHeldExecutionInput) {
+      return endHeldExecution(orm.em.fork(), input, executionGates);
     },
     async expireQuote(input: { quoteId: string }) {
       return expireQuote(orm.em.fork(), input);

@@ -13,6 +13,10 @@ export interface ExecutionSubject {
   platformRegion: string;
   environment: 'SANDBOX' | 'PRODUCTION';
   customerId: string | null;
+  /** The agent that made the quote (its execution is that agent's action), absent for the platform's own. */
+  agentId?: string;
+  /** When the quote's locked price lapses. */
+  quoteExpiresAt: Date;
   /** True when the execution read the customer's row under lock already (the policy may read it from memory). */
   customerRowLocked?: boolean;
   /** EXECUTE: POST /quotes/{id}/execute (or an immediate execution); FUNDS_ARRIVED: a real-time-funded quote's money came in. */
@@ -36,17 +40,29 @@ export interface ExecutionSubject {
   description: string | null;
 }
 
+/** Webhook events a gate recorded in the execution's database transaction; the payment's workflow delivers them. */
+export interface GateEvent {
+  eventId: string;
+  type: string;
+}
+
 /** A hold: the payment waits in its workflow until the gate's hold is approved, rejected, or expires. */
 export interface GateHold {
-  /** What the quote and its transaction show while held. */
-  status: 'PENDING_AUTHORIZATION';
+  /**
+   * What the quote and its transaction show while held: PENDING_AUTHORIZATION while the customer
+   * proves it is theirs (SCA, a wallet's signature); PENDING while someone else decides (the
+   * platform approving an agent's action): the quote stays PENDING, and the hold is named on it.
+   */
+  status: 'PENDING_AUTHORIZATION' | 'PENDING';
   /** How long the hold waits for a decision before the payment expires. */
   expiresInSeconds: number;
   /** Why, for people reading the workflow's history. */
   reason: string;
+  /** The gate's own events of the hold (an agent action's AGENT_ACTION.PENDING_APPROVAL). */
+  events?: GateEvent[];
 }
 
-export type GateVerdict = { pass: true } | { hold: GateHold };
+export type GateVerdict = { pass: true; events?: GateEvent[] } | { hold: GateHold };
 
 export const PASS: GateVerdict = { pass: true };
 
@@ -60,4 +76,18 @@ export interface ExecutionGate {
   /** Stable: holds are approved or rejected by this name, and workflow histories record it. */
   readonly name: string;
   check(em: EntityManager, subject: ExecutionSubject, context: { approved: boolean }): Promise<GateVerdict>;
+  /**
+   * The payment this gate held ended without moving money, in the database transaction that ends
+   * it: REJECTED (the hold's decision was no, with the decider's reason), FAILED (approved, but
+   * the execution was then refused: `reason` says why) or EXPIRED (nobody decided in time). The
+   * gate records what it keeps of the hold and returns its webhook events for the workflow to deliver.
+   */
+  holdEnded?(em: EntityManager, ended: HoldEnding): Promise<GateEvent[]>;
+}
+
+export interface HoldEnding {
+  quoteId: string;
+  transactionId: string;
+  outcome: 'REJECTED' | 'FAILED' | 'EXPIRED';
+  reason?: string;
 }

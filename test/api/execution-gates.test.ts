@@ -17,7 +17,7 @@ afterAll(async () => {
 
 type Api = Awaited<ReturnType<Harness['platform']>>['api'];
 
-async function heldPayout(holdSeconds: number) {
+async function heldPayout(holdSeconds: number, kind: 'hold' | 'wait' = 'hold') {
   const { api } = await h.platform();
   const customer = await api.post('/customers', { customerType: 'INDIVIDUAL', platformCustomerId: `g-${Math.random()}`, fullName: 'Jane Doe' });
   const accounts = await api.get(`/customers/internal-accounts?customerId=${encodeURIComponent(customer.body.id)}&currency=USD`);
@@ -30,7 +30,7 @@ async function heldPayout(holdSeconds: number) {
       destination: { destinationType: 'ACCOUNT', accountId: bank.body.id },
       lockedCurrencySide: 'SENDING',
       lockedCurrencyAmount: 10_000,
-      description: `hold:${holdSeconds}`,
+      description: `${kind}:${holdSeconds}`,
     })
   ).body;
   const executed = await api.post(`/quotes/${quote.id}/execute`, undefined, { 'Idempotency-Key': `exec-${quote.id}` });
@@ -41,8 +41,15 @@ const balanceOf = async (api: Api, accountId: string) =>
   (await api.get(`/customers/internal-accounts?limit=100`)).body.data.find((a: { id: string }) => a.id === accountId).balance.amount as number;
 const transactionOf = (api: Api, id: string) => api.get(`/transactions/${id}`).then((r) => r.body);
 const hooksOf = (transactionId: string) => h.receiver.received.filter((w) => w.body.data?.id === transactionId).map((w) => w.body.type);
-const decide = (transactionId: string, decision: 'APPROVE' | 'REJECT', gate = HELD_GATE) =>
-  decideHold(h.temporal, transactionId, { gate, decision, decisionId: `${decision}-${Math.random()}` });
+const decide = (
+  transactionId: string,
+  decision: 'APPROVE' | 'REJECT',
+  gate = HELD_GATE,
+  more: { reason?: string; failureReason?: string; failed?: boolean } = {},
+) => decideHold(h.temporal, transactionId, { gate, decision, decisionId: `${decision}-${Math.random()}`, ...more });
+/** What the test gate told of a quote's hold (its own TEST webhooks), in the order delivered. */
+const gateSteps = (quoteId: string) =>
+  h.receiver.received.filter((w) => w.body.type === 'TEST' && w.body.data?.quoteId === quoteId).map((w) => w.body.data as { step: string; reason?: string });
 
 describe('a payment an execution gate holds', () => {
   test('the execution is answered held: nothing moves, the quote and transaction show PENDING_AUTHORIZATION, another execute is 409, a retry the same answer', async () => {
@@ -123,6 +130,69 @@ describe('a payment an execution gate holds', () => {
     await h.receiver.waitFor(() => hooksOf(quote.transactionId).includes('OUTGOING_PAYMENT.EXPIRED'));
     expect(hooksOf(quote.transactionId).sort()).toEqual(['OUTGOING_PAYMENT.EXPIRED', 'OUTGOING_PAYMENT.PENDING_AUTHORIZATION']);
     await expect(decide(quote.transactionId, 'APPROVE')).rejects.toMatchObject({ code: 'CONFLICT' });
+  });
+});
+
+describe('a hold that leaves the payment PENDING (a decision by someone else, as a platform approving an agent)', () => {
+  test('nothing moves, the quote and transaction stay PENDING with no payment webhook, the gate tells of its hold, another execute is 409', async () => {
+    const { api, usd, quote, executed } = await heldPayout(3600, 'wait');
+    expect(executed.status).toBe(200);
+    expect(executed.body).toMatchObject({ id: quote.id, status: 'PENDING', transactionId: quote.transactionId });
+    expect((await api.get(`/quotes/${quote.id}`)).body.status).toBe('PENDING');
+    expect(await transactionOf(api, quote.transactionId)).toMatchObject({ status: 'PENDING' });
+    await h.receiver.waitFor(() => gateSteps(quote.id).length > 0);
+    expect(gateSteps(quote.id)).toEqual([{ gate: HELD_GATE, quoteId: quote.id, step: 'HELD' }]);
+    expect(hooksOf(quote.transactionId)).toEqual([]);
+    expect(await balanceOf(api, usd)).toBe(100_000);
+    const other = await api.post(`/quotes/${quote.id}/execute`, undefined, { 'Idempotency-Key': 'another' });
+    expect([other.status, other.body.code]).toEqual([409, 'CONFLICT']);
+  });
+
+  test('approve: the gate passes with its own event, the payout completes once', async () => {
+    const { api, usd, quote } = await heldPayout(3600, 'wait');
+    await decide(quote.transactionId, 'APPROVE');
+    await eventually(
+      () => transactionOf(api, quote.transactionId),
+      (t) => t.status === 'COMPLETED',
+    );
+    expect(await balanceOf(api, usd)).toBe(100_000 - quote.totalSendingAmount);
+    await h.receiver.waitFor(() => gateSteps(quote.id).some((step) => step.step === 'APPROVED'));
+    expect(gateSteps(quote.id).map((step) => step.step)).toEqual(['HELD', 'APPROVED']);
+    await h.receiver.waitFor(() => hooksOf(quote.transactionId).includes('OUTGOING_PAYMENT.COMPLETED'));
+    expect(hooksOf(quote.transactionId).sort()).toEqual(['OUTGOING_PAYMENT.COMPLETED', 'OUTGOING_PAYMENT.PROCESSING']);
+    expect((await runLedgerAudit(h.orm.em.fork())).findings).toEqual([]);
+  });
+
+  test("reject with a reason: FAILED with the decider's failureReason, and the gate is told REJECTED with the reason in the same step", async () => {
+    const { api, usd, quote } = await heldPayout(3600, 'wait');
+    await decide(quote.transactionId, 'REJECT', HELD_GATE, { reason: 'not this one', failureReason: 'COMPLIANCE_REJECTED' });
+    const failed = await eventually(
+      () => transactionOf(api, quote.transactionId),
+      (t) => t.status === 'FAILED',
+    );
+    expect(failed.failureReason).toBe('COMPLIANCE_REJECTED');
+    expect((await api.get(`/quotes/${quote.id}`)).body.status).toBe('FAILED');
+    await h.receiver.waitFor(() => gateSteps(quote.id).length === 2);
+    expect(gateSteps(quote.id).slice(1)).toEqual([{ gate: HELD_GATE, quoteId: quote.id, step: 'REJECTED', reason: 'not this one' }]);
+    expect(await balanceOf(api, usd)).toBe(100_000);
+  });
+
+  test('a rejection that ends a refused approval is FAILED to the gate', async () => {
+    const { quote } = await heldPayout(3600, 'wait');
+    await decide(quote.transactionId, 'REJECT', HELD_GATE, { reason: 'the quote expired', failureReason: 'QUOTE_EXPIRED', failed: true });
+    await h.receiver.waitFor(() => gateSteps(quote.id).length === 2);
+    expect(gateSteps(quote.id)[1]).toMatchObject({ step: 'FAILED', reason: 'the quote expired' });
+  });
+
+  test('expire: EXPIRED, and the gate is told', async () => {
+    const { api, quote } = await heldPayout(2, 'wait');
+    await eventually(
+      () => transactionOf(api, quote.transactionId),
+      (t) => t.status === 'EXPIRED',
+      30_000,
+    );
+    await h.receiver.waitFor(() => gateSteps(quote.id).length === 2);
+    expect(gateSteps(quote.id)[1]).toMatchObject({ step: 'EXPIRED' });
   });
 });
 

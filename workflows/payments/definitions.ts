@@ -101,7 +101,7 @@ export interface PaymentExecution {
   /** True when another request had executed (or funded) the quote: this one changed nothing (the execute route answers 409). */
   repeat?: boolean;
   /** Set while a gate holds the payment: which gate, the status the quote shows, and until when it waits. */
-  held?: { gate: string; status: 'PENDING_AUTHORIZATION'; expiresAt: string };
+  held?: { gate: string; status: 'PENDING_AUTHORIZATION' | 'PENDING'; expiresAt: string };
 }
 
 /**
@@ -112,8 +112,19 @@ export interface PaymentExecution {
  */
 export const executePaymentUpdate = defineUpdate<PaymentExecution, [{ requestKey: string; approved?: string[] }]>('execute');
 
-/** The decision a held payment waits for: approved, it runs its execution again; rejected, it fails. */
-export const decideHoldUpdate = defineUpdate<PaymentExecution, [{ gate: string; decision: 'APPROVE' | 'REJECT' }]>('decideHold');
+/**
+ * The decision a held payment waits for: approved, it runs its execution again; rejected, it fails
+ * (with `failureReason` on the transaction when given). `reason` is the decider's words, handed to
+ * the holding gate; `failed` says the rejection ends an approval whose execution was refused.
+ */
+export interface HoldDecisionRequest {
+  gate: string;
+  decision: 'APPROVE' | 'REJECT';
+  reason?: string;
+  failureReason?: string;
+  failed?: boolean;
+}
+export const decideHoldUpdate = defineUpdate<PaymentExecution, [HoldDecisionRequest]>('decideHold');
 
 /**
  * A hold's decision delivered by another workflow (an SCA challenge's outcome): APPROVE runs the

@@ -63,6 +63,8 @@ export async function payment(input: PaymentInput): Promise<string> {
   let rejected = false;
   /** Set by a REJECT signalled by another workflow: why the payment fails (an SCA challenge: SCA_NOT_COMPLETED). */
   let rejectedFor: string | undefined;
+  /** What a REJECT decision said, handed to the gate that held the payment. */
+  let rejection: { reason?: string; failed?: boolean } = {};
   let lifetimeOver = false;
   const turn = oneStepAtATime();
 
@@ -105,9 +107,12 @@ export async function payment(input: PaymentInput): Promise<string> {
   };
   setHandler(
     decideHoldUpdate,
-    async ({ gate, decision }) => {
+    async ({ gate, decision, reason, failureReason, failed }) => {
       if (decision === 'REJECT') {
         rejected = true;
+        // Only decisions that say more carry more: histories of plain rejections replay unchanged.
+        if (failureReason) rejectedFor = failureReason;
+        rejection = { ...(reason ? { reason } : {}), ...(failed ? { failed } : {}) };
         return { transactionId: input.transactionId };
       }
       return approve(gate);
@@ -193,7 +198,13 @@ export async function payment(input: PaymentInput): Promise<string> {
   /** Ends a held (or authorization-pending) payment; false when the quote was not waiting for an authorization any more. */
   async function endHeld(outcome: 'REJECTED' | 'EXPIRED'): Promise<boolean> {
     const ended = await turn.run(async () => {
-      const step = await endHeldExecution({ quoteId: input.quoteId, outcome, ...(rejectedFor ? { failureReason: rejectedFor } : {}) });
+      const step = await endHeldExecution({
+        quoteId: input.quoteId,
+        outcome,
+        ...(rejectedFor ? { failureReason: rejectedFor } : {}),
+        ...(hold ? { gate: hold.gate } : {}),
+        ...rejection,
+      });
       if (step.ended === false) return false;
       hold = null;
       upsertSearchAttributes([{ key: BusinessStatusKey, value: outcome === 'REJECTED' ? 'FAILED' : 'EXPIRED' }]);

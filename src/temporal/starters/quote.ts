@@ -3,6 +3,7 @@ import type { payment } from '../../../workflows/payments/payment';
 import {
   cancelPayoutUpdate,
   decideHoldUpdate,
+  type HoldDecisionRequest,
   executePaymentUpdate,
   fundQuoteUpdate,
   type PaymentExecution,
@@ -96,16 +97,11 @@ export async function fundQuote(
  * passing; rejected, the payment fails. `CONFLICT` when the payment is not held by that gate.
  * A decision's own id makes its retries one decision.
  */
-export async function decideHold(
-  client: Client,
-  transactionId: string,
-  decision: { gate: string; decision: 'APPROVE' | 'REJECT'; decisionId: string },
-): Promise<PaymentExecution> {
+export async function decideHold(client: Client, transactionId: string, decision: HoldDecisionRequest & { decisionId: string }): Promise<PaymentExecution> {
+  const { decisionId, ...request } = decision;
   try {
     return await retryingUnprocessedUpdate(() =>
-      client.workflow
-        .getHandle(transactionId)
-        .executeUpdate(decideHoldUpdate, { args: [{ gate: decision.gate, decision: decision.decision }], updateId: `decide:${decision.decisionId}` }),
+      client.workflow.getHandle(transactionId).executeUpdate(decideHoldUpdate, { args: [request], updateId: `decide:${decisionId}` }),
     );
   } catch (err) {
     if (err instanceof WorkflowNotFoundError) throw new DomainError('CONFLICT', `The payment is not held by ${decision.gate}`);

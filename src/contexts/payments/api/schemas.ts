@@ -68,6 +68,7 @@ export const TransactionSchema = z
     // Outgoing payments (OutgoingTransaction of the reference).
     sentAmount: CurrencyAmountSchema.optional(),
     quoteId: z.string().optional(),
+    agentId: z.string().optional().openapi({ description: 'The agent whose action made the transaction, when an agent made it' }),
     exchangeRate: z.number().optional(),
     fees: z.number().int().optional().openapi({ format: 'int64' }),
     platformFees: z.number().int().optional().openapi({ format: 'int64' }),

@@ -34,6 +34,10 @@ export class Quote {
   /** The SCA challenge the quote carries while PENDING_AUTHORIZATION (as issued; no secret in it), null otherwise. */
   @Property({ type: 'json', nullable: true }) scaChallenge?: QuoteChallenge | null;
   @Property({ type: 'string' }) transactionId!: string;
+  /** The agent that made the quote (through /agents/me), null for the platform's own quotes. */
+  @Property({ type: 'string', nullable: true }) agentId?: string | null;
+  /** The execution gate holding the quote's execution, null when none (a hold need not change the status). */
+  @Property({ type: 'string', nullable: true }) heldBy?: string | null;
   /** EMBEDDED_WALLET sources: what the wallet's owner signs to pay this quote (fixed at creation: the signed bytes never change). */
   @Property({ type: 'text', nullable: true }) walletPayloadToSign?: string | null;
   @Property({ type: 'datetime' }) expiresAt!: Date;

@@ -30,6 +30,8 @@ export class Transaction {
   @Property({ type: 'datetime', nullable: true }) settledAt?: Date | null;
   // Outgoing payments: the quote they execute, what left the source and at which price.
   @Property({ type: 'string', nullable: true }) quoteId?: string | null;
+  /** The agent whose action made this transaction (the reference's agentId), null otherwise. */
+  @Property({ type: 'string', nullable: true }) agentId?: string | null;
   @Property({ type: 'bigint', nullable: true }) sentAmount?: bigint | null;
   @Property({ type: 'string', nullable: true }) sentCurrency?: string | null;
   @Property({ type: 'bigint', nullable: true }) fees?: bigint | null;

@@ -7,7 +7,7 @@ import { Platform } from '../../platforms';
 import { Customer } from '../../customers';
 import { heldWhole, readJoined } from '../../../db/joined-rows';
 import { DomainError } from '../../../domain/errors';
-import type { ExecutionGate, ExecutionSubject, GateHold } from '../../../domain/execution-gate';
+import type { ExecutionGate, ExecutionSubject, GateEvent, GateHold } from '../../../domain/execution-gate';
 import { payoutPlan, type PayoutPlan } from '../domain/payout-scenarios';
 import { pullPlan, type PullPlan } from '../domain/pull-scenarios';
 import { assertPaidBySendingFunds } from '../domain/quote-funding';
@@ -98,16 +98,20 @@ export async function executeQuote(em: EntityManager, input: ExecuteQuoteInput, 
       if (payment.status !== 'PROCESSING') return executed([], true);
       return executed(await recordEvents(tx, quote, payment, ['PROCESSING'], { balanceOf: [payer] }), true);
     }
-    const resuming = (input.approved ?? []).length > 0 && quote.status === 'PENDING_AUTHORIZATION';
+    const held = quote.status === 'PENDING_AUTHORIZATION' || !!quote.heldBy;
+    const resuming = (input.approved ?? []).length > 0 && held;
     if (quote.status === 'EXPIRED' || (!resuming && quote.expiresAt.getTime() <= Date.now()))
       throw new DomainError('QUOTE_EXPIRED', 'The quote has expired; request a new quote');
     if (quote.status === 'PENDING_AUTHORIZATION' && !resuming)
       throw new DomainError('CONFLICT', 'The quote is waiting for its authorization; it is executed once authorized');
+    if (held && !resuming) throw new DomainError('CONFLICT', 'The quote is waiting for a decision on its execution; it is executed once approved');
     if (quote.status !== 'PENDING' && !resuming) throw new DomainError('CONFLICT', `The quote is ${quote.status} and cannot be executed`);
     if (!payer && !pullFrom) throw new DomainError('CONFLICT', 'A real-time-funded quote is executed by the arrival of its funds, not by this call');
     const subject = { ...subjectOf(quote, platform, 'EXECUTE', destination), customerRowLocked: true };
+    const gateEvents: GateEvent[] = [];
     for (const gate of gates) {
       const verdict = await gate.check(tx, subject, { approved: (input.approved ?? []).includes(gate.name) });
+      if ('pass' in verdict) gateEvents.push(...(verdict.events ?? []));
       if ('hold' in verdict)
         return hold(tx, quote, payment, {
           gate: gate.name,
@@ -129,7 +133,7 @@ export async function executeQuote(em: EntityManager, input: ExecuteQuoteInput, 
       await receiveFunding(tx, { platformId: quote.platformId, transactionId: payment.id, currency: quote.sendingCurrency, amount: quote.totalSendingAmount });
     }
     quote.executionKey = input.requestKey ?? null;
-    return executed((await startProcessing(tx, quote, payment)).events, false);
+    return executed([...(await startProcessing(tx, quote, payment)).events, ...gateEvents], false);
   });
 }
 
@@ -147,6 +151,8 @@ function subjectOf(quote: Quote, platform: Platform, trigger: ExecutionSubject['
     platformRegion: platform.region,
     environment: quote.environment,
     customerId: quote.customerId ?? null,
+    ...(quote.agentId ? { agentId: quote.agentId } : {}),
+    quoteExpiresAt: quote.expiresAt,
     trigger,
     ...(payer ? { payerAccountId: payer } : {}),
     ...(pullFrom ? { pullAccountId: pullFrom } : {}),
@@ -169,12 +175,15 @@ async function hold(em: EntityManager, quote: Quote, payment: Transaction, held:
   if (payment.status !== held.status) assertTransition(payment.status, held.status);
   const now = new Date();
   quote.status = held.status;
+  quote.heldBy = held.gate;
   quote.updatedAt = now;
   payment.status = held.status;
   payment.updatedAt = now;
   await em.flush();
-  // The reference announces an outgoing payment's PENDING_AUTHORIZATION (once per payment: the event id derives from the transaction and type).
-  const events = payment.type === 'OUTGOING' ? await recordEvents(em, quote, payment, [held.status]) : [];
+  // The reference announces an outgoing payment's PENDING_AUTHORIZATION (once per payment: the
+  // event id derives from the transaction and type); a payment left PENDING has nothing new to say.
+  const announced = payment.type === 'OUTGOING' && held.status === 'PENDING_AUTHORIZATION';
+  const events = [...(announced ? await recordEvents(em, quote, payment, [held.status]) : []), ...(held.events ?? [])];
   return { transactionId: payment.id, held: { ...held, events } };
 }
 
@@ -187,26 +196,49 @@ async function hold(em: EntityManager, quote: Quote, payment: Transaction, held:
  */
 export async function endHeldExecution(
   em: EntityManager,
-  input: { quoteId: string; outcome: 'REJECTED' | 'EXPIRED'; failureReason?: string },
+  input: EndHeldExecutionInput,
+  gates: readonly ExecutionGate[] = [],
 ): Promise<{ events: RecordedEvent[]; ended: boolean }> {
   return em.transactional(async (tx) => {
     const quote = await tx.findOneOrFail(Quote, { id: input.quoteId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     const payment = await tx.findOneOrFail(Transaction, { id: quote.transactionId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     const status = input.outcome === 'REJECTED' ? 'FAILED' : 'EXPIRED';
-    if (quote.status !== 'PENDING_AUTHORIZATION') {
+    const holder = gates.find((gate) => gate.name === (quote.heldBy ?? input.gate));
+    if (quote.status !== 'PENDING_AUTHORIZATION' && !quote.heldBy) {
       const done = quote.status === status && !quote.executedAt;
       return { events: done ? await eventsRecordedBefore(tx, payment, { statuses: [status] }) : [], ended: done };
     }
     assertTransition(payment.status, status);
     const now = new Date();
     quote.status = status;
+    quote.heldBy = null;
     quote.updatedAt = now;
     payment.status = status;
     payment.failureReason = input.outcome === 'REJECTED' ? (input.failureReason ?? 'QUOTE_EXECUTION_FAILED') : 'QUOTE_EXPIRED';
     payment.updatedAt = now;
     await tx.flush();
-    return { events: await recordEvents(tx, quote, payment, [status]), ended: true };
+    const gateEvents = holder?.holdEnded
+      ? await holder.holdEnded(tx, {
+          quoteId: quote.id,
+          transactionId: payment.id,
+          outcome: input.outcome === 'EXPIRED' ? 'EXPIRED' : input.failed ? 'FAILED' : 'REJECTED',
+          ...(input.reason ? { reason: input.reason } : {}),
+        })
+      : [];
+    return { events: [...(await recordEvents(tx, quote, payment, [status])), ...gateEvents], ended: true };
   });
+}
+
+export interface EndHeldExecutionInput {
+  quoteId: string;
+  outcome: 'REJECTED' | 'EXPIRED';
+  failureReason?: string;
+  /** The gate that held it, as the workflow knows it (the quote names it too, since holds were named there). */
+  gate?: string;
+  /** The decider's reason for a rejection, handed to the holding gate. */
+  reason?: string;
+  /** The rejection ends an approval whose execution was refused: the gate sees FAILED. */
+  failed?: boolean;
 }
 
 /**
@@ -244,11 +276,12 @@ async function startProcessing(em: EntityManager, quote: Quote, payment: Transac
   const now = new Date();
   quote.status = 'PROCESSING';
   quote.executedAt = now;
+  quote.heldBy = null;
   quote.updatedAt = now;
   payment.status = 'PROCESSING';
   payment.updatedAt = now;
   await em.getConnection().execute(
-    `with quote as (update quotes set status = ?, executed_at = ?, execution_key = ?, updated_at = ? where id = ?)
+    `with quote as (update quotes set status = ?, executed_at = ?, execution_key = ?, held_by = null, updated_at = ? where id = ?)
      update transactions set status = ?, updated_at = ? where id = ?`,
     [quote.status, now, quote.executionKey ?? null, now, quote.id, payment.status, now, payment.id],
     'run',

@@ -294,7 +294,7 @@ export async function readQuoteRequestRows(
  */
 export async function createQuote(
   em: EntityManager,
-  input: { platform: Platform; environment: Environment; request: QuoteRequest; idempotencyKey?: string },
+  input: { platform: Platform; environment: Environment; request: QuoteRequest; idempotencyKey?: string; agentId?: string },
 ): Promise<Quote> {
   // With an Idempotency-Key the ids derive from it: a request repeated after its first attempt
   // committed and died before answering (its claim taken over) finds that quote, not a second one.
@@ -385,6 +385,7 @@ export async function createQuote(
     remittanceInformation: request.remittanceInformation ?? null,
     purposeOfPayment: request.purposeOfPayment ?? null,
     transactionId,
+    agentId: input.agentId ?? null,
     walletPayloadToSign: source.wallet
       ? walletPaymentPayload({
           quoteId,
@@ -421,6 +422,7 @@ export async function createQuote(
     receivedCurrency: receivingCurrency,
     description: request.description ?? null,
     quoteId,
+    agentId: input.agentId ?? null,
     sentAmount: priced.totalSendingAmount,
     sentCurrency: sendingCurrency,
     fees: priced.feesIncluded,

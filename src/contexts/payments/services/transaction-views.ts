@@ -84,6 +84,7 @@ function quotedFields(t: Transaction) {
   return {
     ...(t.sentAmount != null && t.sentCurrency ? { sentAmount: { amount: t.sentAmount, currency: currencyView(t.sentCurrency) } } : {}),
     ...(t.quoteId ? { quoteId: t.quoteId } : {}),
+    ...(t.agentId ? { agentId: t.agentId } : {}),
     ...(t.exchangeRate != null ? { exchangeRate: t.exchangeRate } : {}),
     ...(t.refund ? { refund: t.refund } : {}),
   };
