@@ -84,4 +84,16 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // Replay's default debug mode leaves promise hooks in the jest process that crash later test files (stack guide T3).
+    files: ['test/**/*.ts'],
+    ignores: ['test/support/replay.ts'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        { object: 'Worker', property: 'runReplayHistory', message: 'Replay through replayHistory (test/support/replay.ts): never in debug mode.' },
+        { object: 'Worker', property: 'runReplayHistories', message: 'Replay through replayHistory (test/support/replay.ts): never in debug mode.' },
+      ],
+    },
+  },
 );

@@ -1,9 +1,10 @@
 import { Resource } from '@opentelemetry/resources';
 import { NoopSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { historyFromJSON } from '@temporalio/common/lib/proto-utils';
-import { bundleWorkflowCode, Worker } from '@temporalio/worker';
+import { bundleWorkflowCode } from '@temporalio/worker';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { replayHistory } from '../support/replay';
 import { TRACING_WORKFLOW_MODULES, tracingWorkerOptions } from '../../src/temporal/tracing';
 
 // Every committed history must replay on the current workflow code: a change that breaks
@@ -27,10 +28,7 @@ const histories = jsonFiles(dir)
 
 const quiet = { log: () => undefined, trace: () => undefined, debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
 
-type Options = Parameters<typeof Worker.runReplayHistory>[0];
-// debugMode false: promise hooks in the main thread break WebCrypto later (stack guide T3).
-const replay = (code: string, history: (typeof histories)[number]['history'], extra: Partial<Options> = {}) =>
-  Worker.runReplayHistory({ workflowBundle: { code }, debugMode: false, ...extra } as Options, history);
+const replay = replayHistory;
 
 function workflowTypeOf(history: (typeof histories)[number]['history']): string {
   return history.events?.[0]?.workflowExecutionStartedEventAttributes?.workflowType?.name ?? '';

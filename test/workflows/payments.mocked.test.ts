@@ -1,6 +1,5 @@
 import { WithStartWorkflowOperation, WorkflowIdConflictPolicy, type WorkflowHandle } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { Worker } from '@temporalio/worker';
 import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,6 +11,7 @@ import type { quote } from '../../workflows/payments/quote';
 import { cancelPayoutUpdate, decideHoldUpdate, executePaymentUpdate, executeQuoteUpdate, type QuoteInput } from '../../workflows/payments/definitions';
 import type { payment } from '../../workflows/payments/payment';
 import { bundledWorker, quietTemporalRuntime, startMockedWorker, type MockedWorker } from '../support/bundled-worker';
+import { replayHistory } from '../support/replay';
 
 // The quote and outgoingPayment state machines with in-memory activities, on the time-skipping
 // server: every sandbox payout row with its durable timers (the 6-minute and 1-minute cases
@@ -324,7 +324,7 @@ describe("payment: one workflow from the quote to the payment's end (workflow id
     expect(calls).toEqual(['execute', 'complete']);
     const history = await handle.fetchHistory();
     expect(history.events!.filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_patch')).toHaveLength(1);
-    await Worker.runReplayHistory({ workflowBundle: { code: readFileSync(process.env.TEST_WORKFLOW_BUNDLE!, 'utf8') } }, history);
+    await replayHistory(readFileSync(process.env.TEST_WORKFLOW_BUNDLE!, 'utf8'), history);
     // The replay suite keeps this shape of history (the patch marker mid-run): recorded on request.
     const file = join(__dirname, '../histories/payment/v2-executions-delivered-together.json');
     if (process.env.RECORD_HISTORIES === '1' && !existsSync(file)) writeFileSync(file, `${historyToJSON(history)}\n`);
