@@ -27,6 +27,7 @@ export const ID_TYPES = [
   'Session',
   // Strong Customer Authentication (sca context)
   'ScaChallenge',
+  'ScaCodeSend',
   'ScaFactor',
   'ScaReset',
   'ScaSession',

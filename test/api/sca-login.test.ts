@@ -1,6 +1,6 @@
 import { createApp } from '../../src/api/app';
 import type { ScaCodeSender } from '../../src/contexts/sca';
-import { ScaChallenge, ScaFactor, ScaSecurityState, ScaSession } from '../../src/contexts/sca/entities';
+import { ScaChallenge, ScaCodeSend, ScaFactor, ScaSecurityState, ScaSession } from '../../src/contexts/sca/entities';
 import { hashScaCode } from '../../src/contexts/sca/domain/one-time-codes';
 import { createToken } from '../../src/contexts/platforms/services/platforms';
 import { Api, Harness } from '../support/harness';
@@ -114,6 +114,29 @@ describe('SMS_OTP login', () => {
       expectProofRefused(await complete(api, client, { factor: 'SMS_OTP', challengeId: started.challengeId, code: SANDBOX_CODE }), 'code', 'invalid');
     }
     expect((await complete(api, client, { factor: 'SMS_OTP', challengeId: started.challengeId, code: sent[0]!.code })).status).toBe(200);
+  });
+});
+
+describe('how often SMS codes are sent', () => {
+  test('five SMS login starts per customer in 15 minutes: the sixth is 429 with Retry-After, sends and stores nothing; another customer is not held back', async () => {
+    const { api, client } = await scaCustomer(h);
+    for (let i = 0; i < 5; i++) await smsStart(api, client);
+    const challenges = await em().count(ScaChallenge, { customerId: client.customerId });
+    const refused = await api.post(client.path('/sca/login/start'), { factor: 'SMS_OTP' });
+    expect(refused.status).toBe(429);
+    expect(refused.body).toMatchObject({ code: 'RATE_LIMITED', details: { retryAfterSeconds: expect.any(Number) } });
+    expect(Number(refused.headers['retry-after'])).toBe(refused.body.details.retryAfterSeconds);
+    expect(await em().count(ScaChallenge, { customerId: client.customerId })).toBe(challenges);
+    const other = await scaCustomer(h);
+    await smsStart(other.api, other.client);
+  });
+
+  test('five concurrent starts beyond the allowance: exactly the allowance is sent', async () => {
+    const { api, client } = await scaCustomer(h);
+    for (let i = 0; i < 3; i++) await smsStart(api, client);
+    const answers = await Promise.all(Array.from({ length: 5 }, () => api.post(client.path('/sca/login/start'), { factor: 'SMS_OTP' })));
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 200, 429, 429, 429]);
+    expect(await em().count(ScaCodeSend, { customerId: client.customerId })).toBe(5);
   });
 });
 

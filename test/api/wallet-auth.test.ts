@@ -234,6 +234,32 @@ describe('OTP login', () => {
   });
 });
 
+describe('how often codes are sent', () => {
+  test('five codes per credential in 15 minutes: the sixth is 429 with Retry-After and sends nothing; another credential is not held back', async () => {
+    const { api, email } = await walletPlatform();
+    for (let i = 0; i < 5; i++) await api.post(`/auth/credentials/${email.id}/challenge`, {}).expect(200);
+    const before = await h.orm.em.fork().findOneOrFail(AuthCredential, { id: email.id });
+    const refused = await api.post(`/auth/credentials/${email.id}/challenge`, {}).expect(429);
+    expect(refused.body).toMatchObject({ code: 'RATE_LIMITED', details: { retryAfterSeconds: expect.any(Number) } });
+    expect(Number(refused.headers['retry-after'])).toBe(refused.body.details.retryAfterSeconds);
+    expect(refused.body.details.retryAfterSeconds).toBeGreaterThan(14 * 60);
+    // The outstanding code is the fifth's, untouched by the refusal.
+    const after = await h.orm.em.fork().findOneOrFail(AuthCredential, { id: email.id });
+    expect(after.challengeSealed).toBe(before.challengeSealed);
+    expect(after.challengeSends).toHaveLength(5);
+    const other = await walletPlatform();
+    await other.api.post(`/auth/credentials/${other.email.id}/challenge`, {}).expect(200);
+  });
+
+  test('sends older than the window no longer count', async () => {
+    const { api, email } = await walletPlatform();
+    const old = new Date(Date.now() - 16 * 60 * 1000).toISOString();
+    await h.orm.em.fork().nativeUpdate(AuthCredential, { id: email.id }, { challengeSends: [old, old, old, old, old] });
+    await api.post(`/auth/credentials/${email.id}/challenge`, {}).expect(200);
+    expect((await h.orm.em.fork().findOneOrFail(AuthCredential, { id: email.id })).challengeSends).toHaveLength(1);
+  });
+});
+
 describe('production codes', () => {
   test('a random code goes to the email through the sender, only a keyed hash of it is stored; 000000 is no code there', async () => {
     const prod = await h.platform({ embeddedWalletsSupported: true, environment: 'PRODUCTION' });

@@ -36,6 +36,10 @@ export const loginRoutes = [
       401: errorResponses[401],
       404: errorResponses[404],
       409: notScaCustomer,
+      429: {
+        description: 'RATE_LIMITED: the customer asked for too many SMS codes (5 per 15 minutes, resends included); retry after Retry-After seconds',
+        schema: errorResponses[400].schema,
+      },
       501: {
         description: 'NOT_IMPLEMENTED: production SMS_OTP without an SMS provider configured on this server; nothing stored',
         schema: errorResponses[400].schema,

@@ -1,3 +1,4 @@
+import { sendRetryAfterSeconds } from '../../../domain/send-window';
 import type { ScaResetStatus } from '../entities/ScaFactorReset';
 
 /** Reset initiations allowed per customer in any 24 hours (reference: 5 per 24 h, else 429). */
@@ -24,9 +25,7 @@ export function resetStatusAt(reset: { status: ScaResetStatus; createdAt: Date; 
   return reset.status;
 }
 
-/** Whole seconds until another reset may start, given the starts of the window (oldest first); 0 when one may start now. */
+/** Whole seconds until another reset may start, given the starts of the window; 0 when one may start now. */
 export function resetRetryAfterSeconds(startsInWindow: Date[], now: Date): number {
-  if (startsInWindow.length < MAX_RESETS_PER_DAY) return 0;
-  const oldest = startsInWindow[startsInWindow.length - MAX_RESETS_PER_DAY]!;
-  return Math.max(1, Math.ceil((oldest.getTime() + RESET_RATE_WINDOW_MS - now.getTime()) / 1000));
+  return sendRetryAfterSeconds(startsInWindow, now, { max: MAX_RESETS_PER_DAY, windowMs: RESET_RATE_WINDOW_MS });
 }

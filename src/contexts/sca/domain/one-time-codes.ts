@@ -1,3 +1,4 @@
+import type { SendWindow } from '../../../domain/send-window';
 import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
 import type { Environment } from '../../platforms';
 
@@ -7,6 +8,11 @@ export const SANDBOX_SCA_CODE = '123456';
 export const SCA_CODE_TTL_MS = 5 * 60 * 1000;
 /** Wrong proofs a challenge survives; the last one burns it. */
 export const MAX_CHALLENGE_ATTEMPTS = 5;
+/**
+ * SMS codes a customer may ask for (login starts, resends) in any 15 minutes: each one is an SMS
+ * paid for. Payment challenges are not counted: each follows a payment the platform made.
+ */
+export const SCA_SEND_WINDOW: SendWindow = { max: 5, windowMs: 15 * 60 * 1000 };
 
 /** A fresh six-digit SMS code; in the sandbox always the documented one. */
 export function newScaCode(environment: Environment): string {

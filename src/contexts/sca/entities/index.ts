@@ -1,5 +1,6 @@
 // The sca context's entities.
 export * from './ScaChallenge';
+export * from './ScaCodeSend';
 export * from './ScaFactor';
 export * from './ScaFactorReset';
 export * from './ScaSecurityState';

@@ -1,3 +1,4 @@
+import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { createHash, randomBytes } from 'node:crypto';
 import { isoBase64URL } from '@simplewebauthn/server/helpers';
@@ -6,8 +7,10 @@ import { DomainError } from '../../../domain/errors';
 import { newId } from '../../../domain/ids';
 import { logger } from '../../../logger';
 import type { ScaChallengePurpose, ScaFactorType } from '../domain/factors';
-import { hashScaCode, newScaCode, SCA_CODE_TTL_MS } from '../domain/one-time-codes';
-import { ScaChallenge, ScaFactor } from '../entities';
+import { hashScaCode, newScaCode, SCA_CODE_TTL_MS, SCA_SEND_WINDOW } from '../domain/one-time-codes';
+import { ScaChallenge, ScaCodeSend, ScaFactor } from '../entities';
+import { Customer } from '../../customers';
+import { sendRetryAfterSeconds } from '../../../domain/send-window';
 import { authenticationOptions } from './passkeys';
 import { platformRelyingParty } from './relying-party';
 import { loadScaCustomer, verifiedPhoneOf } from './sca-customers';
@@ -100,6 +103,7 @@ export async function issueScaChallenge(em: EntityManager, input: IssueScaChalle
     if (input.factor === 'SMS_OTP') {
       const phone = verifiedPhoneOf(customer);
       if (!phone) throw factorUnavailable('SMS_OTP', "the customer's phone number is not verified; verify it with POST /customers/{customerId}/verify-phone");
+      if (input.purpose === 'LOGIN') await countCustomerCodeSend(tx, customer, now);
       tx.create(ScaChallenge, { ...base, codeHash: hashScaCode(input.masterKey, id, code!), destination: phone, webauthnChallenge: null });
       await tx.flush();
       return { challenge: { id, factor: input.factor, expiresAt } satisfies IssuedScaChallenge, phone };
@@ -125,6 +129,28 @@ export async function issueScaChallenge(em: EntityManager, input: IssueScaChalle
   });
   if (code && issued.phone) await deliver(em, input, issued.challenge.id, issued.phone, code, expiresAt);
   return issued.challenge;
+}
+
+/**
+ * Counts an SMS code the customer asked for (a login start, a resend) against SCA_SEND_WINDOW,
+ * under the customer's row lock so that concurrent requests count one after the other; beyond
+ * the window's allowance, 429 RATE_LIMITED with retryAfterSeconds and nothing is sent.
+ */
+async function countCustomerCodeSend(em: EntityManager, customer: Customer, now: Date): Promise<void> {
+  await em.findOneOrFail(Customer, { id: customer.id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+  const since = new Date(now.getTime() - SCA_SEND_WINDOW.windowMs);
+  const recent = await em.find(ScaCodeSend, { customerId: customer.id, sentAt: { $gt: since } }, { fields: ['sentAt'] });
+  const retryAfterSeconds = sendRetryAfterSeconds(
+    recent.map((send) => send.sentAt),
+    now,
+    SCA_SEND_WINDOW,
+  );
+  if (retryAfterSeconds > 0) {
+    throw new DomainError('RATE_LIMITED', `Too many SMS codes for this customer (${SCA_SEND_WINDOW.max} per 15 minutes); retry after ${retryAfterSeconds} s`, {
+      retryAfterSeconds,
+    });
+  }
+  em.create(ScaCodeSend, { id: newId('ScaCodeSend'), platformId: customer.platformId, customerId: customer.id, sentAt: now });
 }
 
 async function deliver(em: EntityManager, input: IssueScaChallengeInput | ResendInput, challengeId: string, to: string, code: string, expiresAt: Date) {
@@ -176,6 +202,7 @@ export async function resendScaChallenge(em: EntityManager, input: ResendInput):
     }
     const phone = verifiedPhoneOf(customer);
     if (!phone) throw factorUnavailable('SMS_OTP', "the customer's phone number is not verified");
+    await countCustomerCodeSend(tx, customer, now);
     challenge.codeHash = hashScaCode(input.masterKey, challenge.id, code);
     challenge.destination = phone;
     challenge.updatedAt = now;

@@ -118,6 +118,10 @@ export const credentialRoutes = [
       },
       400: bad('INVALID_INPUT (an OAUTH credential has no challenge step)'),
       404: errorResponses[404],
+      429: {
+        description: 'RATE_LIMITED: too many one-time codes for this credential (5 per 15 minutes); retry after Retry-After seconds',
+        schema: errorResponses[400].schema,
+      },
       501: { description: 'NOT_IMPLEMENTED: no email/SMS delivery configured (production)', schema: errorResponses[400].schema },
     },
     handler: async ({ em, caller, params, body, deps }) => {

@@ -1,3 +1,4 @@
+import type { SendWindow } from '../../../domain/send-window';
 /** The kinds of credential (the reference's AuthMethodType). */
 export const AUTH_METHOD_TYPES = ['EMAIL_OTP', 'SMS_OTP', 'PASSKEY', 'OAUTH'] as const;
 export type AuthMethodType = (typeof AUTH_METHOD_TYPES)[number];
@@ -16,6 +17,11 @@ export const SIGNED_REQUEST_TTL_MS = 5 * 60 * 1000;
 export const OTP_CHALLENGE_TTL_MS = 5 * 60 * 1000;
 /** Wrong codes tolerated against one challenge; the last one burns it. */
 export const MAX_OTP_ATTEMPTS = 5;
+/**
+ * Codes a credential may be sent in any 15 minutes. Without it, new challenges are free: each
+ * one an email or SMS paid for (pumping), and five more guesses at a fresh code.
+ */
+export const OTP_SEND_WINDOW: SendWindow = { max: 5, windowMs: 15 * 60 * 1000 };
 /** The one code the sandbox accepts (spec §5.6). */
 export const SANDBOX_OTP_CODE = '000000';
 

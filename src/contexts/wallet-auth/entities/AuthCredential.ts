@@ -33,6 +33,8 @@ export class AuthCredential {
    */
   @Property({ type: 'text', nullable: true }) challengeSealed?: string | null;
   @Property({ type: 'datetime', nullable: true }) challengeExpiresAt?: Date | null;
+  /** When this credential's codes were sent, inside OTP_SEND_WINDOW (ISO times, oldest first). */
+  @Property({ type: 'json', nullable: true }) challengeSends?: string[] | null;
   /** Wrong codes against the outstanding challenge; the fifth burns it. */
   @Property({ type: 'integer' }) challengeAttempts: number = 0;
   /** The wallet's credential set when the challenge was issued (see credentialSetFingerprint). */

@@ -5,7 +5,8 @@ import { DomainError } from '../../../domain/errors';
 import { checkClientSecret, decrypt, encrypt, hashClientSecret } from '../../../security/secrets';
 import { logger } from '../../../logger';
 import type { Environment } from '../../platforms';
-import { isOtpType, MAX_OTP_ATTEMPTS, OTP_CHALLENGE_TTL_MS, SANDBOX_OTP_CODE, type OtpMethodType } from '../domain/auth-methods';
+import { isOtpType, MAX_OTP_ATTEMPTS, OTP_CHALLENGE_TTL_MS, OTP_SEND_WINDOW, SANDBOX_OTP_CODE, type OtpMethodType } from '../domain/auth-methods';
+import { sendRetryAfterSeconds, sendsInWindow } from '../../../domain/send-window';
 import { AuthCredential } from '../entities';
 import { assertCredentialSetUnchanged, currentCredentialSet } from './credential-set';
 import { newOtpTargetKey, openOtpBundle, otpTargetBundle } from './otp-encryption';
@@ -45,7 +46,8 @@ function newOtpCode(environment: Environment): string {
  * fresh HPKE target key (its private half sealed with the master key), a new code (stored as a
  * keyed hash; the sandbox's is always 000000 and is not sent), the wallet's credential set at
  * this moment. Outside the sandbox the code goes to the credential's email or phone through the
- * server's sender, after it is stored; with no sender configured nothing is stored (501).
+ * server's sender, after it is stored; with no sender configured nothing is stored (501). At
+ * most OTP_SEND_WINDOW codes per credential: beyond, 429 RATE_LIMITED with retryAfterSeconds.
  */
 export async function issueOtpChallenge(em: EntityManager, credential: AuthCredential, delivery: OtpDelivery): Promise<{ otpEncryptionTargetBundle: string }> {
   if (!isOtpType(credential.type)) throw new DomainError('INVALID_INPUT', `${credential.type} credentials have no OTP challenge`);
@@ -64,21 +66,27 @@ export async function issueOtpChallenge(em: EntityManager, credential: AuthCrede
   };
   const now = new Date();
   const expiresAt = new Date(now.getTime() + OTP_CHALLENGE_TTL_MS);
-  const issued = await em.transactional(async (tx) => {
-    const set = await currentCredentialSet(tx, credential.platformId, credential.accountId);
-    return tx.nativeUpdate(
-      AuthCredential,
-      { id: credential.id, revokedAt: null },
-      {
-        challengeSealed: encrypt(delivery.masterKey, JSON.stringify(sealed)),
-        challengeExpiresAt: expiresAt,
-        challengeAttempts: 0,
-        challengeCredentialSet: set,
-        updatedAt: now,
-      },
-    );
+  await em.transactional(async (tx) => {
+    const locked = await tx.findOne(AuthCredential, { id: credential.id, revokedAt: null }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    if (!locked) throw DomainError.notFound('AuthMethod');
+    const sends = (locked.challengeSends ?? []).map((at) => new Date(at));
+    const retryAfterSeconds = sendRetryAfterSeconds(sends, now, OTP_SEND_WINDOW);
+    if (retryAfterSeconds > 0) {
+      throw new DomainError(
+        'RATE_LIMITED',
+        `Too many one-time codes for this credential (${OTP_SEND_WINDOW.max} per 15 minutes); retry after ${retryAfterSeconds} s`,
+        {
+          retryAfterSeconds,
+        },
+      );
+    }
+    locked.challengeSends = [...sendsInWindow(sends, now, OTP_SEND_WINDOW), now].map((at) => at.toISOString());
+    locked.challengeSealed = encrypt(delivery.masterKey, JSON.stringify(sealed));
+    locked.challengeExpiresAt = expiresAt;
+    locked.challengeAttempts = 0;
+    locked.challengeCredentialSet = await currentCredentialSet(tx, credential.platformId, credential.accountId);
+    locked.updatedAt = now;
   });
-  if (issued !== 1) throw DomainError.notFound('AuthMethod');
   if (delivery.environment !== 'SANDBOX') {
     const wallet = await requireWallet(em, credential.platformId, credential.accountId);
     try {
