@@ -1,3 +1,5 @@
+import { mnemonicToEntropy, validateMnemonic } from '@scure/bip39';
+import { wordlist } from '@scure/bip39/wordlists/english.js';
 import { DelegatedKey } from '../../src/contexts/cards/entities';
 import { WalletSecret } from '../../src/contexts/wallet-auth/entities';
 import { decrypt } from '../../src/security/secrets';
@@ -41,12 +43,15 @@ describe('POST /internal-accounts/{id}/export', () => {
     expect(retry.status).toBe(200);
     expect(retry.body).toEqual({ id: walletId, encryptedWalletCredentials: expect.any(String) });
     const secret = await client.openWalletExport(retry.body.encryptedWalletCredentials);
-    expect(secret).toMatch(/^[0-9a-f]{64}$/);
+    // The reference's plaintext: a BIP-39 mnemonic (24 English words: the 256-bit seed with its checksum).
+    expect(secret.split(' ')).toHaveLength(24);
+    expect(validateMnemonic(secret, wordlist)).toBe(true);
     await expect(new ClientKeyPair().openWalletExport(retry.body.encryptedWalletCredentials)).rejects.toThrow();
-    // Stored sealed under the master key, never in clear.
+    // Stored sealed under the master key, never in clear: the seed the words encode.
     const stored = await h.orm.em.fork().findOneOrFail(WalletSecret, { accountId: walletId }, { populate: ['sealedSeed'] });
-    expect(stored.sealedSeed).not.toContain(secret);
-    expect(decrypt(h.masterKey, stored.sealedSeed)).toBe(secret);
+    const seed = decrypt(h.masterKey, stored.sealedSeed);
+    expect(stored.sealedSeed).not.toContain(seed);
+    expect(Buffer.from(mnemonicToEntropy(secret, wordlist)).toString('hex')).toBe(seed);
     // A second export (another fresh key) gives the same wallet secret.
     const again = new ClientKeyPair();
     const second = await signedPost(api, `/internal-accounts/${walletId}/export`, { clientPublicKey: again.publicKeyHex }, key);

@@ -3,6 +3,7 @@ import { findInternalAccount, internalAccountView, InternalAccount } from '../..
 import type { SignedOperation } from './signed-requests';
 import { sealWalletExport } from './client-sealing';
 import { walletSeed } from './wallet-secrets';
+import { walletMnemonic } from '../domain/wallet-mnemonic';
 
 /**
  * PATCH /internal-accounts/{id} of an embedded wallet: its owner signs the privacy toggle. Wallet
@@ -27,7 +28,7 @@ export function walletPrivacyOperation(
 }
 
 /**
- * POST /internal-accounts/{id}/export: once the owner signed, the wallet's seed, HPKE-sealed to
+ * POST /internal-accounts/{id}/export: once the owner signed, the wallet's mnemonic, HPKE-sealed to
  * the clientPublicKey bound into the request (the same key on both legs: the body is bound).
  */
 export function walletExportOperation(
@@ -41,7 +42,7 @@ export function walletExportOperation(
     prepare: async () => ({ parameters: { targetPublicKey: clientPublicKey } }),
     execute: async (tx: EntityManager) => ({
       id: wallet.id,
-      encryptedWalletCredentials: await sealWalletExport(clientPublicKey, wallet.id, await walletSeed(tx, masterKey, wallet)),
+      encryptedWalletCredentials: await sealWalletExport(clientPublicKey, wallet.id, walletMnemonic(await walletSeed(tx, masterKey, wallet))),
     }),
   };
 }
