@@ -130,11 +130,11 @@ describe('passkey login', () => {
   });
 
   test.each([
-    ['wrong origin', { origin: 'https://evil.example' }],
-    ['wrong RP id', { rpId: 'evil.example' }],
-    ['no user presence', { userPresent: false }],
-    ['bad signature', { signingKey: p256.utils.randomSecretKey() }],
-  ])('%s: 401 UNAUTHORIZED, no session', async (_name, options) => {
+    ['wrong origin', { origin: 'https://evil.example' }, 'origin'],
+    ['wrong RP id', { rpId: 'evil.example' }, 'relying party'],
+    ['no user presence', { userPresent: false }, 'user verification'],
+    ['bad signature', { signingKey: p256.utils.randomSecretKey() }, 'signature'],
+  ])('%s: 401 UNAUTHORIZED naming the check only (never the expected origin, RP id or challenge), no session', async (_name, options, check) => {
     const { api } = await walletPlatform();
     const { walletId } = await walletCustomer(api);
     const { authenticator, credential } = await registerFirstPasskey(api, walletId);
@@ -142,6 +142,8 @@ describe('passkey login', () => {
     const res = await verify(api, credential.id, authenticator.assert(challenge.challenge, options), challenge.requestId);
     expect(res.status).toBe(401);
     expect(res.body.code).toBe('UNAUTHORIZED');
+    expect(res.body.message).toBe(`The passkey assertion was refused: ${check} check failed`);
+    expect(res.text).not.toContain('localhost');
     expect((await api.get(`/auth/sessions?accountId=${encodeURIComponent(walletId)}`)).body.data).toEqual([]);
   });
 

@@ -8,7 +8,8 @@ import type { ScaProofVerdict } from '../domain/proof-verdicts';
 import { checkTotp } from '../domain/totp';
 import { ScaChallenge, ScaFactor } from '../entities';
 import { lockoutOf, recordFailedAttempt } from './lockout';
-import { assertionJson, PasskeyCheckFailed, verifyAssertion } from './passkeys';
+import { verifyAssertion } from './passkeys';
+import { assertionJson, PasskeyCheckFailed } from '../../../security/webauthn';
 import { platformRelyingParty } from './relying-party';
 import { loadScaCustomer, verifiedPhoneOf, type ScaCustomer } from './sca-customers';
 

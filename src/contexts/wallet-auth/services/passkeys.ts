@@ -1,10 +1,18 @@
-import { verifyAuthenticationResponse, verifyRegistrationResponse } from '@simplewebauthn/server';
 import { isoBase64URL } from '@simplewebauthn/server/helpers';
+import {
+  assertionJson,
+  PasskeyCheckFailed,
+  verifyPasskeyAssertion as verifyAssertion,
+  verifyPasskeyRegistration as verifyRegistration,
+  type RegisteredPasskey,
+} from '../../../security/webauthn';
 import { DomainError } from '../../../domain/errors';
 import type { WalletAuthConfig } from './wallet-auth-config';
 
 /** The old fixed sandbox assertion signature (spec §5.6, §9): accepted in SANDBOX only, checked for nothing but the credential and the request. */
 export const LEGACY_SANDBOX_PASSKEY_SIGNATURE = 'sandbox-valid-passkey-signature';
+
+export type { RegisteredPasskey } from '../../../security/webauthn';
 
 export type PasskeyTransport = 'usb' | 'nfc' | 'ble' | 'internal' | 'hybrid';
 
@@ -23,52 +31,38 @@ export interface PasskeyAssertion {
   userHandle?: string;
 }
 
-/** What is kept of a registered passkey: its WebAuthn credential id, its COSE public key (base64url) and signature counter. */
-export interface RegisteredPasskey {
-  credentialId: string;
-  publicKey: string;
-  counter: number;
-  transports: PasskeyTransport[];
+/** A refusal of the one WebAuthn verifier, as a 401 naming the failed check (origin, RP id, challenge, presence, signature, counter). */
+function refused(what: 'attestation' | 'assertion', error: unknown): never {
+  if (error instanceof PasskeyCheckFailed) throw DomainError.unauthorized(`The passkey ${what} was refused: ${error.failure.replace('_', ' ')} check failed`);
+  throw error;
 }
 
-/** The WebAuthn library's refusal, as a 401 naming the failed check (origin, RP id, challenge, presence, signature, counter). */
-const refused = (what: string, error: unknown) =>
-  DomainError.unauthorized(`The passkey ${what} was refused: ${error instanceof Error ? error.message : 'verification failed'}`);
+const expectationsOf = (config: WalletAuthConfig) => ({
+  rpId: config.passkeyRpId,
+  origins: config.passkeyOrigins,
+  requireUserVerification: false,
+  algorithms: [-7],
+});
 
 /**
- * A registration (navigator.credentials.create(), ES256) checked by @simplewebauthn/server: the
+ * A registration (navigator.credentials.create(), ES256) checked by the one WebAuthn verifier: the
  * challenge the platform issued and sent along, the origin and RP id, user presence, the
  * attestation, and that the attested credential is the one named.
  */
 export async function verifyPasskeyRegistration(config: WalletAuthConfig, challenge: string, attestation: PasskeyAttestation): Promise<RegisteredPasskey> {
-  let info;
-  try {
-    const result = await verifyRegistrationResponse({
-      response: {
-        id: attestation.credentialId,
-        rawId: attestation.credentialId,
-        type: 'public-key',
-        response: { clientDataJSON: attestation.clientDataJson, attestationObject: attestation.attestationObject, transports: attestation.transports },
-        clientExtensionResults: {},
-      },
-      expectedChallenge: challenge,
-      expectedOrigin: config.passkeyOrigins,
-      expectedRPID: config.passkeyRpId,
-      requireUserVerification: false,
-      supportedAlgorithmIDs: [-7],
-    });
-    if (!result.verified) throw new Error('not verified');
-    info = result.registrationInfo;
-  } catch (error) {
-    throw refused('attestation', error);
-  }
-  if (info.credential.id !== attestation.credentialId) throw DomainError.unauthorized('The passkey attestation is for another credentialId');
-  return {
-    credentialId: info.credential.id,
-    publicKey: isoBase64URL.fromBuffer(info.credential.publicKey),
-    counter: info.credential.counter,
-    transports: attestation.transports ?? [],
-  };
+  const registered = await verifyRegistration(
+    {
+      id: attestation.credentialId,
+      rawId: attestation.credentialId,
+      type: 'public-key',
+      response: { clientDataJSON: attestation.clientDataJson, attestationObject: attestation.attestationObject, transports: attestation.transports ?? [] },
+      clientExtensionResults: {},
+    },
+    challenge,
+    expectationsOf(config),
+  ).catch((error: unknown) => refused('attestation', error));
+  if (registered.credentialId !== attestation.credentialId) throw DomainError.unauthorized('The passkey attestation is for another credentialId');
+  return { ...registered, transports: attestation.transports ?? [] };
 }
 
 export interface AssertionCheck {
@@ -79,7 +73,7 @@ export interface AssertionCheck {
 }
 
 /**
- * An assertion (navigator.credentials.get()) checked by @simplewebauthn/server: the registered
+ * An assertion (navigator.credentials.get()) checked by the one WebAuthn verifier: the registered
  * credential id, the issued challenge, origin and RP id, the user-presence bit, the signature by
  * the registered key, and a signature counter that moved forward (a clone's replay does not).
  * Returns the counter to store.
@@ -90,29 +84,10 @@ export async function verifyPasskeyAssertion(config: WalletAuthConfig, assertion
     if (check.environment !== 'SANDBOX') throw DomainError.unauthorized('The fixed sandbox passkey signature is accepted in the sandbox only');
     return { counter: check.passkey.counter };
   }
-  try {
-    const result = await verifyAuthenticationResponse({
-      response: {
-        id: assertion.credentialId,
-        rawId: assertion.credentialId,
-        type: 'public-key',
-        response: {
-          clientDataJSON: assertion.clientDataJson,
-          authenticatorData: assertion.authenticatorData,
-          signature: assertion.signature,
-          ...(assertion.userHandle ? { userHandle: assertion.userHandle } : {}),
-        },
-        clientExtensionResults: {},
-      },
-      expectedChallenge: isoBase64URL.fromUTF8String(check.challenge),
-      expectedOrigin: config.passkeyOrigins,
-      expectedRPID: config.passkeyRpId,
-      credential: { id: check.passkey.credentialId, publicKey: isoBase64URL.toBuffer(check.passkey.publicKey), counter: check.passkey.counter },
-      requireUserVerification: false,
-    });
-    if (!result.verified) throw new Error('the signature does not verify');
-    return { counter: result.authenticationInfo.newCounter };
-  } catch (error) {
-    throw refused('assertion', error);
-  }
+  const counter = await verifyAssertion(assertionJson({ ...assertion }), isoBase64URL.fromUTF8String(check.challenge), expectationsOf(config), {
+    id: check.passkey.credentialId,
+    publicKey: check.passkey.publicKey,
+    counter: check.passkey.counter,
+  }).catch((error: unknown) => refused('assertion', error));
+  return { counter };
 }
