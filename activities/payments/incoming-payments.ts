@@ -12,7 +12,7 @@ import type { FinishedPayment } from '../../src/contexts/payments/domain/payment
 import { postEntry, sandboxFundingAccountId } from '../../src/contexts/ledger/services/ledger';
 import { internalAccountView } from '../../src/contexts/ledger/services/internal-account-views';
 import { transactionViews } from '../../src/contexts/payments/services/transaction-views';
-import { recordWebhookEvent } from '../../src/contexts/webhooks/services/webhooks';
+import { closeUnsentEvent, recordWebhookEvent } from '../../src/contexts/webhooks/services/webhooks';
 import type { IncomingPaymentInput, PostedPayment } from '../../workflows/payments/definitions';
 import { refusedStatusOf, type IncomingPaymentDecision } from '../../src/contexts/payments/domain/incoming-approval';
 import type { ActivityDeps } from '../deps';
@@ -91,6 +91,9 @@ export function incomingPaymentActivities({ orm, metrics }: ActivityDeps) {
           await em.flush();
         }
         const events = await recordPaymentEvents(em, tx, input.payment.environment, { balanceUpdate: tx.status === 'COMPLETED' });
+        // The approval call is never retried: its event, if the call never went out (the worker
+        // stopped in between), is closed so that no sweeper delivers it late.
+        await closeUnsentEvent(em, derivedId('Webhook', tx.id, 'INCOMING_PAYMENT.PENDING'));
         const posted: PostedPayment = {
           transactionId: tx.id,
           status: tx.status,

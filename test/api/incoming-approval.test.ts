@@ -1,9 +1,14 @@
 import { createServer, type Server } from 'node:http';
 import { runLedgerAudit } from '../../src/contexts/ledger-audit';
 import { Transaction } from '../../src/contexts/payments/entities';
-import { JournalEntry } from '../../src/contexts/ledger/entities';
 import { createApp } from '../../src/api/app';
 import { newId } from '../../src/domain/ids';
+import { InternalAccount, JournalEntry } from '../../src/contexts/ledger/entities';
+import { WebhookEvent } from '../../src/contexts/webhooks/entities';
+import { createActivities } from '../../activities';
+import { loopbackWebhookSender } from '../support/receiver';
+import type { IncomingPaymentInput } from '../../workflows/payments/definitions';
+import type { IncomingPaymentDecision } from '../../src/contexts/payments/domain/incoming-approval';
 import { Api, Harness } from '../support/harness';
 
 /** What the platform's endpoint answers an INCOMING_PAYMENT.PENDING call with; every other event gets 200. */
@@ -186,6 +191,29 @@ describe('the approval call: INCOMING_PAYMENT.PENDING answered by the platform',
     await eventually(() => expect(endpoint.of(res.body.id, 'INCOMING_PAYMENT.FAILED')).toHaveLength(1));
     await new Promise((r) => setTimeout(r, 500));
     expect(endpoint.of(res.body.id, 'INCOMING_PAYMENT.PENDING')).toHaveLength(1);
+  });
+
+  test('an approval call that never went out (the worker stopped in between) is closed with the decision: no sweeper sends it late', async () => {
+    const { customer, platform } = await receiverSetup();
+    const account = await h.orm.em.fork().findOneOrFail(InternalAccount, { customerId: customer.id, currency: 'USD' });
+    const activities = createActivities({ orm: h.orm, masterKey: h.masterKey, webhookSender: loopbackWebhookSender }) as unknown as {
+      recordIncomingPaymentPending(input: IncomingPaymentInput): Promise<{ eventId: string }>;
+      concludeIncomingPayment(input: { payment: IncomingPaymentInput; decision: IncomingPaymentDecision }): Promise<{ status: string }>;
+    };
+    const payment: IncomingPaymentInput = {
+      transactionId: newId('Transaction'),
+      platformId: platform.id,
+      environment: 'SANDBOX',
+      customerId: customer.id,
+      internalAccountId: account.id,
+      currency: 'USD',
+      amount: '100',
+      source: { sourceType: 'UMA_ADDRESS', umaAddress: '$alice@sender.example.com' },
+    };
+    const { eventId } = await activities.recordIncomingPaymentPending(payment);
+    const concluded = await activities.concludeIncomingPayment({ payment, decision: { decision: 'FAIL', failureReason: 'PAYMENT_APPROVAL_WEBHOOK_ERROR' } });
+    expect(concluded.status).toBe('FAILED');
+    expect((await h.orm.em.fork().findOneOrFail(WebhookEvent, { id: eventId })).state).toBe('FAILED');
   });
 
   test('a platform without a webhook endpoint has no one to ask: approved at once, as before', async () => {
