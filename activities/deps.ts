@@ -10,8 +10,18 @@ export interface WebhookHttpResult {
 }
 
 export interface WebhookSender {
-  /** `environment` picks the destination rules (the sandbox may allow loopback receivers); production when absent. */
-  post(url: string, body: string, headers: Record<string, string>, timeoutMs: number, environment?: 'SANDBOX' | 'PRODUCTION'): Promise<WebhookHttpResult>;
+  /**
+   * `environment` picks the destination rules (the sandbox may allow loopback receivers); production when absent.
+   * `responseCap`: how much of the answer's body is read (the sender's small default unless the caller reads the answer).
+   */
+  post(
+    url: string,
+    body: string,
+    headers: Record<string, string>,
+    timeoutMs: number,
+    environment?: 'SANDBOX' | 'PRODUCTION',
+    responseCap?: number,
+  ): Promise<WebhookHttpResult>;
 }
 
 export interface ActivityDeps {
@@ -19,6 +29,8 @@ export interface ActivityDeps {
   masterKey: Buffer;
   webhookSender: WebhookSender;
   webhookTimeoutMs?: number;
+  /** How long the approval call of an incoming payment waits for the platform's answer (5 s unless a test says otherwise). */
+  approvalCallTimeoutMs?: number;
   /** Outcome counters for Prometheus; nothing is counted without them. */
   metrics?: WorkerMetrics;
   /** The gates quote executions pass; the registered list (src/contexts/execution-gates.ts) unless a test adds its own. */

@@ -12,8 +12,9 @@ import type { FinishedPayment } from '../../src/contexts/payments/domain/payment
 import { postEntry, sandboxFundingAccountId } from '../../src/contexts/ledger/services/ledger';
 import { internalAccountView } from '../../src/contexts/ledger/services/internal-account-views';
 import { transactionViews } from '../../src/contexts/payments/services/transaction-views';
-import { recordWebhookEvent } from '../../src/contexts/webhooks/services/webhooks';
+import { closeUnsentEvent, recordWebhookEvent } from '../../src/contexts/webhooks/services/webhooks';
 import type { IncomingPaymentInput, PostedPayment } from '../../workflows/payments/definitions';
+import { refusedStatusOf, type IncomingPaymentDecision } from '../../src/contexts/payments/domain/incoming-approval';
 import type { ActivityDeps } from '../deps';
 import { countFinishedPayment } from '../metrics';
 
@@ -31,6 +32,68 @@ export function incomingPaymentActivities({ orm, metrics }: ActivityDeps) {
         const before = tx.status;
         const refusal = await settle(em, tx);
         const events = await recordPaymentEvents(em, tx, input.environment, { balanceUpdate: tx.status === 'COMPLETED' });
+        const posted: PostedPayment = {
+          transactionId: tx.id,
+          status: tx.status,
+          events,
+          ...(refusal ? { refusal: { code: refusal.code, message: refusal.reason } } : {}),
+        };
+        return { posted, finished: endingOf(tx, before) };
+      });
+      countFinishedPayment(metrics, finished);
+      return posted;
+    },
+
+    /**
+     * The first step of a UMA payment the platform approves: the PENDING transaction and the
+     * INCOMING_PAYMENT.PENDING event the approval call posts, in one database transaction. The
+     * event carries the transaction and the receiver's information the sender asks for (none
+     * from the sandbox's senders). A retry finds both recorded.
+     */
+    async recordIncomingPaymentPending(input: IncomingPaymentInput): Promise<{ eventId: string }> {
+      return orm.em.fork().transactional(async (em) => {
+        const tx = (await em.findOne(Transaction, { id: input.transactionId })) ?? (await insertPending(em, input));
+        const type = 'INCOMING_PAYMENT.PENDING';
+        const event = await recordWebhookEvent(em, {
+          id: derivedId('Webhook', tx.id, type),
+          platformId: tx.platformId,
+          environment: input.environment,
+          type,
+          data: { ...(await transactionViews(em, [tx]))[0], requestedReceiverCustomerInfoFields: [] },
+        });
+        return { eventId: event.id };
+      });
+    },
+
+    /**
+     * Carries out the decision on a UMA payment, in one database transaction: approved, it is
+     * posted as any incoming payment (the money-movement policy may still refuse it); rejected,
+     * REJECTED with the platform's reason; failed (a 422, a webhook error, no decision in time),
+     * FAILED with its reason. Nothing moves unless approved. The events announcing the outcome are
+     * recorded with it. A retry finds the decision carried out and repeats none of it.
+     */
+    async concludeIncomingPayment(input: { payment: IncomingPaymentInput; decision: IncomingPaymentDecision }): Promise<PostedPayment> {
+      const { decision } = input;
+      const { posted, finished } = await orm.em.fork().transactional(async (em) => {
+        const tx = await em.findOneOrFail(Transaction, { id: input.payment.transactionId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+        const before = tx.status;
+        let refusal: DomainError | null = null;
+        if (decision.decision === 'APPROVE') {
+          if (tx.status === 'PENDING' && decision.receiverCustomerInfo) tx.receiverCustomerInfo = decision.receiverCustomerInfo;
+          refusal = await settle(em, tx);
+        } else if (tx.status === 'PENDING') {
+          const status = refusedStatusOf(decision);
+          assertTransition(tx.status, status);
+          tx.status = status;
+          if (decision.decision === 'REJECT') tx.rejectionReason = decision.reason ?? null;
+          else tx.failureReason = decision.failureReason;
+          tx.updatedAt = new Date();
+          await em.flush();
+        }
+        const events = await recordPaymentEvents(em, tx, input.payment.environment, { balanceUpdate: tx.status === 'COMPLETED' });
+        // The approval call is never retried: its event, if the call never went out (the worker
+        // stopped in between), is closed so that no sweeper delivers it late.
+        await closeUnsentEvent(em, derivedId('Webhook', tx.id, 'INCOMING_PAYMENT.PENDING'));
         const posted: PostedPayment = {
           transactionId: tx.id,
           status: tx.status,
@@ -136,8 +199,9 @@ async function settle(em: EntityManager, tx: Transaction): Promise<DomainError |
 
 /** How the payment ended, when this settling ended it (a repeat finds it ended and reports nothing). */
 function endingOf(tx: Transaction, before: TransactionStatus): FinishedPayment | undefined {
-  if (tx.status === before || (tx.status !== 'COMPLETED' && tx.status !== 'FAILED')) return undefined;
-  return { type: tx.type, outcome: tx.status };
+  if (tx.status === before || (tx.status !== 'COMPLETED' && tx.status !== 'FAILED' && tx.status !== 'REJECTED')) return undefined;
+  // A rejection counts as a failed payment (metrics know COMPLETED, FAILED and RETURNED).
+  return { type: tx.type, outcome: tx.status === 'COMPLETED' ? 'COMPLETED' : 'FAILED' };
 }
 
 /**

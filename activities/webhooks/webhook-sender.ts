@@ -51,7 +51,7 @@ export function createHttpWebhookSender({
     return agent;
   };
   return {
-    async post(url, body, headers, timeoutMs, environment = 'PRODUCTION') {
+    async post(url, body, headers, timeoutMs, environment = 'PRODUCTION', responseCap = RESPONSE_BODY_CAP) {
       // The URL's own rules again (https in production, no credentials): an endpoint stored before
       // the policy, or by a sandbox token of a platform that also has production ones, is not trusted.
       if (endpointRefusal(url, { environment, allowLoopback })) return { status: null, body: '', error: DESTINATION_REFUSED };
@@ -65,7 +65,7 @@ export function createHttpWebhookSender({
           bodyTimeout: timeoutMs,
           signal: AbortSignal.timeout(timeoutMs),
         });
-        return { status: res.statusCode, body: await cappedText(res.body, RESPONSE_BODY_CAP) };
+        return { status: res.statusCode, body: await cappedText(res.body, responseCap) };
       } catch (err) {
         return { status: null, body: '', error: err instanceof DestinationRefusedError ? DESTINATION_REFUSED : NO_ANSWER };
       }

@@ -9,9 +9,21 @@ import { aliasedColumns, mapAliased } from '../../src/db/joined-rows';
 import { countWebhookAttempt } from '../metrics';
 import { RESPONSE_BODY_CAP } from './webhook-sender';
 
+/** How long the approval call of an incoming payment waits for the platform's answer (the reference asks for an answer within 5 s). */
+export const APPROVAL_CALL_TIMEOUT_MS = 5_000;
+/** How much of the approval call's answer is read: enough for receiverCustomerInfo, never an unbounded body. */
+const APPROVAL_ANSWER_CAP = 16_384;
+
 export type AttemptOutcome = DeliveryOutcome & { url?: string; responseBody?: string; alreadyDelivered?: true };
 
-export function webhookActivities({ orm, masterKey, webhookSender, webhookTimeoutMs = 10_000, metrics }: ActivityDeps) {
+export function webhookActivities({
+  orm,
+  masterKey,
+  webhookSender,
+  webhookTimeoutMs = 10_000,
+  approvalCallTimeoutMs = APPROVAL_CALL_TIMEOUT_MS,
+  metrics,
+}: ActivityDeps) {
   // Keys never change once made (a rotation makes a new one): each is unsealed and parsed once, not per event.
   const parsedKeys = new Map<string, KeyObject>();
   function privateKey(key: ActiveSigningKey): KeyObject {
@@ -25,7 +37,12 @@ export function webhookActivities({ orm, masterKey, webhookSender, webhookTimeou
   }
 
   /** Posts one recorded event to its platform's endpoint and records the attempt on it (flushed by the caller). */
-  async function post(event: WebhookEvent, platform: Platform, keys: ActiveSigningKey[]): Promise<AttemptOutcome> {
+  async function post(
+    event: WebhookEvent,
+    platform: Platform,
+    keys: ActiveSigningKey[],
+    call: { timeoutMs: number; responseCap: number } = { timeoutMs: webhookTimeoutMs, responseCap: RESPONSE_BODY_CAP },
+  ): Promise<AttemptOutcome & { fullAnswer?: string }> {
     const url = platform.webhookEndpoint;
     let outcome: AttemptOutcome;
     let status: number | null = null;
@@ -41,13 +58,14 @@ export function webhookActivities({ orm, masterKey, webhookSender, webhookTimeou
         url,
         event.payload,
         { [SIGNATURE_HEADER]: signature, [SIGNATURE_HEADER_ALIAS]: signature, 'x-svc-webhook-id': event.id },
-        webhookTimeoutMs,
+        call.timeoutMs,
         event.environment,
+        call.responseCap,
       );
       status = res.status;
       const answer = res.body.slice(0, RESPONSE_BODY_CAP);
       outcome = res.status === null ? { kind: 'UNREACHABLE', error: res.error ?? 'no response' } : classifyResponse(res.status, answer);
-      outcome = { ...outcome, url, responseBody: answer };
+      outcome = { ...outcome, url, responseBody: answer, ...(call.responseCap > RESPONSE_BODY_CAP ? { fullAnswer: res.body } : {}) };
     }
     event.attempts += 1;
     event.lastAttemptAt = new Date();
@@ -120,6 +138,27 @@ export function webhookActivities({ orm, masterKey, webhookSender, webhookTimeou
      */
     async deliverWebhooks(input: { eventIds: string[] }): Promise<{ eventId: string; outcome: AttemptOutcome }[]> {
       return attempts(input.eventIds, { skipDelivered: true });
+    },
+
+    /**
+     * The approval call of an incoming payment: ONE attempt of its recorded INCOMING_PAYMENT.PENDING
+     * event, signed like every delivery, with a short time-out, never retried (the event is left
+     * DELIVERED or FAILED, so no sweeper sends it again). Returns the platform's answer, whose
+     * status and body decide the payment; `status` null: no HTTP answer; `noEndpoint`: nobody to ask.
+     */
+    async callApprovalWebhook(input: { eventId: string }): Promise<{ status: number | null; body: string; noEndpoint?: true }> {
+      const em = orm.em.fork();
+      const event = await em.findOneOrFail(WebhookEvent, { id: input.eventId });
+      const platform = await em.findOneOrFail(Platform, { id: event.platformId });
+      const keys = (await activeSigningKeys(em, masterKey, [{ platformId: event.platformId, environment: event.environment }])).get(
+        `${event.platformId}/${event.environment}`,
+      )!;
+      const outcome = await post(event, platform, keys, { timeoutMs: approvalCallTimeoutMs, responseCap: APPROVAL_ANSWER_CAP });
+      countWebhookAttempt(metrics, outcome);
+      if (event.state !== 'DELIVERED') event.state = 'FAILED';
+      await em.flush();
+      if (outcome.kind === 'NO_ENDPOINT') return { status: null, body: '', noEndpoint: true };
+      return { status: 'status' in outcome ? outcome.status : null, body: outcome.fullAnswer ?? outcome.responseBody ?? '' };
     },
 
     /** Marks an event that ran out of retries, so it can be found and replayed by an operator. */

@@ -17,8 +17,12 @@ import { mountRoute, registeredRoutes } from './route';
 import { CONTEXTS_DIR, discover } from '../contexts/discover';
 import type { RouteSpec } from './route';
 import { byPathSpecificity } from './route-order';
+import { TRANSACTION_DECIDERS } from '../contexts/transaction-deciders';
 
 export function createApp(deps: ApiDeps) {
+  // The payments context decides pending transactions through these, without importing the list of
+  // every context's deciders. Set on the given object (not a copy): tests change deps after this.
+  deps.transactionDeciders ??= TRANSACTION_DECIDERS;
   const base = basePath(deps.config.apiPrefix);
   const app = express();
   app.disable('x-powered-by');

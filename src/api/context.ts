@@ -6,6 +6,7 @@ import type { ContactCodeSender } from '../contexts/customers/services/contact-v
 import type { ScaCodeSender } from '../contexts/sca';
 import type { WalletAuthConfig } from '../contexts/wallet-auth/services/wallet-auth-config';
 import type { ApiMetrics } from './metrics';
+import type { TransactionDecider } from '../domain/transaction-decision';
 
 export interface ApiDeps {
   orm: MikroORM;
@@ -27,6 +28,10 @@ export interface ApiDeps {
   metrics?: ApiMetrics;
   /** Starts a trace span per request (only when tracing is configured; see src/api/tracing.ts). */
   requestSpans?: RequestHandler;
+  /** Who decides pending transactions (POST /transactions/{id}/approve, /reject); createApp gives the registered list. */
+  transactionDeciders?: readonly TransactionDecider[];
+  /** How long a UMA payment the platform deferred (202) waits for its decision (5 s unless a test shortens it). */
+  incomingPaymentApprovalWindowMs?: number;
 }
 
 export type { Caller } from '../contexts/platforms/services/caller';

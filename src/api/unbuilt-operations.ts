@@ -7,9 +7,6 @@
  * so an operation built later must leave it, and one the reference adds must join it.
  */
 export const UNBUILT_OPERATIONS: readonly string[] = [
-  // Platform approval of transactions
-  'POST /transactions/{transactionId}/approve',
-  'POST /transactions/{transactionId}/reject',
   // Agents: the money-moving operations (quotes, their execution, transfers) come with policy enforcement and approvals
   'POST /agents/me/quotes',
   'POST /agents/me/quotes/{quoteId}/execute',

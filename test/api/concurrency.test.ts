@@ -94,7 +94,7 @@ const transactionsOf = (platformId: string) => h.orm.em.fork().find(Transaction,
 const settled = (p: Platform, transactionId: string) =>
   eventually(
     () => p.get(`/transactions/${transactionId}`).then((r) => r.body.status as string),
-    (s) => s === 'COMPLETED' || s === 'FAILED',
+    (s) => s === 'COMPLETED' || s === 'FAILED' || s === 'REJECTED',
     60_000,
   );
 
@@ -122,8 +122,8 @@ interface Scenario {
     effect: (tx: Transaction) => Promise<void>;
     /** Every webhook type one request sends (balance updates included), sorted. */
     webhooks: string[];
-    /** The payment the request acts on when it exists already (a cancel), and how it ends (by default COMPLETED). */
-    acting?: { transactionId: string; ends: 'FAILED' };
+    /** The payment the request acts on when it exists already (a cancel, a decision), and how it ends (by default COMPLETED). */
+    acting?: { transactionId: string; ends: 'COMPLETED' | 'FAILED' | 'REJECTED' };
   }>;
 }
 
@@ -259,11 +259,56 @@ const scenarios: Record<string, Scenario> = {
           receivingCurrencyAmount: 2_500,
         },
         effect: async () => expect(await balanceOf(c.usd)).toEqual({ balance: 2_500n, held: 0n }),
+        // The approval call (answered 200 by the receiver) once, then the payment's.
+        webhooks: ['INCOMING_PAYMENT.COMPLETED', 'INCOMING_PAYMENT.PENDING', 'INTERNAL_ACCOUNT.BALANCE_UPDATED'],
+      };
+    },
+  },
+  'POST /transactions/:transactionId/approve': {
+    // A UMA payment the platform's webhook deferred (202), approved: credited once.
+    prepare: async (p) => {
+      const { transactionId, usd } = await deferredUmaPayment(p);
+      return {
+        path: `/transactions/${transactionId}/approve`,
+        body: {},
+        effect: async () => expect(await balanceOf(usd)).toEqual({ balance: 2_500n, held: 0n }),
         webhooks: ['INCOMING_PAYMENT.COMPLETED', 'INTERNAL_ACCOUNT.BALANCE_UPDATED'],
+        acting: { transactionId, ends: 'COMPLETED' },
+      };
+    },
+  },
+  'POST /transactions/:transactionId/reject': {
+    // The same, rejected: REJECTED once, nothing moved.
+    prepare: async (p) => {
+      const { transactionId, usd } = await deferredUmaPayment(p);
+      return {
+        path: `/transactions/${transactionId}/reject`,
+        body: { reason: 'RESTRICTED_JURISDICTION' },
+        effect: async (tx) => {
+          expect(tx.rejectionReason).toBe('RESTRICTED_JURISDICTION');
+          expect(await balanceOf(usd)).toEqual({ balance: 0n, held: 0n });
+        },
+        webhooks: ['INCOMING_PAYMENT.FAILED'],
+        acting: { transactionId, ends: 'REJECTED' },
       };
     },
   },
 };
+
+/** A UMA payment of 2,500 whose platform answered its approval call 202: it waits for approve or reject (5 s). */
+async function deferredUmaPayment(p: Platform) {
+  const c = await customer(p, { umaAddress: p.uma(`bob.${Date.now()}${Math.floor(Math.random() * 1e6)}`) });
+  p.receiver.respond = (hook) => (hook.body.type === 'INCOMING_PAYMENT.PENDING' ? 202 : 200);
+  const received = await p.post('/sandbox/uma/receive', {
+    senderUmaAddress: '$success.usd@sandbox.example.com',
+    receiverUmaAddress: c.umaAddress,
+    receivingCurrencyCode: 'USD',
+    receivingCurrencyAmount: 2_500,
+  });
+  expect(received.body.status).toBe('PENDING');
+  p.receiver.received.length = 0;
+  return { transactionId: received.body.id as string, usd: c.usd };
+}
 
 /** The idempotent POST routes of the contexts that move money: each must have a scenario above. */
 function moneyRoutes(): string[] {
@@ -307,7 +352,9 @@ describe(`${N} concurrent identical requests with one Idempotency-Key`, () => {
       expect(answers.filter((a) => a.headers['idempotent-replayed'] !== 'true')).toHaveLength(workflowAnsweredRoutes().has(route) ? N : 1);
 
       // Exactly one payment: a new transaction, or the quote's PENDING one moved on (or the one acted on).
-      const moved = (await transactionsOf(p.platform.id)).filter((t) => !before.has(t.id) || before.get(t.id) === 'PENDING');
+      const moved = (await transactionsOf(p.platform.id)).filter(
+        (t) => (!before.has(t.id) || before.get(t.id) === 'PENDING') && t.id !== s.acting?.transactionId,
+      );
       expect(moved).toHaveLength(s.acting ? 0 : 1);
       const txId = s.acting?.transactionId ?? moved[0]!.id;
       if (String(first.body.id).startsWith('Transaction:')) expect(first.body.id).toBe(txId);

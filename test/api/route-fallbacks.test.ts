@@ -75,10 +75,14 @@ describe('operations of the reference not built yet', () => {
     expect(UNBUILT_OPERATIONS.filter((op) => documented.has(shape(op.split(' ')[0]!, op.split(' ')[1]!)))).toEqual([]);
   });
 
-  test('the 501 names the operation; a path of an unbuilt operation with another method is 405', async () => {
-    const res = await send('post', `/transactions/Transaction:${randomUUID()}/approve`, auth);
-    expect(res.status).toBe(501);
-    expect(res.body.reason).toContain('POST /transactions/{transactionId}/approve');
+  test('the 501 names the operation; a path of an operation with another method is 405', async () => {
+    // Whichever operation is still unbuilt (none once every one is built).
+    for (const op of UNBUILT_OPERATIONS.slice(0, 1)) {
+      const [method, path] = op.split(' ') as [string, string];
+      const res = await send(method.toLowerCase(), concrete(path, `Unknown:${randomUUID()}`), credentialKindOf(method, path) === 'agent' ? agentAuth : auth);
+      expect(res.status).toBe(501);
+      expect(res.body.reason).toContain(op);
+    }
     const wrongMethod = await send('get', `/transactions/Transaction:${randomUUID()}/approve`, auth);
     expect([wrongMethod.status, wrongMethod.body.code, wrongMethod.headers.allow]).toEqual([405, 'METHOD_NOT_ALLOWED', 'POST']);
   });

@@ -155,6 +155,8 @@ describe('permissions are enforced', () => {
         'post /transfer-out',
         'post /transfer-in',
         'post /transactions/{transactionId}/confirm',
+        'post /transactions/{transactionId}/reject',
+        'post /transactions/{transactionId}/approve',
         'post /transactions/{transactionId}/cancel',
         'post /sandbox/send',
         'post /sandbox/uma/receive',

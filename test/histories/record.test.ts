@@ -20,7 +20,8 @@ import { runIncomingPayment } from '../../src/temporal/starters/incoming-payment
 import { bundledWorker } from '../support/bundled-worker';
 import { processingCard, startCard } from '../support/card-fixtures';
 import { cardNetworkEventUpdate, changeCardUpdate } from '../../workflows/cards/definitions';
-import { Harness } from '../support/harness';
+import { Api, Harness } from '../support/harness';
+import { createApp } from '../../src/api/app';
 import { GATES_WITH_HELD, HELD_GATE } from '../support/held-gate';
 import { decideHold, executeQuote } from '../../src/temporal/starters/quote';
 import { strandedQuotes } from '../../src/contexts/payments/services/stranded-quotes';
@@ -51,7 +52,7 @@ const dir = __dirname;
  * (patched()), so that the new code's histories are recorded beside the older ones.
  */
 const HISTORY_VERSION: Record<string, string> = {
-  incomingPayment: 'v3',
+  incomingPayment: 'v4',
   webhookDelivery: 'v2',
   customerVerification: 'v1',
   externalAccountVerification: 'v1',
@@ -132,6 +133,53 @@ record('record workflow histories', () => {
       const refusedHandle = h.temporal.workflow.getHandle(transactionId);
       await refusedHandle.result();
       await save('incomingPayment', 'refused-by-policy', await refusedHandle.fetchHistory());
+    } finally {
+      await h.stop();
+    }
+  }, 120_000);
+
+  test('incomingPayment: a UMA payment its platform approves (in-line, 202 then approve / reject / nothing, webhook error); on the dev server', async () => {
+    const h = await Harness.start();
+    try {
+      const { api, auth, uma } = await h.platform();
+      const receiver = await api.post('/customers', { customerType: 'INDIVIDUAL', platformCustomerId: 'history-uma', umaAddress: uma('history.uma') });
+      const receive = (via: Api = api) =>
+        via.post('/sandbox/uma/receive', {
+          senderUmaAddress: '$alice@sender.example.com',
+          receiverUmaAddress: receiver.body.umaAddress,
+          receivingCurrencyCode: 'USD',
+          receivingCurrencyAmount: 1_000,
+        });
+      const finished = async (transactionId: string) => {
+        const handle = h.temporal.workflow.getHandle(transactionId);
+        await handle.result();
+        return handle.fetchHistory();
+      };
+      const answering = (status: number) => {
+        h.receiver.respond = (hook) => (hook.body.type === 'INCOMING_PAYMENT.PENDING' ? status : 200);
+      };
+
+      answering(200);
+      const inline = await receive().expect(200);
+      await save('incomingPayment', 'uma-approved-in-line', await finished(inline.body.id));
+
+      answering(202);
+      const approved = await receive().expect(200);
+      await api.post(`/transactions/${approved.body.id}/approve`, {}).expect(200);
+      await save('incomingPayment', 'uma-deferred-then-approved', await finished(approved.body.id));
+
+      const rejected = await receive().expect(200);
+      await api.post(`/transactions/${rejected.body.id}/reject`, { reason: 'RESTRICTED_JURISDICTION' }).expect(200);
+      await save('incomingPayment', 'uma-deferred-then-rejected', await finished(rejected.body.id));
+
+      const shortWindow = new Api(createApp({ ...h.deps, incomingPaymentApprovalWindowMs: 1_000 }), auth);
+      const timedOut = await receive(shortWindow).expect(200);
+      await save('incomingPayment', 'uma-deferred-then-timed-out', await finished(timedOut.body.id));
+
+      answering(500);
+      const webhookError = await receive().expect(200);
+      await save('incomingPayment', 'uma-webhook-error', await finished(webhookError.body.id));
+      h.receiver.respond = () => 200;
     } finally {
       await h.stop();
     }

@@ -57,8 +57,12 @@ describe('incomingPaymentEventType', () => {
     expect(incomingPaymentEventType('FAILED')).toBe('INCOMING_PAYMENT.FAILED');
   });
 
+  test('REJECTED (the platform said no) is announced as FAILED: the catalogue has no REJECTED event', () => {
+    expect(incomingPaymentEventType('REJECTED')).toBe('INCOMING_PAYMENT.FAILED');
+  });
+
   test('other statuses have none', () => {
-    for (const s of ALL.filter((x) => !['PENDING', 'COMPLETED', 'FAILED'].includes(x))) {
+    for (const s of ALL.filter((x) => !['PENDING', 'COMPLETED', 'FAILED', 'REJECTED'].includes(x))) {
       expect(incomingPaymentEventType(s)).toBeNull();
     }
   });

@@ -2,6 +2,7 @@ import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { TransactionStatus } from '../../src/contexts/payments/domain/transaction-state';
 import type { PayoutPlan } from '../../src/contexts/payments/domain/payout-scenarios';
 import type { PullPlan } from '../../src/contexts/payments/domain/pull-scenarios';
+import type { IncomingPaymentDecision } from '../../src/contexts/payments/domain/incoming-approval';
 
 /** Inputs, results, queries and updates of the payments workflows, shared with the API that starts them. */
 
@@ -15,6 +16,11 @@ export interface IncomingPaymentInput {
   /** Integer in the smallest unit, as a decimal string (Temporal payloads are JSON). */
   amount: string;
   source: { sourceType: 'SANDBOX_FUNDING' } | { sourceType: 'ACCOUNT'; accountId: string } | { sourceType: 'UMA_ADDRESS'; umaAddress: string };
+  /**
+   * A UMA payment the platform's webhook deferred (202) waits this long for POST
+   * /transactions/{id}/approve or /reject (INCOMING_APPROVAL_WINDOW_MS when absent).
+   */
+  approvalWindowMs?: number;
 }
 
 export interface IncomingPaymentResult {
@@ -42,6 +48,15 @@ export interface PostedPayment {
  * the caller without waiting for webhook delivery.
  */
 export const incomingPaymentPosted = defineUpdate<IncomingPaymentResult, []>('posted');
+
+/**
+ * The platform's decision on a UMA payment its webhook deferred with 202 (POST
+ * /transactions/{id}/approve or /reject). Refused with TRANSACTION_NOT_PENDING_PLATFORM_APPROVAL
+ * unless the payment waits for it; answered once the decision is carried out (the update id is
+ * the request's key, so a retried request is the same decision).
+ */
+export type PlatformDecision = Extract<IncomingPaymentDecision, { decision: 'APPROVE' | 'REJECT' }>;
+export const decideIncomingPaymentUpdate = defineUpdate<IncomingPaymentResult, [PlatformDecision]>('decideIncomingPayment');
 
 export interface QuoteInput {
   /** Also the workflow id. */

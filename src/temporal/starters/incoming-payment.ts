@@ -1,8 +1,20 @@
-import { WithStartWorkflowOperation, WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy, type Client } from '@temporalio/client';
+import {
+  WithStartWorkflowOperation,
+  WorkflowExecutionAlreadyStartedError,
+  WorkflowIdReusePolicy,
+  WorkflowNotFoundError,
+  type Client,
+} from '@temporalio/client';
 import type { incomingPayment } from '../../../workflows/payments/incoming-payment';
-import { incomingPaymentPosted, type IncomingPaymentInput, type IncomingPaymentResult } from '../../../workflows/payments/definitions';
+import {
+  decideIncomingPaymentUpdate,
+  incomingPaymentPosted,
+  type IncomingPaymentInput,
+  type IncomingPaymentResult,
+  type PlatformDecision,
+} from '../../../workflows/payments/definitions';
 import { DomainError, isErrorCode } from '../../domain/errors';
-import { rethrowAsDomainError } from '../failures';
+import { domainErrorFrom, rethrowAsDomainError } from '../failures';
 import { AccountIdKey, BusinessStatusKey, CustomerIdKey, PlatformIdKey, TransactionIdKey } from '../search-attributes';
 import { joiningStart } from '../joining-start';
 import { retryingUnprocessedUpdate } from '../update-retry';
@@ -47,5 +59,31 @@ export async function runIncomingPayment(client: Client, input: IncomingPaymentI
     return finished;
   } catch (err) {
     return rethrowAsDomainError(err);
+  }
+}
+
+/**
+ * The platform's decision on a UMA payment that waits for it (POST /transactions/{id}/approve or
+ * /reject), answered once carried out. The update id derives from the request's key: a retried
+ * request joins its first decision. A payment that waits for none (decided, timed out, its
+ * workflow over) is TRANSACTION_NOT_PENDING_PLATFORM_APPROVAL.
+ */
+export async function decideIncomingPayment(
+  client: Client,
+  transactionId: string,
+  decision: PlatformDecision,
+  decisionKey: string,
+): Promise<IncomingPaymentResult> {
+  try {
+    return await retryingUnprocessedUpdate(() =>
+      client.workflow.getHandle(transactionId).executeUpdate(decideIncomingPaymentUpdate, { args: [decision], updateId: `platform-decision:${decisionKey}` }),
+    );
+  } catch (err) {
+    const refusal = domainErrorFrom(err);
+    if (refusal) throw refusal;
+    if (err instanceof WorkflowNotFoundError || (err instanceof Error && /not found|completed|closed/i.test(err.message))) {
+      throw new DomainError('TRANSACTION_NOT_PENDING_PLATFORM_APPROVAL', 'The transaction is not waiting for the platform to approve or reject it');
+    }
+    throw err;
   }
 }

@@ -131,13 +131,17 @@ export const sandboxRoutes = [
     permission: 'TRANSACT',
     operationId: 'sandboxReceive',
     summary: 'Simulate payment send to test receiving an UMA payment',
-    description: "Sandbox: a UMA payment from a sandbox sender arrives for one of the platform's customers",
+    description: "Sandbox: a UMA payment from a sandbox sender arrives for one of the platform's customers, who approves it through its webhook first",
     tags: ['Sandbox'],
     body: SandboxUmaReceiveRequestSchema,
     idempotent: true,
     sandboxOnly: true,
     responses: {
-      200: { description: 'The incoming transaction, COMPLETED', schema: TransactionSchema },
+      200: {
+        description:
+          "The incoming transaction as the platform's approval (its INCOMING_PAYMENT.PENDING webhook's answer) left it: COMPLETED (200, or no webhook endpoint), REJECTED (403), FAILED (422, webhook error), or PENDING (202: approve or reject it within 5 seconds)",
+        schema: TransactionSchema,
+      },
       400: { description: 'INVALID_INPUT: no receiver named, the receiver holds no account in the currency, …', schema: errorResponses[400].schema },
       401: errorResponses[401],
       404: { description: 'USER_NOT_FOUND or UMA_NOT_FOUND: no such receiver on this platform', schema: errorResponses[404].schema },
@@ -168,6 +172,7 @@ export const sandboxRoutes = [
           currency: account.currency,
           amount: toMinor(body.receivingCurrencyAmount).toString(),
           source: { sourceType: 'UMA_ADDRESS', umaAddress: body.senderUmaAddress },
+          ...(deps.incomingPaymentApprovalWindowMs ? { approvalWindowMs: deps.incomingPaymentApprovalWindowMs } : {}),
         },
         { taskQueue: deps.taskQueue },
       );

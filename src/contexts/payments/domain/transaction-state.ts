@@ -23,7 +23,12 @@ export function assertTransition(from: TransactionStatus, to: TransactionStatus)
   if (!canTransition(from, to)) throw new Error(`transaction cannot move from ${from} to ${to}`);
 }
 
-/** The webhook type announcing that an incoming payment reached `status`, if any. */
+/**
+ * The webhook type announcing that an incoming payment reached `status`, if any. The catalogue
+ * has no INCOMING_PAYMENT.REJECTED: a payment the platform rejected is announced as FAILED, its
+ * data showing status REJECTED.
+ */
 export function incomingPaymentEventType(status: TransactionStatus): string | null {
+  if (status === 'REJECTED') return 'INCOMING_PAYMENT.FAILED';
   return status === 'COMPLETED' || status === 'FAILED' || status === 'PENDING' ? `INCOMING_PAYMENT.${status}` : null;
 }

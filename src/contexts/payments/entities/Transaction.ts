@@ -42,6 +42,9 @@ export class Transaction {
   /** `{ reference, initiatedAt, settledAt?, status, reason? }` once money goes back to the source. */
   @Property({ type: 'json', nullable: true }) refund?: RefundState | null;
   @Property({ type: 'datetime', nullable: true }) receiptDeliveryConfirmedAt?: Date | null;
+  // Incoming UMA payments: what the platform said when it approved (receiverCustomerInfo) or rejected (its reason).
+  @Property({ type: 'json', nullable: true }) receiverCustomerInfo?: Record<string, unknown> | null;
+  @Property({ type: 'string', nullable: true }) rejectionReason?: string | null;
   @Property({ type: 'datetime' }) createdAt!: Date;
   @Property({ type: 'datetime' }) updatedAt!: Date;
 }

@@ -58,3 +58,8 @@ export async function recordWebhookEvents(em: EntityManager, inputs: (NewWebhook
   await em.createQueryBuilder(WebhookEvent).insert(rows).onConflict('id').ignore().execute('run');
   return inputs.map(({ id, type }) => ({ id, type }));
 }
+
+/** Closes an event no attempt was made for (FAILED, never sent): one whose single attempt is over without it, such as an approval call. */
+export async function closeUnsentEvent(em: EntityManager, eventId: string): Promise<void> {
+  await em.nativeUpdate(WebhookEvent, { id: eventId, state: 'PENDING', attempts: 0 }, { state: 'FAILED' });
+}
