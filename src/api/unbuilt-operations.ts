@@ -10,9 +10,4 @@ export const UNBUILT_OPERATIONS: readonly string[] = [
   // Platform approval of transactions
   'POST /transactions/{transactionId}/approve',
   'POST /transactions/{transactionId}/reject',
-  // Agents: the money-moving operations (quotes, their execution, transfers) come with policy enforcement and approvals
-  'POST /agents/me/quotes',
-  'POST /agents/me/quotes/{quoteId}/execute',
-  'POST /agents/me/transfer-in',
-  'POST /agents/me/transfer-out',
 ];

@@ -496,7 +496,7 @@ describe('agent operations', () => {
     expect([hidden.status, hidden.body.code]).toEqual([404, 'QUOTE_NOT_FOUND']);
     // Recorded as the agent's (as its quote creation will record it): shown.
     const em = h.orm.em.fork();
-    em.create(AgentQuote, { quoteId: quote.body.id, platformId: p.platform.id, agentId, createdAt: new Date() });
+    em.create(AgentQuote, { quoteId: quote.body.id, platformId: p.platform.id, agentId, actionType: 'EXECUTE_QUOTE', createdAt: new Date() });
     await em.flush();
     const shown = await agent.get(`/agents/me/quotes/${quote.body.id}`);
     expect([shown.status, shown.body.id]).toEqual([200, quote.body.id]);
