@@ -44,9 +44,16 @@ export async function usagesOf(
             coalesce(sum(spend_amount) filter (where created_at >= ?), 0) as daily_spend,
             coalesce(sum(spend_amount), 0) as monthly_spend
        from agent_actions
-      where agent_id in (?) and status in (?) and created_at >= ? and quote_id is distinct from ?
+      where agent_id in (?) and status in (?) and created_at >= ?${options.excludingQuoteId ? ' and quote_id is distinct from ?' : ''}
       group by agent_id, spend_currency`,
-      [windows.dayStart, windows.dayStart, agents.map((a) => a.id), [...COUNTED_ACTION_STATUSES], windows.monthStart, options.excludingQuoteId ?? null],
+      [
+        windows.dayStart,
+        windows.dayStart,
+        agents.map((a) => a.id),
+        [...COUNTED_ACTION_STATUSES],
+        windows.monthStart,
+        ...(options.excludingQuoteId ? [options.excludingQuoteId] : []),
+      ],
     );
   const byId = new Map(agents.map((a) => [a.id, a]));
   for (const row of rows) {
