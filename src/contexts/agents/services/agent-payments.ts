@@ -153,7 +153,18 @@ export async function executeAgentQuote(call: AgentCall, quoteId: string) {
     if (quote.executionKey !== requestKey) throw alreadyExecuted(quote);
     return actionOf(em, quote);
   }
-  const executed = await executeQuoteRequest(call.temporal, quote, { requestKey, ...(call.taskQueue ? { taskQueue: call.taskQueue } : {}) });
+  let executed: Awaited<ReturnType<typeof executeQuoteRequest>>;
+  try {
+    executed = await executeQuoteRequest(call.temporal, quote, { requestKey, ...(call.taskQueue ? { taskQueue: call.taskQueue } : {}) });
+  } catch (err) {
+    // Not a refusal (an engine error: a run can close before it answered every update): the quote
+    // says whether, and by which request, it was executed — as POST /quotes/{id}/execute does.
+    if (err instanceof DomainError) throw err;
+    const now = await em.fork().findOneOrFail(Quote, { id: quote.id });
+    if (!now.executedAt) throw err;
+    if (now.executionKey !== requestKey) throw alreadyExecuted(now);
+    return actionOf(em, now);
+  }
   if (executed.repeat) throw alreadyExecuted(quote);
   return actionOf(em, quote);
 }
