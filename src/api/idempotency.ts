@@ -47,13 +47,15 @@ export async function withIdempotency(
   content: unknown = req.body ?? null,
   options: { sealed?: boolean } = {},
 ): Promise<void> {
-  const key = req.get('idempotency-key');
-  if (key === undefined) {
+  const sent = req.get('idempotency-key');
+  if (sent === undefined) {
     const reply = await work();
     sendJson(res, reply.status, reply.body);
     return;
   }
-  checkIdempotencyKey(key);
+  checkIdempotencyKey(sent);
+  // An agent's keys are its own: the same key from its platform (or another agent) is another request.
+  const key = caller.agent ? `agent:${caller.agent.agentId}:${sent}` : sent;
   // A sealed answer (a new token's secret) is replayed to the token that asked for it only: another
   // token of the platform with the key and the body (both readable from GET /tokens and logs) would
   // otherwise get a secret with permissions it may not grant. For it, the key was used differently.

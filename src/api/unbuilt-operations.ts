@@ -6,10 +6,4 @@
  * test/api/route-fallbacks.test.ts diffs the reference against the mounted routes and this list,
  * so an operation built later must leave it, and one the reference adds must join it.
  */
-export const UNBUILT_OPERATIONS: readonly string[] = [
-  // Agents: the money-moving operations (quotes, their execution, transfers) come with policy enforcement and approvals
-  'POST /agents/me/quotes',
-  'POST /agents/me/quotes/{quoteId}/execute',
-  'POST /agents/me/transfer-in',
-  'POST /agents/me/transfer-out',
-];
+export const UNBUILT_OPERATIONS: readonly string[] = [];

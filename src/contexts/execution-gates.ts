@@ -3,6 +3,7 @@ import { customerMayMoveMoney } from './customers/gates/money-movement';
 import { externalAccountsUsable } from './external-accounts/gates/accounts-usable';
 import { walletSignature } from './wallet-auth/gates/wallet-signature';
 import { scaAuthorization } from './sca/gates/sca-authorization';
+import { agentPolicy } from './agents/gates/agent-policy';
 
 /**
  * The gates every quote execution passes, in order, before its funds are held (the hold itself
@@ -11,4 +12,4 @@ import { scaAuthorization } from './sca/gates/sca-authorization';
  * after the wallet signature: SCA authorization, then agent policy, then platform approval —
  * each a gate that holds the payment until its proof or decision arrives.
  */
-export const EXECUTION_GATES: readonly ExecutionGate[] = [customerMayMoveMoney, externalAccountsUsable, walletSignature, scaAuthorization];
+export const EXECUTION_GATES: readonly ExecutionGate[] = [customerMayMoveMoney, externalAccountsUsable, walletSignature, scaAuthorization, agentPolicy];

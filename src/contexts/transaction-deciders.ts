@@ -1,9 +1,10 @@
 import type { TransactionDecider } from '../domain/transaction-decision';
 import { incomingPaymentApproval } from './payments/deciders/incoming-payment-approval';
+import { agentActionDecider } from './agents/deciders/agent-action-decider';
 
 /**
  * Every kind of transaction that waits for its platform's decision (POST /transactions/{id}/approve
  * and /reject, owned by the payments context). Each decider lives in the context that owns the
  * wait; adding one is its own file there and one line here.
  */
-export const TRANSACTION_DECIDERS: readonly TransactionDecider[] = [incomingPaymentApproval];
+export const TRANSACTION_DECIDERS: readonly TransactionDecider[] = [incomingPaymentApproval, agentActionDecider];

@@ -288,10 +288,10 @@ describe('credentials: a bearer token only under /agents/me, platform credential
       expect([path, res.status, res.body.code]).toEqual([path, 401, 'UNAUTHORIZED']);
       expect((await raw('get', path)).status).toBe(401);
     }
-    // The agent's own unknown route: 404 after authentication; the unbuilt money operations: 501.
+    // The agent's own unknown route: 404 after authentication; its money operations validate the body after it.
     expect((await raw('get', '/agents/me/no-such-thing', `Bearer ${token}`)).status).toBe(404);
-    const unbuilt = await raw('post', '/agents/me/transfer-out', `Bearer ${token}`);
-    expect([unbuilt.status, unbuilt.body.code]).toEqual([501, 'NOT_IMPLEMENTED']);
+    const empty = await raw('post', '/agents/me/transfer-out', `Bearer ${token}`);
+    expect([empty.status, empty.body.code]).toEqual([400, 'INVALID_INPUT']);
     // The redemption takes no credentials at all: platform credentials there change nothing.
     expect((await raw('post', '/agents/device-codes/SVC-AGENT-0000-0000-0000-0000/redeem', p.auth)).status).toBe(404);
   });
@@ -496,7 +496,7 @@ describe('agent operations', () => {
     expect([hidden.status, hidden.body.code]).toEqual([404, 'QUOTE_NOT_FOUND']);
     // Recorded as the agent's (as its quote creation will record it): shown.
     const em = h.orm.em.fork();
-    em.create(AgentQuote, { quoteId: quote.body.id, platformId: p.platform.id, agentId, createdAt: new Date() });
+    em.create(AgentQuote, { quoteId: quote.body.id, platformId: p.platform.id, agentId, actionType: 'EXECUTE_QUOTE', createdAt: new Date() });
     await em.flush();
     const shown = await agent.get(`/agents/me/quotes/${quote.body.id}`);
     expect([shown.status, shown.body.id]).toEqual([200, quote.body.id]);

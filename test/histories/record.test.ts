@@ -20,9 +20,13 @@ import { runIncomingPayment } from '../../src/temporal/starters/incoming-payment
 import { bundledWorker } from '../support/bundled-worker';
 import { processingCard, startCard } from '../support/card-fixtures';
 import { cardNetworkEventUpdate, changeCardUpdate } from '../../workflows/cards/definitions';
-import { Api, Harness } from '../support/harness';
+import { Api, BASE, Harness } from '../support/harness';
 import { createApp } from '../../src/api/app';
 import { GATES_WITH_HELD, HELD_GATE } from '../support/held-gate';
+import { EXECUTION_GATES } from '../../src/contexts/execution-gates';
+import { agentPolicyGate } from '../../src/contexts/agents/gates/agent-policy';
+import { AGENT_POLICY_GATE } from '../../src/contexts/agents/domain/agent-approvals';
+import request from 'supertest';
 import { decideHold, executeQuote } from '../../src/temporal/starters/quote';
 import { strandedQuotes } from '../../src/contexts/payments/services/stranded-quotes';
 import { startStrandedOf } from '../../src/temporal/start-stranded';
@@ -58,7 +62,7 @@ const HISTORY_VERSION: Record<string, string> = {
   externalAccountVerification: 'v1',
   quote: 'v2',
   outgoingPayment: 'v2',
-  payment: 'v3',
+  payment: 'v4',
   cardLifecycle: 'v1',
   bulkCustomerImport: 'v1',
   invitationLifecycle: 'v1',
@@ -436,6 +440,77 @@ record('record workflow histories', () => {
       await decide(rejected.transactionId, 'REJECT');
       await save('payment', 'held-rejected', await finished(rejected.transactionId));
       await save('payment', 'held-expired', await finished((await held(2)).transactionId));
+    } finally {
+      await h.stop();
+    }
+  }, 120_000);
+  // v4: no workflow change; the agent-policy gate's holds (the payment left PENDING, the gate's own
+  // AGENT_ACTION.* events delivered with the hold and its end): approved, rejected, approved then
+  // refused by the policy (FAILED), expired (a 2-second hold here, a day in service).
+  test('payment: agent actions held for the platform, then approved, rejected, refused on approval, expired; on the dev server', async () => {
+    const h = await Harness.start({
+      executionGates: [...EXECUTION_GATES.filter((gate) => gate.name !== AGENT_POLICY_GATE), agentPolicyGate({ holdSeconds: 2 })],
+    });
+    try {
+      const { api } = await h.platform();
+      const customer = await api.post('/customers', { customerType: 'INDIVIDUAL', platformCustomerId: 'history-agent', fullName: 'Jane Doe' });
+      const customerId = customer.body.id as string;
+      const usd = (await api.get(`/customers/internal-accounts?customerId=${encodeURIComponent(customerId)}&currency=USD`)).body.data[0].id as string;
+      await api.post(`/sandbox/internal-accounts/${usd}/fund`, { amount: 1_000_000 }).expect(200);
+      const bank = (await api.post('/customers/external-accounts', { customerId, ...eurAccount('DE89370400440532013000') }).expect(201)).body.id as string;
+      const created = (
+        await api
+          .post('/agents', {
+            name: 'History bot',
+            customerId,
+            policy: {
+              permissions: ['CREATE_QUOTES', 'EXECUTE_QUOTES'],
+              defaultExecutionMode: 'APPROVAL_REQUIRED',
+              spendingLimits: { currency: 'USD', perTransactionLimit: 50_000 },
+            },
+          })
+          .expect(201)
+      ).body;
+      const agentId = created.agent.id as string;
+      const token = (
+        await request(h.app)
+          .post(`${BASE}/agents/device-codes/${encodeURIComponent(created.deviceCode.code)}/redeem`)
+          .expect(200)
+      ).body.accessToken as string;
+      const agent = new Api(h.app, `Bearer ${token}`);
+      const held = async () => {
+        const q = (
+          await agent
+            .post('/agents/me/quotes', {
+              source: { sourceType: 'ACCOUNT', accountId: usd },
+              destination: { destinationType: 'ACCOUNT', accountId: bank },
+              lockedCurrencySide: 'SENDING',
+              lockedCurrencyAmount: 10_000,
+            })
+            .expect(201)
+        ).body as { id: string; transactionId: string };
+        const action = (await agent.post(`/agents/me/quotes/${q.id}/execute`, undefined, { 'Idempotency-Key': `history-${q.id}` }).expect(200)).body as {
+          id: string;
+        };
+        await h.receiver.waitFor((hooks) => hooks.some((w) => w.body.data?.id === action.id && w.body.type === 'AGENT_ACTION.PENDING_APPROVAL'));
+        return { ...q, actionId: action.id };
+      };
+      const finished = async (transactionId: string) => {
+        await h.temporal.workflow.getHandle(transactionId).result();
+        return h.temporal.workflow.getHandle(transactionId).fetchHistory();
+      };
+      const approved = await held();
+      await api.post(`/agents/${agentId}/actions/${approved.actionId}/approve`).expect(200);
+      await save('payment', 'agent-approved', await finished(approved.transactionId));
+      const rejected = await held();
+      await api.post(`/agents/${agentId}/actions/${rejected.actionId}/reject`, { reason: 'not now' }).expect(200);
+      await save('payment', 'agent-rejected', await finished(rejected.transactionId));
+      const refused = await held();
+      await api.patch(`/agents/${agentId}`, { isPaused: true }).expect(200);
+      await api.post(`/agents/${agentId}/actions/${refused.actionId}/approve`).expect(200);
+      await save('payment', 'agent-refused-on-approval', await finished(refused.transactionId));
+      await api.patch(`/agents/${agentId}`, { isPaused: false }).expect(200);
+      await save('payment', 'agent-expired', await finished((await held()).transactionId));
     } finally {
       await h.stop();
     }

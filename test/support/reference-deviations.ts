@@ -344,6 +344,12 @@ export const REFERENCE_DEVIATIONS: Deviation[] = [
     reason: "An unknown customer (or, for an agent, another customer than its own) is the reference's 404 USER_NOT_FOUND, as elsewhere",
   },
   {
+    operation: ['POST /agents/me/quotes'],
+    status: 404,
+    schemaPath: UNDECLARED(404),
+    reason: "An account that is not the agent's customer's (another customer's, the platform's, unknown) is 404 NOT_FOUND, as on the agent's transfers",
+  },
+  {
     operation: ['GET /agents/me/actions', 'GET /agents/me/internal-accounts'],
     status: 400,
     schemaPath: UNDECLARED(400),

@@ -3,3 +3,11 @@
 export { QuoteSchema } from './api/quote-schemas';
 export { type TransactionListQuery, TransactionListQuerySchema, TransactionListSchema, TransactionOrCardSchema } from './api/schemas';
 export { findCustomerTransactionView, findQuoteView, listCustomerTransactions, transactionViewsByIds } from './services/customer-transactions';
+// The agents' quotes, executions and transfers go through the same machinery as the platform's.
+export { Quote } from './entities';
+export { QuoteRequestSchema } from './api/quote-schemas';
+export { TransferInRequestSchema, TransferOutRequestSchema } from './api/transfer-schemas';
+export { createQuote, quoteIds, quoteView, readQuoteRequestRows, type QuoteRequest } from './services/quotes';
+export { executeQuoteRequest, startQuoteWorkflow } from './services/quote-execution-start';
+export { sameCurrencyTransfer, transferFieldProblems, transferInOf, transferOutOf, type SameCurrencyTransfer } from './services/same-currency-transfers';
+export { valueIn } from './domain/pricing/value-in';

@@ -2,7 +2,7 @@ import { defineRoute } from '../../../api/route';
 import { z } from '../../../api/openapi-registry';
 import { errorResponses, ID_PARAMS, IdParam } from '../../../api/schemas/common';
 import type { AgentPolicy, AgentPolicyUpdate } from '../domain/agent-policy';
-import { decideAction, listActions } from '../services/agent-actions';
+import { decideAgentAction, findAction, listActions } from '../services/agent-actions';
 import { findAgent } from '../services/agent-lookup';
 import { agentView, agentViews, deviceCodeView } from '../services/agent-views';
 import { usageOf } from '../services/agent-usage';
@@ -167,7 +167,8 @@ export const managementRoutes = [
     path: '/agents/:agentId/actions/:actionId/approve',
     operationId: 'approveAgentAction',
     summary: 'Approve an agent action',
-    description: 'Approve an action waiting for approval (PENDING_APPROVAL)',
+    description:
+      "Approve an action waiting for approval (PENDING_APPROVAL): its payment is executed, the policy judged again (pause, limits, the quote's expiry); APPROVED once the funds are held, or FAILED when the policy or the execution now refuses it (the transaction's failureReason says why)",
     tags: TAGS,
     params: ActionParams,
     responses: {
@@ -176,14 +177,17 @@ export const managementRoutes = [
       404: { description: 'NOT_FOUND: no such agent or action', schema: errorResponses[404].schema },
       409: notPending,
     },
-    handler: async ({ em, caller, params }) => decideAction(em, caller.platformId, params.agentId, params.actionId),
+    handler: async ({ em, caller, params, deps }) => {
+      const action = await findAction(em, caller.platformId, params.agentId, params.actionId);
+      return { status: 200, body: await decideAgentAction(em, deps.temporal, action, { decision: 'APPROVE' }) };
+    },
   }),
   defineRoute({
     method: 'post',
     path: '/agents/:agentId/actions/:actionId/reject',
     operationId: 'rejectAgentAction',
     summary: 'Reject an agent action',
-    description: 'Reject an action waiting for approval (PENDING_APPROVAL), with an optional reason',
+    description: 'Reject an action waiting for approval (PENDING_APPROVAL), with an optional reason: REJECTED, its transaction FAILED with nothing moved',
     tags: TAGS,
     params: ActionParams,
     body: AgentActionRejectRequestSchema,
@@ -194,6 +198,9 @@ export const managementRoutes = [
       404: { description: 'NOT_FOUND: no such agent or action', schema: errorResponses[404].schema },
       409: notPending,
     },
-    handler: async ({ em, caller, params }) => decideAction(em, caller.platformId, params.agentId, params.actionId),
+    handler: async ({ em, caller, params, body, deps }) => {
+      const action = await findAction(em, caller.platformId, params.agentId, params.actionId);
+      return { status: 200, body: await decideAgentAction(em, deps.temporal, action, { decision: 'REJECT', ...(body.reason ? { reason: body.reason } : {}) }) };
+    },
   }),
 ];

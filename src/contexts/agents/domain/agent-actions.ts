@@ -15,3 +15,16 @@ export function isDecidable(status: AgentActionStatus): boolean {
  * counts, so that actions waiting for approval cannot together exceed a limit.
  */
 export const COUNTED_ACTION_STATUSES: readonly AgentActionStatus[] = ['PENDING_APPROVAL', 'APPROVED'];
+
+/** The reference's AgentTransferDetails, as stored (the amount as a decimal string: no float on the way). */
+export interface AgentTransferDetails {
+  amount: string;
+  currency: string;
+  sourceAccountId: string;
+  destinationAccountId: string;
+}
+
+/** The agent-action webhook of a status (the reference names AGENT_ACTION.PENDING_APPROVAL; the others follow its pattern). */
+export function actionWebhookType(status: AgentActionStatus): string {
+  return `AGENT_ACTION.${status}`;
+}

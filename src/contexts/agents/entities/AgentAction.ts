@@ -1,5 +1,6 @@
 import { Entity, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
-import type { AgentActionStatus, AgentActionType } from '../domain/agent-actions';
+import type { AgentDecision } from '../domain/agent-approvals';
+import type { AgentActionStatus, AgentActionType, AgentTransferDetails } from '../domain/agent-actions';
 
 /**
  * Something an agent asked to do that moves money (execute a quote, a transfer), approved at once
@@ -19,15 +20,12 @@ export class AgentAction {
   @Property({ type: 'string', nullable: true }) quoteId?: string | null;
   @Property({ type: 'string', nullable: true }) transactionId?: string | null;
   /** TRANSFER_IN / TRANSFER_OUT: the reference's AgentTransferDetails (amount as a decimal string). */
-  @Property({ type: 'json', nullable: true }) transferDetails?: {
-    amount: string;
-    currency: string;
-    sourceAccountId: string;
-    destinationAccountId: string;
-  } | null;
+  @Property({ type: 'json', nullable: true }) transferDetails?: AgentTransferDetails | null;
   @Property({ type: 'bigint', nullable: true }) spendAmount?: bigint | null;
   @Property({ type: 'string', nullable: true }) spendCurrency?: string | null;
   @Property({ type: 'string', nullable: true }) rejectionReason?: string | null;
+  /** The platform's decision, claimed before it is sent to the payment (an approval and a rejection cannot both go). */
+  @Property({ type: 'string', nullable: true }) decision?: AgentDecision | null;
   @Property({ type: 'datetime' }) createdAt!: Date;
   @Property({ type: 'datetime' }) updatedAt!: Date;
 }

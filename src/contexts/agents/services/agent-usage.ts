@@ -18,7 +18,12 @@ export interface AgentUsage {
  * this month's actions that count (pending or approved), their amounts in the policy's currency.
  * One query for any number of agents.
  */
-export async function usagesOf(em: EntityManager, agents: Agent[], now = new Date()): Promise<Map<string, AgentUsage>> {
+export async function usagesOf(
+  em: EntityManager,
+  agents: Agent[],
+  now = new Date(),
+  options: { excludingQuoteId?: string } = {},
+): Promise<Map<string, AgentUsage>> {
   const windows = usageWindows(now);
   const usages = new Map<string, AgentUsage>();
   for (const agent of agents) {
@@ -39,9 +44,16 @@ export async function usagesOf(em: EntityManager, agents: Agent[], now = new Dat
             coalesce(sum(spend_amount) filter (where created_at >= ?), 0) as daily_spend,
             coalesce(sum(spend_amount), 0) as monthly_spend
        from agent_actions
-      where agent_id in (?) and status in (?) and created_at >= ?
+      where agent_id in (?) and status in (?) and created_at >= ?${options.excludingQuoteId ? ' and quote_id is distinct from ?' : ''}
       group by agent_id, spend_currency`,
-      [windows.dayStart, windows.dayStart, agents.map((a) => a.id), [...COUNTED_ACTION_STATUSES], windows.monthStart],
+      [
+        windows.dayStart,
+        windows.dayStart,
+        agents.map((a) => a.id),
+        [...COUNTED_ACTION_STATUSES],
+        windows.monthStart,
+        ...(options.excludingQuoteId ? [options.excludingQuoteId] : []),
+      ],
     );
   const byId = new Map(agents.map((a) => [a.id, a]));
   for (const row of rows) {
@@ -56,6 +68,7 @@ export async function usagesOf(em: EntityManager, agents: Agent[], now = new Dat
   return usages;
 }
 
-export async function usageOf(em: EntityManager, agent: Agent, now = new Date()): Promise<AgentUsage> {
-  return (await usagesOf(em, [agent], now)).get(agent.id)!;
+/** One agent's usage; `excludingQuoteId`: without the action of that quote (the policy judges an action on what the others used). */
+export async function usageOf(em: EntityManager, agent: Agent, now = new Date(), options: { excludingQuoteId?: string } = {}): Promise<AgentUsage> {
+  return (await usagesOf(em, [agent], now, options)).get(agent.id)!;
 }
