@@ -48,7 +48,7 @@ function writeConfigs(): { temporalRoot: string; uiRoot: string; haproxyConfig: 
   const dynamicConfig = join(temporalRoot, 'dynamic-config.yaml');
   mkdirSync(join(temporalRoot, 'config'), { recursive: true });
   copyFileSync(join(root, 'deploy/temporal/dynamic-config.yaml'), dynamicConfig);
-  render('temporal/server.template.yaml', join(temporalRoot, 'config/cluster.yaml'), {
+  render('temporal/server.yaml.template', join(temporalRoot, 'config/cluster.yaml'), {
     PG_HOST: env('SQL_HOST'),
     PG_PORT: env('SQL_PORT'),
     PG_USER: env('SQL_USER'),
@@ -66,7 +66,7 @@ function writeConfigs(): { temporalRoot: string; uiRoot: string; haproxyConfig: 
     DYNAMIC_CONFIG: dynamicConfig,
   });
   const uiRoot = join(dataDir, 'temporal-ui');
-  render('temporal/ui.template.yaml', join(uiRoot, 'config/cluster.yaml'), { FRONTEND_PORT: P.temporal, UI_PORT: P.ui });
+  render('temporal/ui.yaml.template', join(uiRoot, 'config/cluster.yaml'), { FRONTEND_PORT: P.temporal, UI_PORT: P.ui });
   const haproxyConfig = join(dataDir, 'haproxy.cfg');
   render('haproxy.template.cfg', haproxyConfig, {
     PORT: P.api,
