@@ -220,6 +220,8 @@ async function startCluster(start: Starter, isStopping: () => boolean): Promise<
     MASTER_KEY: stackMasterKey(dataDir, { create: false }),
     PUBLIC_BASE_URL: `http://127.0.0.1:${P.api}`,
     WEBHOOK_ALLOW_LOOPBACK: process.env.WEBHOOK_ALLOW_LOOPBACK ?? '1',
+    // HAProxy asks each API's /ready every second: at `info` those lines would bury the rest.
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
   };
   // Compiled JavaScript (npm run build), one Node process per replica; workers poll WORKER_TASK_QUEUES (default: all).
   P.workerMetrics.forEach((metricsPort, i) =>
