@@ -69,7 +69,7 @@ module.exports = {
     {
       name: 'workflow-purity',
       comment:
-        'Workflow code is replayed: besides types it imports only @temporalio/workflow, other workflow code and pure rules (src/domain, a context domain/, the search attribute keys)',
+        'Workflow code is replayed: besides types it imports only @temporalio/workflow, other workflow code and pure rules (src/domain, a context domain/, the search attribute keys, the task queue names)',
       severity: 'error',
       from: { path: '^workflows/' },
       to: {
@@ -80,6 +80,7 @@ module.exports = {
           '^src/domain/',
           '^src/contexts/[^/]+/domain/',
           '^src/temporal/search-attributes\\.ts$',
+          '^src/temporal/task-queues\\.ts$',
         ],
       },
     },

@@ -10,7 +10,8 @@ import { pruneIdempotencyRecords } from '../src/services/idempotency-retention';
 import { ensureSearchAttributes } from '../src/temporal/register-search-attributes';
 import { startStranded } from '../src/temporal/start-stranded';
 import { STRANDED_STARTS } from '../src/contexts/stranded-starts';
-import { createWorker } from './worker';
+import { workerTaskQueues } from '../src/temporal/task-queue';
+import { createWorkers } from './worker';
 
 /**
  * SDK, workflow and activity logs as pino JSON lines (activity entries carry workflowId and runId),
@@ -44,14 +45,18 @@ async function main(): Promise<void> {
   const metricsServer = config.workerMetrics && metrics ? serveMetrics(metrics.registry, config.workerMetrics) : undefined;
   const orm = await openOrm(config.databaseUrl, metrics ? { dbMetrics: metrics.db } : {});
   await migrate(orm, config.databaseUrl);
+  const taskQueues = workerTaskQueues(process.env);
   const connection = await NativeConnection.connect({ address: config.temporalAddress });
-  const worker = await createWorker({
-    connection,
-    namespace: config.temporalNamespace,
-    deps: { orm, masterKey: config.masterKey, webhookSender: createHttpWebhookSender({ allowLoopback: config.webhookAllowLoopback }), metrics },
-    ...(tracing ? { tracing: tracing.workerOptions } : {}),
-  });
-  logger.info({ temporalAddress: config.temporalAddress, taskQueue: worker.options.taskQueue }, 'worker started');
+  const workers = await createWorkers(
+    {
+      connection,
+      namespace: config.temporalNamespace,
+      deps: { orm, masterKey: config.masterKey, webhookSender: createHttpWebhookSender({ allowLoopback: config.webhookAllowLoopback }), metrics },
+      ...(tracing ? { tracing: tracing.workerOptions } : {}),
+    },
+    taskQueues,
+  );
+  logger.info({ temporalAddress: config.temporalAddress, taskQueues }, 'worker started');
 
   // Every minute: start the workflow of recorded work whose start was lost (src/contexts/stranded-starts.ts)
   // and forget idempotency records past their retention.
@@ -63,14 +68,21 @@ async function main(): Promise<void> {
     ...(tracing ? { interceptors: tracing.clientInterceptors } : {}),
   });
   const sweep = setInterval(() => {
-    void startStranded(orm, client, STRANDED_STARTS, { taskQueue: worker.options.taskQueue });
+    void startStranded(orm, client, STRANDED_STARTS, {});
     pruneIdempotencyRecords(orm)
       .then((n) => n > 0 && logger.info({ pruned: n }, 'pruned idempotency records'))
       .catch((err: unknown) => logger.warn({ err }, 'idempotency pruning failed'));
   }, 60_000);
 
-  // Worker.run() handles SIGINT/SIGTERM itself: it drains in-flight tasks, then resolves.
-  await worker.run();
+  // Worker.run() handles SIGINT/SIGTERM itself: it drains in-flight tasks, then resolves. One worker
+  // failing stops the others (the process ends, and its supervisor restarts it).
+  const runs = workers.map((worker) => worker.run());
+  await Promise.race(runs).catch((err: unknown) => {
+    for (const worker of workers) if (worker.getState() === 'RUNNING') worker.shutdown();
+    throw err;
+  });
+  for (const worker of workers) if (worker.getState() === 'RUNNING') worker.shutdown();
+  await Promise.allSettled(runs);
   clearInterval(sweep);
   await clientConnection.close();
   await connection.close();

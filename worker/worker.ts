@@ -1,11 +1,10 @@
-import { type NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
+import { bundleWorkflowCode, type NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import { createActivities, type ActivityDeps } from '../activities';
-import { TASK_QUEUE } from '../src/temporal/task-queue';
 
 export interface WorkerSetup {
   connection: NativeConnection;
   namespace: string;
-  taskQueue?: string;
+  taskQueue: string;
   deps: ActivityDeps;
   /** Pre-built workflow bundle (tests share one); otherwise bundled from ../workflows. */
   workflowBundle?: WorkerOptions['workflowBundle'];
@@ -20,9 +19,26 @@ export async function createWorker(setup: WorkerSetup): Promise<Worker> {
   return Worker.create({
     connection: setup.connection,
     namespace: setup.namespace,
-    taskQueue: setup.taskQueue ?? TASK_QUEUE,
+    taskQueue: setup.taskQueue,
     activities: createActivities(setup.deps),
     ...(setup.workflowBundle ? { workflowBundle: setup.workflowBundle } : { workflowsPath: require.resolve('../workflows') }),
     ...setup.tracing,
   });
+}
+
+/**
+ * One Worker per task queue (src/temporal/task-queues.ts), sharing the connection, the activities' deps
+ * and one workflow bundle (bundled once, not once per queue). Each queue gets slots of its own, so that a
+ * backlog on one never takes another's.
+ */
+export async function createWorkers(setup: Omit<WorkerSetup, 'taskQueue'>, taskQueues: readonly string[]): Promise<Worker[]> {
+  const workflowBundle =
+    setup.workflowBundle ??
+    (await bundleWorkflowCode({
+      workflowsPath: require.resolve('../workflows'),
+      workflowInterceptorModules: setup.tracing?.interceptors?.workflowModules ?? [],
+    }));
+  const workers: Worker[] = [];
+  for (const taskQueue of taskQueues) workers.push(await createWorker({ ...setup, taskQueue, workflowBundle }));
+  return workers;
 }

@@ -1,18 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { basePath, loadConfig, type MetricsListen } from '../config';
-import { ApiToken } from '../contexts/platforms/entities';
-import { migrate, openOrm } from '../db/orm';
-import { createToken } from '../contexts/platforms/services/platforms';
-import { createPlatform } from '../contexts/platform-setup/services/platform-setup';
-import { adoptDefaultUmaDomain } from '../contexts/platforms/services/uma-domain';
-import { DEV_SANDBOX_PLATFORM } from './sandbox-platform';
+import { sandboxCredentials } from './sandbox-credentials';
 import { stopLeftovers } from './leftovers';
 import { portOpen, waitForPort } from './ports';
 import { acquireRunnerLock } from './runner-lock';
 import { stackDataDir, stackMasterKey } from './master-key';
-import { parseMasterKey } from '../security/secrets';
 
 /**
  * Orchestrates a local stack for `npm start`: Temporal dev server, migrations, worker, API. One runner
@@ -33,40 +27,6 @@ const say = (msg: string) => process.stderr.write(`[up] ${msg}\n`);
 
 function masterKey(): string {
   return stackMasterKey(dataDir, { create: true });
-}
-
-interface Credentials {
-  platformId: string;
-  tokenId: string;
-  clientSecret: string;
-  baseUrl: string;
-}
-
-/** The default sandbox platform: created on first start, its credentials kept in .data/. */
-async function sandboxCredentials(databaseUrl: string, baseUrl: string): Promise<Credentials> {
-  const file = join(dataDir, 'sandbox-credentials.json');
-  const orm = await openOrm(databaseUrl, { poolMax: 2 });
-  try {
-    await migrate(orm, databaseUrl);
-    const em = orm.em.fork();
-    if (existsSync(file)) {
-      const saved = JSON.parse(readFileSync(file, 'utf8')) as Credentials;
-      if (await em.findOne(ApiToken, { id: saved.tokenId })) {
-        // A sandbox platform created before platforms had a UMA domain gets its default one now.
-        await adoptDefaultUmaDomain(em, saved.platformId);
-        return { ...saved, baseUrl };
-      }
-      say('saved sandbox credentials do not match this database; creating a new sandbox platform');
-    }
-    const key = parseMasterKey(masterKey());
-    const platform = await createPlatform(em, DEV_SANDBOX_PLATFORM, { masterKey: key });
-    const token = await createToken(em, key, platform.id, 'SANDBOX', 'sandbox-default');
-    const creds = { platformId: platform.id, tokenId: token.tokenId, clientSecret: token.clientSecret, baseUrl };
-    writeFileSync(file, JSON.stringify(creds), { mode: 0o600 });
-    return creds;
-  } finally {
-    await orm.close();
-  }
 }
 
 const sleep = (ms: number) => new Promise<void>((done) => setTimeout(done, ms));
@@ -203,7 +163,7 @@ async function startStack(start: Starter, isStopping: () => boolean, stopRequest
   const port = Number(process.env.PORT ?? 3000);
   const baseUrl = (process.env.PUBLIC_BASE_URL ?? `http://127.0.0.1:${port}`).replace(/\/+$/, '') + basePath(process.env.API_PREFIX ?? '');
   say('running migrations');
-  const creds = await sandboxCredentials(databaseUrl, baseUrl);
+  const creds = await sandboxCredentials(databaseUrl, baseUrl, { dataDir, masterKey: masterKey(), say });
   if (isStopping()) return;
 
   // Local development: sandbox webhooks may go to a receiver on this machine (README: webhook destination policy).

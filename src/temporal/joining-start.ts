@@ -1,24 +1,27 @@
 import { WorkflowIdConflictPolicy, type WorkflowIdReusePolicy } from '@temporalio/client';
 import type { SearchAttributePair } from '@temporalio/common';
 import { rethrowAsDomainError } from './failures';
-import { TASK_QUEUE } from './task-queue';
+import { startTaskQueue } from './task-queue';
+import type { WorkflowType } from './task-queues';
 import { retryingUnprocessedUpdate } from './update-retry';
 
 /**
  * The start options of a business workflow whose id is the business id: a start while a run is
- * going joins it (never a second run). Each workflow's one starter states its id, its args, its
- * search attributes and whether a finished run may be followed by a new one (`reuse`).
+ * going joins it (never a second run). Each workflow's one starter states its type (which names its task
+ * queue), its id, its args, its search attributes and whether a finished run may be followed by a new one (`reuse`).
  */
 export function joiningStart<Args extends unknown[]>(start: {
+  workflowType: WorkflowType;
   workflowId: string;
   args: [...Args];
   searchAttributes: SearchAttributePair[];
   reuse: WorkflowIdReusePolicy;
+  /** One queue for every workflow (tests); otherwise the workflow type's own (src/temporal/task-queues.ts). */
   taskQueue?: string;
 }) {
   return {
     workflowId: start.workflowId,
-    taskQueue: start.taskQueue ?? TASK_QUEUE,
+    taskQueue: startTaskQueue(start.workflowType, start.taskQueue),
     workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
     workflowIdReusePolicy: start.reuse,
     args: start.args,

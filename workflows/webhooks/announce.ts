@@ -1,8 +1,9 @@
 import type { SearchAttributePair } from '@temporalio/common';
-import { log, ParentClosePolicy, proxyActivities, proxyLocalActivities, startChild } from '@temporalio/workflow';
+import { log, ParentClosePolicy, proxyActivities, proxyLocalActivities, startChild, workflowInfo } from '@temporalio/workflow';
 import type { WebhookActivities } from '../../activities/webhooks';
 import { isFinalOutcome, nextRetryDelaySeconds } from '../../src/contexts/webhooks/domain/webhook-retry';
 import { PlatformIdKey, WebhookEventTypeKey } from '../../src/temporal/search-attributes';
+import { childTaskQueue } from '../../src/temporal/task-queues';
 import { webhookDelivery } from './webhook-delivery';
 
 // First attempts run in the workflow that recorded the events, in one activity with no retry of
@@ -54,8 +55,11 @@ export async function deliverEvents(
 }
 
 async function handOver(platformId: string, event: Event, attributes: SearchAttributePair[], args: Parameters<typeof webhookDelivery>[0]): Promise<void> {
+  // On the webhooks queue, so that a backlog of retries never delays the calling context's queue.
+  const taskQueue = childTaskQueue('webhookDelivery', workflowInfo().taskQueue);
   await startChild(webhookDelivery, {
     workflowId: event.eventId,
+    ...(taskQueue ? { taskQueue } : {}),
     args: [args],
     parentClosePolicy: ParentClosePolicy.ABANDON,
     typedSearchAttributes: [{ key: PlatformIdKey, value: platformId }, ...attributes, { key: WebhookEventTypeKey, value: event.type }],

@@ -3,7 +3,7 @@ import type { bulkCustomerImport } from '../../../workflows/customers/bulk-custo
 import type { BulkCustomerImportInput } from '../../../workflows/customers/definitions';
 import { rethrowAsDomainError } from '../failures';
 import { BusinessStatusKey, PlatformIdKey } from '../search-attributes';
-import { TASK_QUEUE } from '../task-queue';
+import { startTaskQueue } from '../task-queue';
 
 /**
  * Starts the import of an uploaded job (workflow id = job id; PlatformId and BusinessStatus as
@@ -18,7 +18,7 @@ export async function startBulkCustomerImport(
   try {
     await client.workflow.start<typeof bulkCustomerImport>('bulkCustomerImport', {
       workflowId: input.jobId,
-      taskQueue: options.taskQueue ?? TASK_QUEUE,
+      taskQueue: startTaskQueue('bulkCustomerImport', options.taskQueue),
       workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
       args: [{ jobId: input.jobId, platformId: input.platformId }],
       typedSearchAttributes: [

@@ -32,6 +32,7 @@ export interface CardTiming {
 function operation(card: CardRef, timing: CardTiming, taskQueue?: string) {
   const input: CardLifecycleInput = { cardId: card.id, platformId: card.platformId, customerId: card.cardholderId, environment: card.environment, ...timing };
   return joiningStart({
+    workflowType: 'cardLifecycle',
     workflowId: card.id,
     taskQueue,
     reuse: WorkflowIdReusePolicy.ALLOW_DUPLICATE,

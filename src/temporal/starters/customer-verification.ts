@@ -25,6 +25,7 @@ export async function submitCustomerVerification(
   const startWorkflowOperation = new WithStartWorkflowOperation<typeof customerVerification>(
     'customerVerification',
     joiningStart({
+      workflowType: 'customerVerification',
       workflowId: input.verificationId,
       taskQueue: options.taskQueue,
       reuse: WorkflowIdReusePolicy.ALLOW_DUPLICATE,

@@ -20,6 +20,7 @@ import { joiningStart } from '../joining-start';
  */
 function operation(input: ExternalAccountVerificationInput, taskQueue?: string) {
   return joiningStart({
+    workflowType: 'externalAccountVerification',
     workflowId: input.externalAccountId,
     taskQueue,
     reuse: WorkflowIdReusePolicy.ALLOW_DUPLICATE,

@@ -32,6 +32,7 @@ export async function runIncomingPayment(client: Client, input: IncomingPaymentI
     new WithStartWorkflowOperation<typeof incomingPayment>(
       'incomingPayment',
       joiningStart({
+        workflowType: 'incomingPayment',
         workflowId: input.transactionId,
         taskQueue: options.taskQueue,
         reuse: WorkflowIdReusePolicy.REJECT_DUPLICATE,

@@ -13,6 +13,7 @@ import { joiningStart } from '../joining-start';
  */
 function operation(input: InvitationLifecycleInput, taskQueue?: string) {
   return joiningStart({
+    workflowType: 'invitationLifecycle',
     workflowId: input.code,
     taskQueue,
     reuse: WorkflowIdReusePolicy.REJECT_DUPLICATE,

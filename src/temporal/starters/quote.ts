@@ -27,6 +27,7 @@ import { retryingUnprocessedUpdate } from '../update-retry';
  */
 function operation(input: QuoteInput, taskQueue?: string) {
   return joiningStart({
+    workflowType: 'payment',
     workflowId: input.transactionId,
     taskQueue,
     reuse: WorkflowIdReusePolicy.ALLOW_DUPLICATE,

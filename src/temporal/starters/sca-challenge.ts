@@ -18,6 +18,7 @@ import { joiningStart, sendUpdate } from '../joining-start';
  */
 function operation(input: ScaChallengeInput, taskQueue?: string) {
   return joiningStart({
+    workflowType: 'scaChallenge',
     workflowId: input.challengeId,
     taskQueue,
     reuse: WorkflowIdReusePolicy.REJECT_DUPLICATE,

@@ -17,6 +17,7 @@ export async function startStablecoinIssuance(
   await client.workflow.start<typeof stablecoinIssuance>(
     'stablecoinIssuance',
     joiningStart({
+      workflowType: 'stablecoinIssuance',
       workflowId: coin.id,
       taskQueue: options.taskQueue,
       reuse: WorkflowIdReusePolicy.ALLOW_DUPLICATE,

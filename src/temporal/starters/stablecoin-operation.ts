@@ -21,6 +21,7 @@ export interface OperationRef {
 
 function options(op: OperationRef, timing: StablecoinTiming, taskQueue?: string) {
   return joiningStart({
+    workflowType: 'stablecoinOperation',
     workflowId: op.id,
     taskQueue,
     reuse: WorkflowIdReusePolicy.ALLOW_DUPLICATE,

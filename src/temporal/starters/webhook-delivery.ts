@@ -21,6 +21,7 @@ export async function startWebhookDelivery(
   return client.workflow.start<typeof webhookDelivery>(
     'webhookDelivery',
     joiningStart({
+      workflowType: 'webhookDelivery',
       workflowId: event.id,
       taskQueue: options.taskQueue,
       // Unless told otherwise, the server's default: a finished delivery may be started again.

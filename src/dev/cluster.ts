@@ -1,0 +1,263 @@
+import { Connection } from '@temporalio/client';
+import { msToTs } from '@temporalio/common/lib/time';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import { basePath } from '../config';
+import { ensureSearchAttributes } from '../temporal/register-search-attributes';
+import { CLUSTER_PORTS as P } from './cluster-ports';
+import { stackMasterKey } from './master-key';
+import { portOpen, waitForPort } from './ports';
+import { acquireRunnerLock } from './runner-lock';
+import { sandboxCredentials } from './sandbox-credentials';
+
+/**
+ * The production topology on this machine, for `npm run start:cluster` (bin/cluster builds and provisions,
+ * then runs this, compiled): the Temporal server (PostgreSQL persistence and visibility) and its Web UI,
+ * two worker processes, two API processes behind HAProxy. One runner per checkout; its children are tethered
+ * to it (bin/lib/tethered.sh), so none outlives it; Ctrl-C (or `npm run start:cluster -- --stop`) stops all.
+ */
+
+const root = resolve(__dirname, '../../..'); // compiled: dist/src/dev/
+const dataDir = resolve(process.env.CLUSTER_DATA_DIR ?? join(root, '.data/cluster'));
+const runDir = join(dataDir, 'run');
+const shown = (path: string) => relative(root, path) || '.';
+process.stdout.on('error', () => undefined);
+process.stderr.on('error', () => undefined);
+const say = (msg: string) => process.stderr.write(`[cluster] ${msg}\n`);
+const sleep = (ms: number) => new Promise<void>((done) => setTimeout(done, ms));
+
+function env(name: string): string {
+  const value = process.env[name];
+  if (!value) throw new Error(`${name} is not set (bin/cluster sets it)`);
+  return value;
+}
+
+/** Writes `template` (in deploy/) with its @@NAME@@ fields filled in: files that may hold a password are the owner's only. */
+function render(template: string, target: string, fields: Record<string, string | number>): void {
+  let text = readFileSync(join(root, 'deploy', template), 'utf8');
+  for (const [name, value] of Object.entries(fields)) text = text.replaceAll(`@@${name}@@`, String(value));
+  const left = /@@[A-Z_]+@@/.exec(text);
+  if (left) throw new Error(`deploy/${template}: no value for ${left[0]}`);
+  mkdirSync(resolve(target, '..'), { recursive: true });
+  writeFileSync(target, text, { mode: 0o600 });
+}
+
+function writeConfigs(): { temporalRoot: string; uiRoot: string; haproxyConfig: string } {
+  const temporalRoot = join(dataDir, 'temporal');
+  const dynamicConfig = join(temporalRoot, 'dynamic-config.yaml');
+  mkdirSync(join(temporalRoot, 'config'), { recursive: true });
+  copyFileSync(join(root, 'deploy/temporal/dynamic-config.yaml'), dynamicConfig);
+  render('temporal/server.yaml.template', join(temporalRoot, 'config/cluster.yaml'), {
+    PG_HOST: env('SQL_HOST'),
+    PG_PORT: env('SQL_PORT'),
+    PG_USER: env('SQL_USER'),
+    PG_PASSWORD: env('SQL_PASSWORD'),
+    METRICS_PORT: P.temporalMetrics,
+    FRONTEND_PORT: P.temporal,
+    FRONTEND_HTTP_PORT: P.temporalHttp,
+    FRONTEND_MEMBERSHIP_PORT: P.temporalMembership,
+    HISTORY_PORT: P.temporal + 1,
+    HISTORY_MEMBERSHIP_PORT: P.temporalMembership + 1,
+    MATCHING_PORT: P.temporal + 2,
+    MATCHING_MEMBERSHIP_PORT: P.temporalMembership + 2,
+    WORKER_PORT: P.temporal + 6,
+    WORKER_MEMBERSHIP_PORT: P.temporalMembership + 6,
+    DYNAMIC_CONFIG: dynamicConfig,
+  });
+  const uiRoot = join(dataDir, 'temporal-ui');
+  render('temporal/ui.yaml.template', join(uiRoot, 'config/cluster.yaml'), { FRONTEND_PORT: P.temporal, UI_PORT: P.ui });
+  const haproxyConfig = join(dataDir, 'haproxy.cfg');
+  render('haproxy.template.cfg', haproxyConfig, {
+    PORT: P.api,
+    SERVERS: P.apiReplicas.map((port, i) => `  server api${i + 1} 127.0.0.1:${port} check`).join('\n'),
+  });
+  return { temporalRoot, uiRoot, haproxyConfig };
+}
+
+/** The server creates no namespace of its own: `default` is registered once (7 days of closed workflows kept). */
+async function ensureNamespace(address: string): Promise<void> {
+  const connection = await Connection.connect({ address });
+  try {
+    try {
+      await connection.workflowService.registerNamespace({ namespace: 'default', workflowExecutionRetentionPeriod: msToTs('7 days') });
+      say('registered namespace default');
+    } catch (err) {
+      if (!/already exists/i.test(err instanceof Error ? err.message : String(err))) throw err;
+    }
+    // A new namespace reaches every service's cache within seconds: wait until it answers.
+    for (let i = 0; ; i++) {
+      try {
+        await connection.workflowService.describeNamespace({ namespace: 'default' });
+        await ensureSearchAttributes(connection, 'default');
+        return;
+      } catch (err) {
+        if (i >= 60) throw err;
+        await sleep(1_000);
+      }
+    }
+  } finally {
+    await connection.close();
+  }
+}
+
+/** Resolves once `url` answers 200 (through HAProxy: some replica is ready). */
+async function answers(url: string, timeoutMs: number): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      if ((await fetch(url, { signal: AbortSignal.timeout(2_000) })).ok) return;
+    } catch {
+      // not up yet
+    }
+    if (Date.now() > until) throw new Error(`${url} did not answer within ${timeoutMs / 1000} s`);
+    await sleep(500);
+  }
+}
+
+async function main(): Promise<void> {
+  mkdirSync(runDir, { recursive: true });
+  const lock = acquireRunnerLock(join(dataDir, 'up.pid'));
+  if (!lock.acquired) {
+    say(`the cluster is already running (runner pid ${lock.holderPid}); leaving it alone.`);
+    say('stop it with Ctrl-C in its terminal, or: npm run start:cluster -- --stop');
+    process.exit(1);
+  }
+  const children: { name: string; proc: ChildProcess }[] = [];
+  let stopping = false;
+  const stopAll = async (code: number) => {
+    if (stopping) return;
+    stopping = true;
+    say('stopping…');
+    // Reverse order: HAProxy, APIs, workers, UI, Temporal.
+    for (const { name, proc } of [...children].reverse()) {
+      if (proc.exitCode !== null || proc.signalCode !== null) continue;
+      proc.kill('SIGINT');
+      await new Promise<void>((done) => {
+        const timer = setTimeout(() => {
+          say(`${name} did not stop in time; killing it`);
+          try {
+            process.kill(-proc.pid!, 'SIGKILL');
+          } catch {
+            proc.kill('SIGKILL');
+          }
+        }, 20_000);
+        proc.once('exit', () => {
+          clearTimeout(timer);
+          done();
+        });
+      });
+    }
+    if (process.env.OWN_POSTGRES_CLUSTER) {
+      await new Promise<void>((done) =>
+        spawn('bash', [join(root, 'bin/lib/postgres.sh'), 'stop', process.env.OWN_POSTGRES_CLUSTER!], { stdio: 'inherit' }).once('exit', () => done()),
+      );
+    }
+    lock.release();
+    say(`stopped; data kept in ${shown(dataDir)}/ and the PostgreSQL databases`);
+    process.exit(code);
+  };
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => void stopAll(0));
+  process.on('uncaughtException', (err) => {
+    say(`${stopping ? 'while stopping: ' : 'failed: '}${err.message}`);
+    void stopAll(1);
+  });
+
+  const start = (name: string, command: string, args: string[], childEnv: NodeJS.ProcessEnv = process.env) => {
+    const proc = spawn('bash', [join(root, 'bin/lib/tethered.sh'), join(runDir, `${name}.pid`), command, ...args], {
+      cwd: root,
+      env: childEnv,
+      stdio: ['pipe', 'inherit', 'inherit'],
+      detached: true,
+    });
+    children.push({ name, proc });
+    proc.once('exit', (code, signal) => {
+      if (!stopping) {
+        say(`${name} exited (${signal ?? code}); stopping everything`);
+        void stopAll(1);
+      }
+    });
+    return proc;
+  };
+
+  try {
+    await startCluster(start, () => stopping);
+  } catch (err) {
+    if (stopping) return;
+    say(`failed: ${err instanceof Error ? err.message : String(err)}`);
+    await stopAll(1);
+  }
+}
+
+type Starter = (name: string, command: string, args: string[], env?: NodeJS.ProcessEnv) => ChildProcess;
+
+async function startCluster(start: Starter, isStopping: () => boolean): Promise<void> {
+  const ports = [P.api, ...P.apiReplicas, P.temporal, P.temporalHttp, P.ui, ...P.apiMetrics, ...P.workerMetrics, ...P.sdkMetrics, P.temporalMetrics];
+  for (const port of ports)
+    if (await portOpen(port)) throw new Error(`port ${port} is in use by another program: stop it first (README: Running the production topology)`);
+  const tools = env('TEMPORAL_SERVER_DIR');
+  const { temporalRoot, uiRoot, haproxyConfig } = writeConfigs();
+  const temporalAddress = `127.0.0.1:${P.temporal}`;
+
+  say(`starting the Temporal server on ${temporalAddress} (PostgreSQL databases temporal, temporal_visibility)`);
+  start('temporal', join(tools, 'temporal-server'), ['--root', temporalRoot, '--config', 'config', '--env', 'cluster', '--allow-no-auth', 'start']);
+  await waitForPort(P.temporal, 120_000);
+  await ensureNamespace(temporalAddress);
+  if (isStopping()) return;
+  start('temporal-ui', join(tools, 'temporal-ui-server'), ['--root', uiRoot, '--config', 'config', '--env', 'cluster', 'start']);
+
+  const databaseUrl = env('DATABASE_URL');
+  const baseUrl = `http://127.0.0.1:${P.api}${basePath('')}`;
+  say('running migrations');
+  const creds = await sandboxCredentials(databaseUrl, baseUrl, { dataDir, masterKey: stackMasterKey(dataDir, { create: true }), say });
+  if (isStopping()) return;
+
+  const common = {
+    ...process.env,
+    NODE_ENV: 'production',
+    DATABASE_URL: databaseUrl,
+    TEMPORAL_ADDRESS: temporalAddress,
+    MASTER_KEY: stackMasterKey(dataDir, { create: false }),
+    PUBLIC_BASE_URL: `http://127.0.0.1:${P.api}`,
+    WEBHOOK_ALLOW_LOOPBACK: process.env.WEBHOOK_ALLOW_LOOPBACK ?? '1',
+    // HAProxy asks each API's /ready every second: at `info` those lines would bury the rest.
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+  };
+  // Compiled JavaScript (npm run build), one Node process per replica; workers poll WORKER_TASK_QUEUES (default: all).
+  P.workerMetrics.forEach((metricsPort, i) =>
+    start(`worker-${i + 1}`, process.execPath, [join(root, 'dist/worker/main.js')], {
+      ...common,
+      WORKER_METRICS_PORT: String(metricsPort),
+      TEMPORAL_METRICS_ADDRESS: `127.0.0.1:${P.sdkMetrics[i]}`,
+    }),
+  );
+  P.apiReplicas.forEach((port, i) =>
+    start(`api-${i + 1}`, process.execPath, [join(root, 'dist/src/api/main.js')], { ...common, PORT: String(port), METRICS_PORT: String(P.apiMetrics[i]) }),
+  );
+  await Promise.all(P.apiReplicas.map((port) => answers(`http://127.0.0.1:${port}/ready`, 120_000)));
+  if (isStopping()) return;
+  start('haproxy', env('HAPROXY'), ['-db', '-f', haproxyConfig]);
+  await answers(`http://127.0.0.1:${P.api}/ready`, 30_000);
+  if (isStopping()) return;
+
+  process.stdout.write(
+    [
+      '',
+      'Payments service is running (production topology: Temporal server on PostgreSQL, 2 workers, 2 APIs behind HAProxy).',
+      `  API base URL:    ${baseUrl}   (HAProxy → 127.0.0.1:${P.apiReplicas.join(', 127.0.0.1:')})`,
+      `  API reference:   ${baseUrl}/reference   (OpenAPI: ${baseUrl}/openapi.json)`,
+      `  Temporal UI:     http://127.0.0.1:${P.ui}   (Temporal frontend ${temporalAddress})`,
+      `  Readiness:       http://127.0.0.1:${P.api}/ready`,
+      `  Metrics:         APIs ${P.apiMetrics.map((p) => `http://127.0.0.1:${p}/metrics`).join(' ')}, workers ${P.workerMetrics.map((p) => `http://127.0.0.1:${p}/metrics`).join(' ')}, Temporal server http://127.0.0.1:${P.temporalMetrics}/metrics`,
+      '  Sandbox credentials (HTTP Basic: tokenId as user, clientSecret as password):',
+      JSON.stringify(creds),
+      'Press Ctrl-C to stop (or: npm run start:cluster -- --stop).',
+      '',
+    ].join('\n') + '\n',
+  );
+}
+
+main().catch((err: unknown) => {
+  say(`failed: ${err instanceof Error ? err.message : String(err)}`);
+  process.exit(1);
+});
