@@ -1,7 +1,7 @@
 import { historyFromJSON } from '@temporalio/common/lib/proto-utils';
-import { Worker } from '@temporalio/worker';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { replayHistory } from '../support/replay';
 
 // Before the task queues were split, production ran every workflow on `payments`, children included. A worker of
 // this build replays such a run: its workflow code now starts a webhook delivery on `webhooks`, a queue name the
@@ -26,5 +26,5 @@ test.each(withChildren)('%s, run on `payments` before the split, replays', async
   const history = onPayments(file);
   expect(history.events?.[0]?.workflowExecutionStartedEventAttributes?.taskQueue?.name).toBe('payments');
   const code = readFileSync(process.env.TEST_WORKFLOW_BUNDLE!, 'utf8');
-  await Worker.runReplayHistory({ workflowBundle: { code }, debugMode: false } as Parameters<typeof Worker.runReplayHistory>[0], history);
+  await replayHistory(code, history);
 });
