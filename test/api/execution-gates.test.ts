@@ -117,6 +117,22 @@ describe('a payment an execution gate holds', () => {
     expect(await balanceOf(api, usd)).toBe(100_000);
   });
 
+  test('a rejection and an approval sent together: exactly one decides, and the payment ends as that one says', async () => {
+    for (const order of [['REJECT', 'APPROVE'] as const, ['APPROVE', 'REJECT'] as const]) {
+      const { api, usd, quote } = await heldPayout(3600);
+      const answers = await Promise.allSettled(order.map((decision) => decide(quote.transactionId, decision)));
+      const won = order.filter((_, i) => answers[i]!.status === 'fulfilled');
+      expect(won).toHaveLength(1);
+      expect(answers.find((a) => a.status === 'rejected')).toMatchObject({ reason: { code: 'CONFLICT' } });
+      const ended = await eventually(
+        () => transactionOf(api, quote.transactionId),
+        (t) => t.status === 'FAILED' || t.status === 'COMPLETED',
+      );
+      expect(ended.status).toBe(won[0] === 'REJECT' ? 'FAILED' : 'COMPLETED');
+      expect(await balanceOf(api, usd)).toBe(won[0] === 'REJECT' ? 100_000 : 100_000 - quote.totalSendingAmount);
+    }
+  });
+
   test('hold → expire: nobody decides in time, the payment is EXPIRED with nothing moved', async () => {
     const { api, usd, quote } = await heldPayout(2);
     const expired = await eventually(

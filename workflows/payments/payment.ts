@@ -98,17 +98,26 @@ export async function payment(input: PaymentInput): Promise<string> {
     );
   });
   setHandler(fundQuoteUpdate, ({ amount }) => execute(() => fundQuote({ quoteId: input.quoteId, amount })));
+  /** Approvals asked for and not yet answered (one may wait for its turn before it executes). */
+  let approving = 0;
   const approve = (gate: string) => {
     approved.push(gate);
+    approving += 1;
     return execute(
       () => executeQuote({ quoteId: input.quoteId, approved: [...approved], ...(heldRequestKey ? { requestKey: heldRequestKey } : {}) }),
       heldRequestKey,
-    );
+    ).finally(() => {
+      approving -= 1;
+    });
   };
   setHandler(
     decideHoldUpdate,
     async ({ gate, decision, reason, failureReason, failed }) => {
       if (decision === 'REJECT') {
+        // An approval already asked for decides first: the rejection then finds the payment executed
+        // (or, the approval refused, still held: the rejection ends it).
+        if (approving > 0 || turn.busy) await condition(() => approving === 0 && !turn.busy);
+        if (execution || rejected) throw decided(gate);
         rejected = true;
         // Only decisions that say more carry more: histories of plain rejections replay unchanged.
         if (failureReason) rejectedFor = failureReason;
@@ -117,7 +126,13 @@ export async function payment(input: PaymentInput): Promise<string> {
       }
       return approve(gate);
     },
-    { validator: ({ gate }) => assertHeldBy(hold, gate) },
+    {
+      validator: ({ gate }) => {
+        // A rejection is final: no later approval executes the payment while it is being ended.
+        if (rejected) throw decided(gate);
+        assertHeldBy(hold, gate);
+      },
+    },
   );
   // The same decision from another workflow (an SCA challenge's outcome). Only a run that receives
   // it issues new commands, so histories recorded before it replay unchanged. An approval whose
@@ -130,7 +145,7 @@ export async function payment(input: PaymentInput): Promise<string> {
       rejectedFor = failureReason;
       return;
     }
-    if (hold?.gate === gate) void approve(gate).catch(() => undefined);
+    if (hold?.gate === gate && !rejected) void approve(gate).catch(() => undefined);
   });
   // Until the payment runs there is nothing to cancel: the quote is not executed yet.
   const refuseCancel = (_request: { reason?: string }): never => {
@@ -213,6 +228,11 @@ export async function payment(input: PaymentInput): Promise<string> {
     });
     return ended;
   }
+}
+
+/** The hold was decided already (rejected, or approved and executed): another decision changes nothing. */
+function decided(gate: string): ApplicationFailure {
+  return ApplicationFailure.create({ type: ERROR.CONFLICT, message: `The payment's hold by ${gate} is decided already`, nonRetryable: true });
 }
 
 function assertHeldBy(hold: Hold | null, gate: string): void {
