@@ -22,7 +22,8 @@ beforeAll(async () => {
   ({ api, token } = await h.platform());
   const customer = await api.post('/customers', { customerType: 'INDIVIDUAL', platformCustomerId: 'edges', fullName: 'Eddie Edge' });
   const policy = {
-    permissions: ['VIEW_TRANSACTIONS', 'MANAGE_EXTERNAL_ACCOUNTS'],
+    // Every permission: an operation the agent may not use is 403 before its input is read.
+    permissions: ['VIEW_TRANSACTIONS', 'MANAGE_EXTERNAL_ACCOUNTS', 'CREATE_QUOTES', 'EXECUTE_QUOTES', 'CREATE_TRANSFERS'],
     defaultExecutionMode: 'AUTO',
     spendingLimits: { currency: 'USD', perTransactionLimit: 0 },
   };
