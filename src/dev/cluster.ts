@@ -9,6 +9,7 @@ import { CLUSTER_PORTS as P } from './cluster-ports';
 import { stackMasterKey } from './master-key';
 import { portOpen, waitForPort } from './ports';
 import { acquireRunnerLock } from './runner-lock';
+import { stopChildren } from './stop-children';
 import { sandboxCredentials } from './sandbox-credentials';
 
 /**
@@ -130,24 +131,7 @@ async function main(): Promise<void> {
     stopping = true;
     say('stopping…');
     // Reverse order: HAProxy, APIs, workers, UI, Temporal.
-    for (const { name, proc } of [...children].reverse()) {
-      if (proc.exitCode !== null || proc.signalCode !== null) continue;
-      proc.kill('SIGINT');
-      await new Promise<void>((done) => {
-        const timer = setTimeout(() => {
-          say(`${name} did not stop in time; killing it`);
-          try {
-            process.kill(-proc.pid!, 'SIGKILL');
-          } catch {
-            proc.kill('SIGKILL');
-          }
-        }, 20_000);
-        proc.once('exit', () => {
-          clearTimeout(timer);
-          done();
-        });
-      });
-    }
+    await stopChildren(children, say, 20_000);
     if (process.env.OWN_POSTGRES_CLUSTER) {
       await new Promise<void>((done) =>
         spawn('bash', [join(root, 'bin/lib/postgres.sh'), 'stop', process.env.OWN_POSTGRES_CLUSTER!], { stdio: 'inherit' }).once('exit', () => done()),

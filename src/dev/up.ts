@@ -6,6 +6,7 @@ import { sandboxCredentials } from './sandbox-credentials';
 import { stopLeftovers } from './leftovers';
 import { portOpen, waitForPort } from './ports';
 import { acquireRunnerLock } from './runner-lock';
+import { stopChildren } from './stop-children';
 import { stackDataDir, stackMasterKey } from './master-key';
 
 /**
@@ -63,25 +64,7 @@ async function main(): Promise<void> {
     stopped();
     say('stopping…');
     // Stop in reverse order: API, worker, then Temporal.
-    for (const { name, proc } of [...children].reverse()) {
-      if (proc.exitCode !== null || proc.signalCode !== null) continue;
-      proc.kill('SIGINT');
-      await new Promise<void>((done) => {
-        const timer = setTimeout(() => {
-          say(`${name} did not stop in time; killing it`);
-          // Its whole process group: the tether and what it runs.
-          try {
-            process.kill(-proc.pid!, 'SIGKILL');
-          } catch {
-            proc.kill('SIGKILL');
-          }
-        }, 15_000);
-        proc.once('exit', () => {
-          clearTimeout(timer);
-          done();
-        });
-      });
-    }
+    await stopChildren(children, say, 15_000);
     // A start still under way (migrations, say) ends before its database goes away.
     await Promise.race([startup.catch(() => undefined), sleep(20_000)]);
     if (process.env.OWN_POSTGRES_CLUSTER) {
