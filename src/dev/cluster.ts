@@ -1,10 +1,8 @@
-import { Connection } from '@temporalio/client';
-import { msToTs } from '@temporalio/common/lib/time';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { basePath } from '../config';
-import { ensureSearchAttributes } from '../temporal/register-search-attributes';
+import { ensureNamespace, temporalPortsFrom, writeHaproxyConfig, writeTemporalConfigs } from './cluster-configs';
 import { CLUSTER_PORTS as P } from './cluster-ports';
 import { stackMasterKey } from './master-key';
 import { portOpen, waitForPort } from './ports';
@@ -34,72 +32,13 @@ function env(name: string): string {
   return value;
 }
 
-/** Writes `template` (in deploy/) with its @@NAME@@ fields filled in: files that may hold a password are the owner's only. */
-function render(template: string, target: string, fields: Record<string, string | number>): void {
-  let text = readFileSync(join(root, 'deploy', template), 'utf8');
-  for (const [name, value] of Object.entries(fields)) text = text.replaceAll(`@@${name}@@`, String(value));
-  const left = /@@[A-Z_]+@@/.exec(text);
-  if (left) throw new Error(`deploy/${template}: no value for ${left[0]}`);
-  mkdirSync(resolve(target, '..'), { recursive: true });
-  writeFileSync(target, text, { mode: 0o600 });
-}
-
 function writeConfigs(): { temporalRoot: string; uiRoot: string; haproxyConfig: string } {
-  const temporalRoot = join(dataDir, 'temporal');
-  const dynamicConfig = join(temporalRoot, 'dynamic-config.yaml');
-  mkdirSync(join(temporalRoot, 'config'), { recursive: true });
-  copyFileSync(join(root, 'deploy/temporal/dynamic-config.yaml'), dynamicConfig);
-  render('temporal/server.yaml.template', join(temporalRoot, 'config/cluster.yaml'), {
-    PG_HOST: env('SQL_HOST'),
-    PG_PORT: env('SQL_PORT'),
-    PG_USER: env('SQL_USER'),
-    PG_PASSWORD: env('SQL_PASSWORD'),
-    METRICS_PORT: P.temporalMetrics,
-    FRONTEND_PORT: P.temporal,
-    FRONTEND_HTTP_PORT: P.temporalHttp,
-    FRONTEND_MEMBERSHIP_PORT: P.temporalMembership,
-    HISTORY_PORT: P.temporal + 1,
-    HISTORY_MEMBERSHIP_PORT: P.temporalMembership + 1,
-    MATCHING_PORT: P.temporal + 2,
-    MATCHING_MEMBERSHIP_PORT: P.temporalMembership + 2,
-    WORKER_PORT: P.temporal + 6,
-    WORKER_MEMBERSHIP_PORT: P.temporalMembership + 6,
-    DYNAMIC_CONFIG: dynamicConfig,
-  });
-  const uiRoot = join(dataDir, 'temporal-ui');
-  render('temporal/ui.yaml.template', join(uiRoot, 'config/cluster.yaml'), { FRONTEND_PORT: P.temporal, UI_PORT: P.ui });
+  const ports = temporalPortsFrom(P.temporal, P.temporalHttp, P.temporalMembership, P.temporalMetrics, P.ui);
+  const pg = { host: env('SQL_HOST'), port: env('SQL_PORT'), user: env('SQL_USER'), password: env('SQL_PASSWORD') };
+  const { temporalRoot, uiRoot } = writeTemporalConfigs(root, dataDir, ports, pg);
   const haproxyConfig = join(dataDir, 'haproxy.cfg');
-  render('haproxy.template.cfg', haproxyConfig, {
-    PORT: P.api,
-    SERVERS: P.apiReplicas.map((port, i) => `  server api${i + 1} 127.0.0.1:${port} check`).join('\n'),
-  });
+  writeHaproxyConfig(root, haproxyConfig, P.api, P.apiReplicas);
   return { temporalRoot, uiRoot, haproxyConfig };
-}
-
-/** The server creates no namespace of its own: `default` is registered once (7 days of closed workflows kept). */
-async function ensureNamespace(address: string): Promise<void> {
-  const connection = await Connection.connect({ address });
-  try {
-    try {
-      await connection.workflowService.registerNamespace({ namespace: 'default', workflowExecutionRetentionPeriod: msToTs('7 days') });
-      say('registered namespace default');
-    } catch (err) {
-      if (!/already exists/i.test(err instanceof Error ? err.message : String(err))) throw err;
-    }
-    // A new namespace reaches every service's cache within seconds: wait until it answers.
-    for (let i = 0; ; i++) {
-      try {
-        await connection.workflowService.describeNamespace({ namespace: 'default' });
-        await ensureSearchAttributes(connection, 'default');
-        return;
-      } catch (err) {
-        if (i >= 60) throw err;
-        await sleep(1_000);
-      }
-    }
-  } finally {
-    await connection.close();
-  }
 }
 
 /** Resolves once `url` answers 200 (through HAProxy: some replica is ready). */
@@ -186,7 +125,7 @@ async function startCluster(start: Starter, isStopping: () => boolean): Promise<
   say(`starting the Temporal server on ${temporalAddress} (PostgreSQL databases temporal, temporal_visibility)`);
   start('temporal', join(tools, 'temporal-server'), ['--root', temporalRoot, '--config', 'config', '--env', 'cluster', '--allow-no-auth', 'start']);
   await waitForPort(P.temporal, 120_000);
-  await ensureNamespace(temporalAddress);
+  await ensureNamespace(temporalAddress, say);
   if (isStopping()) return;
   start('temporal-ui', join(tools, 'temporal-ui-server'), ['--root', uiRoot, '--config', 'config', '--env', 'cluster', 'start']);
 
