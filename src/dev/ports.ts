@@ -32,6 +32,28 @@ export async function freePorts(count: number): Promise<number[]> {
   return ports;
 }
 
+/**
+ * `count` different free ports below 32768, held open until all are chosen. The Temporal server stores its
+ * services' membership ports in a smallint column: one from the ephemeral range (32768 and up on Linux) fails
+ * its start with "out of range for type smallint".
+ */
+export async function freeLowPorts(count: number): Promise<number[]> {
+  const servers: Server[] = [];
+  for (let attempts = 0; servers.length < count; attempts++) {
+    if (attempts > count * 50) throw new Error(`no ${count} free ports below 32768`);
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    const server = await new Promise<Server | undefined>((resolve) => {
+      const candidate = createServer();
+      candidate.once('error', () => resolve(undefined));
+      candidate.listen(port, '127.0.0.1', () => resolve(candidate));
+    });
+    if (server) servers.push(server);
+  }
+  const ports = servers.map((server) => (server.address() as { port: number }).port);
+  await Promise.all(servers.map((server) => new Promise((done) => server.close(done))));
+  return ports;
+}
+
 export function waitForPort(port: number, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   return new Promise((resolve, reject) => {
