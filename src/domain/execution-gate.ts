@@ -77,15 +77,19 @@ export interface ExecutionGate {
   readonly name: string;
   check(em: EntityManager, subject: ExecutionSubject, context: { approved: boolean }): Promise<GateVerdict>;
   /**
-   * The payment this gate held ended without moving money, in the database transaction that ends
-   * it: REJECTED (the hold's decision was no, with the decider's reason), FAILED (approved, but
-   * the execution was then refused: `reason` says why) or EXPIRED (nobody decided in time). The
-   * gate records what it keeps of the hold and returns its webhook events for the workflow to deliver.
+   * A held payment ended without moving money, in the database transaction that ends it: REJECTED
+   * (the hold's decision was no, with the decider's reason), FAILED (approved, but the execution
+   * was then refused: `reason` says why) or EXPIRED (nobody decided in time). Every gate hears it,
+   * `heldBy` naming the gate that held it: the holder, or a gate that passed the payment before a
+   * later gate held it (an agent's approved action fails when the customer's proof does). The gate
+   * records what it keeps of the ending and returns its webhook events for the workflow to deliver.
    */
   holdEnded?(em: EntityManager, ended: HoldEnding): Promise<GateEvent[]>;
 }
 
 export interface HoldEnding {
+  /** The gate whose hold ended (the quote's held_by). */
+  heldBy: string;
   quoteId: string;
   transactionId: string;
   outcome: 'REJECTED' | 'FAILED' | 'EXPIRED';

@@ -33,6 +33,7 @@ export const heldGate: ExecutionGate = {
     };
   },
   async holdEnded(em, ended) {
+    if (ended.heldBy !== HELD_GATE) return [];
     return [await told(em, { quoteId: ended.quoteId, transactionId: ended.transactionId }, ended.outcome, ended.reason)];
   },
 };

@@ -11,3 +11,4 @@ export { createQuote, quoteIds, quoteView, readQuoteRequestRows, type QuoteReque
 export { executeQuoteRequest, startQuoteWorkflow } from './services/quote-execution-start';
 export { sameCurrencyTransfer, transferFieldProblems, transferInOf, transferOutOf, type SameCurrencyTransfer } from './services/same-currency-transfers';
 export { valueIn } from './domain/pricing/value-in';
+export { challengeHeldExecution } from './api/quote-routes';

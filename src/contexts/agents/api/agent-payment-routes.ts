@@ -3,6 +3,7 @@ import type { Caller } from '../../../api/context';
 import type { HandlerContext } from '../../../api/route';
 import { defineRoute } from '../../../api/route';
 import { errorResponses, IdParam } from '../../../api/schemas/common';
+import { challengeHeldExecution } from '../../payments';
 import { findAgent } from '../services/agent-lookup';
 import { agentTransfer, createAgentQuote, executeAgentQuote, type AgentCall } from '../services/agent-payments';
 import { AgentActionSchema } from './schemas';
@@ -80,7 +81,12 @@ export const agentPaymentRoutes = [
       409: { description: 'CONFLICT: the quote was executed already (by another request) or cannot be executed', schema: errorResponses[400].schema },
       ...policyRefusals,
     },
-    handler: async (ctx) => ({ status: 200, body: await executeAgentQuote(await callOf(ctx), ctx.params.quoteId) }),
+    handler: async (ctx) => {
+      const action = await executeAgentQuote(await callOf(ctx), ctx.params.quoteId);
+      // The policy passed it and the SCA gate holds it: the customer's challenge is issued now (the action is the answer).
+      await challengeHeldExecution(ctx.em, ctx.deps, ctx.params.quoteId);
+      return { status: 200, body: action };
+    },
   }),
   defineRoute({
     method: 'post',

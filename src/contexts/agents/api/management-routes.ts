@@ -3,6 +3,7 @@ import { z } from '../../../api/openapi-registry';
 import { errorResponses, ID_PARAMS, IdParam } from '../../../api/schemas/common';
 import type { AgentPolicy, AgentPolicyUpdate } from '../domain/agent-policy';
 import { decideAgentAction, findAction, listActions } from '../services/agent-actions';
+import { challengeHeldExecution } from '../../payments';
 import { findAgent } from '../services/agent-lookup';
 import { agentView, agentViews, deviceCodeView } from '../services/agent-views';
 import { usageOf } from '../services/agent-usage';
@@ -179,7 +180,10 @@ export const managementRoutes = [
     },
     handler: async ({ em, caller, params, deps }) => {
       const action = await findAction(em, caller.platformId, params.agentId, params.actionId);
-      return { status: 200, body: await decideAgentAction(em, deps.temporal, action, { decision: 'APPROVE' }) };
+      const decided = await decideAgentAction(em, deps.temporal, action, { decision: 'APPROVE' });
+      // Approved, the SCA gate may hold the payment for its customer: the customer's challenge is issued now.
+      if (action.quoteId) await challengeHeldExecution(em, deps, action.quoteId);
+      return { status: 200, body: decided };
     },
   }),
   defineRoute({

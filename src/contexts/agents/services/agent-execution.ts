@@ -4,6 +4,7 @@ import { Quote, valueIn } from '../../payments';
 import { recordWebhookEvent } from '../../webhooks';
 import { DomainError } from '../../../domain/errors';
 import { PASS, type ExecutionSubject, type GateEvent, type GateVerdict, type HoldEnding } from '../../../domain/execution-gate';
+import { AGENT_POLICY_GATE } from '../domain/agent-approvals';
 import { actionWebhookType, type AgentActionStatus, type AgentActionType } from '../domain/agent-actions';
 import { policyOf } from '../domain/agent-policy';
 import { needsApproval, policyRefusal } from '../domain/policy-evaluation';
@@ -105,15 +106,19 @@ export async function judgeAgentExecution(
 }
 
 /**
- * The held payment ended without moving money: the platform rejected the action (REJECTED, with
- * its reason), approved it but the policy or the execution then refused it (FAILED), or nobody
- * decided in time (EXPIRED: the action FAILED). Told once: a repeat finds it decided.
+ * A held payment ended without moving money. Held by the policy: the platform rejected the action
+ * (REJECTED, with its reason), approved it but the policy or the execution then refused it
+ * (FAILED), or nobody decided in time (EXPIRED: the action FAILED). Held by a later gate after the
+ * policy approved it (the customer's SCA proof failed or lapsed): the approved action FAILED, as
+ * the reference says of an approved action whose execution failed. Told once: a repeat finds it decided.
  */
 export async function actionEnded(em: EntityManager, ended: HoldEnding): Promise<GateEvent[]> {
   const action = await em.findOne(AgentAction, { quoteId: ended.quoteId });
-  if (!action || action.status !== 'PENDING_APPROVAL') return [];
-  action.status = ended.outcome === 'REJECTED' ? 'REJECTED' : 'FAILED';
-  if (ended.outcome === 'REJECTED' && ended.reason) action.rejectionReason = ended.reason;
+  if (!action) return [];
+  const heldHere = ended.heldBy === AGENT_POLICY_GATE;
+  if (heldHere ? action.status !== 'PENDING_APPROVAL' : action.status !== 'APPROVED') return [];
+  action.status = heldHere && ended.outcome === 'REJECTED' ? 'REJECTED' : 'FAILED';
+  if (action.status === 'REJECTED' && ended.reason) action.rejectionReason = ended.reason;
   action.updatedAt = new Date();
   await em.flush();
   return [await announce(em, action)];

@@ -64,6 +64,18 @@ async function challenge(em: EntityManager, deps: ApiDeps, q: Quote, kind: Chall
   return issued;
 }
 
+/**
+ * The SCA challenge of a payment that a call other than POST /quotes/{id}/execute left waiting for
+ * its customer (an agent's execution, a platform's approval after which the SCA gate held it):
+ * issued if the quote is held by the SCA gate and carries none pending, its workflow started.
+ * Nothing for a quote held otherwise or not at all.
+ */
+export async function challengeHeldExecution(em: EntityManager, deps: ApiDeps, quoteId: string): Promise<QuoteChallenge | undefined> {
+  const q = await em.fork().findOneOrFail(Quote, { id: quoteId });
+  if (q.status !== 'PENDING_AUTHORIZATION' || q.heldBy !== SCA_AUTHORIZATION_GATE) return undefined;
+  return challenge(em, deps, q, 'HELD_EXECUTION');
+}
+
 async function execute(deps: ApiDeps, q: Quote, idempotencyKey: string | undefined) {
   return executeQuote(deps.temporal, workflowInput(q), { requestKey: executionRequestKey(idempotencyKey), taskQueue: deps.taskQueue });
 }

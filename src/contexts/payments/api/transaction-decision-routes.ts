@@ -2,7 +2,8 @@ import { defineRoute } from '../../../api/route';
 import { errorResponses, IdParam } from '../../../api/schemas/common';
 import { z } from '../../../api/openapi-registry';
 import { decidePendingTransaction } from '../services/transaction-decisions';
-import { currentTransactionView } from './quote-routes';
+import { Transaction } from '../entities';
+import { challengeHeldExecution, currentTransactionView } from './quote-routes';
 import { TransactionSchema } from './schemas';
 
 const ApprovePaymentRequestSchema = z
@@ -62,6 +63,9 @@ export const transactionDecisionRoutes = [
         { decision: 'approve', body: body.receiverCustomerInfo ? { receiverCustomerInfo: body.receiverCustomerInfo } : {} },
         idempotencyKey,
       );
+      // An approved payment a later gate holds for its customer's SCA proof: the customer's challenge is issued now.
+      const quoteId = (await em.fork().findOneOrFail(Transaction, { id })).quoteId;
+      if (quoteId) await challengeHeldExecution(em, deps, quoteId);
       return { status: 200, body: await currentTransactionView(em, id) };
     },
   }),

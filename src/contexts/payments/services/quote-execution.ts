@@ -112,10 +112,12 @@ export async function executeQuote(em: EntityManager, input: ExecuteQuoteInput, 
     for (const gate of gates) {
       const verdict = await gate.check(tx, subject, { approved: (input.approved ?? []).includes(gate.name) });
       if ('pass' in verdict) gateEvents.push(...(verdict.events ?? []));
+      // Events of the gates passed before the hold are the workflow's to deliver too (an agent action's APPROVED).
       if ('hold' in verdict)
         return hold(tx, quote, payment, {
           gate: gate.name,
           ...verdict.hold,
+          events: [...gateEvents, ...(verdict.hold.events ?? [])],
           expiresAt: new Date(Date.now() + verdict.hold.expiresInSeconds * 1000).toISOString(),
         });
     }
@@ -203,7 +205,7 @@ export async function endHeldExecution(
     const quote = await tx.findOneOrFail(Quote, { id: input.quoteId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     const payment = await tx.findOneOrFail(Transaction, { id: quote.transactionId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     const status = input.outcome === 'REJECTED' ? 'FAILED' : 'EXPIRED';
-    const holder = gates.find((gate) => gate.name === (quote.heldBy ?? input.gate));
+    const heldBy = quote.heldBy ?? input.gate ?? '';
     if (quote.status !== 'PENDING_AUTHORIZATION' && !quote.heldBy) {
       const done = quote.status === status && !quote.executedAt;
       return { events: done ? await eventsRecordedBefore(tx, payment, { statuses: [status] }) : [], ended: done };
@@ -217,14 +219,19 @@ export async function endHeldExecution(
     payment.failureReason = input.outcome === 'REJECTED' ? (input.failureReason ?? 'QUOTE_EXECUTION_FAILED') : 'QUOTE_EXPIRED';
     payment.updatedAt = now;
     await tx.flush();
-    const gateEvents = holder?.holdEnded
-      ? await holder.holdEnded(tx, {
+    const gateEvents: GateEvent[] = [];
+    for (const gate of gates) {
+      if (!gate.holdEnded) continue;
+      gateEvents.push(
+        ...(await gate.holdEnded(tx, {
+          heldBy,
           quoteId: quote.id,
           transactionId: payment.id,
           outcome: input.outcome === 'EXPIRED' ? 'EXPIRED' : input.failed ? 'FAILED' : 'REJECTED',
           ...(input.reason ? { reason: input.reason } : {}),
-        })
-      : [];
+        })),
+      );
+    }
     return { events: [...(await recordEvents(tx, quote, payment, [status])), ...gateEvents], ended: true };
   });
 }
