@@ -155,6 +155,21 @@ describe('TOTP login', () => {
     expect(JSON.stringify(res.body)).not.toContain(totpCode(client.totpSecret!));
   });
 
+  test('a recovery code logs in once in place of a TOTP code (its device lost); used, or made up, it is refused and counted', async () => {
+    const { api, client } = await scaCustomer(h, { loggedIn: true });
+    const codes = await client.enrolTotp();
+    const failuresBefore = (await em().findOne(ScaSecurityState, { customerId: client.customerId }))?.failedAttempts ?? 0;
+    const used = await complete(api, client, { factor: 'TOTP', code: codes[3]!.toLowerCase() });
+    expect([used.status, used.body.status]).toEqual([200, 'SUCCESS']);
+    expectProofRefused(await complete(api, client, { factor: 'TOTP', code: codes[3] }), 'code', 'invalid');
+    expectProofRefused(await complete(api, client, { factor: 'TOTP', code: 'ABCD-EFGH-JKMN' }), 'code', 'invalid');
+    expect((await em().findOneOrFail(ScaSecurityState, { customerId: client.customerId })).failedAttempts).toBe(failuresBefore + 2);
+    // One code is spent; the other nine still work, each once.
+    const factor = await em().findOneOrFail(ScaFactor, { customerId: client.customerId, type: 'TOTP', status: 'ACTIVE' });
+    expect(factor.recoveryCodeHashes).toHaveLength(9);
+    expect((await complete(api, client, { factor: 'TOTP', code: codes[4] })).status).toBe(200);
+  });
+
   test('without an enrolled app TOTP is not available', async () => {
     const { api, client } = await scaCustomer(h);
     expectProofRefused(await api.post(client.path('/sca/login/start'), { factor: 'TOTP' }), 'factor', 'unavailable');

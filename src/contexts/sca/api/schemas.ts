@@ -95,7 +95,12 @@ export const ScaLoginStartSchema = z
 /** The proof fields the reference's confirm / authorize / login-complete bodies share. */
 export const ScaProofFields = {
   challengeId: z.string().max(200).nullable().optional().openapi({ description: 'The challenge being answered (SMS_OTP, PASSKEY)' }),
-  code: z.string().max(20).nullable().optional().openapi({ description: 'SMS_OTP or TOTP code; sandbox: 123456', example: '123456' }),
+  code: z
+    .string()
+    .max(20)
+    .nullable()
+    .optional()
+    .openapi({ description: "SMS_OTP or TOTP code (a TOTP login also takes one of the factor's recovery codes, once); sandbox: 123456", example: '123456' }),
   passkeyAssertion: z.record(z.string(), z.unknown()).nullable().optional().openapi({ description: 'WebAuthn authentication response (JSON)' }),
   origin: z.string().max(500).nullable().optional().openapi({ description: 'The origin the assertion was made on' }),
 };

@@ -1,3 +1,4 @@
+import { looksLikeRecoveryCode, spendRecoveryCode } from '../domain/recovery-codes';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Environment } from '../../platforms';
 import { decrypt } from '../../../security/secrets';
@@ -97,6 +98,14 @@ async function judge(tx: EntityManager, { customer, platform }: ScaCustomer, inp
     const factor = await tx.findOne(ScaFactor, { platformId: input.platformId, customerId: customer.id, type: 'TOTP', status: 'ACTIVE' });
     if (!factor?.sealedTotpSecret) return { valid: false, failure: 'FACTOR_NOT_ENROLLED', field: 'factor', counts: false };
     if (sandboxCode) return { valid: true, challenge: null };
+    // A recovery code stands in for the app's code once (the device lost): spent here, counted like any wrong code if unknown.
+    if (looksLikeRecoveryCode(code)) {
+      const left = spendRecoveryCode(input.masterKey, factor.id, factor.recoveryCodeHashes ?? [], code);
+      if (!left) return { valid: false, failure: 'WRONG_PROOF', field: 'code', counts: true };
+      factor.recoveryCodeHashes = left;
+      factor.updatedAt = now;
+      return { valid: true, challenge: null };
+    }
     const check = checkTotp(decrypt(input.masterKey, factor.sealedTotpSecret), code, factor.totpLastUsedStep, now);
     if (!check.valid) return { valid: false, failure: check.reused ? 'REUSED' : 'WRONG_PROOF', field: 'code', counts: true };
     factor.totpLastUsedStep = check.timeStep;
