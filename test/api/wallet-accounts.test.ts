@@ -3,6 +3,7 @@ import { wordlist } from '@scure/bip39/wordlists/english.js';
 import { DelegatedKey } from '../../src/contexts/cards/entities';
 import { WalletSecret } from '../../src/contexts/wallet-auth/entities';
 import { decrypt } from '../../src/security/secrets';
+import { eventually } from '../support/eventually';
 import { Harness } from '../support/harness';
 import { ClientKeyPair } from '../support/wallet/client-keys';
 import { newDeviceKey } from '../support/wallet/keys';
@@ -180,6 +181,31 @@ describe('delegated keys', () => {
     const row = await h.orm.em.fork().findOneOrFail(DelegatedKey, { id: res.body.id }, { populate: ['sealedPrivateKey'] });
     expect(row.sealedPrivateKey).toMatch(/^v1\./);
     expect(decrypt(h.masterKey, row.sealedPrivateKey)).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  test('a card funded by the wallet authorizes only while an ACTIVE delegated key exists for it: declined FUNDING_SOURCE_NOT_AUTHORIZED before and after', async () => {
+    const { api, platform } = await walletPlatform();
+    const wallet = await walletCard(api, platform.id);
+    expect((await api.post(`/sandbox/internal-accounts/${wallet.walletId}/fund`, { amount: 10_000 })).status).toBe(200);
+    const card = await eventually(
+      () => api.get(`/cards/${wallet.cardId}`),
+      (r) => r.body.state === 'ACTIVE',
+    );
+    const merchant = { descriptor: 'CORNER SHOP', mcc: '5411', country: 'US' };
+    const authorize = () =>
+      api.post(`/sandbox/cards/${wallet.cardId}/simulate/authorization`, { amount: 500, currency: { code: card.body.currency }, merchant });
+    const before = await authorize();
+    expect([before.status, before.body.declineReason, before.body.cardTransactionId]).toEqual([202, 'FUNDING_SOURCE_NOT_AUTHORIZED', undefined]);
+    const key = await createKey(api, wallet);
+    expect(key.status).toBe(201);
+    const approved = await authorize();
+    expect([approved.status, approved.body.declineReason, approved.body.cardTransactionId]).toEqual([
+      202,
+      undefined,
+      expect.stringMatching(/^CardTransaction:/),
+    ]);
+    expect((await api.delete(`/auth/delegated-keys/${key.body.id}`)).status).toBe(204);
+    expect((await authorize()).body.declineReason).toBe('FUNDING_SOURCE_NOT_AUTHORIZED');
   });
 
   test('one ACTIVE key per card funding source (409); revoke is 204, then 400 as it is no longer ACTIVE', async () => {

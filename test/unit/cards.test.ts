@@ -61,7 +61,15 @@ describe('card state machine', () => {
 });
 
 describe('authorization decisions', () => {
-  const base = { cardState: 'ACTIVE' as const, amount: 500n, maxSpendPerTransaction: null, available: 1000n, descriptor: 'COFFEE', sandbox: true };
+  const base = {
+    cardState: 'ACTIVE' as const,
+    amount: 500n,
+    maxSpendPerTransaction: null,
+    available: 1000n,
+    fundingAuthorized: true,
+    descriptor: 'COFFEE',
+    sandbox: true,
+  };
   test('approves within funds and limit; a transaction equal to the limit is allowed', () => {
     expect(declineReason(base)).toBeNull();
     expect(declineReason({ ...base, maxSpendPerTransaction: 500n })).toBeNull();
@@ -73,6 +81,7 @@ describe('authorization decisions', () => {
     expect(declineReason({ ...base, cardState: 'FROZEN' })).toBe('CARD_PAUSED');
     expect(declineReason({ ...base, cardState: 'CLOSED' })).toBe('CARD_NOT_ACTIVE');
     expect(declineReason({ ...base, cardState: 'PROCESSING' })).toBe('CARD_NOT_ACTIVE');
+    expect(declineReason({ ...base, fundingAuthorized: false })).toBe('FUNDING_SOURCE_NOT_AUTHORIZED');
   });
   test('sandbox descriptor suffixes 002 and 003 force declines, only in the sandbox', () => {
     expect(declineReason({ ...base, descriptor: 'AMAZON-002' })).toBe('INSUFFICIENT_FUNDS');

@@ -10,7 +10,7 @@ export const CARD_TRANSACTION_STATUSES = ['AUTHORIZED', 'PARTIALLY_SETTLED', 'SE
 export type CardTransactionStatus = (typeof CARD_TRANSACTION_STATUSES)[number];
 export type Direction = 'DEBIT' | 'CREDIT';
 
-export const DECLINE_REASONS = ['CARD_PAUSED', 'CARD_NOT_ACTIVE', 'INSUFFICIENT_FUNDS', 'SPEND_LIMIT_EXCEEDED'] as const;
+export const DECLINE_REASONS = ['CARD_PAUSED', 'CARD_NOT_ACTIVE', 'INSUFFICIENT_FUNDS', 'SPEND_LIMIT_EXCEEDED', 'FUNDING_SOURCE_NOT_AUTHORIZED'] as const;
 export type DeclineReason = (typeof DECLINE_REASONS)[number];
 
 /** Sandbox: the last three characters of merchant.descriptor choose a decline (reference simulate/authorization). */
@@ -72,6 +72,8 @@ export function declineReason(input: {
   amount: Minor;
   maxSpendPerTransaction: Minor | null;
   available: Minor;
+  /** False for an embedded wallet with no ACTIVE delegated key for the card: nothing may sign its pull. */
+  fundingAuthorized: boolean;
   descriptor: string;
   sandbox: boolean;
 }): DeclineReason | null {
@@ -83,6 +85,7 @@ export function declineReason(input: {
   if (input.cardState !== 'ACTIVE') return 'CARD_NOT_ACTIVE';
   // A transaction equal to the limit is allowed (reference Card notes).
   if (input.maxSpendPerTransaction !== null && input.amount > input.maxSpendPerTransaction) return 'SPEND_LIMIT_EXCEEDED';
+  if (!input.fundingAuthorized) return 'FUNDING_SOURCE_NOT_AUTHORIZED';
   if (input.available < input.amount) return 'INSUFFICIENT_FUNDS';
   return null;
 }

@@ -2,7 +2,7 @@ import { z } from '../../../api/openapi-registry';
 import { CurrencyAmountSchema, PageQuerySchema, pageOf } from '../../../api/schemas/common';
 import { MAX_AMOUNT } from '../../../domain/money';
 import { CARD_BRANDS, CARD_FORMS, CARD_STATE_REASONS, CARD_STATES, REQUESTABLE_STATES } from '../domain/card-state';
-import { CARD_TRANSACTION_STATUSES } from '../domain/card-transactions';
+import { CARD_TRANSACTION_STATUSES, DECLINE_REASONS } from '../domain/card-transactions';
 
 const id = (example: string) => z.string().min(1).max(200).openapi({ example });
 const positiveAmount = (what: string) =>
@@ -153,10 +153,10 @@ export const SandboxCardSimulationSchema = z
       .string()
       .optional()
       .openapi({ description: 'The card transaction the event created or changed (absent when declined or for a balance inquiry)' }),
-    declineReason: z
-      .enum(['CARD_PAUSED', 'CARD_NOT_ACTIVE', 'INSUFFICIENT_FUNDS', 'SPEND_LIMIT_EXCEEDED'])
-      .optional()
-      .openapi({ description: 'Set when the authorization was declined; nothing was held' }),
+    declineReason: z.enum(DECLINE_REASONS).optional().openapi({
+      description:
+        'Set when the authorization was declined; nothing was held (FUNDING_SOURCE_NOT_AUTHORIZED: an embedded-wallet funding source without an ACTIVE delegated key for the card)',
+    }),
   })
   .openapi('SandboxCardSimulationResponse');
 

@@ -3,9 +3,9 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { DomainError } from '../../../domain/errors';
 import { derivedId } from '../../../domain/ids';
 import { Customer } from '../../customers';
-import { LedgerAccount } from '../../ledger';
+import { InternalAccount, LedgerAccount } from '../../ledger';
 import { WebhookEvent, recordWebhookEvent } from '../../webhooks';
-import { Card, CardTransaction } from '../entities';
+import { Card, CardTransaction, DelegatedKey } from '../entities';
 import type { CardMerchant, CardTransactionKind } from '../entities/CardTransaction';
 import {
   authorizationAmounts,
@@ -145,6 +145,17 @@ export async function applyCardEvent(em: EntityManager, input: CardEventInput): 
   });
 }
 
+/**
+ * Whether the card may pull from its funding account: always for an ordinary internal account; for
+ * an embedded wallet only while an ACTIVE delegated key exists for this card and wallet (the
+ * wallet's owner authorized the service to sign card payments from it; revoked, it no longer may).
+ */
+async function fundingAuthorized(em: EntityManager, cardId: string, fundingAccountId: string): Promise<boolean> {
+  const account = await em.findOne(InternalAccount, { id: fundingAccountId }, { fields: ['type'] });
+  if (account?.type !== 'EMBEDDED_WALLET') return true;
+  return (await em.count(DelegatedKey, { cardId, fundingSourceId: fundingAccountId, status: 'ACTIVE' })) > 0;
+}
+
 async function openTransaction(
   tx: EntityManager,
   card: Card,
@@ -168,6 +179,7 @@ async function openTransaction(
       amount,
       maxSpendPerTransaction: card.maxSpendPerTransaction ?? null,
       available: funding?.balance ?? 0n,
+      fundingAuthorized: fundingAccountId ? await fundingAuthorized(tx, card.id, fundingAccountId) : false,
       descriptor: event.merchant.descriptor,
       sandbox: card.environment === 'SANDBOX',
     });
