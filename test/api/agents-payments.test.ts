@@ -30,8 +30,8 @@ interface PolicyOptions {
 }
 
 /** A platform, a funded customer with a EUR bank account and a validated US one, and a connected agent with the policy. */
-async function setup(options: PolicyOptions = {}) {
-  const p = await h.platform();
+async function setup(options: PolicyOptions & { embeddedWallets?: boolean } = {}) {
+  const p = await h.platform(options.embeddedWallets ? { embeddedWalletsSupported: true } : {});
   const customer = await p.api.post('/customers', { customerType: 'INDIVIDUAL', platformCustomerId: `c-${randomUUID()}`, fullName: 'Ada Agentowner' });
   const customerId = customer.body.id as string;
   const accounts = (await p.api.get(`/customers/internal-accounts?customerId=${encodeURIComponent(customerId)}`)).body.data as {
@@ -90,6 +90,22 @@ const completed = (s: Setup, transactionId: string) =>
     () => transactionOf(s, transactionId),
     (t) => t.status === 'COMPLETED',
   );
+
+test("an embedded wallet pays only with its owner's signature: an agent's quote or transfer-out from one is 400 on its source, nothing recorded", async () => {
+  const s = await setup({ embeddedWallets: true });
+  const accounts = (await s.p.api.get(`/customers/internal-accounts?customerId=${encodeURIComponent(s.customerId)}&type=EMBEDDED_WALLET`)).body.data;
+  const wallet = accounts[0].id as string;
+  const quote = await s.agent.post('/agents/me/quotes', {
+    source: { sourceType: 'ACCOUNT', accountId: wallet },
+    destination: { destinationType: 'ACCOUNT', accountId: s.eurBank },
+    lockedCurrencySide: 'SENDING',
+    lockedCurrencyAmount: 1_000,
+  });
+  expect([quote.status, quote.body.code, quote.body.details?.errors?.[0]?.field]).toEqual([400, 'INVALID_INPUT', 'source.accountId']);
+  const out = await s.agent.post('/agents/me/transfer-out', { source: { accountId: wallet }, destination: { accountId: s.usBank }, amount: 100 });
+  expect([out.status, out.body.code, out.body.details?.errors?.[0]?.field]).toEqual([400, 'INVALID_INPUT', 'source.accountId']);
+  expect(await h.orm.em.fork().count(Quote, { agentId: s.agentId })).toBe(0);
+});
 
 describe('the policy refuses what it does not allow (403 FORBIDDEN, details.rule; nothing recorded, nothing moved)', () => {
   test('each permission: CREATE_QUOTES, EXECUTE_QUOTES, CREATE_TRANSFERS', async () => {

@@ -59,6 +59,21 @@ async function assertCustomerAccounts(em: EntityManager, agent: Agent, accountId
   }
 }
 
+/**
+ * An embedded wallet pays only with its owner's signature over each payment, which an agent
+ * cannot give: its payment would wait for a signature nobody is asked for, then expire. 400 at once.
+ */
+function assertNotWallet(account: Pick<InternalAccount, 'type'>): void {
+  if (account.type !== 'EMBEDDED_WALLET') return;
+  throw DomainError.invalidInput([
+    {
+      field: 'source.accountId',
+      constraint: 'notEmbeddedWallet',
+      message: "an embedded wallet pays only with its owner's signature; an agent cannot sign for it",
+    },
+  ]);
+}
+
 /** 403 when the policy's account restrictions leave the account out (the gate judges it again at execution). */
 function assertAccountAllowed(agent: Agent, accountId: string): void {
   if (!mayUseAccount(policyOf(agent.policy), accountId)) {
@@ -100,6 +115,7 @@ export async function createAgentQuote(call: AgentCall, request: QuoteRequest & 
   const sourceId = (request.source as { accountId: string }).accountId;
   const destinationId = request.destination.destinationType === 'ACCOUNT' ? request.destination.accountId : undefined;
   await assertCustomerAccounts(em, agent, [sourceId, ...(destinationId ? [destinationId] : [])]);
+  assertNotWallet(await em.findOneOrFail(InternalAccount, { id: sourceId }, { fields: ['type'] }));
   assertAccountAllowed(agent, sourceId);
   const key = agentScopedKey(agent.id, call.idempotencyKey);
   const platform =
@@ -186,6 +202,7 @@ export async function agentTransfer(
   await assertCustomerAccounts(em, agent, [transfer.internal.accountId, transfer.external.accountId]);
   assertAccountAllowed(agent, transfer.internal.accountId);
   const internal = await em.findOneOrFail(InternalAccount, { id: transfer.internal.accountId });
+  if (kind === 'TRANSFER_OUT') assertNotWallet(internal);
   const details: AgentTransferDetails = {
     amount: String(body.amount),
     currency: internal.currency,
