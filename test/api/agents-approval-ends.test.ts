@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import request from 'supertest';
 import { agentActionDecider } from '../../src/contexts/agents/deciders/agent-action-decider';
 import { agentPolicyGate } from '../../src/contexts/agents/gates/agent-policy';
 import { AGENT_POLICY_GATE } from '../../src/contexts/agents/domain/agent-approvals';
@@ -7,7 +6,8 @@ import { EXECUTION_GATES } from '../../src/contexts/execution-gates';
 import { Transaction } from '../../src/contexts/payments/entities';
 import { eventually } from '../support/eventually';
 import { eurAccount, ibanOf } from '../support/external-account-fixtures';
-import { Api, BASE, Harness } from '../support/harness';
+import { connectedAgent } from '../support/agent-fixtures';
+import { type Api, Harness } from '../support/harness';
 
 // How an agent's pending action ends besides the platform's own routes: its hold expires (the
 // worker here runs the policy gate with a 3-second hold instead of a day's), or the platform
@@ -33,17 +33,17 @@ async function heldAction() {
   const usd = (await p.api.get(`/customers/internal-accounts?customerId=${encodeURIComponent(customerId)}&currency=USD`)).body.data[0].id as string;
   expect((await p.api.post(`/sandbox/internal-accounts/${usd}/fund`, { amount: FUNDS })).status).toBe(200);
   const bank = await p.api.post('/customers/external-accounts', { customerId, ...eurAccount(ibanOf('DE', '370400440532013999')) });
-  const created = await p.api.post('/agents', {
-    name: 'Payroll bot',
+  const { agentId, agent } = await connectedAgent(
+    h,
+    p.api,
     customerId,
-    policy: {
+    {
       permissions: ['CREATE_QUOTES', 'EXECUTE_QUOTES'],
       defaultExecutionMode: 'APPROVAL_REQUIRED',
       spendingLimits: { currency: 'USD', perTransactionLimit: 50_000 },
     },
-  });
-  const redeemed = await request(h.app).post(`${BASE}/agents/device-codes/${encodeURIComponent(created.body.deviceCode.code)}/redeem`);
-  const agent = new Api(h.app, `Bearer ${redeemed.body.accessToken}`);
+    'Payroll bot',
+  );
   const quote = await agent.post('/agents/me/quotes', {
     source: { sourceType: 'ACCOUNT', accountId: usd },
     destination: { destinationType: 'ACCOUNT', accountId: bank.body.id },
@@ -52,7 +52,7 @@ async function heldAction() {
   });
   const held = await agent.post(`/agents/me/quotes/${quote.body.id}/execute`);
   expect([held.status, held.body.status]).toEqual([200, 'PENDING_APPROVAL']);
-  return { p, agent, usd, agentId: created.body.agent.id as string, action: held.body, transactionId: quote.body.transactionId as string };
+  return { p, agent, usd, agentId, action: held.body, transactionId: quote.body.transactionId as string };
 }
 
 const balanceOf = async (api: Api, accountId: string) =>

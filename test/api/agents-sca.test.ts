@@ -1,8 +1,8 @@
-import request from 'supertest';
 import { runLedgerAudit } from '../../src/contexts/ledger-audit';
 import { eventually } from '../support/eventually';
 import { eurAccount, ibanOf } from '../support/external-account-fixtures';
-import { Api, BASE, Harness } from '../support/harness';
+import { connectedAgent } from '../support/agent-fixtures';
+import { Harness } from '../support/harness';
 import { scaCustomer } from '../support/sca/fixtures';
 import { SANDBOX_CODE } from '../support/sca/sca-client';
 
@@ -33,11 +33,7 @@ async function setup(mode: 'AUTO' | 'APPROVAL_REQUIRED') {
     defaultExecutionMode: mode,
     spendingLimits: { currency: 'EUR', perTransactionLimit: 50_000, dailyLimit: 500_000, dailyTransactionLimit: 10, monthlyLimit: null },
   };
-  const created = await p.api.post('/agents', { name: 'Rent bot', customerId, policy });
-  expect([created.status, created.text.slice(0, 300)]).toEqual([201, expect.any(String)]);
-  const redeemed = await request(h.app).post(`${BASE}/agents/device-codes/${encodeURIComponent(created.body.deviceCode.code)}/redeem`);
-  expect(redeemed.status).toBe(200);
-  const agent = new Api(h.app, `Bearer ${redeemed.body.accessToken}`);
+  const { agentId, agent } = await connectedAgent(h, p.api, customerId, policy, 'Rent bot');
   const quote = await agent.post('/agents/me/quotes', {
     source: { sourceType: 'ACCOUNT', accountId: eur },
     destination: { destinationType: 'ACCOUNT', accountId: bank.body.id },
@@ -49,7 +45,7 @@ async function setup(mode: 'AUTO' | 'APPROVAL_REQUIRED') {
     p,
     sca,
     eur,
-    agentId: created.body.agent.id as string,
+    agentId,
     agent,
     quote: quote.body as { id: string; transactionId: string; totalSendingAmount: number },
   };
@@ -62,6 +58,16 @@ const transactionOf = (s: Setup) => s.p.api.get(`/transactions/${s.quote.transac
 const actionOf = (s: Setup, actionId: string) => s.agent.get(`/agents/me/actions/${actionId}`).then((r) => r.body as { id: string; status: string });
 const balance = async (s: Setup) =>
   (await s.p.api.get('/customers/internal-accounts?limit=100')).body.data.find((a: { id: string }) => a.id === s.eur).balance.amount as number;
+/** The customer authorizes with the sandbox code; the payout completes and the funds leave once. */
+async function authorizedToCompletion(s: Setup) {
+  const authorized = await authorize(s);
+  expect([authorized.status, authorized.text.slice(0, 300)]).toEqual([200, expect.any(String)]);
+  await eventually(
+    () => transactionOf(s),
+    (t) => t.status === 'COMPLETED',
+  );
+  expect(await balance(s)).toBe(FUNDS - s.quote.totalSendingAmount);
+}
 const actionHookStatuses = (actionId: string) =>
   h.receiver.received.filter((w) => String(w.body.type).startsWith('AGENT_ACTION.') && w.body.data?.id === actionId).map((w) => w.body.type as string);
 
@@ -75,13 +81,7 @@ test('AUTO: the execute answers the APPROVED action, the payment waits for the c
   // The policy's approval is announced though the SCA gate held the payment in the same execution.
   await h.receiver.waitFor(() => actionHookStatuses(executed.body.id).includes('AGENT_ACTION.APPROVED'));
 
-  const authorized = await authorize(s);
-  expect([authorized.status, authorized.text.slice(0, 300)]).toEqual([200, expect.any(String)]);
-  await eventually(
-    () => transactionOf(s),
-    (t) => t.status === 'COMPLETED',
-  );
-  expect(await balance(s)).toBe(FUNDS - s.quote.totalSendingAmount);
+  await authorizedToCompletion(s);
   expect((await actionOf(s, executed.body.id)).status).toBe('APPROVED');
   expect((await runLedgerAudit(h.orm.em.fork())).findings).toEqual([]);
 });
@@ -101,13 +101,7 @@ test("APPROVAL_REQUIRED: the platform approves first, then the customer's proof 
     (t) => t.status === 'PENDING_AUTHORIZATION',
   );
   expect(await balance(s)).toBe(FUNDS);
-  const authorized = await authorize(s);
-  expect([authorized.status, authorized.text.slice(0, 300)]).toEqual([200, expect.any(String)]);
-  await eventually(
-    () => transactionOf(s),
-    (t) => t.status === 'COMPLETED',
-  );
-  expect(await balance(s)).toBe(FUNDS - s.quote.totalSendingAmount);
+  await authorizedToCompletion(s);
   await h.receiver.waitFor(() => actionHookStatuses(executed.body.id).includes('AGENT_ACTION.APPROVED'));
   expect(actionHookStatuses(executed.body.id)).toEqual(['AGENT_ACTION.PENDING_APPROVAL', 'AGENT_ACTION.APPROVED']);
 });
