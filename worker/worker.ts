@@ -1,5 +1,6 @@
 import { bundleWorkflowCode, type NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import { createActivities, type ActivityDeps } from '../activities';
+import { pollerOptions } from './pollers';
 
 export interface WorkerSetup {
   connection: NativeConnection;
@@ -20,6 +21,7 @@ export async function createWorker(setup: WorkerSetup): Promise<Worker> {
     connection: setup.connection,
     namespace: setup.namespace,
     taskQueue: setup.taskQueue,
+    ...pollerOptions(setup.taskQueue),
     activities: createActivities(setup.deps),
     ...(setup.workflowBundle ? { workflowBundle: setup.workflowBundle } : { workflowsPath: require.resolve('../workflows') }),
     ...setup.tracing,

@@ -6,6 +6,8 @@ import { startQuote } from '../../src/temporal/starters/quote';
 import { load, paced } from './load';
 import { cpuDuring, perOperationCpu } from './cpu';
 import { averageWork, engineWork, paymentWork, perOperation, printPerOperation } from './per-operation';
+import { engineStats, printEngineStats } from './engine-stats';
+import { payoutDriver } from './payouts-driver';
 import { customerAccounts, funder, startStack } from './stack';
 import { bankActivities } from './template/activities';
 import type { moneyTransfer } from './template/workflows';
@@ -35,7 +37,7 @@ async function main(): Promise<void> {
   Runtime.install({ logger: { log: none, trace: none, debug: none, info: none, warn: none, error: (m) => console.error(m) } });
   const stack = await startStack('funding');
   try {
-    const { client, native, receiver, call } = stack;
+    const { client, native } = stack;
     const templateQueue = `bench-template-${randomUUID()}`;
     // The template's worker, in this process (its activities are in memory).
     const templateWorker = await Worker.create({
@@ -65,11 +67,13 @@ async function main(): Promise<void> {
       return `transfer-${referenceId}`;
     };
 
-    console.log(`funding vs the money-transfer template: ${OPS} each, ${CONCURRENCY} in flight, one Temporal dev server (SQLite)`);
+    console.log(`funding vs the money-transfer template: ${OPS} each, ${CONCURRENCY} in flight, on ${stack.engine}`);
     await load('warm-up (template)', 40, CONCURRENCY, transfer);
     await load('warm-up (funding)', 40, CONCURRENCY, fund);
     const template = await load('template transfer', OPS, CONCURRENCY, transfer);
+    const fundingBefore = engineStats(await stack.sdkMetricsText());
     const funding = await load('sandbox funding (HTTP)', OPS, CONCURRENCY, fund);
+    printEngineStats("the service's workers during funding", fundingBefore, engineStats(await stack.sdkMetricsText()), OPS);
 
     // Work per operation, from a sequential sample. Funding workflow ids are transaction ids derived from the keys.
     const tw = averageWork(await Promise.all(template.ids.slice(0, SAMPLE).map((id) => engineWork(client, id))));
@@ -81,54 +85,7 @@ async function main(): Promise<void> {
 
     // Payouts: quote → execute → COMPLETED (ledger settled, webhook delivered), against the same
     // template; and quote creation (one workflow start behind HTTP) against a bare StartWorkflow.
-    const banks: string[] = [];
-    for (let i = 0; i < ACCOUNTS; i++) {
-      await call('POST', `/sandbox/internal-accounts/${accounts[i]}/fund`, { amount: 100_000_000 });
-      const owner = (await call('GET', `/customers/internal-accounts?limit=100&currency=USD`)) as { data: { id: string; customerId: string }[] };
-      const customerId = owner.data.find((a) => a.id === accounts[i])!.customerId;
-      const bank = await call('POST', '/customers/external-accounts', {
-        customerId,
-        currency: 'EUR',
-        accountInfo: {
-          accountType: 'EUR_ACCOUNT',
-          iban: 'DE89370400440532013000',
-          beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Bench Customer', countryOfResidence: 'DE' },
-        },
-      });
-      banks.push(String(bank.id));
-    }
-    const quoteFor = (i: number) =>
-      call('POST', '/quotes', {
-        source: { sourceType: 'ACCOUNT', accountId: accounts[i % ACCOUNTS] },
-        destination: { destinationType: 'ACCOUNT', accountId: banks[i % ACCOUNTS] },
-        lockedCurrencySide: 'SENDING',
-        lockedCurrencyAmount: 1_000,
-      });
-    const completed = new Set<string>();
-    const waiters = new Map<string, () => void>();
-    const seen = setInterval(() => {
-      for (const hook of receiver.received.splice(0)) {
-        if (hook.body.type !== 'OUTGOING_PAYMENT.COMPLETED') continue;
-        const id = String(hook.body.data.id);
-        completed.add(id);
-        waiters.get(id)?.();
-      }
-    }, 5);
-    const payoutIds = async (i: number) => {
-      const quote = await quoteFor(i);
-      const transactionId = String(quote.transactionId);
-      const done = new Promise<void>((resolve) => (completed.has(transactionId) ? resolve() : waiters.set(transactionId, resolve)));
-      await call('POST', `/quotes/${String(quote.id)}/execute`);
-      await done;
-      waiters.delete(transactionId);
-      return { quoteId: String(quote.id), transactionId };
-    };
-    const payout = async (i: number) => (await payoutIds(i)).quoteId;
-    const quoteIds = async (i: number) => {
-      const quote = await quoteFor(i);
-      return { quoteId: String(quote.id), transactionId: String(quote.transactionId) };
-    };
-    const quoteOnly = async (i: number) => (await quoteIds(i)).quoteId;
+    const { payout, payoutIds, quoteIds, quoteOnly, stop: stopReading } = await payoutDriver(stack, accounts);
     const bareStart = async () => {
       const referenceId = randomUUID();
       await client.workflow.start<typeof moneyTransfer>('moneyTransfer', {
@@ -140,18 +97,22 @@ async function main(): Promise<void> {
     };
     await load('warm-up (payout)', 40, CONCURRENCY, payout);
     // Where the cores go: CPU per operation of each part of the stack, template transfer against payout.
-    const stackProcesses = { api: stack.services.api.pid, worker: stack.services.worker.pid, temporal: stack.temporalPid };
+    const stackProcesses = stack.pids();
     const { result: template2, cpuMs: templateCpu } = await cpuDuring(stackProcesses, () => load('template transfer (again)', OPS, CONCURRENCY, transfer));
+    const payoutsBefore = engineStats(await stack.sdkMetricsText());
     const { result: payouts, cpuMs: payoutCpu } = await cpuDuring(stackProcesses, () => load('payout to COMPLETED (HTTP)', OPS, CONCURRENCY, payout));
+    printEngineStats("the service's workers during payouts", payoutsBefore, engineStats(await stack.sdkMetricsText()), OPS);
     console.log(`CPU, template transfer:  ${perOperationCpu(templateCpu, OPS)}`);
     console.log(`CPU, payout to COMPLETED: ${perOperationCpu(payoutCpu, OPS)}`);
     const bare = await load('bare StartWorkflow', OPS, CONCURRENCY, bareStart);
+    const quotesBefore = engineStats(await stack.sdkMetricsText());
     const quotes = await load('quote creation (HTTP)', OPS, CONCURRENCY, quoteOnly);
+    printEngineStats("the service's workers during quote creation", quotesBefore, engineStats(await stack.sdkMetricsText()), OPS);
     console.log(`work per operation (sequential sample of ${SAMPLE}; a payout from its quote request to its COMPLETED webhook delivered):`);
     printPerOperation('payout (quote + payment)', await perOperation(stack, SAMPLE, payoutIds, (ids) => paymentWork(client, ids)));
     // A quote's workflow waits for its execution: its engine work so far.
     printPerOperation('quote creation', await perOperation(stack, SAMPLE, quoteIds, (ids) => paymentWork(client, ids)));
-    clearInterval(seen);
+    stopReading();
     console.log(`ratio payout/template (completions per second): ${(payouts.rate / template2.rate).toFixed(2)}   (target ≥ 1.0)`);
     console.log(`ratio quote creation/bare StartWorkflow: ${(quotes.rate / bare.rate).toFixed(2)}   (target ≥ 0.8)`);
     // Latency at half the quote rate just measured, for both, offered at the same pace.
