@@ -69,7 +69,7 @@ module.exports = {
     {
       name: 'workflow-purity',
       comment:
-        'Workflow code is replayed: besides types it imports only @temporalio/workflow, other workflow code and pure rules (src/domain, a context domain/, the search attribute keys, the task queue names)',
+        'Workflow code is replayed: besides types it imports only @temporalio/workflow, other workflow code and pure rules (src/domain, a context domain/, the search attribute keys, the task queue names, the versioning behaviours)',
       severity: 'error',
       from: { path: '^workflows/' },
       to: {
@@ -81,6 +81,7 @@ module.exports = {
           '^src/contexts/[^/]+/domain/',
           '^src/temporal/search-attributes\\.ts$',
           '^src/temporal/task-queues\\.ts$',
+          '^src/temporal/versioning-behaviours\\.ts$',
         ],
       },
     },

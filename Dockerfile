@@ -1,13 +1,32 @@
-# One image for both processes: `api` (default) and `worker` (see docker-compose.yml).
-FROM node:24-slim
+# One image for every process of the service (docker-compose.yml, Kubernetes): the API (default command), the
+# workers (`node dist/worker/main.js`), and the one-shot jobs (`node dist/src/cli/migrate.js`,
+# `node dist/src/cli/temporal-namespace.js`). The compiled build, as `npm run start:cluster` runs it: no tsx.
+
+# Build: every dependency (TypeScript is a dev dependency), then `npm run build` → dist/.
+FROM node:24-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm ci --no-audit --no-fund --omit=dev
-COPY tsconfig.json ./
+RUN npm ci --no-audit --no-fund
+COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 COPY workflows ./workflows
 COPY activities ./activities
 COPY worker ./worker
+RUN npm run build
+
+# Production dependencies only (the worker bundles dist/workflows with @temporalio/worker's webpack at start).
+FROM node:24-slim AS deps
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund --omit=dev
+
+# Runtime: dist/ and the production node_modules, run by the unprivileged `node` user of the base image.
+FROM node:24-slim
 ENV NODE_ENV=production
+WORKDIR /app
+COPY --from=deps /app/node_modules ./node_modules
+COPY --from=build /app/dist ./dist
+COPY package.json ./
+USER node
 EXPOSE 3000
-CMD ["node_modules/.bin/tsx", "src/api/main.ts"]
+CMD ["node", "dist/src/api/main.js"]

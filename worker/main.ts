@@ -11,6 +11,7 @@ import { ensureSearchAttributes } from '../src/temporal/register-search-attribut
 import { startStranded } from '../src/temporal/start-stranded';
 import { STRANDED_STARTS } from '../src/contexts/stranded-starts';
 import { workerTaskQueues } from '../src/temporal/task-queue';
+import { workerDeployment } from '../src/temporal/worker-deployment';
 import { createWorkers } from './worker';
 
 /**
@@ -46,6 +47,7 @@ async function main(): Promise<void> {
   const orm = await openOrm(config.databaseUrl, metrics ? { dbMetrics: metrics.db } : {});
   await migrate(orm, config.databaseUrl);
   const taskQueues = workerTaskQueues(process.env);
+  const deployment = workerDeployment(process.env);
   const connection = await NativeConnection.connect({ address: config.temporalAddress });
   const workers = await createWorkers(
     {
@@ -53,10 +55,11 @@ async function main(): Promise<void> {
       namespace: config.temporalNamespace,
       deps: { orm, masterKey: config.masterKey, webhookSender: createHttpWebhookSender({ allowLoopback: config.webhookAllowLoopback }), metrics },
       ...(tracing ? { tracing: tracing.workerOptions } : {}),
+      ...(deployment ? { deployment } : {}),
     },
     taskQueues,
   );
-  logger.info({ temporalAddress: config.temporalAddress, taskQueues }, 'worker started');
+  logger.info({ temporalAddress: config.temporalAddress, taskQueues, deployment: deployment ?? 'unversioned' }, 'worker started');
 
   // Every minute: start the workflow of recorded work whose start was lost (src/contexts/stranded-starts.ts)
   // and forget idempotency records past their retention.
