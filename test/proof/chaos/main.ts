@@ -32,7 +32,7 @@ const { values: args } = parseArgs({
     customers: { type: 'string', default: '6' },
     // dev: the stack `npm start` runs; cluster: the production topology (test/proof/cluster-stack.ts) plus the webhook-flood check.
     topology: { type: 'string', default: 'dev' },
-    'flood-customers': { type: 'string', default: '1500' },
+    'flood-customers': { type: 'string', default: '1000' },
     'flood-samples': { type: 'string', default: '30' },
   },
 });
