@@ -1,14 +1,12 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Client as PgClient } from 'pg';
 import { basePath } from '../../src/config';
-import { createToken } from '../../src/contexts/platforms/services/platforms';
-import { createPlatform } from '../../src/contexts/platform-setup/services/platform-setup';
-import { openOrm } from '../../src/db/orm';
-import { parseMasterKey } from '../../src/security/secrets';
 import { freePorts, waitForPort } from '../../src/dev/ports';
+import { KillablePostgres } from './killable-postgres';
+import { createSandboxPartner, withPort, type Partner, type ProofStack, type Upstream } from './proof-stack';
 
 /**
  * The whole service as separate processes, the way `npm start` runs it, on ports of its own:
@@ -29,6 +27,8 @@ export interface StackOptions {
   say?: (message: string) => void;
   /** Extra environment for the worker and the API. */
   env?: Record<string, string>;
+  /** Puts a proxy between the worker or the API (process names `worker`, `api`) and PostgreSQL or Temporal. */
+  upstream?: Upstream;
 }
 
 interface Supervised {
@@ -38,8 +38,11 @@ interface Supervised {
   unplannedExits: number;
 }
 
-export class Stack {
+export class Stack implements ProofStack {
   readonly dir: string;
+  readonly components = COMPONENTS;
+  readonly apiProcesses = ['api'] as const;
+  readonly workerProcesses = ['worker'] as const;
   readonly unplannedExits: Record<Component, number> = { postgres: 0, temporal: 0, worker: 0, api: 0 };
   private readonly say: (message: string) => void;
   private readonly processes = new Map<'temporal' | 'worker' | 'api', Supervised>();
@@ -47,6 +50,9 @@ export class Stack {
   private ports!: { postgres: number; temporal: number; api: number; apiMetrics: number; workerMetrics: number; sdkMetrics: number };
   private database = '';
   private dbUrl = '';
+  private postgres!: KillablePostgres;
+  /** Each service process's DATABASE_URL and TEMPORAL_ADDRESS, through the `upstream` option's proxies if given. */
+  private readonly upstreams = new Map<'worker' | 'api', { databaseUrl: string; temporalAddress: string }>();
   private readonly masterKey = randomBytes(32).toString('base64');
 
   private constructor(private readonly options: StackOptions) {
@@ -68,13 +74,6 @@ export class Stack {
 
   get databaseUrl(): string {
     return this.dbUrl;
-  }
-
-  /** The cluster's URL (with its generated password) for one of its databases. */
-  private clusterUrl(database: string): string {
-    const result = spawnSync('bash', [join(root, 'bin/lib/postgres.sh'), 'url', this.clusterName, String(this.ports.postgres), database], { encoding: 'utf8' });
-    if (result.status !== 0) throw new Error(`no URL for PostgreSQL ${this.clusterName}: ${result.stderr}`);
-    return result.stdout.trim();
   }
 
   get temporalAddress(): string {
@@ -100,11 +99,12 @@ export class Stack {
     const [postgres, temporal, api, apiMetrics, workerMetrics, sdkMetrics] = await freePorts(6);
     this.ports = { postgres: postgres!, temporal: temporal!, api: api!, apiMetrics: apiMetrics!, workerMetrics: workerMetrics!, sdkMetrics: sdkMetrics! };
     this.database = `proof_${Date.now()}`;
+    this.postgres = new KillablePostgres(`postgres-${this.options.name}`, this.ports.postgres);
     // A cluster left running by an interrupted earlier run would hold another port.
-    spawnSync('bash', [join(root, 'bin/lib/postgres.sh'), 'stop', this.clusterName], { stdio: 'ignore' });
+    this.postgres.stop();
     await this.startComponent('postgres');
-    this.dbUrl = this.clusterUrl(this.database);
-    const admin = new PgClient({ connectionString: this.clusterUrl('postgres') });
+    this.dbUrl = this.postgres.url(this.database);
+    const admin = new PgClient({ connectionString: this.postgres.url('postgres') });
     await admin.connect();
     await admin.query(`create database ${this.database}`);
     await admin.end();
@@ -113,21 +113,7 @@ export class Stack {
 
   /** SIGKILL, no warning: PostgreSQL's postmaster and every backend, or the one process. */
   kill(component: Component): void {
-    if (component === 'postgres') {
-      const pid = this.postgresPid();
-      if (pid === undefined) return;
-      const children = spawnSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' })
-        .stdout.split('\n')
-        .filter(Boolean)
-        .map(Number);
-      for (const p of [pid, ...children]) spawnSync('kill', ['-9', String(p)]);
-      // Where nobody reaps orphans (a container's init), the dead postmaster stays a zombie that
-      // pg_ctl and the next postmaster take for a running server: wait for the processes to die,
-      // then drop the lock files it left (the data directory's and the Unix socket's).
-      while ([pid, ...children].some(isAlive)) spawnSync('sleep', ['0.05']);
-      for (const lockFile of this.postgresLockFiles()) rmSync(lockFile, { force: true });
-      return;
-    }
+    if (component === 'postgres') return this.postgres.kill();
     const supervised = this.processes.get(component);
     if (!supervised?.proc || supervised.proc.exitCode !== null || supervised.proc.signalCode !== null) return;
     supervised.expectingExit = true;
@@ -153,27 +139,7 @@ export class Stack {
       await this.exited(component);
       clearTimeout(timer);
     }
-    spawnSync('bash', [join(root, 'bin/lib/postgres.sh'), 'stop', this.clusterName], { stdio: 'ignore' });
-  }
-
-  private get clusterName(): string {
-    return `postgres-${this.options.name}`;
-  }
-
-  private postgresPid(): number | undefined {
-    const pidFile = join(root, '.data', this.clusterName, 'postmaster.pid');
-    if (!existsSync(pidFile)) return undefined;
-    const pid = Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
-    return Number.isInteger(pid) && pid > 0 ? pid : undefined;
-  }
-
-  /** postmaster.pid names the port (line 4) and the socket folder (line 5) of its socket lock. */
-  private postgresLockFiles(): string[] {
-    const pidFile = join(root, '.data', this.clusterName, 'postmaster.pid');
-    if (!existsSync(pidFile)) return [];
-    const [, , , port, socketDir] = readFileSync(pidFile, 'utf8').split('\n');
-    const socketLock = port && socketDir ? [join(socketDir, `.s.PGSQL.${port}.lock`)] : [];
-    return [pidFile, ...socketLock];
+    this.postgres?.stop();
   }
 
   private exited(component: 'temporal' | 'worker' | 'api'): Promise<void> {
@@ -184,11 +150,8 @@ export class Stack {
 
   private async startComponent(component: Component): Promise<void> {
     switch (component) {
-      case 'postgres': {
-        const result = spawnSync('bash', [join(root, 'bin/lib/postgres.sh'), 'start', this.clusterName, String(this.ports.postgres)], { encoding: 'utf8' });
-        if (result.status !== 0) throw new Error(`PostgreSQL did not start: ${result.stderr}`);
-        return;
-      }
+      case 'postgres':
+        return this.postgres.start();
       case 'temporal': {
         const args = [
           'server',
@@ -211,10 +174,11 @@ export class Stack {
       }
       case 'worker':
       case 'api': {
+        const upstream = await this.upstreamOf(component);
         const env = {
           ...process.env,
-          DATABASE_URL: this.databaseUrl,
-          TEMPORAL_ADDRESS: this.temporalAddress,
+          DATABASE_URL: upstream.databaseUrl,
+          TEMPORAL_ADDRESS: upstream.temporalAddress,
           MASTER_KEY: this.masterKey,
           PORT: String(this.ports.api),
           // Metrics on ports of the stack's own: a running `npm start` keeps the default ones.
@@ -236,6 +200,21 @@ export class Stack {
         return;
       }
     }
+  }
+
+  private async upstreamOf(component: 'worker' | 'api'): Promise<{ databaseUrl: string; temporalAddress: string }> {
+    let found = this.upstreams.get(component);
+    if (!found) {
+      const through = this.options.upstream;
+      found = through
+        ? {
+            databaseUrl: withPort(this.databaseUrl, await through(component, 'postgres', this.ports.postgres)),
+            temporalAddress: `127.0.0.1:${await through(component, 'temporal', this.ports.temporal)}`,
+          }
+        : { databaseUrl: this.databaseUrl, temporalAddress: this.temporalAddress };
+      this.upstreams.set(component, found);
+    }
+    return found;
   }
 
   private spawnSupervised(component: 'temporal' | 'worker' | 'api', command: string, args: string[], env: NodeJS.ProcessEnv): void {
@@ -273,20 +252,9 @@ export class Stack {
     throw new Error(`${component} did not log ${needle} within ${timeoutMs} ms (see ${file})`);
   }
 
-  /**
-   * A platform of this stack's own (USD and EUR, a regulated institution, so that every route is
-   * open to it) with a sandbox token: the partner a driver acts as, and its Authorization header.
-   */
-  async sandboxPartner(name: string, webhookEndpoint: string): Promise<{ platformId: string; authorization: string }> {
-    const orm = await openOrm(this.databaseUrl, { poolMax: 2 });
-    try {
-      const em = orm.em.fork();
-      const platform = await createPlatform(em, { name, currencies: ['USD', 'EUR'], webhookEndpoint, isRegulatedFinancialInstitution: true });
-      const token = await createToken(em, parseMasterKey(this.masterKey), platform.id, 'SANDBOX');
-      return { platformId: platform.id, authorization: `Basic ${Buffer.from(`${token.tokenId}:${token.clientSecret}`).toString('base64')}` };
-    } finally {
-      await orm.close();
-    }
+  /** A platform of this stack's own with a sandbox token: the partner a driver acts as, and its Authorization header. */
+  sandboxPartner(name: string, webhookEndpoint: string): Promise<Partner> {
+    return createSandboxPartner(this.databaseUrl, this.masterKey, name, webhookEndpoint);
   }
 
   /**
@@ -294,7 +262,7 @@ export class Stack {
    * match `labels` (regular expressions); undefined while the process does not answer. Counters
    * start again from 0 when their process restarts.
    */
-  async counter(component: 'api' | 'worker', name: string, labels: Record<string, RegExp> = {}): Promise<number | undefined> {
+  async counter(component: string, name: string, labels: Record<string, RegExp> = {}): Promise<number | undefined> {
     const port = component === 'api' ? this.ports.apiMetrics : this.ports.workerMetrics;
     try {
       const res = await fetch(`http://127.0.0.1:${port}/metrics`, { signal: AbortSignal.timeout(2_000) });
@@ -349,16 +317,6 @@ export function sumOfCounter(text: string, name: string, labels: Record<string, 
     if (Object.entries(labels).every(([label, pattern]) => pattern.test(found[label] ?? ''))) sum += Number(sample[3]);
   }
   return sum;
-}
-
-/** Running, not dead and not a zombie. */
-function isAlive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return !/^\d+ \(.*\) [ZX]/.test(stat);
-  } catch {
-    return false;
-  }
 }
 
 function requiredEnv(name: string): string {

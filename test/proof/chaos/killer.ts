@@ -1,9 +1,10 @@
+import type { ProofStack } from '../proof-stack';
 import type { Random } from '../random';
-import { sleep, type Component, type Stack } from '../stack';
+import { sleep } from '../stack';
 
 /** One SIGKILL and how long the component, and the service as a whole, took to come back. */
 export interface Kill {
-  component: Component;
+  component: string;
   /** Seconds into the campaign. */
   at: number;
   /** How long it stayed down before the restart began. */
@@ -16,6 +17,11 @@ export interface Kill {
   answeringMs: number | null;
   /** Kill → the worker's metrics counting a webhook delivered again (null: none within a minute). */
   deliveringMs: number | null;
+  /**
+   * An API replica's kill (several replicas behind a load balancer): the partners' requests the other replicas
+   * answered 2xx while it was down, from the kill until it was back.
+   */
+  othersAnswered?: number;
 }
 
 /** What the campaign reads from the services' metrics to see work flowing again after a kill. */
@@ -24,29 +30,39 @@ const FLOW = {
   worker: { name: 'payments_webhook_attempts_total', labels: { outcome: /^delivered$/ } },
 } as const;
 
+type Role = keyof typeof FLOW;
+const processesOf = (stack: ProofStack, role: Role) => (role === 'api' ? stack.apiProcesses : stack.workerProcesses);
+
+/** Each API or worker process's counter of flowing work, by process name. */
+async function counters(stack: ProofStack, role: Role): Promise<Map<string, number | undefined>> {
+  const { name, labels } = FLOW[role];
+  const processes = processesOf(stack, role);
+  return new Map(await Promise.all(processes.map(async (p) => [p, await stack.counter(p, name, labels)] as const)));
+}
+
 /**
- * Milliseconds from `since` until the process's counter has grown past `before` (or past 0 when
- * the process was the one restarted, its counters having started again); null after a minute.
+ * Milliseconds from `since` until some process's counter has grown past `before` (or past 0 for
+ * the process that was restarted, its counters having started again); null after a minute.
  */
-async function flowingAgain(stack: Stack, component: 'api' | 'worker', before: number | undefined, restarted: boolean, since: number): Promise<number | null> {
-  const { name, labels } = FLOW[component];
-  const baseline = restarted ? 0 : (before ?? 0);
+async function flowingAgain(stack: ProofStack, role: Role, before: Map<string, number | undefined>, restarted: string, since: number): Promise<number | null> {
   while (Date.now() - since < 60_000) {
-    const now = await stack.counter(component, name, labels);
-    if (now !== undefined && now > baseline) return Date.now() - since;
+    const now = await counters(stack, role);
+    if ([...now].some(([p, value]) => value !== undefined && value > (p === restarted ? 0 : (before.get(p) ?? 0)))) return Date.now() - since;
     await sleep(250);
   }
   return null;
 }
+
+const sumOf = (values: Map<string, number | undefined>, except: string) => [...values].reduce((sum, [p, v]) => (p === except ? sum : sum + (v ?? 0)), 0);
 
 /**
  * Kills every component `each` times, one at a time, in a seeded random order, at a random
  * moment of its slot of the campaign, and restarts it after a random short outage.
  */
 export async function killThroughout(
-  stack: Stack,
+  stack: ProofStack,
   random: Random,
-  components: readonly Component[],
+  components: readonly string[],
   each: number,
   seconds: number,
   say: (m: string) => void,
@@ -61,23 +77,31 @@ export async function killThroughout(
     const at = slotStart + random.next() * slotMs * 0.5;
     if (at > Date.now()) await sleep(at - Date.now());
     const downMs = random.int(0, 3_000);
-    const before = {
-      api: await stack.counter('api', FLOW.api.name, FLOW.api.labels),
-      worker: await stack.counter('worker', FLOW.worker.name, FLOW.worker.labels),
-    };
+    const before = { api: await counters(stack, 'api'), worker: await counters(stack, 'worker') };
+    const replicaOfSeveral = stack.apiProcesses.length > 1 && stack.apiProcesses.includes(component);
     const killedAt = Date.now();
     say(`killing ${component} (SIGKILL), restarting it in ${downMs} ms`);
     stack.kill(component);
     await sleep(downMs);
     await stack.restart(component);
     const componentBackMs = Date.now() - killedAt;
+    const othersAnswered = replicaOfSeveral ? sumOf(await counters(stack, 'api'), component) - sumOf(before.api, component) : undefined;
     await stack.waitUntilReady();
     const serviceReadyMs = Date.now() - killedAt;
     const [answeringMs, deliveringMs] = await Promise.all([
-      flowingAgain(stack, 'api', before.api, component === 'api', killedAt),
-      flowingAgain(stack, 'worker', before.worker, component === 'worker', killedAt),
+      flowingAgain(stack, 'api', before.api, component, killedAt),
+      flowingAgain(stack, 'worker', before.worker, component, killedAt),
     ]);
-    kills.push({ component, at: Math.round((killedAt - started) / 1000), downMs, componentBackMs, serviceReadyMs, answeringMs, deliveringMs });
+    kills.push({
+      component,
+      at: Math.round((killedAt - started) / 1000),
+      downMs,
+      componentBackMs,
+      serviceReadyMs,
+      answeringMs,
+      deliveringMs,
+      ...(othersAnswered !== undefined ? { othersAnswered } : {}),
+    });
     say(
       `${component} back after ${componentBackMs} ms, service ready after ${serviceReadyMs} ms, answering partners after ${answeringMs ?? '—'} ms, delivering webhooks after ${deliveringMs ?? '—'} ms`,
     );

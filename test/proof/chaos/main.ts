@@ -2,16 +2,20 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { WebhookReceiver } from '../../support/receiver';
+import { ClusterStack } from '../cluster-stack';
+import type { ProofStack } from '../proof-stack';
 import { Random } from '../random';
-import { COMPONENTS, Stack } from '../stack';
+import { Stack } from '../stack';
 import { PartnerClient } from './client';
 import { killThroughout, type Kill } from './killer';
 import { judge, type Check } from './verdict';
+import { routedAround } from './routed-around';
 import { setUpIssuer } from './stablecoin-workload';
+import { webhookFlood, type FloodResult } from './webhook-flood';
 import { nextOperation, perform, setUp, type Outcome } from './workload';
 
 /**
- * `npm run chaos [-- --minutes N --seed S --kills-each K --concurrency C]`: the crash campaign.
+ * `npm run chaos [-- --minutes N --seed S --kills-each K --concurrency C --topology dev|cluster]`: the crash campaign.
  * Starts the stack from the project's own scripts, drives a seeded mix of partner work over
  * REST and meanwhile SIGKILLs PostgreSQL, Temporal, the worker and the API one at a time,
  * restarting each; then lets the work settle and checks it. The operations and the kill plan
@@ -26,8 +30,14 @@ const { values: args } = parseArgs({
     'kills-each': { type: 'string', default: '2' },
     concurrency: { type: 'string', default: '6' },
     customers: { type: 'string', default: '6' },
+    // dev: the stack `npm start` runs; cluster: the production topology (test/proof/cluster-stack.ts) plus the webhook-flood check.
+    topology: { type: 'string', default: 'dev' },
+    'flood-customers': { type: 'string', default: '1000' },
+    'flood-samples': { type: 'string', default: '30' },
   },
 });
+if (args.topology !== 'dev' && args.topology !== 'cluster') throw new Error(`--topology is dev or cluster, not ${args.topology}`);
+const cluster = args.topology === 'cluster';
 
 const minutes = Number(args.minutes);
 const seed = args.seed !== undefined ? Number(args.seed) : Math.floor(Math.random() * 2 ** 31);
@@ -54,8 +64,8 @@ async function main(): Promise<number> {
     return 200;
   };
 
-  say('starting the stack (PostgreSQL, Temporal, worker, API)');
-  const stack = await Stack.start({ name: 'chaos', say });
+  say(cluster ? 'starting the cluster (PostgreSQL, Temporal server, 2 workers, 2 APIs, HAProxy)' : 'starting the stack (PostgreSQL, Temporal, worker, API)');
+  const stack: ProofStack = cluster ? await ClusterStack.start({ name: 'chaos-cluster', say }) : await Stack.start({ name: 'chaos', say });
   try {
     const partner = await stack.sandboxPartner('chaos', receiver.url);
     const client = new PartnerClient(stack.baseUrl, partner.authorization);
@@ -75,7 +85,7 @@ async function main(): Promise<number> {
         outcomes.push(await perform(client, issuer, operation));
       }
     });
-    const kills: Kill[] = await killThroughout(stack, new Random(seed), COMPONENTS, killsEach, minutes * 60 * 0.9, say);
+    const kills: Kill[] = await killThroughout(stack, new Random(seed), stack.components, killsEach, minutes * 60 * 0.9, say);
     await Promise.all(partners);
     receiverFails = false;
     say(`campaign over: ${outcomes.length} operations, ${kills.length} kills`);
@@ -96,16 +106,29 @@ async function main(): Promise<number> {
         return new Map((list.body.data as { id: string; balance: { amount: number } }[]).map((a) => [a.id, BigInt(a.balance.amount)]));
       },
       kills,
+      components: stack.components,
       killsEach,
       unplannedExits: stack.unplannedExits,
       drainSeconds: DRAIN_SECONDS,
       say,
     });
+    let flood: FloodResult | undefined;
+    if (cluster) {
+      checks.push(routedAround(kills, stack.apiProcesses));
+      // After the verdict: the flood's undeliverable events would keep its drain waiting.
+      flood = await webhookFlood(stack, client, { customers: Number(args['flood-customers']), samples: Number(args['flood-samples']), say });
+      checks.push(flood.check);
+    }
     report(checks, kills, outcomes.length);
-    writeFileSync(join(stack.dir, 'result.json'), JSON.stringify({ seed, minutes, operations: outcomes.length, kills, checks }, null, 2));
+    writeFileSync(
+      join(stack.dir, 'result.json'),
+      JSON.stringify({ seed, minutes, topology: args.topology, operations: outcomes.length, kills, checks, flood }, null, 2),
+    );
     const failed = checks.filter((c) => !c.ok).length;
     if (failed > 0) {
-      console.log(`\nCHAOS FAILED: ${failed} check(s). Replay with: npm run chaos -- --seed ${seed} --minutes ${minutes} --kills-each ${killsEach}`);
+      console.log(
+        `\nCHAOS FAILED: ${failed} check(s). Replay with: npm run chaos -- --seed ${seed} --minutes ${minutes} --kills-each ${killsEach}${cluster ? ' --topology cluster' : ''}`,
+      );
       say(`logs of every process: ${stack.dir}`);
       return 1;
     }
@@ -120,13 +143,16 @@ async function main(): Promise<number> {
 function report(checks: Check[], kills: Kill[], operations: number): void {
   const rows = checks.map((c) => [c.ok ? 'ok' : 'FAIL', c.name, c.detail]);
   const width = Math.max(...rows.map((r) => r[1]!.length));
-  console.log(`\nCrash campaign: seed ${seed}, ${minutes} min, ${operations} operations`);
+  console.log(`\nCrash campaign${cluster ? ' on the production topology' : ''}: seed ${seed}, ${minutes} min, ${operations} operations`);
   // Ready: /ready answers 200. Answering and delivering: read from the API's and the worker's metrics.
-  console.log('\n  kill  at(s)  component  down(ms)  component back(ms)  service ready(ms)  answering(ms)  delivering(ms)');
-  const ms = (value: number | null, width: number) => String(value ?? '—').padStart(width);
+  // Cluster: also the 2xx answers the other API replica gave while a killed one was down.
+  console.log(
+    `\n  kill  at(s)  component  down(ms)  component back(ms)  service ready(ms)  answering(ms)  delivering(ms)${cluster ? '  others answered' : ''}`,
+  );
+  const ms = (value: number | null | undefined, width: number) => String(value ?? '—').padStart(width);
   kills.forEach((k, i) =>
     console.log(
-      `  ${String(i + 1).padStart(4)}  ${String(k.at).padStart(5)}  ${k.component.padEnd(9)}  ${ms(k.downMs, 8)}  ${ms(k.componentBackMs, 18)}  ${ms(k.serviceReadyMs, 17)}  ${ms(k.answeringMs, 13)}  ${ms(k.deliveringMs, 14)}`,
+      `  ${String(i + 1).padStart(4)}  ${String(k.at).padStart(5)}  ${k.component.padEnd(9)}  ${ms(k.downMs, 8)}  ${ms(k.componentBackMs, 18)}  ${ms(k.serviceReadyMs, 17)}  ${ms(k.answeringMs, 13)}  ${ms(k.deliveringMs, 14)}${cluster ? `  ${ms(k.othersAnswered, 15)}` : ''}`,
     ),
   );
   console.log('');

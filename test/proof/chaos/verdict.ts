@@ -44,6 +44,8 @@ export interface VerdictInput {
   /** Balances as the API reports them, by internal account id. */
   apiBalances: () => Promise<Map<string, bigint>>;
   kills: Kill[];
+  /** What the campaign kills: each must have been killed `killsEach` times. */
+  components: readonly string[];
   killsEach: number;
   unplannedExits: Record<string, number>;
   drainSeconds: number;
@@ -388,7 +390,7 @@ function crashes(input: VerdictInput): Check {
     .join(', ');
   return {
     name: 'every process killed and back',
-    ok: short.length === 0 && counts.size === 4,
+    ok: short.length === 0 && input.components.every((c) => counts.has(c)),
     detail: `${[...counts].map(([c, n]) => `${c} ×${n}`).join(', ')}; exits on their own (restarted): ${exits || 'none'}`,
   };
 }

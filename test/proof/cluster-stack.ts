@@ -1,0 +1,341 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { Client as PgClient } from 'pg';
+import { basePath } from '../../src/config';
+import { writeHaproxyConfig } from '../../src/dev/cluster-configs';
+import { freePorts } from '../../src/dev/ports';
+import { migrate, openOrm } from '../../src/db/orm';
+import { KillablePostgres } from './killable-postgres';
+import { createSandboxPartner, withPort, type Partner, type ProofStack, type Upstream } from './proof-stack';
+import { sleep, sumOfCounter } from './stack';
+import { prepareTemporalServer, type TemporalServer } from './temporal-server';
+
+/**
+ * The production topology (as `npm run start:cluster` runs it) on ports and data of its own (`.data/<name>`,
+ * PostgreSQL in `.data/postgres-<name>`): a project-owned PostgreSQL cluster holding the payments database and
+ * Temporal's, the Temporal server on it, two workers and two APIs from the compiled build (dist/, `npm run
+ * build`), HAProxy in front of the APIs (partners talk to it). Every process can be SIGKILLed and restarted on the
+ * same ports and data; one that exits on its own is restarted, as a supervisor would, and counted.
+ */
+
+const root = resolve(__dirname, '../..');
+const REPLICAS = 2;
+const API_PROCESSES = Array.from({ length: REPLICAS }, (_, i) => `api-${i + 1}`);
+const WORKER_PROCESSES = Array.from({ length: REPLICAS }, (_, i) => `worker-${i + 1}`);
+/** What the crash campaign kills in turn: one API replica, one worker, the Temporal server, PostgreSQL. */
+export const CLUSTER_COMPONENTS = ['postgres', 'temporal', 'worker-1', 'api-1'] as const;
+
+export interface ClusterStackOptions {
+  /** Names the PostgreSQL cluster (`.data/postgres-<name>`) and the folder of logs and configuration (`.data/<name>`). */
+  name: string;
+  say?: (message: string) => void;
+  /** Extra environment for the workers and the APIs. */
+  env?: Record<string, string>;
+  /** Puts a proxy between a worker or an API (`worker-1`, `worker-2`, `api-1`, `api-2`) and PostgreSQL or Temporal. */
+  upstream?: Upstream;
+}
+
+interface Supervised {
+  proc?: ChildProcess;
+  /** Set while the stack itself kills or stops the process, so its exit is not a crash. */
+  expectingExit: boolean;
+}
+
+interface Ports {
+  postgres: number;
+  haproxy: number;
+  api: Record<string, number>;
+  apiMetrics: Record<string, number>;
+  workerMetrics: Record<string, number>;
+  sdkMetrics: Record<string, number>;
+}
+
+export class ClusterStack implements ProofStack {
+  readonly dir: string;
+  readonly components = CLUSTER_COMPONENTS;
+  readonly apiProcesses = API_PROCESSES;
+  readonly workerProcesses = WORKER_PROCESSES;
+  readonly unplannedExits: Record<string, number> = Object.fromEntries(
+    ['postgres', 'temporal', 'haproxy', ...WORKER_PROCESSES, ...API_PROCESSES].map((name) => [name, 0]),
+  );
+  readonly masterKeyBase64 = randomBytes(32).toString('base64');
+  private readonly say: (message: string) => void;
+  private readonly processes = new Map<string, Supervised>();
+  private readonly upstreams = new Map<string, { databaseUrl: string; temporalAddress: string }>();
+  private stopping = false;
+  private ports!: Ports;
+  private postgres!: KillablePostgres;
+  private temporal!: TemporalServer;
+  private dbUrl = '';
+
+  private constructor(private readonly options: ClusterStackOptions) {
+    this.dir = join(root, '.data', options.name);
+    this.say = options.say ?? ((m) => process.stderr.write(`[cluster-stack] ${m}\n`));
+  }
+
+  /** A fresh stack: a new payments database and Temporal's, the server, workers, APIs, HAProxy. */
+  static async start(options: ClusterStackOptions): Promise<ClusterStack> {
+    const stack = new ClusterStack(options);
+    // A driver stopped by Ctrl-C or SIGTERM takes its processes with it.
+    const onSignal = (signal: NodeJS.Signals) => void stack.stop().finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
+    process.once('SIGINT', onSignal);
+    process.once('SIGTERM', onSignal);
+    try {
+      await stack.boot();
+    } catch (err) {
+      await stack.stop();
+      throw err;
+    }
+    return stack;
+  }
+
+  get databaseUrl(): string {
+    return this.dbUrl;
+  }
+
+  get temporalAddress(): string {
+    return this.temporal.address;
+  }
+
+  /** HAProxy's address: what partners use. */
+  get apiUrl(): string {
+    return `http://127.0.0.1:${this.ports.haproxy}`;
+  }
+
+  get baseUrl(): string {
+    return `${this.apiUrl}${basePath('')}`;
+  }
+
+  private async boot(): Promise<void> {
+    if (!existsSync(join(root, 'dist/worker/main.js'))) throw new Error('no compiled build in dist/: run npm run build (bin/chaos does)');
+    rmSync(this.dir, { recursive: true, force: true });
+    mkdirSync(this.dir, { recursive: true });
+    const ports = await freePorts(2 + 4 * REPLICAS);
+    const next = () => ports.shift()!;
+    const each = (names: readonly string[]) => Object.fromEntries(names.map((name) => [name, next()]));
+    this.ports = {
+      postgres: next(),
+      haproxy: next(),
+      api: each(API_PROCESSES),
+      apiMetrics: each(API_PROCESSES),
+      workerMetrics: each(WORKER_PROCESSES),
+      sdkMetrics: each(WORKER_PROCESSES),
+    };
+    this.postgres = new KillablePostgres(`postgres-${this.options.name}`, this.ports.postgres);
+    // A cluster left running by an interrupted earlier run would hold another port.
+    this.postgres.stop();
+    this.postgres.start();
+    const database = `proof_${Date.now()}`;
+    const admin = new PgClient({ connectionString: this.postgres.url('postgres') });
+    await admin.connect();
+    // A fresh start: an earlier run's workflows (Temporal's databases) would still be running, and be judged.
+    const { rows: stale } = await admin.query<{ datname: string }>(
+      `select datname from pg_database where datname in ('temporal', 'temporal_visibility') or datname like 'proof\\_%'`,
+    );
+    for (const { datname } of stale) await admin.query(`drop database "${datname}" with (force)`);
+    await admin.query(`create database ${database}`);
+    await admin.end();
+    this.dbUrl = this.postgres.url(database);
+    // Migrated once here, as start:cluster does, rather than by four processes at once.
+    const orm = await openOrm(this.dbUrl, { poolMax: 2 });
+    await migrate(orm, this.dbUrl);
+    await orm.close();
+
+    this.say('starting the Temporal server (PostgreSQL persistence and visibility)');
+    this.temporal = await prepareTemporalServer({
+      postgresUrl: this.postgres.url('postgres'),
+      dataDir: this.dir,
+      logFile: join(this.dir, 'temporal.log'),
+      say: this.say,
+    });
+    await this.startComponent('temporal');
+    this.say('starting 2 workers and 2 APIs (compiled build), then HAProxy');
+    await Promise.all(WORKER_PROCESSES.map((name) => this.startComponent(name)));
+    await Promise.all(API_PROCESSES.map((name) => this.startComponent(name)));
+    writeHaproxyConfig(
+      root,
+      join(this.dir, 'haproxy.cfg'),
+      this.ports.haproxy,
+      API_PROCESSES.map((name) => this.ports.api[name]!),
+    );
+    await this.startComponent('haproxy');
+    await this.waitUntilReady();
+  }
+
+  kill(component: string): void {
+    if (component === 'postgres') return this.postgres.kill();
+    const supervised = this.processes.get(component);
+    if (!supervised?.proc || supervised.proc.exitCode !== null || supervised.proc.signalCode !== null) return;
+    supervised.expectingExit = true;
+    supervised.proc.kill('SIGKILL');
+  }
+
+  async restart(component: string): Promise<void> {
+    if (component !== 'postgres') await this.exited(component);
+    await this.startComponent(component);
+  }
+
+  /** Stops everything in order: HAProxy, APIs, workers, Temporal, PostgreSQL. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    for (const name of ['haproxy', ...API_PROCESSES, ...WORKER_PROCESSES, 'temporal']) {
+      const supervised = this.processes.get(name);
+      const proc = supervised?.proc;
+      if (!proc || proc.exitCode !== null || proc.signalCode !== null) continue;
+      supervised.expectingExit = true;
+      proc.kill('SIGINT');
+      const timer = setTimeout(() => proc.kill('SIGKILL'), 15_000);
+      await this.exited(name);
+      clearTimeout(timer);
+    }
+    this.postgres?.stop();
+  }
+
+  async counter(name: string, metric: string, labels: Record<string, RegExp> = {}): Promise<number | undefined> {
+    const port = this.ports.apiMetrics[name] ?? this.ports.workerMetrics[name];
+    if (port === undefined) throw new Error(`no metrics for ${name}`);
+    try {
+      const res = await fetch(`http://127.0.0.1:${port}/metrics`, { signal: AbortSignal.timeout(2_000) });
+      if (!res.ok) return undefined;
+      return sumOfCounter(await res.text(), metric, labels);
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Until every API replica's readiness check answers 200, and HAProxy's too (it sends partners to them). */
+  async waitUntilReady(timeoutMs = 180_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    const urls = [...API_PROCESSES.map((name) => `http://127.0.0.1:${this.ports.api[name]}/ready`), `${this.apiUrl}/ready`];
+    for (const url of urls) {
+      for (;;) {
+        if (await answers200(url)) break;
+        if (Date.now() > deadline) throw new Error(`${url} did not answer 200 within ${timeoutMs} ms (logs: ${this.dir})`);
+        await sleep(250);
+      }
+    }
+  }
+
+  sandboxPartner(name: string, webhookEndpoint: string): Promise<Partner> {
+    return createSandboxPartner(this.databaseUrl, this.masterKeyBase64, name, webhookEndpoint);
+  }
+
+  private exited(name: string): Promise<void> {
+    const proc = this.processes.get(name)?.proc;
+    if (!proc || proc.exitCode !== null || proc.signalCode !== null) return Promise.resolve();
+    return new Promise((done) => proc.once('exit', () => done()));
+  }
+
+  private async startComponent(name: string): Promise<void> {
+    if (name === 'postgres') return this.postgres.start();
+    if (name === 'temporal') {
+      await this.temporal.start();
+      this.supervise('temporal', this.temporal.proc!);
+      return;
+    }
+    if (name === 'haproxy') {
+      this.spawnSupervised('haproxy', requiredEnv('HAPROXY'), ['-db', '-f', join(this.dir, 'haproxy.cfg')], process.env);
+      return;
+    }
+    const isApi = name.startsWith('api-');
+    const upstream = await this.upstreamOf(name);
+    const env = {
+      ...process.env,
+      NODE_ENV: 'production',
+      DATABASE_URL: upstream.databaseUrl,
+      TEMPORAL_ADDRESS: upstream.temporalAddress,
+      MASTER_KEY: this.masterKeyBase64,
+      PUBLIC_BASE_URL: this.apiUrl,
+      ...(isApi
+        ? { PORT: String(this.ports.api[name]), METRICS_PORT: String(this.ports.apiMetrics[name]) }
+        : { WORKER_METRICS_PORT: String(this.ports.workerMetrics[name]), TEMPORAL_METRICS_ADDRESS: `127.0.0.1:${this.ports.sdkMetrics[name]}` }),
+      // The worker's "worker started" line (info) tells the stack it is back.
+      LOG_LEVEL: isApi ? (process.env.LOG_LEVEL ?? 'warn') : 'info',
+      // The campaign's receivers listen on this machine (sandbox platforms only).
+      WEBHOOK_ALLOW_LOOPBACK: '1',
+      ...this.options.env,
+    };
+    const logFrom = logSize(join(this.dir, `${name}.log`));
+    this.spawnSupervised(name, process.execPath, [join(root, isApi ? 'dist/src/api/main.js' : 'dist/worker/main.js')], env);
+    if (isApi) await this.waitFor(`http://127.0.0.1:${this.ports.api[name]}/health`, name);
+    else await this.waitForLog(name, logFrom, '"msg":"worker started"');
+  }
+
+  private async upstreamOf(name: string): Promise<{ databaseUrl: string; temporalAddress: string }> {
+    let found = this.upstreams.get(name);
+    if (!found) {
+      const through = this.options.upstream;
+      const temporalPort = this.temporal.ports.frontend;
+      found = through
+        ? {
+            databaseUrl: withPort(this.dbUrl, await through(name, 'postgres', this.ports.postgres)),
+            temporalAddress: `127.0.0.1:${await through(name, 'temporal', temporalPort)}`,
+          }
+        : { databaseUrl: this.dbUrl, temporalAddress: this.temporal.address };
+      this.upstreams.set(name, found);
+    }
+    return found;
+  }
+
+  private spawnSupervised(name: string, command: string, args: string[], env: NodeJS.ProcessEnv): void {
+    const log = createWriteStream(join(this.dir, `${name}.log`), { flags: 'a' });
+    const proc = spawn(command, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    proc.stdout?.pipe(log, { end: false });
+    proc.stderr?.pipe(log, { end: false });
+    this.supervise(name, proc);
+  }
+
+  /** Watches a process the stack started: an exit the stack did not cause is restarted, as a supervisor would, and counted. */
+  private supervise(name: string, proc: ChildProcess): void {
+    const supervised = this.processes.get(name) ?? { expectingExit: false };
+    this.processes.set(name, supervised);
+    supervised.proc = proc;
+    supervised.expectingExit = false;
+    proc.once('exit', (code, signal) => {
+      if (this.stopping || supervised.expectingExit) return;
+      this.unplannedExits[name] = (this.unplannedExits[name] ?? 0) + 1;
+      this.say(`${name} exited on its own (${signal ?? code}); restarting it`);
+      setTimeout(() => {
+        if (!this.stopping) this.startComponent(name).catch((err: unknown) => this.say(`restarting ${name} failed: ${String(err)}`));
+      }, 1_000);
+    });
+  }
+
+  private async waitFor(url: string, name: string, timeoutMs = 180_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (!(await answers200(url))) {
+      if (Date.now() > deadline) throw new Error(`${name} did not answer ${url} within ${timeoutMs} ms (see ${join(this.dir, `${name}.log`)})`);
+      await sleep(200);
+    }
+  }
+
+  private async waitForLog(name: string, from: number, needle: string, timeoutMs = 180_000): Promise<void> {
+    const file = join(this.dir, `${name}.log`);
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline) {
+      if (existsSync(file) && readFileSync(file).subarray(from).toString('utf8').includes(needle)) return;
+      await sleep(200);
+    }
+    throw new Error(`${name} did not log ${needle} within ${timeoutMs} ms (see ${file})`);
+  }
+}
+
+async function answers200(url: string): Promise<boolean> {
+  try {
+    return (await fetch(url, { signal: AbortSignal.timeout(3_000) })).ok;
+  } catch {
+    return false;
+  }
+}
+
+function logSize(file: string): number {
+  return existsSync(file) ? readFileSync(file).length : 0;
+}
+
+function requiredEnv(name: string): string {
+  const value = process.env[name];
+  if (!value) throw new Error(`${name} is not set (bin/chaos sets it)`);
+  return value;
+}
