@@ -29,6 +29,12 @@ export interface StackOptions {
   say?: (message: string) => void;
   /** Extra environment for the worker and the API. */
   env?: Record<string, string>;
+  /**
+   * Where a service process reaches PostgreSQL or Temporal: given the real port, the port it should use
+   * instead (a proxy's, on 127.0.0.1). Called once per process and upstream, before the process first
+   * starts. The stack's own connections (its admin connection, the verdict's) stay direct.
+   */
+  upstream?: (process: string, service: 'postgres' | 'temporal', port: number) => Promise<number>;
 }
 
 interface Supervised {
@@ -48,6 +54,8 @@ export class Stack {
   private database = '';
   private dbUrl = '';
   private readonly masterKey = randomBytes(32).toString('base64');
+  /** The ports each service process uses for PostgreSQL and Temporal (the real ones, or the `upstream` option's). */
+  private readonly upstreams = new Map<'worker' | 'api', { postgres: number; temporal: number }>();
 
   private constructor(private readonly options: StackOptions) {
     this.dir = join(root, '.data', options.name);
@@ -211,10 +219,11 @@ export class Stack {
       }
       case 'worker':
       case 'api': {
+        const upstream = await this.upstreamPorts(component);
         const env = {
           ...process.env,
-          DATABASE_URL: this.databaseUrl,
-          TEMPORAL_ADDRESS: this.temporalAddress,
+          DATABASE_URL: withPort(this.databaseUrl, upstream.postgres),
+          TEMPORAL_ADDRESS: `127.0.0.1:${upstream.temporal}`,
           MASTER_KEY: this.masterKey,
           PORT: String(this.ports.api),
           // Metrics on ports of the stack's own: a running `npm start` keeps the default ones.
@@ -236,6 +245,18 @@ export class Stack {
         return;
       }
     }
+  }
+
+  private async upstreamPorts(component: 'worker' | 'api'): Promise<{ postgres: number; temporal: number }> {
+    let ports = this.upstreams.get(component);
+    if (!ports) {
+      const { upstream } = this.options;
+      ports = upstream
+        ? { postgres: await upstream(component, 'postgres', this.ports.postgres), temporal: await upstream(component, 'temporal', this.ports.temporal) }
+        : { postgres: this.ports.postgres, temporal: this.ports.temporal };
+      this.upstreams.set(component, ports);
+    }
+    return ports;
   }
 
   private spawnSupervised(component: 'temporal' | 'worker' | 'api', command: string, args: string[], env: NodeJS.ProcessEnv): void {
@@ -349,6 +370,14 @@ export function sumOfCounter(text: string, name: string, labels: Record<string, 
     if (Object.entries(labels).every(([label, pattern]) => pattern.test(found[label] ?? ''))) sum += Number(sample[3]);
   }
   return sum;
+}
+
+/** The same database URL on another port of 127.0.0.1. */
+function withPort(databaseUrl: string, port: number): string {
+  // Replaced in the text, not through URL, which would re-encode the generated password.
+  const moved = databaseUrl.replace(/@127\.0\.0\.1:\d+\//, `@127.0.0.1:${port}/`);
+  if (moved === databaseUrl && !databaseUrl.includes(`@127.0.0.1:${port}/`)) throw new Error('the database URL names no 127.0.0.1 port');
+  return moved;
 }
 
 /** Running, not dead and not a zombie. */

@@ -19,7 +19,7 @@ export interface Kill {
 }
 
 /** What the campaign reads from the services' metrics to see work flowing again after a kill. */
-const FLOW = {
+export const FLOW = {
   api: { name: 'payments_http_request_duration_seconds_count', labels: { status_code: /^2/, route: /^\/(?!ready$|health$)/ } },
   worker: { name: 'payments_webhook_attempts_total', labels: { outcome: /^delivered$/ } },
 } as const;
@@ -28,20 +28,36 @@ const FLOW = {
  * Milliseconds from `since` until the process's counter has grown past `before` (or past 0 when
  * the process was the one restarted, its counters having started again); null after a minute.
  */
-async function flowingAgain(stack: Stack, component: 'api' | 'worker', before: number | undefined, restarted: boolean, since: number): Promise<number | null> {
+export async function flowingAgain(
+  stack: Stack,
+  component: 'api' | 'worker',
+  before: number | undefined,
+  restarted: boolean,
+  since: number,
+): Promise<number | null> {
   const { name, labels } = FLOW[component];
-  const baseline = restarted ? 0 : (before ?? 0);
+  let baseline = restarted ? 0 : (before ?? 0);
   while (Date.now() - since < 60_000) {
     const now = await stack.counter(component, name, labels);
+    // Lower than before: the process restarted meanwhile (its supervisor's doing), its counters from 0.
+    if (now !== undefined && now < baseline) baseline = 0;
     if (now !== undefined && now > baseline) return Date.now() - since;
     await sleep(250);
   }
   return null;
 }
 
+/** Another step of the campaign's plan (a network fault), run in its turn between the kills; it records itself. */
+export interface PlannedStep {
+  name: string;
+  /** `campaignStarted`: when the plan began (ms since the epoch), for the step's record. */
+  run: (campaignStarted: number) => Promise<void>;
+}
+
 /**
  * Kills every component `each` times, one at a time, in a seeded random order, at a random
- * moment of its slot of the campaign, and restarts it after a random short outage.
+ * moment of its slot of the campaign, and restarts it after a random short outage. Other steps
+ * (`others`) are shuffled into the same plan and run one at a time in their slots too.
  */
 export async function killThroughout(
   stack: Stack,
@@ -50,8 +66,9 @@ export async function killThroughout(
   each: number,
   seconds: number,
   say: (m: string) => void,
+  others: readonly PlannedStep[] = [],
 ): Promise<Kill[]> {
-  const plan = random.shuffle(components.flatMap((c) => Array.from({ length: each }, () => c)));
+  const plan = random.shuffle<Component | PlannedStep>([...components.flatMap((c) => Array.from({ length: each }, () => c)), ...others]);
   const slotMs = (seconds * 1000) / plan.length;
   const started = Date.now();
   const kills: Kill[] = [];
@@ -60,6 +77,10 @@ export async function killThroughout(
     // Somewhere in the first half of the slot, so that recovery fits in the rest of it.
     const at = slotStart + random.next() * slotMs * 0.5;
     if (at > Date.now()) await sleep(at - Date.now());
+    if (typeof component !== 'string') {
+      await component.run(started);
+      continue;
+    }
     const downMs = random.int(0, 3_000);
     const before = {
       api: await stack.counter('api', FLOW.api.name, FLOW.api.labels),

@@ -1,8 +1,11 @@
 import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { WebhookReceiver } from '../../support/receiver';
 import { Random } from '../random';
+import { faultSteps, type Fault } from '../faults/steps';
+import { Toxiproxy } from '../faults/toxiproxy';
+import { faultsCheck } from '../faults/verdict';
 import { COMPONENTS, Stack } from '../stack';
 import { PartnerClient } from './client';
 import { killThroughout, type Kill } from './killer';
@@ -11,7 +14,9 @@ import { setUpIssuer } from './stablecoin-workload';
 import { nextOperation, perform, setUp, type Outcome } from './workload';
 
 /**
- * `npm run chaos [-- --minutes N --seed S --kills-each K --concurrency C]`: the crash campaign.
+ * `npm run chaos [-- --minutes N --seed S --kills-each K --concurrency C --faults]`: the crash campaign.
+ * With `--faults`, toxiproxy stands between the worker and the API and their PostgreSQL and Temporal,
+ * and the plan has four network faults besides the kills (test/proof/faults/steps.ts).
  * Starts the stack from the project's own scripts, drives a seeded mix of partner work over
  * REST and meanwhile SIGKILLs PostgreSQL, Temporal, the worker and the API one at a time,
  * restarting each; then lets the work settle and checks it. The operations and the kill plan
@@ -26,6 +31,7 @@ const { values: args } = parseArgs({
     'kills-each': { type: 'string', default: '2' },
     concurrency: { type: 'string', default: '6' },
     customers: { type: 'string', default: '6' },
+    faults: { type: 'boolean', default: false },
   },
 });
 
@@ -42,7 +48,7 @@ const started = Date.now();
 const say = (m: string) => process.stderr.write(`[chaos +${Math.round((Date.now() - started) / 1000)}s] ${m}\n`);
 
 async function main(): Promise<number> {
-  say(`seed ${seed}, ${minutes} min, each process killed ${killsEach}×, ${concurrency} partners in parallel`);
+  say(`seed ${seed}, ${minutes} min, each process killed ${killsEach}×${args.faults ? ', network faults' : ''}, ${concurrency} partners in parallel`);
   const receiverRandom = new Random(seed ^ 0x5eed);
   let receiverFails = true;
   const receiver = await new WebhookReceiver().start();
@@ -54,8 +60,13 @@ async function main(): Promise<number> {
     return 200;
   };
 
-  say('starting the stack (PostgreSQL, Temporal, worker, API)');
-  const stack = await Stack.start({ name: 'chaos', say });
+  const toxiproxy = args.faults ? await Toxiproxy.start(resolve(__dirname, '../../../.data')) : undefined;
+  say(`starting the stack (PostgreSQL, Temporal, worker, API${toxiproxy ? ', each link through toxiproxy' : ''})`);
+  const stack = await Stack.start({ name: 'chaos', say, ...(toxiproxy ? { upstream: toxiproxy.upstream } : {}) }).catch(async (err: unknown) => {
+    await toxiproxy?.stop();
+    throw err;
+  });
+  const faults: Fault[] = [];
   try {
     const partner = await stack.sandboxPartner('chaos', receiver.url);
     const client = new PartnerClient(stack.baseUrl, partner.authorization);
@@ -67,18 +78,23 @@ async function main(): Promise<number> {
     const outcomes: Outcome[] = [];
     const campaignEnds = Date.now() + minutes * 60_000;
     let sequence = 0;
+    // The work goes on until the plan is through, so that the last step's recovery is read under load.
+    let disrupting = true;
     const partners = Array.from({ length: concurrency }, async () => {
-      while (Date.now() < campaignEnds) {
+      while (Date.now() < campaignEnds || disrupting) {
         const i = sequence++;
         // Operation i follows from the seed alone, whichever partner happens to take it.
         const operation = nextOperation(new Random(seed * 1_000_003 + i), customers, i, minutes >= 10);
         outcomes.push(await perform(client, issuer, operation));
       }
     });
-    const kills: Kill[] = await killThroughout(stack, new Random(seed), COMPONENTS, killsEach, minutes * 60 * 0.9, say);
+    const steps = toxiproxy ? faultSteps(stack, toxiproxy, say, faults) : [];
+    const kills: Kill[] = await killThroughout(stack, new Random(seed), COMPONENTS, killsEach, minutes * 60 * 0.9, say, steps).finally(
+      () => (disrupting = false),
+    );
     await Promise.all(partners);
     receiverFails = false;
-    say(`campaign over: ${outcomes.length} operations, ${kills.length} kills`);
+    say(`campaign over: ${outcomes.length} operations, ${kills.length} kills, ${faults.length} network faults`);
 
     const checks = await judge({
       databaseUrl: stack.databaseUrl,
@@ -101,23 +117,27 @@ async function main(): Promise<number> {
       drainSeconds: DRAIN_SECONDS,
       say,
     });
-    report(checks, kills, outcomes.length);
-    writeFileSync(join(stack.dir, 'result.json'), JSON.stringify({ seed, minutes, operations: outcomes.length, kills, checks }, null, 2));
+    if (toxiproxy) checks.push(faultsCheck(faults));
+    report(checks, kills, faults, outcomes.length);
+    writeFileSync(join(stack.dir, 'result.json'), JSON.stringify({ seed, minutes, operations: outcomes.length, kills, faults, checks }, null, 2));
     const failed = checks.filter((c) => !c.ok).length;
     if (failed > 0) {
-      console.log(`\nCHAOS FAILED: ${failed} check(s). Replay with: npm run chaos -- --seed ${seed} --minutes ${minutes} --kills-each ${killsEach}`);
+      console.log(
+        `\nCHAOS FAILED: ${failed} check(s). Replay with: npm run chaos -- --seed ${seed} --minutes ${minutes} --kills-each ${killsEach}${toxiproxy ? ' --faults' : ''}`,
+      );
       say(`logs of every process: ${stack.dir}`);
       return 1;
     }
-    console.log(`\nchaos passed (seed ${seed}, ${minutes} min, ${outcomes.length} operations, ${kills.length} kills)`);
+    console.log(`\nchaos passed (seed ${seed}, ${minutes} min, ${outcomes.length} operations, ${kills.length} kills, ${faults.length} network faults)`);
     return 0;
   } finally {
     await stack.stop();
+    await toxiproxy?.stop();
     await receiver.stop();
   }
 }
 
-function report(checks: Check[], kills: Kill[], operations: number): void {
+function report(checks: Check[], kills: Kill[], faults: Fault[], operations: number): void {
   const rows = checks.map((c) => [c.ok ? 'ok' : 'FAIL', c.name, c.detail]);
   const width = Math.max(...rows.map((r) => r[1]!.length));
   console.log(`\nCrash campaign: seed ${seed}, ${minutes} min, ${operations} operations`);
@@ -129,6 +149,14 @@ function report(checks: Check[], kills: Kill[], operations: number): void {
       `  ${String(i + 1).padStart(4)}  ${String(k.at).padStart(5)}  ${k.component.padEnd(9)}  ${ms(k.downMs, 8)}  ${ms(k.componentBackMs, 18)}  ${ms(k.serviceReadyMs, 17)}  ${ms(k.answeringMs, 13)}  ${ms(k.deliveringMs, 14)}`,
     ),
   );
+  if (faults.length > 0) {
+    // The same readings, counted from the fault's end; "links back": the proxied links pass answers again.
+    console.log('\n  network fault      at(s)  lasted(ms)  links back(ms)  service ready(ms)  answering(ms)  delivering(ms)  answers/webhooks meanwhile');
+    for (const f of faults)
+      console.log(
+        `  ${f.fault.padEnd(17)}  ${String(f.at).padStart(5)}  ${ms(f.downMs, 10)}  ${ms(f.componentBackMs, 14)}  ${ms(f.serviceReadyMs, 17)}  ${ms(f.answeringMs, 13)}  ${ms(f.deliveringMs, 14)}  ${f.answeredDuring ?? '?'}/${f.deliveredDuring ?? '?'}`,
+      );
+  }
   console.log('');
   for (const [status, name, detail] of rows) console.log(`  ${status!.padEnd(4)}  ${name!.padEnd(width)}  ${detail}`);
 }

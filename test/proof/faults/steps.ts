@@ -1,0 +1,150 @@
+import { FLOW, flowingAgain, type PlannedStep } from '../chaos/killer';
+import { sleep, type Stack } from '../stack';
+import type { Toxic, Toxiproxy } from './toxiproxy';
+
+/**
+ * The campaign's network faults, injected through toxiproxy on the links of the service's processes to
+ * PostgreSQL and Temporal. Each is one step of the campaign's plan and records itself like a kill: when it
+ * began, how long it lasted, and the recovery after it ended.
+ */
+
+export const LATENCY_MS = 200;
+const LATENCY_SECONDS = 20;
+const RESET_BURSTS = 3;
+const RESET_BURST_MS = 1_000;
+const RESET_GAP_MS = 4_000;
+export const PARTITION_SECONDS = 30;
+
+export const FAULTS = ['latency', 'resets', 'worker ✕ postgres', 'api ✕ temporal'] as const;
+export type FaultName = (typeof FAULTS)[number];
+
+/** One network fault and how the service came back after it ended (the fields a kill's record has). */
+export interface Fault {
+  fault: FaultName;
+  /** The toxiproxy links (`<process>-<service>`) it was put on. */
+  links: string[];
+  /** Seconds into the campaign when it began. */
+  at: number;
+  /** How long it lasted (began → ended). */
+  downMs: number;
+  /** Ended → every link it was on passing the server's answers to its process again (null: not within a minute). */
+  componentBackMs: number | null;
+  /** Ended → the API's readiness check answering 200. */
+  serviceReadyMs: number;
+  /** Ended → the API's metrics counting a 2xx answer to a partner again (null: none within a minute). */
+  answeringMs: number | null;
+  /** Ended → the worker's metrics counting a webhook delivered again (null: none within a minute). */
+  deliveringMs: number | null;
+  /** 2xx answers to partners, and webhooks delivered, while it lasted (undefined: a process restarted meanwhile). */
+  answeredDuring: number | undefined;
+  deliveredDuring: number | undefined;
+}
+
+/** What each fault does to which links, for how long; `links` are every link the stack asked for. */
+function injection(fault: FaultName, links: string[]): { links: string[]; run: (toxiproxy: Toxiproxy) => Promise<void> } {
+  switch (fault) {
+    case 'latency':
+      // Every answer 200 ms late: each round trip to PostgreSQL or Temporal takes 200 ms more.
+      return {
+        links,
+        run: (toxiproxy) =>
+          withToxics(
+            toxiproxy,
+            links,
+            [{ name: 'latency', type: 'latency', stream: 'downstream', attributes: { latency: LATENCY_MS, jitter: 0 } }],
+            LATENCY_SECONDS * 1000,
+          ),
+      };
+    case 'resets':
+      // A connection that carries anything, either way, during a burst is reset (RST, unsent data dropped):
+      // queries and commits cut off before or after the server got them, answers lost on their way back.
+      return {
+        links,
+        run: async (toxiproxy) => {
+          const reset = (stream: 'upstream' | 'downstream'): Toxic => ({ name: `reset-${stream}`, type: 'reset_peer', stream, attributes: { timeout: 0 } });
+          for (let burst = 0; burst < RESET_BURSTS; burst++) {
+            if (burst > 0) await sleep(RESET_GAP_MS);
+            await withToxics(toxiproxy, links, [reset('upstream'), reset('downstream')], RESET_BURST_MS);
+          }
+        },
+      };
+    case 'worker ✕ postgres':
+    case 'api ✕ temporal': {
+      const [process, service] = fault.split(' ✕ ') as [string, string];
+      // "One worker" / "one API": the first of them (the dev stack has one; the cluster stack `-1` and `-2`).
+      const link = links.find((l) => l.startsWith(process) && l.endsWith(`-${service}`));
+      if (!link) throw new Error(`no ${process} link to ${service} among ${links.join(', ')}`);
+      // Nothing gets through either way and nothing is closed: a blackhole, not a refusal. When it heals,
+      // toxiproxy closes the connections it held (their streams lost data), and the process reconnects.
+      const blackhole = (stream: 'upstream' | 'downstream'): Toxic => ({ name: `partition-${stream}`, type: 'timeout', stream, attributes: { timeout: 0 } });
+      return { links: [link], run: (toxiproxy) => withToxics(toxiproxy, [link], [blackhole('upstream'), blackhole('downstream')], PARTITION_SECONDS * 1000) };
+    }
+  }
+}
+
+async function withToxics(toxiproxy: Toxiproxy, links: string[], toxics: Toxic[], ms: number): Promise<void> {
+  await Promise.all(links.flatMap((link) => toxics.map((toxic) => toxiproxy.addToxic(link, toxic))));
+  try {
+    await sleep(ms);
+  } finally {
+    await Promise.all(links.flatMap((link) => toxics.map((toxic) => toxiproxy.removeToxic(link, toxic.name))));
+  }
+}
+
+/** The four faults as steps of the campaign's plan; each appends its record to `records` when it is over. */
+export function faultSteps(stack: Stack, toxiproxy: Toxiproxy, say: (m: string) => void, records: Fault[]): PlannedStep[] {
+  return FAULTS.map((fault) => ({
+    name: fault,
+    run: async (campaignStarted: number) => {
+      const { links, run } = injection(fault, [...toxiproxy.links.keys()]);
+      const before = await flowCounters(stack);
+      const began = Date.now();
+      say(`network fault: ${fault} on ${links.join(', ')}`);
+      await run(toxiproxy);
+      const ended = Date.now();
+      const atEnd = await flowCounters(stack);
+      const [componentBackMs, serviceReadyMs, answeringMs, deliveringMs] = await Promise.all([
+        linksAnsweringAgain(toxiproxy, links, ended),
+        stack.waitUntilReady().then(() => Date.now() - ended),
+        flowingAgain(stack, 'api', atEnd.api, false, ended),
+        flowingAgain(stack, 'worker', atEnd.worker, false, ended),
+      ]);
+      const during = (a: number | undefined, b: number | undefined) => (a !== undefined && b !== undefined && b >= a ? b - a : undefined);
+      const record: Fault = {
+        fault,
+        links,
+        at: Math.round((began - campaignStarted) / 1000),
+        downMs: ended - began,
+        componentBackMs,
+        serviceReadyMs,
+        answeringMs,
+        deliveringMs,
+        answeredDuring: during(before.api, atEnd.api),
+        deliveredDuring: during(before.worker, atEnd.worker),
+      };
+      records.push(record);
+      say(
+        `${fault} over after ${record.downMs} ms (meanwhile ${record.answeredDuring ?? '?'} answers, ${record.deliveredDuring ?? '?'} webhooks); links answering after ${componentBackMs ?? '—'} ms, service ready after ${serviceReadyMs} ms, answering partners after ${answeringMs ?? '—'} ms, delivering webhooks after ${deliveringMs ?? '—'} ms`,
+      );
+    },
+  }));
+}
+
+async function flowCounters(stack: Stack): Promise<{ api: number | undefined; worker: number | undefined }> {
+  return {
+    api: await stack.counter('api', FLOW.api.name, FLOW.api.labels),
+    worker: await stack.counter('worker', FLOW.worker.name, FLOW.worker.labels),
+  };
+}
+
+/** Ms from `since` until every link has passed more of its server's answers than it had then; null after a minute. */
+async function linksAnsweringAgain(toxiproxy: Toxiproxy, links: string[], since: number): Promise<number | null> {
+  const baseline = new Map(await Promise.all(links.map(async (l) => [l, await toxiproxy.bytesSent(l, 'downstream')] as const)));
+  const waiting = new Set(links);
+  while (Date.now() - since < 60_000) {
+    for (const link of waiting) if ((await toxiproxy.bytesSent(link, 'downstream')) > baseline.get(link)!) waiting.delete(link);
+    if (waiting.size === 0) return Date.now() - since;
+    await sleep(100);
+  }
+  return null;
+}
