@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { freePort } from '../../../src/dev/ports';
 import { sumOfCounter } from '../stack';
@@ -31,6 +31,7 @@ export class Toxiproxy {
   static async start(logDir: string): Promise<Toxiproxy> {
     const dir = process.env.TOXIPROXY_DIR;
     if (!dir) throw new Error('TOXIPROXY_DIR is not set (bin/chaos sets it from bin/lib/toxiproxy.sh)');
+    mkdirSync(logDir, { recursive: true });
     const port = await freePort();
     // -proxy-metrics: bytes per proxy and direction, read to see a link carry answers again after a fault.
     const proc = spawn(join(dir, 'toxiproxy-server'), ['-host', '127.0.0.1', '-port', String(port), '-proxy-metrics'], {
