@@ -150,7 +150,7 @@ function report(checks: Check[], kills: Kill[], faults: Fault[], operations: num
     ),
   );
   if (faults.length > 0) {
-    // The same readings, counted from the fault's end; "links back": the proxied links pass answers again.
+    // The same readings, counted from the fault's end; "links back": each process it touched works its link again.
     console.log('\n  network fault      at(s)  lasted(ms)  links back(ms)  service ready(ms)  answering(ms)  delivering(ms)  answers/webhooks meanwhile');
     for (const f of faults)
       console.log(

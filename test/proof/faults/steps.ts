@@ -27,7 +27,7 @@ export interface Fault {
   at: number;
   /** How long it lasted (began → ended). */
   downMs: number;
-  /** Ended → every link it was on passing the server's answers to its process again (null: not within a minute). */
+  /** Ended → every process it touched working its link again (null: not within a minute; see linksWorkingAgain). */
   componentBackMs: number | null;
   /** Ended → the API's readiness check answering 200. */
   serviceReadyMs: number;
@@ -104,7 +104,7 @@ export function faultSteps(stack: Stack, toxiproxy: Toxiproxy, say: (m: string) 
       const ended = Date.now();
       const atEnd = await flowCounters(stack);
       const [componentBackMs, serviceReadyMs, answeringMs, deliveringMs] = await Promise.all([
-        linksAnsweringAgain(toxiproxy, links, ended),
+        linksWorkingAgain(stack, toxiproxy, links, ended),
         stack.waitUntilReady().then(() => Date.now() - ended),
         flowingAgain(stack, 'api', atEnd.api, false, ended),
         flowingAgain(stack, 'worker', atEnd.worker, false, ended),
@@ -137,14 +137,32 @@ async function flowCounters(stack: Stack): Promise<{ api: number | undefined; wo
   };
 }
 
-/** Ms from `since` until every link has passed more of its server's answers than it had then; null after a minute. */
-async function linksAnsweringAgain(toxiproxy: Toxiproxy, links: string[], since: number): Promise<number | null> {
-  const baseline = new Map(await Promise.all(links.map(async (l) => [l, await toxiproxy.bytesSent(l, 'downstream')] as const)));
-  const waiting = new Set(links);
-  while (Date.now() - since < 60_000) {
-    for (const link of waiting) if ((await toxiproxy.bytesSent(link, 'downstream')) > baseline.get(link)!) waiting.delete(link);
-    if (waiting.size === 0) return Date.now() - since;
-    await sleep(100);
-  }
-  return null;
+/**
+ * Ms from `since` until every process the fault touched works its link again, as the process itself shows it
+ * (toxiproxy counts a connection's bytes only when it closes): a link to PostgreSQL, a transaction of that
+ * process committed; the API's link to Temporal, its readiness check (which asks Temporal through it) passing;
+ * the worker's, a webhook delivered (an activity task it took from Temporal). Null after a minute.
+ */
+async function linksWorkingAgain(stack: Stack, toxiproxy: Toxiproxy, links: string[], since: number): Promise<number | null> {
+  const waits = links.map(async (link) => {
+    const { process, service } = toxiproxy.links.get(link)!;
+    const component = process.startsWith('api') ? 'api' : 'worker';
+    if (service === 'temporal' && component === 'api')
+      return stack.waitUntilReady(60_000).then(
+        () => Date.now() - since,
+        () => null,
+      );
+    if (service === 'temporal') return flowingAgain(stack, 'worker', await stack.counter('worker', FLOW.worker.name, FLOW.worker.labels), false, since);
+    const commits = { name: 'payments_db_transactions_total', labels: { outcome: /^commit$/ } };
+    let baseline = (await stack.counter(component, commits.name, commits.labels)) ?? 0;
+    while (Date.now() - since < 60_000) {
+      const now = await stack.counter(component, commits.name, commits.labels);
+      if (now !== undefined && now < baseline) baseline = 0;
+      if (now !== undefined && now > baseline) return Date.now() - since;
+      await sleep(100);
+    }
+    return null;
+  });
+  const each = await Promise.all(waits);
+  return each.some((ms) => ms === null) ? null : Math.max(...(each as number[]));
 }

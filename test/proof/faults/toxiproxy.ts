@@ -2,7 +2,6 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { freePort } from '../../../src/dev/ports';
-import { sumOfCounter } from '../stack';
 
 /** A toxic as toxiproxy's API takes it: `stream` is the direction (upstream: client → server). */
 export interface Toxic {
@@ -33,8 +32,7 @@ export class Toxiproxy {
     if (!dir) throw new Error('TOXIPROXY_DIR is not set (bin/chaos sets it from bin/lib/toxiproxy.sh)');
     mkdirSync(logDir, { recursive: true });
     const port = await freePort();
-    // -proxy-metrics: bytes per proxy and direction, read to see a link carry answers again after a fault.
-    const proc = spawn(join(dir, 'toxiproxy-server'), ['-host', '127.0.0.1', '-port', String(port), '-proxy-metrics'], {
+    const proc = spawn(join(dir, 'toxiproxy-server'), ['-host', '127.0.0.1', '-port', String(port)], {
       // Its default logs every connection's every step: under the campaign's load, gigabytes.
       env: { ...process.env, LOG_LEVEL: 'warn' },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -76,13 +74,6 @@ export class Toxiproxy {
   /** A disabled proxy closes its connections and refuses new ones (it listens again on the same port when enabled). */
   async setEnabled(proxy: string, enabled: boolean): Promise<void> {
     await this.request('POST', `/proxies/${proxy}`, { enabled });
-  }
-
-  /** Bytes the proxy has passed to its client (the server's answers), or to its server. */
-  async bytesSent(proxy: string, direction: 'downstream' | 'upstream'): Promise<number> {
-    const res = await fetch(`${this.apiUrl}/metrics`, { signal: AbortSignal.timeout(2_000) });
-    if (!res.ok) throw new Error(`toxiproxy /metrics: ${res.status}`);
-    return sumOfCounter(await res.text(), 'toxiproxy_proxy_sent_bytes_total', { proxy: new RegExp(`^${proxy}$`), direction: new RegExp(`^${direction}$`) });
   }
 
   async stop(): Promise<void> {
