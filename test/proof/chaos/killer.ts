@@ -25,16 +25,16 @@ export interface Kill {
 }
 
 /** What the campaign reads from the services' metrics to see work flowing again after a kill. */
-const FLOW = {
+export const FLOW = {
   api: { name: 'payments_http_request_duration_seconds_count', labels: { status_code: /^2/, route: /^\/(?!ready$|health$)/ } },
   worker: { name: 'payments_webhook_attempts_total', labels: { outcome: /^delivered$/ } },
 } as const;
 
-type Role = keyof typeof FLOW;
+export type Role = keyof typeof FLOW;
 const processesOf = (stack: ProofStack, role: Role) => (role === 'api' ? stack.apiProcesses : stack.workerProcesses);
 
 /** Each API or worker process's counter of flowing work, by process name. */
-async function counters(stack: ProofStack, role: Role): Promise<Map<string, number | undefined>> {
+export async function counters(stack: ProofStack, role: Role): Promise<Map<string, number | undefined>> {
   const { name, labels } = FLOW[role];
   const processes = processesOf(stack, role);
   return new Map(await Promise.all(processes.map(async (p) => [p, await stack.counter(p, name, labels)] as const)));
@@ -44,10 +44,21 @@ async function counters(stack: ProofStack, role: Role): Promise<Map<string, numb
  * Milliseconds from `since` until some process's counter has grown past `before` (or past 0 for
  * the process that was restarted, its counters having started again); null after a minute.
  */
-async function flowingAgain(stack: ProofStack, role: Role, before: Map<string, number | undefined>, restarted: string, since: number): Promise<number | null> {
+export async function flowingAgain(
+  stack: ProofStack,
+  role: Role,
+  before: Map<string, number | undefined>,
+  restarted: string,
+  since: number,
+): Promise<number | null> {
+  const baseline = new Map([...before].map(([p, value]) => [p, p === restarted ? 0 : (value ?? 0)]));
   while (Date.now() - since < 60_000) {
     const now = await counters(stack, role);
-    if ([...now].some(([p, value]) => value !== undefined && value > (p === restarted ? 0 : (before.get(p) ?? 0)))) return Date.now() - since;
+    for (const [p, value] of now) {
+      // Lower than before: the process restarted meanwhile (its supervisor's doing), its counters from 0.
+      if (value !== undefined && value < (baseline.get(p) ?? 0)) baseline.set(p, 0);
+    }
+    if ([...now].some(([p, value]) => value !== undefined && value > (baseline.get(p) ?? 0))) return Date.now() - since;
     await sleep(250);
   }
   return null;
@@ -55,9 +66,17 @@ async function flowingAgain(stack: ProofStack, role: Role, before: Map<string, n
 
 const sumOf = (values: Map<string, number | undefined>, except: string) => [...values].reduce((sum, [p, v]) => (p === except ? sum : sum + (v ?? 0)), 0);
 
+/** Another step of the campaign's plan (a network fault), run in its turn between the kills; it records itself. */
+export interface PlannedStep {
+  name: string;
+  /** `campaignStarted`: when the plan began (ms since the epoch), for the step's record. */
+  run: (campaignStarted: number) => Promise<void>;
+}
+
 /**
  * Kills every component `each` times, one at a time, in a seeded random order, at a random
- * moment of its slot of the campaign, and restarts it after a random short outage.
+ * moment of its slot of the campaign, and restarts it after a random short outage. Other steps
+ * (`others`) are shuffled into the same plan and run one at a time in their slots too.
  */
 export async function killThroughout(
   stack: ProofStack,
@@ -66,8 +85,9 @@ export async function killThroughout(
   each: number,
   seconds: number,
   say: (m: string) => void,
+  others: readonly PlannedStep[] = [],
 ): Promise<Kill[]> {
-  const plan = random.shuffle(components.flatMap((c) => Array.from({ length: each }, () => c)));
+  const plan = random.shuffle<string | PlannedStep>([...components.flatMap((c) => Array.from({ length: each }, () => c)), ...others]);
   const slotMs = (seconds * 1000) / plan.length;
   const started = Date.now();
   const kills: Kill[] = [];
@@ -76,6 +96,10 @@ export async function killThroughout(
     // Somewhere in the first half of the slot, so that recovery fits in the rest of it.
     const at = slotStart + random.next() * slotMs * 0.5;
     if (at > Date.now()) await sleep(at - Date.now());
+    if (typeof component !== 'string') {
+      await component.run(started);
+      continue;
+    }
     const downMs = random.int(0, 3_000);
     const before = { api: await counters(stack, 'api'), worker: await counters(stack, 'worker') };
     const replicaOfSeveral = stack.apiProcesses.length > 1 && stack.apiProcesses.includes(component);
