@@ -106,6 +106,16 @@ test("APPROVAL_REQUIRED: the platform approves first, then the customer's proof 
   expect(actionHookStatuses(executed.body.id)).toEqual(['AGENT_ACTION.PENDING_APPROVAL', 'AGENT_ACTION.APPROVED']);
 });
 
+test("approved through POST /transactions/{id}/approve, the customer's challenge is issued too and releases it", async () => {
+  const s = await setup('APPROVAL_REQUIRED');
+  const executed = await execute(s);
+  expect(executed.body.status).toBe('PENDING_APPROVAL');
+  const approved = await s.p.api.post(`/transactions/${s.quote.transactionId}/approve`, {});
+  expect([approved.status, approved.body.status]).toEqual([200, 'PENDING_AUTHORIZATION']);
+  expect((await actionOf(s, executed.body.id)).status).toBe('APPROVED');
+  await authorizedToCompletion(s);
+});
+
 test("approved, then the customer's proof fails: the payment FAILED SCA_NOT_COMPLETED, the action FAILED, nothing moved", async () => {
   const s = await setup('AUTO');
   const executed = await execute(s);

@@ -27,6 +27,12 @@ const stablecoinCodes = (status: number) => ERROR_CODES.filter((code) => code.st
 
 export const REFERENCE_DEVIATIONS: Deviation[] = [
   {
+    operation: ['POST /transactions/{transactionId}/approve', 'POST /transactions/{transactionId}/reject'],
+    status: 200,
+    schemaPath: '#/components/schemas/IncomingTransaction/*',
+    reason: "the same routes decide an outgoing payment an agent's action holds for approval, answered with that (OUTGOING) transaction",
+  },
+  {
     operation: ['POST /stablecoins', 'POST /stablecoins/{stablecoinId}/*', 'POST /stablecoin-provider-accounts'],
     status: 400,
     schemaPath: ERROR_CODE(400),
