@@ -28,6 +28,8 @@ export interface Config {
    * `npm start` sets it). Production endpoints and every other non-public address stay refused.
    */
   webhookAllowLoopback: boolean;
+  /** TEMPORAL_CALL_TIMEOUT_MS: how long one API request may wait on Temporal before answering 503. */
+  temporalCallTimeoutMs: number;
 }
 
 /** Per API process (in memory): several API processes each allow this much (README: limits). */
@@ -93,6 +95,22 @@ function required(env: NodeJS.ProcessEnv, name: string, hint: string): string {
   return value;
 }
 
+/**
+ * How long one request may wait on Temporal, all its calls together (TEMPORAL_CALL_TIMEOUT_MS).
+ * Below a partner's usual 30 s client time-out, so the partner hears 503 and retries (through the
+ * load balancer, perhaps to a replica that can reach Temporal) instead of its own time-out; above
+ * what any route legitimately waits (an execution's update, a worker restarting under it).
+ */
+export const DEFAULT_TEMPORAL_CALL_TIMEOUT_MS = 20_000;
+
+function positiveMs(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const text = env[name];
+  if (text === undefined || text === '') return fallback;
+  const value = Number(text);
+  if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} must be a whole number of milliseconds above 0, not ${JSON.stringify(text)}`);
+  return value;
+}
+
 /** `1`/`true` on, unset/`0`/`false` off; anything else is a typo worth stopping for. */
 function flag(env: NodeJS.ProcessEnv, name: string): boolean {
   const value = (env[name] ?? '').trim().toLowerCase();
@@ -135,5 +153,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     temporalMetricsAddress: env.TEMPORAL_METRICS_ADDRESS === 'off' ? null : (env.TEMPORAL_METRICS_ADDRESS ?? '127.0.0.1:9466'),
     tracing: !!(env.OTEL_EXPORTER_OTLP_ENDPOINT || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT),
     webhookAllowLoopback: loadWebhookAllowLoopback(env),
+    temporalCallTimeoutMs: positiveMs(env, 'TEMPORAL_CALL_TIMEOUT_MS', DEFAULT_TEMPORAL_CALL_TIMEOUT_MS),
   };
 }

@@ -1,4 +1,5 @@
-import { Client, Connection } from '@temporalio/client';
+import { Client } from '@temporalio/client';
+import { connectTemporal } from '../src/temporal/client-connection';
 import { DefaultLogger, NativeConnection, Runtime, type LogEntry } from '@temporalio/worker';
 import { createWorkerMetrics } from '../activities/metrics';
 import { createHttpWebhookSender } from '../activities/webhooks/webhook-sender';
@@ -63,7 +64,7 @@ async function main(): Promise<void> {
 
   // Every minute: start the workflow of recorded work whose start was lost (src/contexts/stranded-starts.ts)
   // and forget idempotency records past their retention.
-  const clientConnection = await Connection.connect({ address: config.temporalAddress });
+  const clientConnection = await connectTemporal(config.temporalAddress);
   await ensureSearchAttributes(clientConnection, config.temporalNamespace);
   const client = new Client({
     connection: clientConnection,

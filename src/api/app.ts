@@ -12,6 +12,7 @@ import { rateLimitPerToken } from './middleware/rate-limit';
 import { requestMetrics } from './middleware/request-metrics';
 import { openApiDocument } from './openapi-registry';
 import { dependencyChecks, readinessHandler } from './readiness';
+import { temporalDeadline } from './middleware/temporal-deadline';
 import { referenceRoutes } from './reference-page';
 import { mountRoute, registeredRoutes } from './route';
 import { CONTEXTS_DIR, discover } from '../contexts/discover';
@@ -75,6 +76,7 @@ export function createApp(deps: ApiDeps) {
     res.setHeader('Cache-Control', 'no-store');
     next();
   });
+  api.use(temporalDeadline(deps.temporal, deps.config.temporalCallTimeoutMs));
   api.use(authenticate(deps, limits, now));
   api.use(rateLimitPerToken(limits, now));
   const routes = contexts.flatMap(({ module }) => module.routes);

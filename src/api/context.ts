@@ -12,7 +12,7 @@ export interface ApiDeps {
   orm: MikroORM;
   temporal: Client;
   /** `limits` defaults to DEFAULT_ABUSE_LIMITS; a test may give one app instance its own. */
-  config: Pick<Config, 'masterKey' | 'apiPrefix' | 'publicBaseUrl'> & { limits?: AbuseLimits; webhookAllowLoopback?: boolean };
+  config: Pick<Config, 'masterKey' | 'apiPrefix' | 'publicBaseUrl'> & { limits?: AbuseLimits; webhookAllowLoopback?: boolean; temporalCallTimeoutMs?: number };
   /** The clock of the rate limit and the authentication lockouts (ms); tests move it by hand. */
   now?: () => number;
   taskQueue?: string;

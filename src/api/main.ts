@@ -1,4 +1,5 @@
-import { Client, Connection } from '@temporalio/client';
+import { Client } from '@temporalio/client';
+import { connectTemporal } from '../temporal/client-connection';
 import { loadConfig } from '../config';
 import { migrate, openOrm } from '../db/orm';
 import { logger } from '../logger';
@@ -15,7 +16,7 @@ async function main(): Promise<void> {
   const metrics = config.apiMetrics ? createApiMetrics() : undefined;
   const orm = await openOrm(config.databaseUrl, metrics ? { dbMetrics: metrics.db } : {});
   await migrate(orm, config.databaseUrl);
-  const connection = await Connection.connect({ address: config.temporalAddress });
+  const connection = await connectTemporal(config.temporalAddress);
   await ensureSearchAttributes(connection, config.temporalNamespace);
   const temporal = new Client({ connection, namespace: config.temporalNamespace, ...(tracing ? { interceptors: tracing.clientInterceptors } : {}) });
   const metricsServer = config.apiMetrics && metrics ? serveMetrics(metrics.registry, config.apiMetrics) : undefined;

@@ -1,3 +1,4 @@
+import { isGrpcServiceError, WorkflowUpdateRPCTimeoutOrCancelledError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { DomainError, isErrorCode } from '../domain/errors';
 
@@ -22,4 +23,21 @@ export function domainErrorFrom(err: unknown): DomainError | undefined {
 /** Rethrows a Temporal failure as the API error it stands for (or as it is). */
 export function rethrowAsDomainError(err: unknown): never {
   throw domainErrorFrom(err) ?? err;
+}
+
+/** gRPC's DEADLINE_EXCEEDED (4) and UNAVAILABLE (14). */
+const OUT_OF_REACH_CODES = new Set([4, 14]);
+
+/**
+ * Temporal did not answer in time or could not be reached (the request's deadline passed, the
+ * channel has no connection): nothing is known to have been refused, and the same request sent
+ * again (the starts and updates are keyed by business ids) does the work at most once. The API
+ * answers it 503, so a partner's retry can reach a replica that can reach Temporal.
+ */
+export function temporalOutOfReach(err: unknown): boolean {
+  for (let cause: unknown = err; cause instanceof Error; cause = cause.cause) {
+    if (cause instanceof WorkflowUpdateRPCTimeoutOrCancelledError) return true;
+    if (isGrpcServiceError(cause) && OUT_OF_REACH_CODES.has(cause.code)) return true;
+  }
+  return false;
 }

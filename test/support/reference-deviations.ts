@@ -69,6 +69,13 @@ export const REFERENCE_DEVIATIONS: Deviation[] = [
       'A production server without an SMS provider (SMS_OTP) or a liveness-check provider (resets) answers 501 NOT_IMPLEMENTED and stores nothing, as contact verification does',
   },
   {
+    operation: '*',
+    status: 503,
+    schemaPath: UNDECLARED(503),
+    reason:
+      "A request whose Temporal calls do not end within its deadline (TEMPORAL_CALL_TIMEOUT_MS: the engine out of reach) answers 503 SERVICE_UNAVAILABLE with Retry-After, the reference's own code for a retryable outage, where it declares 500",
+  },
+  {
     operation: ['POST /stablecoins', 'POST /stablecoin-provider-accounts'],
     status: 503,
     schemaPath: UNDECLARED(503),

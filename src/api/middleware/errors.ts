@@ -3,6 +3,7 @@ import { DomainError } from '../../domain/errors';
 import { errorSummary, logger } from '../../logger';
 import { payloadTooLarge } from '../body-limits';
 import { sendError } from '../http';
+import { temporalOutOfReach } from '../../temporal/failures';
 
 interface BodyParserError extends Error {
   type?: string;
@@ -47,6 +48,16 @@ export function errorHandler(err: unknown, req: Request, res: Response, _next: N
     return;
   }
   const log = (req as Request & { log?: typeof logger }).log ?? logger;
+  if (temporalOutOfReach(err)) {
+    // Not the request's fault and not a refusal: the same request again (same Idempotency-Key) is safe.
+    log.warn({ failure: errorSummary(err) }, 'Temporal out of reach');
+    res.setHeader('Retry-After', '1');
+    sendError(
+      res,
+      new DomainError('SERVICE_UNAVAILABLE', 'The service could not reach its workflow engine in time; retry the request (with the same Idempotency-Key)'),
+    );
+    return;
+  }
   // Not under `err`: pino-http runs its own serializer there first, which follows the client
   // errors' circular references and gives up.
   log.error({ failure: errorSummary(err) }, 'unhandled error');
