@@ -134,6 +134,7 @@ async function main(): Promise<number> {
       killsEach,
       unplannedExits: stack.unplannedExits,
       drainSeconds: DRAIN_SECONDS,
+      evidenceDir: join(stack.dir, 'open-workflows'),
       say,
     });
     let flood: FloodResult | undefined;

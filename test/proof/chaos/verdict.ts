@@ -1,4 +1,6 @@
 import { Client, Connection } from '@temporalio/client';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Client as PgClient } from 'pg';
 import { runLedgerAudit } from '../../../src/contexts/ledger-audit';
 import { verifyWebhookSignature } from '../../../src/security/webhook-signature';
@@ -49,6 +51,8 @@ export interface VerdictInput {
   killsEach: number;
   unplannedExits: Record<string, number>;
   drainSeconds: number;
+  /** Where the describe and history of each workflow left open without a reason, or failed, are written. */
+  evidenceDir?: string;
   say: (m: string) => void;
 }
 
@@ -123,7 +127,7 @@ export async function judge(input: VerdictInput): Promise<Check[]> {
       await externalFlows(pg, input, rows),
       webhooks(await webhookEventIds(pg, input.platformId), input),
       ...(await stablecoinChecks(pg, client, input.platformId, input.issuer, input.outcomes)),
-      await workflows(pg, client),
+      await workflows(pg, client, input),
       crashes(input),
     ];
   } finally {
@@ -354,7 +358,7 @@ function webhooks(recorded: Map<string, string>, input: VerdictInput): Check {
 }
 
 /** No workflow failed, timed out or terminated; none left open except quotes awaiting their expiry. */
-async function workflows(pg: PgClient, client: Client): Promise<Check> {
+async function workflows(pg: PgClient, client: Client, input: Pick<VerdictInput, 'evidenceDir' | 'say'>): Promise<Check> {
   const byStatus = new Map<string, number>();
   const bad: string[] = [];
   let open = 0;
@@ -365,6 +369,7 @@ async function workflows(pg: PgClient, client: Client): Promise<Check> {
     else if (status !== 'COMPLETED' && status !== 'CONTINUED_AS_NEW') bad.push(`${wf.type} ${wf.workflowId} ${status}`);
   }
   const unexplained = await unexplainedOpenWorkflows(pg, client);
+  if (input.evidenceDir) await keepEvidence(client, input.evidenceDir, [...unexplained.map((w) => w.id), ...bad.map((line) => line.split(' ')[1]!)], input.say);
   const counts = [...byStatus].map(([s, n]) => `${s} ${n}`).join(', ');
   return {
     name: 'workflows finished or open for a reason',
@@ -393,4 +398,27 @@ function crashes(input: VerdictInput): Check {
     ok: short.length === 0 && (input.killsEach === 0 || input.components.every((c) => counts.has(c))),
     detail: `${[...counts].map(([c, n]) => `${c} ×${n}`).join(', ')}; exits on their own (restarted): ${exits || 'none'}`,
   };
+}
+
+/**
+ * A workflow left open without a reason (or failed) is a finding to read after the run: its description
+ * (pending activities and tasks, the run's state) and its whole history, one JSON file each, beside the logs.
+ */
+async function keepEvidence(client: Client, dir: string, workflowIds: string[], say: (m: string) => void): Promise<void> {
+  if (workflowIds.length === 0) return;
+  mkdirSync(dir, { recursive: true });
+  for (const id of workflowIds.slice(0, 20)) {
+    try {
+      const handle = client.workflow.getHandle(id);
+      const [described, history] = await Promise.all([handle.describe(), handle.fetchHistory()]);
+      const file = join(dir, `${id.replace(/[^A-Za-z0-9_.-]/g, '_')}.json`);
+      writeFileSync(
+        file,
+        JSON.stringify({ described: { ...described, raw: described.raw }, history }, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v), 2),
+      );
+      say(`kept ${id}'s description and history in ${file}`);
+    } catch (err) {
+      say(`could not keep ${id}'s history: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
 }
