@@ -25,6 +25,8 @@ CLI_BIN="$CLI_DIR/temporal"
 
 # shellcheck source=common.sh
 source "$ROOT/bin/lib/common.sh"
+# shellcheck source=go-build.sh
+source "$ROOT/bin/lib/go-build.sh"
 
 found() { link_into_tools temporal "$1"; echo "$1"; exit 0; }
 
@@ -45,63 +47,24 @@ fi
 # 3. machine-wide cache, built if missing
 if [ -x "$CLI_BIN" ]; then found "$CLI_BIN"; fi
 
-command -v go >/dev/null 2>&1 ||
-  die "no temporal CLI found and Go is not installed to build one." \
-      "install Go >= 1.$GO_MIN_MINOR (https://go.dev/dl; Debian 12's golang-go is 1.19, too old) and put it on PATH," \
-      "or install the Temporal CLI and put 'temporal' on PATH, or set TEMPORAL_CLI=/path/to/temporal."
-go_ver="$(go version 2>/dev/null | awk '{print $3}')"            # e.g. go1.26.8, go1.25rc1
-go_minor="$(echo "$go_ver" | sed -E -n 's/^go1\.([0-9]+).*/\1/p')"
-if [ -z "$go_minor" ] || [ "$go_minor" -lt "$GO_MIN_MINOR" ]; then
-  die "building the Temporal CLI v$CLI_VERSION needs Go >= 1.$GO_MIN_MINOR, but 'go version' says '${go_ver:-nothing}'." \
-      "install Go >= 1.$GO_MIN_MINOR and put it first on PATH (with Go 1.21-1.24: export GOTOOLCHAIN=go1.$GO_MIN_MINOR.0 fetches it via the module proxy)," \
-      "or install the Temporal CLI and put 'temporal' on PATH, or set TEMPORAL_CLI=/path/to/temporal."
-fi
-
-mkdir -p "$TOOLS_CACHE"
-# One build at a time per machine; whoever waits re-checks and reuses the finished binary.
-exec 9>"$TOOLS_CACHE/.temporal-cli-$CLI_VERSION.lock"
-if command -v flock >/dev/null 2>&1; then
-  if ! flock -n 9; then
-    say "another process is building the Temporal CLI v$CLI_VERSION; waiting for it…"
-    flock 9
-  fi
-fi
+OTHERWISE=("or install the Temporal CLI and put 'temporal' on PATH, or set TEMPORAL_CLI=/path/to/temporal.")
+require_go "$GO_MIN_MINOR" "the Temporal CLI v$CLI_VERSION" "${OTHERWISE[@]}"
+take_build_lock "temporal-cli-$CLI_VERSION" "the Temporal CLI v$CLI_VERSION"
 if [ -x "$CLI_BIN" ]; then found "$CLI_BIN"; fi
 
 BUILD_LOG="$CLI_DIR/build.log"
 mkdir -p "$CLI_DIR"
+: >"$BUILD_LOG"
 say "building Temporal CLI v$CLI_VERSION from the Go module proxy: a few minutes on 2 cores, once per machine"
-say "($go_ver; target $CLI_BIN; full build log: $BUILD_LOG)"
+say "($GO_VERSION; target $CLI_BIN; full build log: $BUILD_LOG)"
 BUILD_DIR="$(mktemp -d "$TOOLS_CACHE/.temporal-cli-$CLI_VERSION.build.XXXXXX")"
 trap 'rm -rf "$BUILD_DIR"' EXIT
-start=$SECONDS
-# -mod=mod: take the module's own go.mod as is. `go install -v` names every package it compiles (about
-# 1,400): all of it goes to the build log, and the terminal gets a progress line every PROGRESS_S seconds.
-# go runs in the background so that an interrupt stops it at once (a foreground child would delay our traps).
-PROGRESS_S="${TEMPORAL_BUILD_PROGRESS_SECONDS:-15}"
-GOBIN="$BUILD_DIR" GOFLAGS=-mod=mod go install -v "github.com/temporalio/cli/cmd/temporal@v$CLI_VERSION" >"$BUILD_LOG" 2>&1 9>&- &
-go_pid=$!
-trap 'kill -TERM "$go_pid" 2>/dev/null; wait "$go_pid" 2>/dev/null; exit 130' INT
-trap 'kill -TERM "$go_pid" 2>/dev/null; wait "$go_pid" 2>/dev/null; exit 143' TERM
-packages_built() { awk '!/^go: / { n++ } END { print n + 0 }' "$BUILD_LOG"; }
-next_report=$((SECONDS + PROGRESS_S))
-while kill -0 "$go_pid" 2>/dev/null; do
-  sleep 1
-  if [ "$SECONDS" -ge "$next_report" ] && kill -0 "$go_pid" 2>/dev/null; then
-    say "temporal CLI build: $((SECONDS - start)) s: $(packages_built) packages built so far…"
-    next_report=$((SECONDS + PROGRESS_S))
-  fi
-done
-if ! wait "$go_pid"; then
-  tail -n 20 "$BUILD_LOG" | sed 's/^/[setup]   | /' >&2
-  die "'go install github.com/temporalio/cli/cmd/temporal@v$CLI_VERSION' failed after $((SECONDS - start)) s (last lines above; full log: $BUILD_LOG)." \
-      "check access to the Go module proxy (go env GOPROXY) and Go >= 1.$GO_MIN_MINOR, then run this again;" \
-      "or install the Temporal CLI yourself and set TEMPORAL_CLI=/path/to/temporal."
-fi
-trap - INT TERM
+# About 1,400 packages: all of them in the build log, a progress line now and then on the terminal.
+GO_BUILD_PROGRESS_SECONDS="${TEMPORAL_BUILD_PROGRESS_SECONDS:-15}" \
+  go_install "temporal CLI" "$BUILD_DIR" "$BUILD_LOG" "github.com/temporalio/cli/cmd/temporal@v$CLI_VERSION"
 [ -x "$BUILD_DIR/temporal" ] || die "go install succeeded but produced no $BUILD_DIR/temporal." "report this; set TEMPORAL_CLI meanwhile."
 "$BUILD_DIR/temporal" --version >/dev/null 2>&1 ||
   die "the freshly built $BUILD_DIR/temporal does not run." "remove $TOOLS_CACHE and retry."
 mv -f "$BUILD_DIR/temporal" "$CLI_BIN"    # same filesystem: an atomic rename, never a half-written file
-say "built Temporal CLI v$CLI_VERSION in $((SECONDS - start)) s ($(packages_built) packages): $CLI_BIN"
+say "Temporal CLI v$CLI_VERSION is ready ($(packages_built "$BUILD_LOG") packages compiled): $CLI_BIN"
 found "$CLI_BIN"

@@ -31,6 +31,8 @@ UI_MODULE=github.com/temporalio/ui-server/v2
 
 # shellcheck source=common.sh
 source "$ROOT/bin/lib/common.sh"
+# shellcheck source=go-build.sh
+source "$ROOT/bin/lib/go-build.sh"
 
 built() {
   [ "$(cat "$DIR/STAMP" 2>/dev/null || true)" = "$STAMP" ] &&
@@ -49,24 +51,8 @@ esac
 if built; then found; fi
 [ "$only_cached" -eq 0 ] || exit 3
 
-command -v go >/dev/null 2>&1 ||
-  die "the Temporal server is not built yet and Go is not installed to build it." \
-      "install Go >= 1.$GO_MIN_MINOR (https://go.dev/dl; Debian 12's golang-go is 1.19, too old) and put it on PATH."
-go_ver="$(go version 2>/dev/null | awk '{print $3}')"
-go_minor="$(echo "$go_ver" | sed -E -n 's/^go1\.([0-9]+).*/\1/p')"
-if [ -z "$go_minor" ] || [ "$go_minor" -lt "$GO_MIN_MINOR" ]; then
-  die "building the Temporal server v$SERVER_VERSION needs Go >= 1.$GO_MIN_MINOR, but 'go version' says '${go_ver:-nothing}'." \
-      "install Go >= 1.$GO_MIN_MINOR and put it first on PATH (with Go 1.21-1.24: export GOTOOLCHAIN=go1.$GO_MIN_MINOR.0)."
-fi
-
-mkdir -p "$TOOLS_CACHE"
-exec 9>"$TOOLS_CACHE/.temporal-server-$SERVER_VERSION.lock"
-if command -v flock >/dev/null 2>&1; then
-  if ! flock -n 9; then
-    say "another process is building the Temporal server v$SERVER_VERSION; waiting for it…"
-    flock 9
-  fi
-fi
+require_go "$GO_MIN_MINOR" "the Temporal server v$SERVER_VERSION"
+take_build_lock "temporal-server-$SERVER_VERSION" "the Temporal server v$SERVER_VERSION"
 if built; then found; fi
 
 mkdir -p "$DIR"
@@ -74,44 +60,15 @@ BUILD_LOG="$DIR/build.log"
 BUILD_DIR="$(mktemp -d "$TOOLS_CACHE/.temporal-server-$SERVER_VERSION.build.XXXXXX")"
 trap 'rm -rf "$BUILD_DIR"' EXIT
 : >"$BUILD_LOG"
-PROGRESS_S="${TEMPORAL_BUILD_PROGRESS_SECONDS:-15}"
-packages_built() { awk '!/^go: / && !/^# / { n++ } END { print n + 0 }' "$BUILD_LOG"; }
-
-# go_install <what> <gobin> <package@version>…: `go install -v` in the background (an interrupt stops it at
-# once), every compiled package named in the build log, a progress line every PROGRESS_S seconds.
-go_install() {
-  local what="$1" gobin="$2" start=$SECONDS go_pid next_report; shift 2
-  mkdir -p "$gobin"
-  echo "== go install $*" >>"$BUILD_LOG"
-  # -mod=mod: each module's own go.mod as is (GOFLAGS replaced, not extended, like the CLI's build).
-  GOBIN="$gobin" GOFLAGS=-mod=mod go install -v "$@" >>"$BUILD_LOG" 2>&1 9>&- &
-  go_pid=$!
-  trap 'kill -TERM "$go_pid" 2>/dev/null; wait "$go_pid" 2>/dev/null; exit 130' INT
-  trap 'kill -TERM "$go_pid" 2>/dev/null; wait "$go_pid" 2>/dev/null; exit 143' TERM
-  next_report=$((SECONDS + PROGRESS_S))
-  while kill -0 "$go_pid" 2>/dev/null; do
-    sleep 1
-    if [ "$SECONDS" -ge "$next_report" ] && kill -0 "$go_pid" 2>/dev/null; then
-      say "$what build: $((SECONDS - start)) s: $(packages_built) packages built so far…"
-      next_report=$((SECONDS + PROGRESS_S))
-    fi
-  done
-  if ! wait "$go_pid"; then
-    tail -n 20 "$BUILD_LOG" | sed 's/^/[setup]   | /' >&2
-    die "'go install $*' failed after $((SECONDS - start)) s (last lines above; full log: $BUILD_LOG)." \
-        "check access to the Go module proxy (go env GOPROXY) and Go >= 1.$GO_MIN_MINOR, then run this again."
-  fi
-  trap - INT TERM
-  say "built $what in $((SECONDS - start)) s"
-}
+export GO_BUILD_PROGRESS_SECONDS="${TEMPORAL_BUILD_PROGRESS_SECONDS:-15}"
 
 say "building the Temporal server v$SERVER_VERSION, its SQL tool and the Web UI server v$UI_VERSION from the Go module proxy:"
-say "many minutes on 2 cores, once per machine ($go_ver; target $DIR; full build log: $BUILD_LOG)"
+say "many minutes on 2 cores, once per machine ($GO_VERSION; target $DIR; full build log: $BUILD_LOG)"
 total_start=$SECONDS
 # One command per `go install`, so each one's time is told; the SQL tool reuses most of the server's packages.
-go_install "Temporal server" "$BUILD_DIR/server" "$SERVER_MODULE/cmd/server@v$SERVER_VERSION"
-go_install "temporal-sql-tool" "$BUILD_DIR/sql" "$SERVER_MODULE/cmd/tools/sql@v$SERVER_VERSION"
-go_install "Temporal Web UI server" "$BUILD_DIR/ui" "$UI_MODULE/cmd/server@v$UI_VERSION"
+go_install "Temporal server" "$BUILD_DIR/server" "$BUILD_LOG" "$SERVER_MODULE/cmd/server@v$SERVER_VERSION"
+go_install "temporal-sql-tool" "$BUILD_DIR/sql" "$BUILD_LOG" "$SERVER_MODULE/cmd/tools/sql@v$SERVER_VERSION"
+go_install "Temporal Web UI server" "$BUILD_DIR/ui" "$BUILD_LOG" "$UI_MODULE/cmd/server@v$UI_VERSION"
 
 # The schema files ship in the server module, now in the module cache: copied beside the binaries so that the
 # cluster never depends on the module cache (which `go clean -modcache` empties).
@@ -134,5 +91,5 @@ mv -f "$BUILD_DIR/server/server" "$DIR/temporal-server"
 mv -f "$BUILD_DIR/sql/sql" "$DIR/temporal-sql-tool"
 mv -f "$BUILD_DIR/ui/server" "$DIR/temporal-ui-server"
 echo "$STAMP" >"$DIR/STAMP"
-say "built the Temporal server, SQL tool and UI server in $((SECONDS - total_start)) s ($(packages_built) packages): $DIR"
+say "built the Temporal server, SQL tool and UI server in $((SECONDS - total_start)) s ($(packages_built "$BUILD_LOG") packages): $DIR"
 found
