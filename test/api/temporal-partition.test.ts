@@ -1,13 +1,13 @@
 import { Client, type Connection } from '@temporalio/client';
-import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import request from 'supertest';
 import { createApp } from '../../src/api/app';
 import { connectTemporal } from '../../src/temporal/client-connection';
 import { Toxiproxy } from '../proof/faults/toxiproxy';
+import { describeWithToxiproxy } from '../support/with-toxiproxy';
 import { Api, Harness } from '../support/harness';
 
 /**
@@ -19,10 +19,7 @@ import { Api, Harness } from '../support/harness';
 
 const CALL_TIMEOUT_MS = 3_000;
 
-// CI provisions the binary (bin/lib/toxiproxy.sh); --cached never builds it in a test, and a newcomer's `npm test` skips these.
-const built = spawnSync('bash', [resolve(__dirname, '../../bin/lib/toxiproxy.sh'), '--cached'], { encoding: 'utf8' });
-if (built.status !== 0) console.warn('partition tests skipped: toxiproxy is not built yet (bin/lib/toxiproxy.sh builds it; .ci/run does)');
-const maybe = built.status === 0 ? describe : describe.skip;
+const maybe = describeWithToxiproxy('partition tests');
 
 maybe('an API replica cut from Temporal', () => {
   let h: Harness;
@@ -31,7 +28,6 @@ maybe('an API replica cut from Temporal', () => {
   let app: ReturnType<typeof createApp>;
 
   beforeAll(async () => {
-    process.env.TOXIPROXY_DIR ??= built.stdout.trim();
     h = await Harness.start();
     toxiproxy = await Toxiproxy.start(mkdtempSync(join(tmpdir(), 'toxiproxy-')));
     const temporalPort = Number(process.env.TEMPORAL_TEST_ADDRESS!.split(':').pop());

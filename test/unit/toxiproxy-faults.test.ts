@@ -1,10 +1,10 @@
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { createServer, connect, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import type { Fault } from '../proof/faults/steps';
 import { Toxiproxy } from '../proof/faults/toxiproxy';
+import { describeWithToxiproxy } from '../support/with-toxiproxy';
 import { faultsCheck } from '../proof/faults/verdict';
 
 /**
@@ -43,10 +43,7 @@ describe('the faults check', () => {
   });
 });
 
-// CI provisions the binary (bin/lib/toxiproxy.sh); --cached never builds it in a test, and a newcomer's `npm test` skips these.
-const built = spawnSync('bash', [resolve(__dirname, '../../bin/lib/toxiproxy.sh'), '--cached'], { encoding: 'utf8' });
-if (built.status !== 0) console.warn('toxiproxy tests skipped: toxiproxy is not built yet (bin/lib/toxiproxy.sh builds it; .ci/run does)');
-const maybe = built.status === 0 ? describe : describe.skip;
+const maybe = describeWithToxiproxy('toxiproxy tests');
 
 maybe('toxiproxy between a process and its server', () => {
   let toxiproxy: Toxiproxy;
@@ -54,7 +51,6 @@ maybe('toxiproxy between a process and its server', () => {
   let port: number;
 
   beforeAll(async () => {
-    process.env.TOXIPROXY_DIR ??= built.stdout.trim();
     echo = createServer((socket) => {
       socket.on('error', () => undefined);
       socket.pipe(socket);
