@@ -168,12 +168,18 @@ describe('POST /customers/bulk/csv and GET /customers/bulk/jobs/{jobId}', () => 
     const parsed = parseCsv(onDomainOf(p, csv(person('swept-1'), person('swept-2'))).toString('utf8'));
     if ('problem' in parsed) throw new Error(parsed.problem);
     const { job } = await createBulkImportJob(h.orm.em.fork(), { platformId: p.platform.id, environment: 'SANDBOX', csv: parsed });
-    expect(await startStrandedOf(h.orm, h.temporal, strandedBulkImports, { graceMs: 60_000, taskQueue: h.taskQueue })).not.toContain(job.id);
-    expect(await startStrandedOf(h.orm, h.temporal, strandedBulkImports, { graceMs: -10_000, taskQueue: h.taskQueue })).toContain(job.id);
+    expect(await startStrandedOf(h.orm, h.temporal, strandedBulkImports, { graceMs: 60_000, taskQueue: h.taskQueue, platformId: p.platform.id })).not.toContain(
+      job.id,
+    );
+    expect(await startStrandedOf(h.orm, h.temporal, strandedBulkImports, { graceMs: -10_000, taskQueue: h.taskQueue, platformId: p.platform.id })).toContain(
+      job.id,
+    );
     const done = await finished(p, job.id);
     expect(done).toMatchObject({ status: 'COMPLETED', progress: { total: 2, successful: 2, failed: 0 } });
     // A second sweep finds nothing pending, and a forced start of the finished job is refused by the server.
-    expect(await startStrandedOf(h.orm, h.temporal, strandedBulkImports, { graceMs: -10_000, taskQueue: h.taskQueue })).not.toContain(job.id);
+    expect(
+      await startStrandedOf(h.orm, h.temporal, strandedBulkImports, { graceMs: -10_000, taskQueue: h.taskQueue, platformId: p.platform.id }),
+    ).not.toContain(job.id);
     expect((await customersOf(p.platform.id)).map((c) => c.platformCustomerId)).toEqual(['swept-1', 'swept-2']);
   });
 

@@ -346,8 +346,10 @@ describe('a card whose workflow never started', () => {
       environment: 'SANDBOX',
       body: { cardholderId: customer.id, form: 'VIRTUAL', fundingSources: [funding!.id] },
     });
-    expect(await startStrandedOf(h.orm, h.temporal, strandedCards, { graceMs: 60_000, taskQueue: h.taskQueue })).not.toContain(card.id);
-    const started = await startStrandedOf(h.orm, h.temporal, strandedCards, { graceMs: -10_000, taskQueue: h.taskQueue });
+    expect(await startStrandedOf(h.orm, h.temporal, strandedCards, { graceMs: 60_000, taskQueue: h.taskQueue, platformId: platform.id })).not.toContain(
+      card.id,
+    );
+    const started = await startStrandedOf(h.orm, h.temporal, strandedCards, { graceMs: -10_000, taskQueue: h.taskQueue, platformId: platform.id });
     expect(started).toContain(card.id);
     await eventually(
       () => h.orm.em.fork().findOneOrFail(Card, { id: card.id }),

@@ -442,7 +442,7 @@ describe('recovery', () => {
       duplicateKey: `${original.duplicateKey}/stranded`,
       bankValidationDueAt: new Date(Date.now() - 120_000),
     });
-    const started = await startStrandedOf(h.orm, h.temporal, strandedVerifications, { taskQueue: h.taskQueue });
+    const started = await startStrandedOf(h.orm, h.temporal, strandedVerifications, { taskQueue: h.taskQueue, platformId: platform.id });
     expect(started).toContain(strandedId);
     expect(started).not.toContain(res.body.id);
     const done = await eventually(

@@ -177,7 +177,7 @@ describe('the sweeper', () => {
     em.create(Invitation, { ...original, code, url: `https://${p.domain}/invite/${code}`, expiresAt: past, createdAt: past, updatedAt: past });
     await em.flush();
     expect((await p.api.get(`/invitations/${code}`)).body.status).toBe('EXPIRED');
-    expect(await startStrandedOf(h.orm, h.temporal, strandedInvitations, { taskQueue: h.taskQueue })).toContain(code);
+    expect(await startStrandedOf(h.orm, h.temporal, strandedInvitations, { taskQueue: h.taskQueue, platformId: p.platform.id })).toContain(code);
     const row = () => h.orm.em.fork().findOneOrFail(Invitation, { code });
     expect((await eventually(row, (r) => r.status === 'EXPIRED')).status).toBe('EXPIRED');
     // The invitation with a running workflow and no expiry is not touched.

@@ -286,13 +286,13 @@ describe('quotes and their execution', () => {
   }, 60_000);
 
   test('a quote whose workflow never started is expired by the sweep once overdue', async () => {
-    const { api } = await h.platform();
+    const { api, platform } = await h.platform();
     const p = await payer(api);
     const q = (await api.post('/quotes', quoteBody(p.usd, p.bank))).body;
     // As if the workflow had never started: terminate it and push the expiry into the past.
     await h.temporal.workflow.getHandle(q.transactionId).terminate('test: stranded');
     await h.orm.em.fork().nativeUpdate(Quote, { id: q.id }, { expiresAt: new Date(Date.now() - 120_000) });
-    expect(await startStrandedOf(h.orm, h.temporal, strandedQuotes, { taskQueue: h.taskQueue })).toContain(q.id);
+    expect(await startStrandedOf(h.orm, h.temporal, strandedQuotes, { taskQueue: h.taskQueue, platformId: platform.id })).toContain(q.id);
     const expired = await eventually(
       () => api.get(`/quotes/${q.id}`).then((r) => r.body),
       (b) => b.status === 'EXPIRED',

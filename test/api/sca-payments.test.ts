@@ -272,7 +272,7 @@ describe('an account-funded payout of an EU customer', () => {
     const issuedAt = Date.now() - 10 * 60_000;
     const recorded = { ...row.scaChallenge!, id: newId('ScaChallenge'), expiresAt: new Date(issuedAt + 5 * 60_000).toISOString() };
     await em.nativeUpdate(Quote, { id: quote.id }, { scaChallenge: recorded, updatedAt: new Date(issuedAt) });
-    expect(await startStrandedOf(h.orm, h.temporal, strandedChallenges, { taskQueue: h.taskQueue })).toEqual([recorded.id]);
+    expect(await startStrandedOf(h.orm, h.temporal, strandedChallenges, { taskQueue: h.taskQueue, platformId: payer.platform.id })).toEqual([recorded.id]);
     const failed = await eventually(
       () => transactionOf(payer.api, quote.transactionId),
       (t) => t.status === 'FAILED',
