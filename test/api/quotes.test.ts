@@ -1,6 +1,7 @@
 import { Quote } from '../../src/contexts/payments/entities';
 import { runLedgerAudit } from '../../src/contexts/ledger-audit';
 import { strandedQuotes } from '../../src/contexts/payments/services/stranded-quotes';
+import { expireQuote } from '../../src/contexts/payments/services/outgoing-payments';
 import { startStrandedOf } from '../../src/temporal/start-stranded';
 import { eventually } from '../support/eventually';
 import { eurAccount, ibanOf } from '../support/external-account-fixtures';
@@ -284,6 +285,23 @@ describe('quotes and their execution', () => {
     expect((await other.api.post(`/transactions/${q.transactionId}/cancel`)).status).toBe(404);
     expect((await runLedgerAudit(h.orm.em.fork())).findings).toEqual([]);
   }, 60_000);
+
+  test("an executed quote's expiry changes nothing and says the quote was executed, with the request key the execution recorded", async () => {
+    const { api } = await h.platform();
+    // 003: the rail answers after 6 minutes, so the payment is still PROCESSING when its expiry is asked.
+    const p = await payer(api, '003');
+    const q = (await api.post('/quotes', quoteBody(p.usd, p.bank))).body;
+    expect((await api.post(`/quotes/${q.id}/execute`, undefined, { 'Idempotency-Key': 'exec-1' })).status).toBe(200);
+    const before = await h.orm.em.fork().findOneOrFail(Quote, { id: q.id });
+    // What the payment's workflow asks at the quote's end of life when its execution update never reached it.
+    const expiry = await expireQuote(h.orm.em.fork(), { quoteId: q.id });
+    expect(expiry).toEqual({ events: [], executedAlready: { requestKey: before.executionKey } });
+    expect(before.executionKey).toEqual(expect.any(String));
+    const after = await h.orm.em.fork().findOneOrFail(Quote, { id: q.id });
+    expect(after.status).toBe(before.status);
+    expect(after.updatedAt).toEqual(before.updatedAt);
+    expect((await runLedgerAudit(h.orm.em.fork())).findings).toEqual([]);
+  });
 
   test('a quote whose workflow never started is expired by the sweep once overdue', async () => {
     const { api, platform } = await h.platform();

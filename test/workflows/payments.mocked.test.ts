@@ -40,7 +40,7 @@ const activities = {
     return {
       alreadyExecuted,
       repeat: alreadyExecuted && by !== input.requestKey,
-      ended: alreadyExecuted,
+      ended: alreadyExecuted && !lostExecutions.has(input.quoteId),
       executedBy: by,
       transactionId: `Transaction:${input.quoteId.slice(6)}`,
       plan: nextPlan,
@@ -51,8 +51,9 @@ const activities = {
     calls.push(`end:${input.outcome}`);
     return { events: [event(input.outcome === 'REJECTED' ? 'OUTGOING_PAYMENT.FAILED' : 'OUTGOING_PAYMENT.EXPIRED')] };
   },
-  async expireQuote() {
+  async expireQuote(input: { quoteId: string }) {
     calls.push('expire');
+    if (lostExecutions.has(input.quoteId)) return { events: [], executedAlready: { requestKey: executedBy.get(input.quoteId) ?? undefined } };
     return { events: [event('OUTGOING_PAYMENT.EXPIRED')] };
   },
   async completeOutgoingPayment() {
@@ -78,6 +79,8 @@ const activities = {
 };
 const executedQuotes = new Set<string>();
 const executedBy = new Map<string, string | null>();
+/** Quotes executed (their payment PROCESSING) by a workflow task the workflow never received: the database is ahead of it. */
+const lostExecutions = new Set<string>();
 /** When set, executions are held by this gate until it is approved. */
 let holdBy: string | undefined;
 let deliveries: string[][] = [];
@@ -302,6 +305,25 @@ describe("payment: one workflow from the quote to the payment's end (workflow id
     await execute(input, 'key-3');
     expect(await env.client.workflow.getHandle(input.transactionId).result()).toBe('ANSWERED');
     expect(calls).toEqual(['execute', 'complete', 'execute']);
+  });
+
+  test("an execution whose workflow task was lost (the database ahead of the history) is carried on at the quote's expiry, not expired; the history replays", async () => {
+    const input = paymentInput(120);
+    nextPlan = { outcome: 'COMPLETES', afterSeconds: 0 };
+    // What a lost task leaves: its execution step committed (recorded with its request's key), its update never in the history.
+    executedQuotes.add(input.quoteId);
+    executedBy.set(input.quoteId, 'key-lost');
+    lostExecutions.add(input.quoteId);
+    const handle = await env.client.workflow.start<typeof payment>('payment', { workflowId: input.transactionId, taskQueue, args: [input] });
+    expect(await handle.result()).toBe('COMPLETED');
+    expect(calls).toEqual(['expire', 'execute', 'complete']);
+    // The recorded execution's events go out with the completion's; nothing announces an expiry.
+    expect(deliveries.map((d) => d.length)).toEqual([2]);
+    const history = await handle.fetchHistory();
+    expect(history.events!.filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_patch')).toHaveLength(1);
+    await replayHistory(readFileSync(process.env.TEST_WORKFLOW_BUNDLE!, 'utf8'), history);
+    const file = join(__dirname, '../histories/payment/v5-lost-execution-carried-on.json');
+    if (process.env.RECORD_HISTORIES === '1' && !existsSync(file)) writeFileSync(file, `${historyToJSON(history)}\n`);
   });
 
   test('executions delivered together take turns: one execution step, the others answered as repeats; the patch marker is recorded and the history replays', async () => {

@@ -39,6 +39,8 @@ type Hold = HeldExecution['held'];
 
 /** Holds record their webhook (OUTGOING_PAYMENT.PENDING_AUTHORIZATION), which the waiting run delivers; runs before it delivered none. */
 const HELD_ANNOUNCED = 'held-announced';
+/** At its expiry, a quote found executed by a lost workflow task is carried on; runs before it ended such payments as expired. */
+const ADOPTS_LOST_EXECUTION = 'adopts-lost-execution';
 
 /**
  * One payment, from its quote to its end, in one workflow (workflow id = transaction id; the quote
@@ -181,11 +183,19 @@ export async function payment(input: PaymentInput): Promise<string> {
       await condition(allHandlersFinished);
       return rejected ? 'REJECTED' : 'EXPIRED';
     }
-    await turn.run(async () => {
+    const lost = await turn.run(async () => {
       const expired = await expireQuote({ quoteId: input.quoteId });
+      // Executed by a workflow task this history never received (QuoteExpiry): the payment is carried on, not expired.
+      if (expired.executedAlready && patched(ADOPTS_LOST_EXECUTION)) return expired.executedAlready;
       if (expired.events.length > 0) upsertSearchAttributes([{ key: BusinessStatusKey, value: 'EXPIRED' }]);
       await deliverEvents(input.platformId, expired.events, attributes, { local: true });
+      return undefined;
     });
+    if (lost) {
+      // The recorded execution, as a repeat of its own request would get it: its plan and its (recorded) events.
+      await execute(() => executeQuote({ quoteId: input.quoteId, ...(lost.requestKey ? { requestKey: lost.requestKey } : {}) }), lost.requestKey);
+      if (execution) break;
+    }
     await condition(allHandlersFinished);
     return 'EXPIRED';
   }

@@ -334,11 +334,25 @@ export async function returnPulledPayment(em: EntityManager, input: { transactio
   });
 }
 
+/**
+ * What the quote's expiry found. `executedAlready`: the quote was executed and its payment runs, though the
+ * workflow asking never saw the execution. An execution step runs inside the workflow task that answers the
+ * execute update; when that task is lost before the server records it (the server restarted, a write of it
+ * failed), the update is lost with it, while the step's commit stands. The workflow then carries the payment
+ * on from the recorded execution (the request key it recorded) instead of ending as expired.
+ */
+export interface QuoteExpiry {
+  events: RecordedEvent[];
+  executedAlready?: { requestKey?: string };
+}
+
 /** A quote nobody executed in time: it and its transaction are EXPIRED (nothing was held). */
-export async function expireQuote(em: EntityManager, input: { quoteId: string }): Promise<{ events: RecordedEvent[] }> {
+export async function expireQuote(em: EntityManager, input: { quoteId: string }): Promise<QuoteExpiry> {
   return em.transactional(async (tx) => {
     const quote = await tx.findOneOrFail(Quote, { id: input.quoteId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     const payment = await tx.findOneOrFail(Transaction, { id: quote.transactionId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    if (quote.executedAt && payment.status === 'PROCESSING')
+      return { events: [], executedAlready: quote.executionKey ? { requestKey: quote.executionKey } : {} };
     // A real-time quote still waiting for its SCA authorization expires as an unpaid one does.
     if ((quote.status !== 'PENDING' && quote.status !== 'PENDING_AUTHORIZATION') || quote.executedAt)
       return { events: quote.status === 'EXPIRED' ? await eventsRecordedBefore(tx, payment, { statuses: ['EXPIRED'] }) : [] };
