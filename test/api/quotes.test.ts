@@ -2,6 +2,9 @@ import { Quote } from '../../src/contexts/payments/entities';
 import { runLedgerAudit } from '../../src/contexts/ledger-audit';
 import { strandedQuotes } from '../../src/contexts/payments/services/stranded-quotes';
 import { expireQuote } from '../../src/contexts/payments/services/outgoing-payments';
+import { executeQuote as executeQuoteStep } from '../../src/contexts/payments/services/quote-execution';
+import { executionRequestKey } from '../../src/contexts/payments/domain/execution-attempts';
+import { EXECUTION_GATES } from '../../src/contexts/execution-gates';
 import { startStrandedOf } from '../../src/temporal/start-stranded';
 import { eventually } from '../support/eventually';
 import { eurAccount, ibanOf } from '../support/external-account-fixtures';
@@ -285,6 +288,26 @@ describe('quotes and their execution', () => {
     expect((await other.api.post(`/transactions/${q.transactionId}/cancel`)).status).toBe(404);
     expect((await runLedgerAudit(h.orm.em.fork())).findings).toEqual([]);
   }, 60_000);
+
+  test("an execution the workflow never heard of (its update lost with the task that ran it) is given to the workflow by the request's retry: the payment completes", async () => {
+    const { api } = await h.platform();
+    const p = await payer(api);
+    const q = (await api.post('/quotes', quoteBody(p.usd, p.bank))).body;
+    // What a workflow task the server lost leaves behind: the execution step committed, the workflow still waiting.
+    const step = await executeQuoteStep(h.orm.em.fork(), { quoteId: q.id, requestKey: executionRequestKey('exec-lost') }, EXECUTION_GATES);
+    expect(step).toMatchObject({ alreadyExecuted: false, transactionId: q.transactionId });
+    expect(await transactionOf(api, q.transactionId)).toMatchObject({ status: 'PROCESSING' });
+    // The partner's retry of that request.
+    const retried = await api.post(`/quotes/${q.id}/execute`, undefined, { 'Idempotency-Key': 'exec-lost' });
+    expect(retried.status).toBe(200);
+    const done = await eventually(
+      () => transactionOf(api, q.transactionId),
+      (t) => t.status === 'COMPLETED',
+      20_000,
+    );
+    expect(done.status).toBe('COMPLETED');
+    expect((await runLedgerAudit(h.orm.em.fork())).findings).toEqual([]);
+  });
 
   test("an executed quote's expiry changes nothing and says the quote was executed, with the request key the execution recorded", async () => {
     const { api } = await h.platform();

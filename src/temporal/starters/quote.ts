@@ -74,6 +74,25 @@ export async function executeQuote(
 }
 
 /**
+ * Tells the payment's running workflow of the execution a request recorded, when the quote says it is
+ * executed (by that request) and the caller cannot know whether the workflow heard of it: the execution
+ * step runs in the workflow task that answers the execute update, and a task the server loses takes the
+ * update with it while the step's commit stands. The same update again (same id) is answered from the
+ * workflow's record when it has the execution, and otherwise gives it the recorded one. A run that is over
+ * has nothing to hear.
+ */
+export async function confirmExecution(client: Client, transactionId: string, requestKey: string): Promise<void> {
+  try {
+    await retryingUnprocessedUpdate(() =>
+      client.workflow.getHandle(transactionId).executeUpdate(executePaymentUpdate, { args: [{ requestKey }], updateId: `execute:${requestKey}` }),
+    );
+  } catch (err) {
+    if (err instanceof WorkflowNotFoundError || (err instanceof Error && /not found|completed|closed/i.test(err.message))) return;
+    return rethrowAsDomainError(err);
+  }
+}
+
+/**
  * The funds of a real-time-funded quote arrived: the payment starts as if executed. Every arrival
  * after the first is answered with the one payment (a repeat); the request's key, when it has
  * one, is the update id, so a retry joins its first attempt.

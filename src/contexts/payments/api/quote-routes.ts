@@ -8,7 +8,7 @@ import { errorResponses, IdParam, moneyMovementRefusals } from '../../../api/sch
 import { DomainError } from '../../../domain/errors';
 import { logger } from '../../../logger';
 import { executionRequestKey } from '../domain/execution-attempts';
-import { executeQuote, startQuote } from '../../../temporal/starters/quote';
+import { confirmExecution, executeQuote, startQuote } from '../../../temporal/starters/quote';
 import { challengeWorkflowInput, workflowInput } from '../services/quote-workflow-input';
 import { createQuote, quoteIds, quoteView, readQuoteRequestRows, type QuoteRequest } from '../services/quotes';
 import { signedCallOf, SignedRequestChallengeSchema, WalletSignatureHeadersSchema } from '../../../api/wallet-signature';
@@ -217,9 +217,10 @@ export const quoteRoutes = [
       const wallet = await walletSourceOf(em, found);
       // A signed retry goes to its request first: replayed after it was used, it is refused, not answered as executed.
       if (wallet && req.get('request-id') !== undefined) return walletExecution(em, deps, found, signedCallOf(req, caller, wallet.id), requestKey);
-      // Executed before: the quote records by which request, so no workflow is asked.
+      // Executed before: the quote records by which request. Its own retry makes sure the workflow has it.
       if (found.executedAt) {
         if (found.executionKey !== requestKey) throw alreadyExecuted(found);
+        await confirmExecution(deps.temporal, found.transactionId, requestKey);
         return { status: 200 as const, body: executedQuoteView(found) };
       }
       if (wallet) return walletExecution(em, deps, found, signedCallOf(req, caller, wallet.id), requestKey);
@@ -233,6 +234,8 @@ export const quoteRoutes = [
         const now = await em.fork().findOneOrFail(Quote, { id: found.id });
         if (!now.executedAt) throw err;
         if (now.executionKey !== requestKey) throw alreadyExecuted(now);
+        // Executed by this request, but the update may have been lost with the task that executed it.
+        await confirmExecution(deps.temporal, now.transactionId, requestKey);
         return { status: 200 as const, body: executedQuoteView(now) };
       }
       if (executed.repeat) throw alreadyExecuted(found);
