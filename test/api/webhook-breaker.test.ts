@@ -1,0 +1,115 @@
+import { randomUUID } from 'node:crypto';
+import { WebhookEvent } from '../../src/contexts/webhooks/entities';
+import { verifyWebhookSignature } from '../../src/security/webhook-signature';
+import { strandedDeliveries } from '../../src/contexts/webhooks/services/stranded-deliveries';
+import { Harness } from '../support/harness';
+import { WebhookReceiver, type ReceivedWebhook } from '../support/receiver';
+
+// The per-endpoint circuit breaker of webhook deliveries (src/contexts/webhooks/domain/delivery-breaker.ts),
+// on the real worker and database, with a threshold of 3 and pauses of seconds instead of 20 and minutes.
+// Every customer created makes webhook events whose first attempts run at once (deliverWebhooks); their
+// retries start 30 s later at the earliest, after this test's steps.
+
+const THRESHOLD = 3;
+const FIRST_PAUSE_S = 2;
+
+let h: Harness;
+let receiver: WebhookReceiver;
+beforeAll(async () => {
+  h = await Harness.start({ webhookBreaker: { threshold: THRESHOLD, firstPauseSeconds: FIRST_PAUSE_S, maxPauseSeconds: 8, probeWindowSeconds: 60 } });
+  receiver = await new WebhookReceiver().start();
+});
+afterAll(async () => {
+  await receiver.stop();
+  await h.stop();
+});
+
+type Platform = Awaited<ReturnType<Harness['platform']>>;
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function pausedAttempts(): Promise<number> {
+  return (await h.workerMetrics.webhookAttempts.get()).values.find((v) => v.labels.outcome === 'paused')?.value ?? 0;
+}
+
+async function eventsOf(platformId: string): Promise<WebhookEvent[]> {
+  return h.orm.em.fork().find(WebhookEvent, { platformId, type: { $ne: 'TEST' } }, { orderBy: { createdAt: 'asc', id: 'asc' } });
+}
+
+/** Creates a customer and waits until each event it made has had its first attempt: posted (counted on the row) or held back (counted `paused`). */
+async function customerWithFirstAttempts(p: Platform): Promise<WebhookEvent[]> {
+  const before = new Set((await eventsOf(p.platform.id)).map((e) => e.id));
+  const pausedBefore = await pausedAttempts();
+  const res = await p.api.post('/customers', { customerType: 'INDIVIDUAL', platformCustomerId: `c-${randomUUID()}`, fullName: 'Ada Lovelace' });
+  expect(res.status).toBe(201);
+  for (const deadline = Date.now() + 20_000; ; await sleep(50)) {
+    const made = (await eventsOf(p.platform.id)).filter((e) => !before.has(e.id));
+    const posted = made.filter((e) => e.attempts > 0).length;
+    if (made.length > 0 && posted + (await pausedAttempts()) - pausedBefore >= made.length) return made;
+    if (Date.now() > deadline) throw new Error(`first attempts not done: ${made.length} events, ${posted} posted`);
+  }
+}
+
+test('after THRESHOLD failures the endpoint is paused for that platform only; one probe goes out once the pause passes; a successful one resumes deliveries at once', async () => {
+  const a = await h.platform({ webhookEndpoint: receiver.url });
+  // Another platform with the same endpoint URL: the breaker is per platform and endpoint, so A's failures never pause B.
+  const b = await h.platform({ webhookEndpoint: receiver.url });
+  const aKey = (await a.api.get('/webhooks/public-key')).body.publicKeyPem as string;
+  const fromA = (hook: ReceivedWebhook) => verifyWebhookSignature(aKey, hook.rawBody, String(hook.headers['x-svc-signature']));
+  let aDown = true;
+  receiver.respond = (hook) => (aDown && fromA(hook) ? 503 : 200);
+  const requestsOfA = () => receiver.received.filter((hook) => hook.body.type !== 'TEST' && fromA(hook)).length;
+  const pausedAtStart = await pausedAttempts();
+
+  // A's receiver fails: the first THRESHOLD attempts post, then the breaker opens.
+  const made: WebhookEvent[] = [];
+  while (requestsOfA() < THRESHOLD) made.push(...(await customerWithFirstAttempts(a)));
+  expect(requestsOfA()).toBe(THRESHOLD);
+
+  // While it is open, new events of A are not posted: not an attempt on their rows, counted `paused`.
+  const heldBack = [...(await customerWithFirstAttempts(a)), ...(await customerWithFirstAttempts(a))];
+  expect(requestsOfA()).toBe(THRESHOLD);
+  for (const event of await eventsOf(a.platform.id))
+    if (heldBack.some((e) => e.id === event.id))
+      expect({ id: event.id, state: event.state, attempts: event.attempts }).toEqual({ id: event.id, state: 'PENDING', attempts: 0 });
+  expect((await pausedAttempts()) - pausedAtStart).toBeGreaterThanOrEqual(heldBack.length + made.filter((e) => e.attempts === 0).length);
+  // Their delivery workflows are waiting out the pause: the sweep for stranded deliveries (never attempted) passes them over,
+  // so that thousands of held-back events never hide a stranded one behind its limit.
+  const stranded = await strandedDeliveries.find(h.orm.em.fork(), { overdue: new Date(Date.now() + 60_000), limit: 1000, platformId: a.platform.id });
+  expect(stranded.filter((e) => heldBack.some((x) => x.id === e.id))).toEqual([]);
+
+  // The platform's own test webhook is its check of the endpoint: it still posts (and tells what the endpoint said).
+  const check = await a.api.post('/webhooks/test');
+  expect(check.body).toMatchObject({ code: 'WEBHOOK_DELIVERY_ERROR', details: { responseStatus: 503 } });
+
+  // B, same URL, is delivered at once while A is paused.
+  const ofB = await customerWithFirstAttempts(b);
+  expect((await eventsOf(b.platform.id)).filter((e) => ofB.some((x) => x.id === e.id)).map((e) => [e.state, e.attempts])).toEqual(
+    ofB.map(() => ['DELIVERED', 1]),
+  );
+
+  // The pause passes with A still down: ONE event probes and fails; the pause doubles, the rest stay held back.
+  await sleep(FIRST_PAUSE_S * 1000 + 300);
+  const requestsBeforeProbe = requestsOfA();
+  const probed = await customerWithFirstAttempts(a);
+  expect(requestsOfA()).toBe(requestsBeforeProbe + 1);
+  const afterProbe = (await eventsOf(a.platform.id)).filter((e) => probed.some((x) => x.id === e.id));
+  expect(afterProbe.map((e) => e.attempts).sort()).toEqual([...probed.map(() => 0).slice(1), 1].sort());
+  // Within the doubled pause nothing of A posts.
+  await sleep(FIRST_PAUSE_S * 1000 + 300);
+  await customerWithFirstAttempts(a);
+  expect(requestsOfA()).toBe(requestsBeforeProbe + 1);
+
+  // A's receiver is back; once the doubled pause has passed, a probe succeeds (events attempted alongside it,
+  // by another activity while it was under way, wait for their retries) and every event after it is delivered at once.
+  aDown = false;
+  await sleep(FIRST_PAUSE_S * 1000 + 300);
+  const withProbe = await customerWithFirstAttempts(a);
+  const probeDelivered = (await eventsOf(a.platform.id)).filter((e) => withProbe.some((x) => x.id === e.id) && e.state === 'DELIVERED');
+  expect(probeDelivered.length).toBeGreaterThanOrEqual(1);
+  for (let i = 0; i < 2; i++) {
+    const fresh = await customerWithFirstAttempts(a);
+    const stored = (await eventsOf(a.platform.id)).filter((e) => fresh.some((x) => x.id === e.id));
+    expect(stored.map((e) => [e.state, e.attempts])).toEqual(fresh.map(() => ['DELIVERED', 1]));
+  }
+});
