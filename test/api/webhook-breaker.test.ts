@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { WebhookEvent } from '../../src/contexts/webhooks/entities';
 import { verifyWebhookSignature } from '../../src/security/webhook-signature';
 import { strandedDeliveries } from '../../src/contexts/webhooks/services/stranded-deliveries';
+import { BREAKER_COLUMNS, EndpointBreakers } from '../../src/contexts/webhooks/services/endpoint-breakers';
 import { Harness } from '../support/harness';
 import { WebhookReceiver, type ReceivedWebhook } from '../support/receiver';
 
@@ -36,17 +37,16 @@ async function eventsOf(platformId: string): Promise<WebhookEvent[]> {
   return h.orm.em.fork().find(WebhookEvent, { platformId, type: { $ne: 'TEST' } }, { orderBy: { createdAt: 'asc', id: 'asc' } });
 }
 
-/** Creates a customer and waits until each event it made has had its first attempt: posted (counted on the row) or held back (counted `paused`). */
+/** Creates a customer and waits until each event it made has had its first attempt: posted (counted on the row) or held back (marked on the row). */
 async function customerWithFirstAttempts(p: Platform): Promise<WebhookEvent[]> {
   const before = new Set((await eventsOf(p.platform.id)).map((e) => e.id));
-  const pausedBefore = await pausedAttempts();
   const res = await p.api.post('/customers', { customerType: 'INDIVIDUAL', platformCustomerId: `c-${randomUUID()}`, fullName: 'Ada Lovelace' });
   expect(res.status).toBe(201);
   for (const deadline = Date.now() + 20_000; ; await sleep(50)) {
     const made = (await eventsOf(p.platform.id)).filter((e) => !before.has(e.id));
-    const posted = made.filter((e) => e.attempts > 0).length;
-    if (made.length > 0 && posted + (await pausedAttempts()) - pausedBefore >= made.length) return made;
-    if (Date.now() > deadline) throw new Error(`first attempts not done: ${made.length} events, ${posted} posted`);
+    const done = made.filter((e) => e.attempts > 0 || e.heldBackAt).length;
+    if (made.length > 0 && done === made.length) return made;
+    if (Date.now() > deadline) throw new Error(`first attempts not done: ${made.length} events, ${done} posted or held back`);
   }
 }
 
@@ -112,4 +112,56 @@ test('after THRESHOLD failures the endpoint is paused for that platform only; on
     const stored = (await eventsOf(a.platform.id)).filter((e) => fresh.some((x) => x.id === e.id));
     expect(stored.map((e) => [e.state, e.attempts])).toEqual(fresh.map(() => ['DELIVERED', 1]));
   }
+});
+
+describe('the breaker shared by workers (compare-and-set on its row)', () => {
+  const settings = { threshold: 3, firstPauseSeconds: 60, maxPauseSeconds: 240, probeWindowSeconds: 60 };
+  const failure = { kind: 'REJECTED', status: 503, body: '' } as const;
+  const url = 'https://receiver.example/webhooks';
+
+  async function read(platformId: string) {
+    const [row] = await h.orm.em
+      .getConnection()
+      .execute<Record<string, unknown>[]>(
+        `select ${BREAKER_COLUMNS} from platforms p left join webhook_endpoint_breakers b on b.platform_id = p.id and b.endpoint = ? where p.id = ?`,
+        [url, platformId],
+      );
+    return row!;
+  }
+  const worker = async (platformId: string, clock: () => number = Date.now) => {
+    const breakers = new EndpointBreakers(h.orm.em.fork(), settings, clock);
+    breakers.load(platformId, url, await read(platformId));
+    return breakers;
+  };
+
+  test('two workers that read the breaker together both count their failures, and the second one to write opens it', async () => {
+    const { platform } = await h.platform({ webhookEndpoint: null });
+    const [one, two] = [await worker(platform.id), await worker(platform.id)];
+    expect(await one.admit(platform.id, url)).toEqual({ post: true, probe: false });
+    expect(await two.admit(platform.id, url)).toEqual({ post: true, probe: false });
+    one.record(platform.id, url, failure, false);
+    two.record(platform.id, url, failure, false);
+    two.record(platform.id, url, failure, false);
+    await one.save();
+    await two.save();
+    expect(await read(platform.id)).toMatchObject({ b__failures: 3, b__pause_seconds: 60, b__paused_until_ms: expect.any(Number) });
+    expect(await (await worker(platform.id)).admit(platform.id, url)).toMatchObject({ post: false, outcome: { kind: 'PAUSED' } });
+  });
+
+  test('once the pause has passed, exactly one of the workers that read it gets to probe', async () => {
+    const { platform } = await h.platform({ webhookEndpoint: null });
+    const opener = await worker(platform.id);
+    for (let i = 0; i < 3; i++) opener.record(platform.id, url, failure, false);
+    await opener.save();
+    const later = () => Date.now() + 61_000;
+    const workers = await Promise.all(Array.from({ length: 4 }, () => worker(platform.id, later)));
+    const admitted = await Promise.all(workers.map((w) => w.admit(platform.id, url)));
+    expect(admitted.filter((a) => a.post)).toEqual([{ post: true, probe: true }]);
+    for (const a of admitted) if (!a.post) expect(a.outcome.retryAfterSeconds).toBeGreaterThanOrEqual(1);
+    // Its failure doubles the pause.
+    const prober = workers[admitted.findIndex((a) => a.post)]!;
+    prober.record(platform.id, url, failure, true);
+    await prober.save();
+    expect(await read(platform.id)).toMatchObject({ b__failures: 4, b__pause_seconds: 120 });
+  });
 });

@@ -13,7 +13,12 @@ import {
 import type { DeliveryOutcome } from '../domain/webhook-retry';
 
 /** The select list and join that read each event's endpoint breaker with the event (events `w`, platforms `p`), in the same statement. */
-export const BREAKER_COLUMNS = 'b.failures as b__failures, b.paused_until as b__paused_until, b.pause_seconds as b__pause_seconds, b.version as b__version';
+export const BREAKER_COLUMNS = breakerColumns('b.');
+
+/** `paused_until` is read as epoch milliseconds: the same instant whatever the driver makes of a timestamp. */
+function breakerColumns(table: string): string {
+  return `${table}failures as b__failures, (extract(epoch from ${table}paused_until) * 1000)::float8 as b__paused_until_ms, ${table}pause_seconds as b__pause_seconds, ${table}version as b__version`;
+}
 export const BREAKER_JOIN = 'left join webhook_endpoint_breakers b on b.platform_id = w.platform_id and b.endpoint = p.webhook_endpoint';
 
 /** A compare-and-set that lost to another worker is tried again on a fresh read, this many times; after that the count is dropped (a breaker may be a little late, never wrong about a receiver). */
@@ -35,11 +40,11 @@ interface Endpoint {
 
 function stateOf(row: Record<string, unknown>, settings: BreakerSettings): { state: BreakerState; version: number | null } {
   if (row.b__version === null || row.b__version === undefined) return { state: closedBreaker(settings), version: null };
-  const pausedUntil = row.b__paused_until as Date | string | null;
+  const pausedUntilMs = row.b__paused_until_ms;
   return {
     state: {
       failures: Number(row.b__failures),
-      pausedUntilMs: pausedUntil === null ? null : new Date(pausedUntil).getTime(),
+      pausedUntilMs: pausedUntilMs === null || pausedUntilMs === undefined ? null : Math.round(Number(pausedUntilMs)),
       pauseSeconds: Number(row.b__pause_seconds),
     },
     version: Number(row.b__version),
@@ -142,10 +147,10 @@ export class EndpointBreakers {
   private async reread(endpoint: Endpoint): Promise<void> {
     const [row] = await this.em
       .getConnection()
-      .execute<Record<string, unknown>[]>(
-        'select failures as b__failures, paused_until as b__paused_until, pause_seconds as b__pause_seconds, version as b__version from webhook_endpoint_breakers where platform_id = ? and endpoint = ?',
-        [endpoint.platformId, endpoint.url],
-      );
+      .execute<Record<string, unknown>[]>(`select ${breakerColumns('')} from webhook_endpoint_breakers where platform_id = ? and endpoint = ?`, [
+        endpoint.platformId,
+        endpoint.url,
+      ]);
     const { state, version } = stateOf(row ?? {}, this.settings);
     endpoint.version = version;
     endpoint.storedState = state;
