@@ -80,7 +80,8 @@ export function webhookActivities({
   /**
    * One attempt for each of the events, in the order given (a receiver sees a payment's events in
    * the order they happened): the events with their platforms and their endpoints' breakers read
-   * in one statement, their signing keys in another, the attempts recorded in one flush. With
+   * in one statement, their signing keys in another (unless none is posted), the attempts recorded
+   * in one flush and each changed breaker in one statement. With
    * `skipDelivered`, an event the receiver accepted already is not posted again. An endpoint whose
    * breaker is open is not posted to (the outcome is PAUSED), except by TEST events: the
    * platform's own check of its endpoint.
@@ -105,7 +106,8 @@ export function webhookActivities({
       if (platform.webhookEndpoint) breakers.load(platform.id, platform.webhookEndpoint, row);
     }
     const pairs = new Map([...events.values()].map((e) => [`${e.platformId}/${e.environment}`, { platformId: e.platformId, environment: e.environment }]));
-    const keys = await activeSigningKeys(em, masterKey, [...pairs.values()]);
+    // Read when the first event is posted: a call whose events are all held back by their breakers costs one statement.
+    let keys: Awaited<ReturnType<typeof activeSigningKeys>> | undefined;
     const outcomes: { eventId: string; outcome: AttemptOutcome }[] = [];
     let deliveredNow = 0;
     for (const eventId of eventIds) {
@@ -120,12 +122,14 @@ export function webhookActivities({
       const url = event.type === 'TEST' ? null : platform.webhookEndpoint;
       const admitted = url ? await breakers.admit(platform.id, url) : { post: true as const, probe: false };
       if (!admitted.post) {
-        // Not an attempt (its count stays); marked once, so that the sweep for stranded deliveries passes it over.
-        event.heldBackAt ??= new Date();
+        // Not an attempt (its count stays). A never-attempted event is marked once, so that the sweep for stranded
+        // deliveries (never attempted, no workflow) passes it over.
+        if (event.attempts === 0) event.heldBackAt ??= new Date();
         countWebhookAttempt(metrics, admitted.outcome);
         outcomes.push({ eventId, outcome: admitted.outcome });
         continue;
       }
+      keys ??= await activeSigningKeys(em, masterKey, [...pairs.values()]);
       const outcome = await post(event, platform, keys.get(`${event.platformId}/${event.environment}`)!);
       countWebhookAttempt(metrics, outcome);
       if (platform.webhookEndpoint) breakers.record(platform.id, platform.webhookEndpoint, outcome, admitted.probe);

@@ -4,7 +4,9 @@ import { verifyWebhookSignature } from '../../src/security/webhook-signature';
 import { strandedDeliveries } from '../../src/contexts/webhooks/services/stranded-deliveries';
 import { BREAKER_COLUMNS, EndpointBreakers } from '../../src/contexts/webhooks/services/endpoint-breakers';
 import { Harness } from '../support/harness';
-import { WebhookReceiver, type ReceivedWebhook } from '../support/receiver';
+import { loopbackWebhookSender, WebhookReceiver, type ReceivedWebhook } from '../support/receiver';
+import { createActivities } from '../../activities/webhooks';
+import { recordWebhookEvent } from '../../src/contexts/webhooks/services/webhooks';
 
 // The per-endpoint circuit breaker of webhook deliveries (src/contexts/webhooks/domain/delivery-breaker.ts),
 // on the real worker and database, with a threshold of 3 and pauses of seconds instead of 20 and minutes.
@@ -163,5 +165,27 @@ describe('the breaker shared by workers (compare-and-set on its row)', () => {
     prober.record(platform.id, url, failure, true);
     await prober.save();
     expect(await read(platform.id)).toMatchObject({ b__failures: 4, b__pause_seconds: 120 });
+  });
+
+  test('an attempt held back posts nothing and costs one statement (the first hold of a never-attempted event one write more)', async () => {
+    const { platform } = await h.platform({ webhookEndpoint: receiver.url });
+    const opener = new EndpointBreakers(h.orm.em.fork(), settings);
+    opener.load(platform.id, receiver.url, {});
+    for (let i = 0; i < 3; i++) opener.record(platform.id, receiver.url, failure, false);
+    await opener.save();
+    const event = await recordWebhookEvent(h.orm.em.fork(), { platformId: platform.id, environment: 'SANDBOX', type: 'CUSTOMER.KYC_APPROVED', data: {} });
+    const { deliverWebhook } = createActivities({ orm: h.orm, masterKey: h.masterKey, webhookSender: loopbackWebhookSender, webhookBreaker: settings });
+    const statements = async () => (await h.dbMetrics.statements.get()).values.reduce((sum, v) => sum + v.value, 0);
+    const received = receiver.received.length;
+    const costs: number[] = [];
+    for (let i = 0; i < 2; i++) {
+      const before = await statements();
+      expect(await deliverWebhook({ eventId: event.id })).toMatchObject({ kind: 'PAUSED' });
+      costs.push((await statements()) - before);
+    }
+    console.log(`SQL statements of a held-back attempt: first ${costs[0]}, then ${costs[1]}`);
+    expect(costs[1]).toBe(1);
+    expect(costs[0]).toBeLessThanOrEqual(2);
+    expect(receiver.received.length).toBe(received);
   });
 });
