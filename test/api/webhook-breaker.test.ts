@@ -125,7 +125,7 @@ describe('the breaker shared by workers (compare-and-set on its row)', () => {
     const [row] = await h.orm.em
       .getConnection()
       .execute<Record<string, unknown>[]>(
-        `select ${BREAKER_COLUMNS} from platforms p left join webhook_endpoint_breakers b on b.platform_id = p.id and b.endpoint = ? where p.id = ?`,
+        `select ${BREAKER_COLUMNS} from platforms p left join webhook_endpoint_breakers b on b.platform_id = p.id and b.endpoint_key = md5(?) where p.id = ?`,
         [url, platformId],
       );
     return row!;
@@ -148,6 +148,24 @@ describe('the breaker shared by workers (compare-and-set on its row)', () => {
     await two.save();
     expect(await read(platform.id)).toMatchObject({ b__failures: 3, b__pause_seconds: 60, b__paused_until_ms: expect.any(Number) });
     expect(await (await worker(platform.id)).admit(platform.id, url)).toMatchObject({ post: false, outcome: { kind: 'PAUSED' } });
+  });
+
+  test('an endpoint URL longer than an index entry may be (2,048 characters, 3 bytes each, that do not compress) has its breaker too', async () => {
+    const { platform } = await h.platform({ webhookEndpoint: null });
+    const long = `https://receiver.example/${Array.from({ length: 2_000 }, () => String.fromCharCode(0x4e00 + Math.floor(Math.random() * 20_000))).join('')}`;
+    const one = new EndpointBreakers(h.orm.em.fork(), settings);
+    one.load(platform.id, long, {});
+    for (let i = 0; i < 3; i++) one.record(platform.id, long, failure, false);
+    await one.save();
+    const two = new EndpointBreakers(h.orm.em.fork(), settings);
+    const [row] = await h.orm.em
+      .getConnection()
+      .execute<Record<string, unknown>[]>(
+        `select ${BREAKER_COLUMNS} from platforms p left join webhook_endpoint_breakers b on b.platform_id = p.id and b.endpoint_key = md5(?) where p.id = ?`,
+        [long, platform.id],
+      );
+    two.load(platform.id, long, row!);
+    expect(await two.admit(platform.id, long)).toMatchObject({ post: false, outcome: { kind: 'PAUSED' } });
   });
 
   test('once the pause has passed, exactly one of the workers that read it gets to probe', async () => {

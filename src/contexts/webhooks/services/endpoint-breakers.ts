@@ -19,7 +19,7 @@ export const BREAKER_COLUMNS = breakerColumns('b.');
 function breakerColumns(table: string): string {
   return `${table}failures as b__failures, (extract(epoch from ${table}paused_until) * 1000)::float8 as b__paused_until_ms, ${table}pause_seconds as b__pause_seconds, ${table}version as b__version`;
 }
-export const BREAKER_JOIN = 'left join webhook_endpoint_breakers b on b.platform_id = w.platform_id and b.endpoint = p.webhook_endpoint';
+export const BREAKER_JOIN = 'left join webhook_endpoint_breakers b on b.platform_id = w.platform_id and b.endpoint_key = md5(p.webhook_endpoint)';
 
 /** A compare-and-set that lost to another worker is tried again on a fresh read, this many times; after that the count is dropped (a breaker may be a little late, never wrong about a receiver). */
 const WRITE_ROUNDS = 5;
@@ -128,13 +128,13 @@ export class EndpointBreakers {
     const written =
       endpoint.version === null
         ? await connection.execute<{ version: number }[]>(
-            `insert into webhook_endpoint_breakers (platform_id, endpoint, failures, paused_until, pause_seconds, version, updated_at)
-             values (?, ?, ?, ?, ?, 1, now()) on conflict (platform_id, endpoint) do nothing returning version`,
-            [endpoint.platformId, endpoint.url, next.failures, pausedUntil, next.pauseSeconds],
+            `insert into webhook_endpoint_breakers (platform_id, endpoint_key, endpoint, failures, paused_until, pause_seconds, version, updated_at)
+             values (?, md5(?), ?, ?, ?, ?, 1, now()) on conflict (platform_id, endpoint_key) do nothing returning version`,
+            [endpoint.platformId, endpoint.url, endpoint.url, next.failures, pausedUntil, next.pauseSeconds],
           )
         : await connection.execute<{ version: number }[]>(
             `update webhook_endpoint_breakers set failures = ?, paused_until = ?, pause_seconds = ?, version = version + 1, updated_at = now()
-             where platform_id = ? and endpoint = ? and version = ? returning version`,
+             where platform_id = ? and endpoint_key = md5(?) and version = ? returning version`,
             [next.failures, pausedUntil, next.pauseSeconds, endpoint.platformId, endpoint.url, endpoint.version],
           );
     if (written.length === 0) return false;
@@ -147,7 +147,7 @@ export class EndpointBreakers {
   private async reread(endpoint: Endpoint): Promise<void> {
     const [row] = await this.em
       .getConnection()
-      .execute<Record<string, unknown>[]>(`select ${breakerColumns('')} from webhook_endpoint_breakers where platform_id = ? and endpoint = ?`, [
+      .execute<Record<string, unknown>[]>(`select ${breakerColumns('')} from webhook_endpoint_breakers where platform_id = ? and endpoint_key = md5(?)`, [
         endpoint.platformId,
         endpoint.url,
       ]);
