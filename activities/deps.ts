@@ -1,6 +1,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { WorkerMetrics } from './metrics';
 import type { ExecutionGate } from '../src/domain/execution-gate';
+import type { BreakerSettings } from '../src/contexts/webhooks/domain/delivery-breaker';
 
 /** What a webhook POST came back with; `null` status means no HTTP answer (network error, time-out). */
 export interface WebhookHttpResult {
@@ -35,6 +36,8 @@ export interface ActivityDeps {
   metrics?: WorkerMetrics;
   /** The gates quote executions pass; the registered list (src/contexts/execution-gates.ts) unless a test adds its own. */
   executionGates?: readonly ExecutionGate[];
+  /** When a failing webhook endpoint is paused and for how long (delivery-breaker.ts's settings unless a test shortens them). */
+  webhookBreaker?: BreakerSettings;
   /** How long a quote's next SCA challenge lives (the sca context's default unless a test shortens it). */
   scaChallengeTtlMs?: number;
 }

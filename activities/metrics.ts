@@ -12,7 +12,7 @@ export interface WorkerMetrics {
   registry: Registry;
   /** Payments that reached an end state, by direction and outcome. */
   paymentsFinished: Counter<'direction' | 'outcome'>;
-  /** Every POST to a receiver (first attempts and retries), by how it went. */
+  /** Every POST to a receiver (first attempts and retries), by how it went; `paused`: one its endpoint's breaker held back. */
   webhookAttempts: Counter<'outcome'>;
   /** Events that reached a final state: delivered (accepted or already had) or failed (retries exhausted). */
   webhookDeliveries: Counter<'outcome'>;
@@ -31,7 +31,7 @@ export function createWorkerMetrics(registry = new Registry()): WorkerMetrics {
     }),
     webhookAttempts: new Counter({
       name: 'payments_webhook_attempts_total',
-      help: 'Webhook delivery attempts, by outcome (delivered, duplicate, rejected, unreachable, no_endpoint)',
+      help: 'Webhook delivery attempts, by outcome (delivered, duplicate, rejected, unreachable, no_endpoint; paused: held back by the endpoint breaker, not posted)',
       labelNames: ['outcome'],
       registers: [registry],
     }),

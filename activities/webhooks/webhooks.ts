@@ -8,6 +8,8 @@ import type { ActivityDeps } from '../deps';
 import { aliasedColumns, mapAliased } from '../../src/db/joined-rows';
 import { countWebhookAttempt } from '../metrics';
 import { RESPONSE_BODY_CAP } from './webhook-sender';
+import { BREAKER_COLUMNS, BREAKER_JOIN, EndpointBreakers } from '../../src/contexts/webhooks/services/endpoint-breakers';
+import { DELIVERY_BREAKER } from '../../src/contexts/webhooks/domain/delivery-breaker';
 
 /** How long the approval call of an incoming payment waits for the platform's answer (the reference asks for an answer within 5 s). */
 export const APPROVAL_CALL_TIMEOUT_MS = 5_000;
@@ -23,6 +25,7 @@ export function webhookActivities({
   webhookTimeoutMs = 10_000,
   approvalCallTimeoutMs = APPROVAL_CALL_TIMEOUT_MS,
   metrics,
+  webhookBreaker = DELIVERY_BREAKER,
 }: ActivityDeps) {
   // Keys never change once made (a rotation makes a new one): each is unsealed and parsed once, not per event.
   const parsedKeys = new Map<string, KeyObject>();
@@ -76,9 +79,12 @@ export function webhookActivities({
 
   /**
    * One attempt for each of the events, in the order given (a receiver sees a payment's events in
-   * the order they happened): the events with their platforms read in one statement, their
-   * signing keys in another, the attempts recorded in one flush. With `skipDelivered`, an event
-   * the receiver accepted already is not posted again.
+   * the order they happened): the events with their platforms and their endpoints' breakers read
+   * in one statement, their signing keys in another (unless none is posted), the attempts recorded
+   * in one flush and each changed breaker in one statement. With
+   * `skipDelivered`, an event the receiver accepted already is not posted again. An endpoint whose
+   * breaker is open is not posted to (the outcome is PAUSED), except by TEST events: the
+   * platform's own check of its endpoint.
    */
   async function attempts(eventIds: string[], options: { skipDelivered?: boolean } = {}): Promise<{ eventId: string; outcome: AttemptOutcome }[]> {
     if (eventIds.length === 0) return [];
@@ -86,18 +92,22 @@ export function webhookActivities({
     const rows = await em
       .getConnection()
       .execute<Record<string, unknown>[]>(
-        `select ${aliasedColumns(em, WebhookEvent, 'w')}, ${aliasedColumns(em, Platform, 'p')} from webhook_events w join platforms p on p.id = w.platform_id where w.id = any(array[?]::text[])`,
+        `select ${aliasedColumns(em, WebhookEvent, 'w')}, ${aliasedColumns(em, Platform, 'p')}, ${BREAKER_COLUMNS} from webhook_events w join platforms p on p.id = w.platform_id ${BREAKER_JOIN} where w.id = any(array[?]::text[])`,
         [eventIds],
       );
     const events = new Map<string, WebhookEvent>();
     const platforms = new Map<string, Platform>();
+    const breakers = new EndpointBreakers(em, webhookBreaker);
     for (const row of rows) {
       const event = mapAliased(em, WebhookEvent, row, 'w')!;
+      const platform = mapAliased(em, Platform, row, 'p')!;
       events.set(event.id, event);
-      platforms.set(event.platformId, mapAliased(em, Platform, row, 'p')!);
+      platforms.set(event.platformId, platform);
+      if (platform.webhookEndpoint) breakers.load(platform.id, platform.webhookEndpoint, row);
     }
     const pairs = new Map([...events.values()].map((e) => [`${e.platformId}/${e.environment}`, { platformId: e.platformId, environment: e.environment }]));
-    const keys = await activeSigningKeys(em, masterKey, [...pairs.values()]);
+    // Read when the first event is posted: a call whose events are all held back by their breakers costs one statement.
+    let keys: Awaited<ReturnType<typeof activeSigningKeys>> | undefined;
     const outcomes: { eventId: string; outcome: AttemptOutcome }[] = [];
     let deliveredNow = 0;
     for (const eventId of eventIds) {
@@ -108,12 +118,26 @@ export function webhookActivities({
         outcomes.push({ eventId, outcome: { kind: 'DELIVERED', status: event.lastResponseStatus ?? 200, alreadyDelivered: true } });
         continue;
       }
-      const outcome = await post(event, platforms.get(event.platformId)!, keys.get(`${event.platformId}/${event.environment}`)!);
+      const platform = platforms.get(event.platformId)!;
+      const url = event.type === 'TEST' ? null : platform.webhookEndpoint;
+      const admitted = url ? await breakers.admit(platform.id, url) : { post: true as const, probe: false };
+      if (!admitted.post) {
+        // Not an attempt (its count stays). A never-attempted event is marked once, so that the sweep for stranded
+        // deliveries (never attempted, no workflow) passes it over.
+        if (event.attempts === 0) event.heldBackAt ??= new Date();
+        countWebhookAttempt(metrics, admitted.outcome);
+        outcomes.push({ eventId, outcome: admitted.outcome });
+        continue;
+      }
+      keys ??= await activeSigningKeys(em, masterKey, [...pairs.values()]);
+      const outcome = await post(event, platform, keys.get(`${event.platformId}/${event.environment}`)!);
       countWebhookAttempt(metrics, outcome);
+      if (platform.webhookEndpoint) breakers.record(platform.id, platform.webhookEndpoint, outcome, admitted.probe);
       if (!wasDelivered && event.state === 'DELIVERED') deliveredNow++;
       outcomes.push({ eventId, outcome });
     }
     await em.flush();
+    await breakers.save();
     // Counted once recorded: a repeat of this step finds those events delivered already.
     if (deliveredNow > 0) metrics?.webhookDeliveries.inc({ outcome: 'delivered' }, deliveredNow);
     return outcomes;

@@ -217,6 +217,43 @@ record('record workflow histories', () => {
     }
   });
 
+  test('webhookDelivery held back by its endpoint breaker, then delivered by the probe, on the time-skipping server', async () => {
+    // The harness first: it installs the quiet runtime, which must precede the test server's when this test runs alone.
+    const h = await Harness.start();
+    const env = await timeSkippingEnvironment();
+    try {
+      let calls = 0;
+      h.receiver.respond = () => (++calls <= 1 ? 500 : 200);
+      const em = h.orm.em.fork();
+      const platform = await createPlatform(em, { name: 'history', webhookEndpoint: h.receiver.url });
+      const event = await recordWebhookEvent(em, { platformId: platform.id, environment: 'SANDBOX', type: 'INCOMING_PAYMENT.COMPLETED', data: {} });
+      // The first failure opens the breaker for a second of the worker's clock: the attempts in it (30 s apart on
+      // the skipped clock) are PAUSED outcomes, until one probes and delivers.
+      const { worker, taskQueue } = await bundledWorker(
+        env.nativeConnection,
+        createActivities({
+          orm: h.orm,
+          masterKey: parseMasterKey(process.env.MASTER_KEY!),
+          webhookSender: loopbackWebhookSender,
+          webhookBreaker: { threshold: 1, firstPauseSeconds: 1, maxPauseSeconds: 2, probeWindowSeconds: 60 },
+        }),
+      );
+      await worker.runUntil(async () => {
+        const handle = await env.client.workflow.start<typeof webhookDelivery>('webhookDelivery', {
+          workflowId: event.id,
+          taskQueue,
+          args: [{ eventId: event.id }],
+        });
+        const result = await handle.result();
+        expect(result).toMatchObject({ delivered: true, attempts: 2 });
+        await save('webhookDelivery', 'paused', await handle.fetchHistory());
+      });
+    } finally {
+      await h.stop();
+      await env.teardown();
+    }
+  });
+
   test('customerVerification: RESOLVE_ERRORS, a corrected resubmission, IN_PROGRESS, APPROVED after the timer, on the time-skipping server', async () => {
     const h = await Harness.start();
     const env = await timeSkippingEnvironment();

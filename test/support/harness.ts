@@ -21,6 +21,7 @@ import { createWorkerMetrics, type WorkerMetrics } from '../../activities/metric
 import { createApiMetrics, type ApiMetrics } from '../../src/api/metrics';
 import { loopbackWebhookSender, WebhookReceiver } from './receiver';
 import type { ExecutionGate } from '../../src/domain/execution-gate';
+import type { BreakerSettings } from '../../src/contexts/webhooks/domain/delivery-breaker';
 
 let runtimeQuiet = false;
 
@@ -33,6 +34,8 @@ export interface HarnessOptions {
   tracing?: { requestSpans: RequestHandler; clientInterceptors: ClientInterceptors; worker: Pick<WorkerOptions, 'interceptors' | 'sinks'> };
   /** The execution gates the worker's activities run; the registered ones unless a test brings its own. */
   executionGates?: readonly ExecutionGate[];
+  /** The webhook endpoints' breaker settings (threshold, pauses); the real ones unless a test shortens them. */
+  webhookBreaker?: BreakerSettings;
 }
 
 /**
@@ -96,6 +99,7 @@ export class Harness {
         webhookTimeoutMs: 3_000,
         metrics: this.workerMetrics,
         ...(options.executionGates ? { executionGates: options.executionGates } : {}),
+        ...(options.webhookBreaker ? { webhookBreaker: options.webhookBreaker } : {}),
       },
       workflowBundle: tracing
         ? await bundleWorkflowCode({

@@ -92,3 +92,18 @@ test('a hand-over waits the first back-off interval before its attempt and count
   expect(result).toMatchObject({ delivered: true, attempts: 2, elapsedSeconds: 30 });
   expect(Math.round((Number(attemptTimes[0]) - started) / 1000)).toBeGreaterThanOrEqual(30);
 });
+
+test("a paused attempt (the endpoint's breaker is open) is not counted and waits the longer of the back-off and the pause", async () => {
+  answers = [rejected, { kind: 'PAUSED', retryAfterSeconds: 600 }, { kind: 'PAUSED', retryAfterSeconds: 10 }, delivered];
+  const result = await deliver();
+  expect(result).toMatchObject({ delivered: true, attempts: 2, elapsedSeconds: 660 });
+  expect(gapsInSeconds()).toEqual([30, 600, 30]);
+});
+
+test('paused attempts still end at the horizon', async () => {
+  answers = Array.from({ length: 20 }, () => ({ kind: 'PAUSED', retryAfterSeconds: 900 }) as const);
+  const result = await deliver({ policy: { initialIntervalSeconds: 30, backoffCoefficient: 2, maximumIntervalSeconds: 600, horizonSeconds: 3600 } });
+  expect(result).toMatchObject({ delivered: false, attempts: 0, elapsedSeconds: 3600, lastOutcome: { kind: 'PAUSED' } });
+  expect(gapsInSeconds()).toEqual([900, 900, 900, 900]);
+  expect(failed).toHaveLength(1);
+});

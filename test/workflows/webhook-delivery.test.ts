@@ -12,6 +12,7 @@ import type { webhookDelivery } from '../../workflows/webhooks/webhook-delivery'
 import { WebhookReceiver } from '../support/receiver';
 import { bundledWorker, quietTemporalRuntime } from '../support/bundled-worker';
 import { timeSkippingEnvironment } from '../support/time-skipping';
+import { DELIVERY_BREAKER } from '../../src/contexts/webhooks/domain/delivery-breaker';
 
 // Webhook back-off spans days; the time-skipping test server runs it in seconds, with the real
 // activities, the real database and a real HTTP receiver.
@@ -30,7 +31,15 @@ beforeAll(async () => {
   receiver = await new WebhookReceiver().start();
   ({ worker, taskQueue } = await bundledWorker(
     env.nativeConnection,
-    createActivities({ orm, masterKey: parseMasterKey(process.env.MASTER_KEY!), webhookSender: loopbackWebhookSender, webhookTimeoutMs: 2_000 }),
+    createActivities({
+      orm,
+      masterKey: parseMasterKey(process.env.MASTER_KEY!),
+      webhookSender: loopbackWebhookSender,
+      webhookTimeoutMs: 2_000,
+      // The retry policy alone: the endpoint breaker's pauses run on the worker's clock, which the
+      // time-skipping server does not move (the breaker is tested in test/api/webhook-breaker.test.ts).
+      webhookBreaker: { ...DELIVERY_BREAKER, threshold: Number.MAX_SAFE_INTEGER },
+    }),
   ));
   running = worker.run();
 }, 120_000);

@@ -1,7 +1,7 @@
 import type { SearchAttributePair } from '@temporalio/common';
 import { log, ParentClosePolicy, proxyActivities, proxyLocalActivities, startChild, workflowInfo } from '@temporalio/workflow';
 import type { WebhookActivities } from '../../activities/webhooks';
-import { isFinalOutcome, nextRetryDelaySeconds } from '../../src/contexts/webhooks/domain/webhook-retry';
+import { handOverDelaySeconds, isFinalOutcome } from '../../src/contexts/webhooks/domain/webhook-retry';
 import { PlatformIdKey, WebhookEventTypeKey } from '../../src/temporal/search-attributes';
 import { childTaskQueue } from '../../src/temporal/task-queues';
 import { webhookDelivery } from './webhook-delivery';
@@ -50,7 +50,9 @@ export async function deliverEvents(
   for (const { eventId, outcome } of outcomes) {
     if (isFinalOutcome(outcome)) continue;
     const event = events.find((e) => e.eventId === eventId)!;
-    await handOver(platformId, event, attributes, { eventId, attemptsSoFar: 1, firstAttemptAfterSeconds: nextRetryDelaySeconds(1, 0) ?? 0 });
+    // A first attempt the endpoint's breaker held back posted nothing: the retries start after the pause, none counted.
+    const attemptsSoFar = outcome.kind === 'PAUSED' ? 0 : 1;
+    await handOver(platformId, event, attributes, { eventId, attemptsSoFar, firstAttemptAfterSeconds: handOverDelaySeconds(outcome) });
   }
 }
 

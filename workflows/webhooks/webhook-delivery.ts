@@ -1,7 +1,7 @@
 import { continueAsNew, log, proxyActivities, setHandler, sleep, upsertSearchAttributes } from '@temporalio/workflow';
 import type { WebhookActivities } from '../../activities/webhooks';
 import { BusinessStatusKey } from '../../src/temporal/search-attributes';
-import { isFinalOutcome, nextRetryDelaySeconds, WEBHOOK_RETRY_POLICY, type DeliveryOutcome } from '../../src/contexts/webhooks/domain/webhook-retry';
+import { isFinalOutcome, retryDelaySeconds, WEBHOOK_RETRY_POLICY, type DeliveryOutcome } from '../../src/contexts/webhooks/domain/webhook-retry';
 import { webhookAttemptsQuery, type WebhookDeliveryInput, type WebhookDeliveryResult } from './definitions';
 
 // Each attempt is one activity execution with no activity-level retry: the workflow owns the
@@ -41,12 +41,13 @@ export async function webhookDelivery(input: WebhookDeliveryInput): Promise<Webh
       // The activity itself failed (database down, time-out): count it as a failed attempt.
       outcome = { kind: 'UNREACHABLE', error: err instanceof Error ? err.message : String(err) };
     }
-    attempts++;
+    // An attempt the endpoint's breaker held back posted nothing: not an attempt (old histories have none).
+    if (outcome.kind !== 'PAUSED') attempts++;
     if (isFinalOutcome(outcome)) {
       upsertSearchAttributes([{ key: BusinessStatusKey, value: 'DELIVERED' }]);
       return { eventId: input.eventId, delivered: true, attempts, elapsedSeconds: elapsed, lastOutcome: outcome };
     }
-    const delay = input.singleAttempt ? null : nextRetryDelaySeconds(attempts, elapsed, policy);
+    const delay = input.singleAttempt ? null : retryDelaySeconds(outcome, attempts, elapsed, policy);
     if (delay === null) {
       if (!input.singleAttempt) await markWebhookFailed({ eventId: input.eventId });
       upsertSearchAttributes([{ key: BusinessStatusKey, value: 'FAILED' }]);

@@ -23,13 +23,38 @@ export function nextRetryDelaySeconds(attempt: number, elapsedSeconds: number, p
   return elapsedSeconds + delay > policy.horizonSeconds ? null : delay;
 }
 
+/**
+ * Seconds to wait after an attempt with this outcome, `attempts` real attempts made so far: the
+ * back-off, or the breaker's pause when that is longer; null when the horizon is reached. A paused
+ * attempt does not advance the back-off.
+ */
+export function retryDelaySeconds(
+  outcome: DeliveryOutcome,
+  attempts: number,
+  elapsedSeconds: number,
+  policy: WebhookRetryPolicy = WEBHOOK_RETRY_POLICY,
+): number | null {
+  const backOff = nextRetryDelaySeconds(Math.max(attempts, 1), elapsedSeconds, policy);
+  if (outcome.kind !== 'PAUSED' || backOff === null) return backOff;
+  const delay = Math.max(backOff, outcome.retryAfterSeconds);
+  return elapsedSeconds + delay > policy.horizonSeconds ? null : delay;
+}
+
+/** How long a retrying workflow waits before its first attempt, after a first attempt elsewhere with this outcome. */
+export function handOverDelaySeconds(outcome: DeliveryOutcome): number {
+  const backOff = nextRetryDelaySeconds(1, 0) ?? 0;
+  return outcome.kind === 'PAUSED' ? Math.max(backOff, outcome.retryAfterSeconds) : backOff;
+}
+
 /** The outcome of one delivery attempt, as the delivery activity reports it. */
 export type DeliveryOutcome =
   | { kind: 'DELIVERED'; status: number }
   | { kind: 'DUPLICATE'; status: 409 }
   | { kind: 'REJECTED'; status: number; body: string }
   | { kind: 'UNREACHABLE'; error: string }
-  | { kind: 'NO_ENDPOINT' };
+  | { kind: 'NO_ENDPOINT' }
+  /** Not posted: the endpoint's breaker is open (delivery-breaker.ts); not an attempt, retried after `retryAfterSeconds`. */
+  | { kind: 'PAUSED'; retryAfterSeconds: number };
 
 /** 2xx is delivered; 409 means the receiver already has it, which also stops retries. */
 export function classifyResponse(status: number, body: string): DeliveryOutcome {

@@ -16,4 +16,6 @@ export class WebhookEvent {
   @Property({ type: 'integer', nullable: true }) lastResponseStatus?: number | null;
   @Property({ type: 'datetime', nullable: true }) lastAttemptAt?: Date | null;
   @Property({ type: 'datetime' }) createdAt!: Date;
+  /** When an attempt of it was first held back by its endpoint's breaker (no attempt made): its delivery is under way, not stranded. */
+  @Property({ type: 'datetime', nullable: true }) heldBackAt?: Date | null;
 }
