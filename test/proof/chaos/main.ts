@@ -141,7 +141,7 @@ async function main(): Promise<number> {
     if (cluster) {
       checks.push(routedAround(kills, stack.apiProcesses));
       // After the verdict: the flood's undeliverable events would keep its drain waiting.
-      // --flood-customers 0 leaves the flood check out (CI: it does not hold on two cores yet, README "The cluster campaign").
+      // --flood-customers 0 leaves the flood check out.
       if (Number(args['flood-customers']) > 0) {
         flood = await webhookFlood(stack, client, { customers: Number(args['flood-customers']), samples: Number(args['flood-samples']), say });
         checks.push(flood.check);
