@@ -1,5 +1,5 @@
 import { isGrpcServiceError, WorkflowUpdateRPCTimeoutOrCancelledError } from '@temporalio/client';
-import { ApplicationFailure } from '@temporalio/common';
+import { ApplicationFailure, WorkflowNotFoundError } from '@temporalio/common';
 import { DomainError, isErrorCode } from '../domain/errors';
 
 /**
@@ -40,4 +40,12 @@ export function temporalOutOfReach(err: unknown): boolean {
     if (isGrpcServiceError(cause) && OUT_OF_REACH_CODES.has(cause.code)) return true;
   }
   return false;
+}
+
+/**
+ * The workflow an update or signal was sent to has no open run (never started, or over): the server answers
+ * NOT_FOUND, or a message naming the run as completed or closed.
+ */
+export function runIsOver(err: unknown): boolean {
+  return err instanceof WorkflowNotFoundError || (err instanceof Error && /not found|completed|closed/i.test(err.message));
 }

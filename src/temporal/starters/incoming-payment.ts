@@ -1,10 +1,4 @@
-import {
-  WithStartWorkflowOperation,
-  WorkflowExecutionAlreadyStartedError,
-  WorkflowIdReusePolicy,
-  WorkflowNotFoundError,
-  type Client,
-} from '@temporalio/client';
+import { WithStartWorkflowOperation, WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy, type Client } from '@temporalio/client';
 import type { incomingPayment } from '../../../workflows/payments/incoming-payment';
 import {
   decideIncomingPaymentUpdate,
@@ -14,7 +8,7 @@ import {
   type PlatformDecision,
 } from '../../../workflows/payments/definitions';
 import { DomainError, isErrorCode } from '../../domain/errors';
-import { domainErrorFrom, rethrowAsDomainError } from '../failures';
+import { domainErrorFrom, rethrowAsDomainError, runIsOver } from '../failures';
 import { AccountIdKey, BusinessStatusKey, CustomerIdKey, PlatformIdKey, TransactionIdKey } from '../search-attributes';
 import { joiningStart } from '../joining-start';
 import { retryingUnprocessedUpdate } from '../update-retry';
@@ -82,7 +76,7 @@ export async function decideIncomingPayment(
   } catch (err) {
     const refusal = domainErrorFrom(err);
     if (refusal) throw refusal;
-    if (err instanceof WorkflowNotFoundError || (err instanceof Error && /not found|completed|closed/i.test(err.message))) {
+    if (runIsOver(err)) {
       throw new DomainError('TRANSACTION_NOT_PENDING_PLATFORM_APPROVAL', 'The transaction is not waiting for the platform to approve or reject it');
     }
     throw err;

@@ -11,8 +11,7 @@ import {
 } from '../../../workflows/payments/definitions';
 import { WorkflowNotFoundError } from '@temporalio/common';
 import { DomainError } from '../../domain/errors';
-import { domainErrorFrom } from '../failures';
-import { rethrowAsDomainError } from '../failures';
+import { domainErrorFrom, rethrowAsDomainError, runIsOver } from '../failures';
 import { CustomerIdKey, PlatformIdKey, QuoteIdKey, TransactionIdKey, BusinessStatusKey } from '../search-attributes';
 import { joiningStart, sendUpdate } from '../joining-start';
 import { retryingUnprocessedUpdate } from '../update-retry';
@@ -87,7 +86,7 @@ export async function confirmExecution(client: Client, transactionId: string, re
       client.workflow.getHandle(transactionId).executeUpdate(executePaymentUpdate, { args: [{ requestKey }], updateId: `execute:${requestKey}` }),
     );
   } catch (err) {
-    if (err instanceof WorkflowNotFoundError || (err instanceof Error && /not found|completed|closed/i.test(err.message))) return;
+    if (runIsOver(err)) return;
     return rethrowAsDomainError(err);
   }
 }
@@ -147,7 +146,7 @@ export async function cancelPayout(client: Client, transactionId: string, reques
   } catch (err) {
     const refusal = domainErrorFrom(err);
     if (refusal) throw refusal;
-    if (err instanceof WorkflowNotFoundError || (err instanceof Error && /not found|completed|closed/i.test(err.message))) {
+    if (runIsOver(err)) {
       throw new DomainError('TRANSACTION_NOT_CANCELLABLE', 'The transfer has been processed and can no longer be cancelled');
     }
     throw err;
