@@ -1,4 +1,5 @@
-import { Connection } from '@temporalio/client';
+import { InterceptingCall, Metadata, status as GrpcStatus, type Interceptor, type InterceptingListener, type NextCall } from '@grpc/grpc-js';
+import { Connection, defaultGrpcRetryOptions, makeGrpcRetryInterceptor, type ConnectionOptions } from '@temporalio/client';
 
 /**
  * The channel options of every service process's Temporal client (the API's, the worker's client).
@@ -16,6 +17,49 @@ export const TEMPORAL_CHANNEL_ARGS = {
   'grpc.keepalive_permit_without_calls': 1,
 } as const;
 
+export const CONNECTION_CLOSED_DETAILS = 'the Temporal connection is closed';
+
+/**
+ * The SDK's retry interceptor waits between attempts on a timer (up to 5 s). If the connection is
+ * closed meanwhile (a shutdown while Temporal was unreachable), the next attempt's call creation
+ * throws "Channel has been shut down" from inside that timer: an uncaught exception that crashes the
+ * process, and the call's caller never hears back. Placed after the retry interceptor, this ends such
+ * an attempt as CANCELLED (not retried), so the caller's promise rejects instead.
+ */
+export const endCallsAfterClose: Interceptor = (options, nextCall) => {
+  try {
+    return new InterceptingCall(nextCall(options));
+  } catch (err) {
+    if (!(err instanceof Error && /channel has been shut down/i.test(err.message))) throw err;
+    return new InterceptingCall(endedCall(GrpcStatus.CANCELLED, CONNECTION_CLOSED_DETAILS));
+  }
+};
+
+/** A call that sends nothing and ends with `code` as soon as it is started. */
+function endedCall(code: GrpcStatus, details: string): ReturnType<NextCall> {
+  return {
+    start(_metadata: Metadata, listener?: Partial<InterceptingListener>) {
+      process.nextTick(() => listener?.onReceiveStatus?.({ code, details, metadata: new Metadata() }));
+    },
+    cancelWithStatus() {},
+    getPeer: () => '',
+    sendMessageWithContext() {},
+    sendMessage() {},
+    startRead() {},
+    halfClose() {},
+    getAuthContext: () => null,
+  };
+}
+
+export function temporalConnectionOptions(address: string): ConnectionOptions {
+  return {
+    address,
+    channelArgs: TEMPORAL_CHANNEL_ARGS,
+    // The SDK's default list (its retry interceptor) with the close guard after it.
+    interceptors: [makeGrpcRetryInterceptor(defaultGrpcRetryOptions()), endCallsAfterClose],
+  };
+}
+
 export function connectTemporal(address: string): Promise<Connection> {
-  return Connection.connect({ address, channelArgs: TEMPORAL_CHANNEL_ARGS });
+  return Connection.connect(temporalConnectionOptions(address));
 }
