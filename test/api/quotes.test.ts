@@ -2,7 +2,7 @@ import { Quote } from '../../src/contexts/payments/entities';
 import { runLedgerAudit } from '../../src/contexts/ledger-audit';
 import { strandedQuotes } from '../../src/contexts/payments/services/stranded-quotes';
 import { expireQuote } from '../../src/contexts/payments/services/outgoing-payments';
-import { executeQuote as executeQuoteStep } from '../../src/contexts/payments/services/quote-execution';
+import { endHeldExecution, executeQuote as executeQuoteStep } from '../../src/contexts/payments/services/quote-execution';
 import { executionRequestKey } from '../../src/contexts/payments/domain/execution-attempts';
 import { EXECUTION_GATES } from '../../src/contexts/execution-gates';
 import { startStrandedOf } from '../../src/temporal/start-stranded';
@@ -323,6 +323,23 @@ describe('quotes and their execution', () => {
     const after = await h.orm.em.fork().findOneOrFail(Quote, { id: q.id });
     expect(after.status).toBe(before.status);
     expect(after.updatedAt).toEqual(before.updatedAt);
+    expect((await runLedgerAudit(h.orm.em.fork())).findings).toEqual([]);
+  });
+
+  test("an executed quote's hold end (expired or rejected: the approval's workflow task lost) changes nothing and says the quote was executed, with its request key", async () => {
+    const { api } = await h.platform();
+    const p = await payer(api, '003');
+    const q = (await api.post('/quotes', quoteBody(p.usd, p.bank))).body;
+    expect((await api.post(`/quotes/${q.id}/execute`, undefined, { 'Idempotency-Key': 'exec-1' })).status).toBe(200);
+    const before = await h.orm.em.fork().findOneOrFail(Quote, { id: q.id });
+    for (const outcome of ['EXPIRED', 'REJECTED'] as const) {
+      const ended = await endHeldExecution(h.orm.em.fork(), { quoteId: q.id, outcome, gate: 'approval' }, EXECUTION_GATES);
+      expect(ended).toEqual({ events: [], ended: false, executedAlready: { requestKey: before.executionKey } });
+    }
+    const after = await h.orm.em.fork().findOneOrFail(Quote, { id: q.id });
+    expect(after.status).toBe('PROCESSING');
+    expect(after.updatedAt).toEqual(before.updatedAt);
+    expect(await transactionOf(api, q.transactionId)).toMatchObject({ status: 'PROCESSING' });
     expect((await runLedgerAudit(h.orm.em.fork())).findings).toEqual([]);
   });
 

@@ -62,7 +62,7 @@ const HISTORY_VERSION: Record<string, string> = {
   externalAccountVerification: 'v1',
   quote: 'v2',
   outgoingPayment: 'v2',
-  payment: 'v5',
+  payment: 'v6',
   cardLifecycle: 'v1',
   bulkCustomerImport: 'v1',
   invitationLifecycle: 'v1',

@@ -27,7 +27,7 @@ const event = (type: string) => ({ eventId: `Webhook:${randomUUID()}`, type });
 const activities = {
   async executeQuote(input: { quoteId: string; requestKey?: string; approved?: string[] }) {
     calls.push(input.approved?.length ? `execute+${input.approved.join('+')}` : 'execute');
-    if (holdBy && !(input.approved ?? []).includes(holdBy)) {
+    if (holdBy && !(input.approved ?? []).includes(holdBy) && !executedQuotes.has(input.quoteId)) {
       return {
         transactionId: `Transaction:${input.quoteId.slice(6)}`,
         held: { gate: holdBy, status: 'PENDING_AUTHORIZATION', expiresInSeconds: 600, expiresAt: '2030-01-01T00:00:00.000Z', reason: 'test' },
@@ -47,8 +47,9 @@ const activities = {
       events: [event('OUTGOING_PAYMENT.PROCESSING')],
     };
   },
-  async endHeldExecution(input: { outcome: string }) {
+  async endHeldExecution(input: { quoteId: string; outcome: string }) {
     calls.push(`end:${input.outcome}`);
+    if (lostExecutions.has(input.quoteId)) return { events: [], ended: false, executedAlready: { requestKey: executedBy.get(input.quoteId) ?? undefined } };
     return { events: [event(input.outcome === 'REJECTED' ? 'OUTGOING_PAYMENT.FAILED' : 'OUTGOING_PAYMENT.EXPIRED')] };
   },
   async expireQuote(input: { quoteId: string }) {
@@ -386,6 +387,34 @@ describe("payment: one workflow from the quote to the payment's end (workflow id
     expect(await handle.result()).toBe(result);
     expect(calls).toEqual(steps);
   });
+
+  test.each([
+    ['expires', 'EXPIRED'],
+    ['is rejected', 'REJECTED'],
+  ] as const)(
+    'a held payment whose approval executed in a lost workflow task (the database ahead of the history) is carried on when its hold %s; the history replays',
+    async (ending, outcome) => {
+      holdBy = 'g';
+      const input = paymentInput(300);
+      nextPlan = { outcome: 'COMPLETES', afterSeconds: 0 };
+      expect(await execute(input, 'key-1')).toMatchObject({ held: { gate: 'g' } });
+      const handle = env.client.workflow.getHandle(input.transactionId);
+      // What the lost task leaves: the approval's execution committed under the held request's key, the approval never in the history.
+      executedQuotes.add(input.quoteId);
+      executedBy.set(input.quoteId, 'key-1');
+      lostExecutions.add(input.quoteId);
+      if (outcome === 'REJECTED') await handle.executeUpdate(decideHoldUpdate, { args: [{ gate: 'g', decision: 'REJECT' }] });
+      expect(await handle.result()).toBe('COMPLETED');
+      expect(calls).toEqual(['execute', `end:${outcome}`, 'execute', 'complete']);
+      // The recorded execution's events go out with the completion's; nothing announces the hold's end.
+      expect(deliveries.map((d) => d.length)).toEqual([2]);
+      const history = await handle.fetchHistory();
+      expect(history.events!.filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_patch')).toHaveLength(1);
+      await replayHistory(readFileSync(process.env.TEST_WORKFLOW_BUNDLE!, 'utf8'), history);
+      const file = join(__dirname, `../histories/payment/v6-lost-approval-carried-on-when-the-hold-${ending.replace(' ', '-')}.json`);
+      if (process.env.RECORD_HISTORIES === '1' && !existsSync(file)) writeFileSync(file, `${historyToJSON(history)}\n`);
+    },
+  );
 
   test("a held payment nobody decides expires on the hold's timer", async () => {
     holdBy = 'g';

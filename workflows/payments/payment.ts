@@ -41,6 +41,8 @@ type Hold = HeldExecution['held'];
 const HELD_ANNOUNCED = 'held-announced';
 /** At its expiry, a quote found executed by a lost workflow task is carried on; runs before it ended such payments as expired. */
 const ADOPTS_LOST_EXECUTION = 'adopts-lost-execution';
+/** At its hold's end, a quote found executed by an approval's lost workflow task is carried on; runs before it ended the hold and left the payment PROCESSING. */
+const ADOPTS_LOST_APPROVAL = 'adopts-lost-approval';
 
 /**
  * One payment, from its quote to its end, in one workflow (workflow id = transaction id; the quote
@@ -68,6 +70,8 @@ export async function payment(input: PaymentInput): Promise<string> {
   /** What a REJECT decision said, handed to the gate that held the payment. */
   let rejection: { reason?: string; failed?: boolean } = {};
   let lifetimeOver = false;
+  /** The execution the database holds and this history lacks, as a hold's end found it (see ADOPTS_LOST_APPROVAL). */
+  let lostExecution: { requestKey?: string } | undefined;
   const turn = oneStepAtATime();
 
   /**
@@ -180,6 +184,11 @@ export async function payment(input: PaymentInput): Promise<string> {
       if (execution) break;
       if (hold !== waiting) continue; // held again, by a later gate
       await endHeld(rejected ? 'REJECTED' : 'EXPIRED');
+      // The approval executed the quote in a workflow task the server lost, with the approval's update: the payment runs.
+      if (lostExecution && patched(ADOPTS_LOST_APPROVAL)) {
+        await adopt(lostExecution);
+        if (execution) break;
+      }
       await condition(allHandlersFinished);
       return rejected ? 'REJECTED' : 'EXPIRED';
     }
@@ -192,8 +201,7 @@ export async function payment(input: PaymentInput): Promise<string> {
       return undefined;
     });
     if (lost) {
-      // The recorded execution, as a repeat of its own request would get it: its plan and its (recorded) events.
-      await execute(() => executeQuote({ quoteId: input.quoteId, ...(lost.requestKey ? { requestKey: lost.requestKey } : {}) }), lost.requestKey);
+      await adopt(lost);
       if (execution) break;
     }
     await condition(allHandlersFinished);
@@ -220,6 +228,11 @@ export async function payment(input: PaymentInput): Promise<string> {
   await condition(allHandlersFinished);
   return outcome;
 
+  /** Takes the execution the database recorded, as a repeat of its own request would get it: its plan and its (recorded) events. */
+  function adopt(lost: { requestKey?: string }): Promise<PaymentExecution> {
+    return execute(() => executeQuote({ quoteId: input.quoteId, ...(lost.requestKey ? { requestKey: lost.requestKey } : {}) }), lost.requestKey);
+  }
+
   /** Ends a held (or authorization-pending) payment; false when the quote was not waiting for an authorization any more. */
   async function endHeld(outcome: 'REJECTED' | 'EXPIRED'): Promise<boolean> {
     const ended = await turn.run(async () => {
@@ -230,6 +243,7 @@ export async function payment(input: PaymentInput): Promise<string> {
         ...(hold ? { gate: hold.gate } : {}),
         ...rejection,
       });
+      lostExecution = step.executedAlready;
       if (step.ended === false) return false;
       hold = null;
       upsertSearchAttributes([{ key: BusinessStatusKey, value: outcome === 'REJECTED' ? 'FAILED' : 'EXPIRED' }]);

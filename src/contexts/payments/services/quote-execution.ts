@@ -195,15 +195,19 @@ async function hold(em: EntityManager, quote: Quote, payment: Transaction, held:
  * failureReason (QUOTE_EXECUTION_FAILED unless told: SCA_NOT_COMPLETED for a lapsed challenge),
  * EXPIRED (nobody decided in time) expires them. Each with its webhook; a repeat finds it done
  * and answers the events it recorded. `ended` is false when the quote was waiting for nothing.
+ * `executedAlready`: the hold's approval executed the quote (its payment runs) in a workflow task
+ * the workflow never received, as `expireQuote` reports it; the workflow carries the payment on.
  */
 export async function endHeldExecution(
   em: EntityManager,
   input: EndHeldExecutionInput,
   gates: readonly ExecutionGate[] = [],
-): Promise<{ events: RecordedEvent[]; ended: boolean }> {
+): Promise<{ events: RecordedEvent[]; ended: boolean; executedAlready?: { requestKey?: string } }> {
   return em.transactional(async (tx) => {
     const quote = await tx.findOneOrFail(Quote, { id: input.quoteId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     const payment = await tx.findOneOrFail(Transaction, { id: quote.transactionId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    if (quote.executedAt && payment.status === 'PROCESSING')
+      return { events: [], ended: false, executedAlready: quote.executionKey ? { requestKey: quote.executionKey } : {} };
     const status = input.outcome === 'REJECTED' ? 'FAILED' : 'EXPIRED';
     const heldBy = quote.heldBy ?? input.gate ?? '';
     if (quote.status !== 'PENDING_AUTHORIZATION' && !quote.heldBy) {
