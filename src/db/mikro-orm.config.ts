@@ -5,6 +5,7 @@ import { Migrator } from '@mikro-orm/migrations';
 import { entities } from './entities';
 import { migrationsList } from './migrations';
 import { countDbWork, type DbMetrics } from '../observability/db-metrics';
+import { releaseBrokenTransactionConnections } from './broken-transaction-connections';
 
 export interface OrmOptions {
   debug?: boolean;
@@ -22,7 +23,12 @@ export function ormConfig(databaseUrl: string, options: OrmOptions = {}) {
     migrations: { migrationsList, transactional: true, allOrNothing: true, snapshot: false, silent: true },
     debug: options.debug ?? false,
     pool: { min: 0, max: options.poolMax ?? 10 },
-    ...(dbMetrics ? { driverOptions: { onPoolCreated: (pool: Parameters<typeof countDbWork>[0]) => countDbWork(pool, dbMetrics) } } : {}),
+    driverOptions: {
+      onPoolCreated: (pool: Parameters<typeof countDbWork>[0] & Parameters<typeof releaseBrokenTransactionConnections>[0]) => {
+        releaseBrokenTransactionConnections(pool);
+        if (dbMetrics) countDbWork(pool, dbMetrics);
+      },
+    },
     // Entities are declared with explicit types; no reflection needed.
     discovery: { warnWhenNoEntities: true },
     allowGlobalContext: false,
