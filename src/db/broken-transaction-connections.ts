@@ -1,3 +1,5 @@
+import { sqlOf } from './sql-text';
+
 /**
  * Kysely (under MikroORM) leaks a pooled connection when the statement that opens or ends a
  * transaction fails: a `begin`, `commit` or `rollback` that throws skips its release, so the `pg`
@@ -36,12 +38,6 @@ function discard(client: PooledClient, err: unknown): void {
   if (typeof release !== 'function') return;
   client.release = () => undefined;
   release(err instanceof Error ? err : new Error(String(err)));
-}
-
-function sqlOf(first: unknown): string {
-  if (typeof first === 'string') return first;
-  const text = (first as { text?: unknown } | undefined)?.text;
-  return typeof text === 'string' ? text : '';
 }
 
 function isPromise(value: unknown): value is Promise<unknown> {

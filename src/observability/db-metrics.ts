@@ -1,4 +1,5 @@
 import { Counter, type Registry } from 'prom-client';
+import { sqlOf } from '../db/sql-text';
 
 /**
  * What a process asks of PostgreSQL: every statement it sends and every database transaction it
@@ -57,10 +58,7 @@ export function countDbWork(pool: AnnouncingPool, metrics: DbMetrics): void {
   pool.on('connect', (client) => {
     const query = client.query.bind(client) as (...args: unknown[]) => unknown;
     client.query = ((...args: unknown[]) => {
-      const first = args[0];
-      const sql =
-        typeof first === 'string' ? first : typeof (first as { text?: unknown } | undefined)?.text === 'string' ? (first as { text: string }).text : '';
-      const kind = statementKind(sql);
+      const kind = statementKind(sqlOf(args[0]));
       if (kind === 'statement') metrics.statements.inc();
       else if (kind !== 'control') metrics.transactions.inc({ outcome: kind });
       return query(...args);
