@@ -56,6 +56,13 @@ async function activeCard(api: Api, holder: { customerId: string; accountId: str
 
 const account = (id: string) => h.orm.em.fork().findOneOrFail(LedgerAccount, { id });
 const simulate = (api: Api, cardId: string, what: string, body: unknown) => api.post(`/sandbox/cards/${cardId}/simulate/${what}`, body);
+/** An authorization the test needs approved: a decline (202 with its reason and no transaction) fails here, naming the reason. */
+const approvedAuthorization = async (api: Api, cardId: string, body: object) => {
+  const res = await simulate(api, cardId, 'authorization', body).expect(202);
+  expect(res.body).toMatchObject({ cardTransactionId: expect.any(String) });
+  expect(res.body.declineReason).toBeUndefined();
+  return res.body.cardTransactionId as string;
+};
 
 describe('issuing a card', () => {
   test('PROCESSING, then ACTIVE from the simulated issuer with CARD.STATE_CHANGE; the PAN is sealed and never shown', async () => {
@@ -593,7 +600,7 @@ describe('card transactions on the ledger', () => {
     const bal = async () => account(holder.accountId);
     const row = (id: string) => h.orm.em.fork().findOneOrFail(CardTransaction, { id });
 
-    const a = (await simulate(api, card.id, 'authorization', { amount: 1_000, currency: usd, merchant }).expect(202)).body.cardTransactionId as string;
+    const a = await approvedAuthorization(api, card.id, { amount: 1_000, currency: usd, merchant });
     await simulate(api, card.id, 'authorization_advice', { cardTransactionId: a, amount: 1_500 }).expect(202);
     expect(await bal()).toMatchObject({ balance: 8_500n, held: 1_500n });
     await simulate(api, card.id, 'authorization_advice', { cardTransactionId: a, amount: 1_200 }).expect(202);
@@ -641,7 +648,7 @@ describe('card transactions on the ledger', () => {
     expect(inquiry.body.cardTransactionId).toBeUndefined();
     expect((await bal()).balance).toBe(4_000n);
 
-    const lapsed = (await simulate(api, card.id, 'authorization', { amount: 3_000, currency: usd, merchant }).expect(202)).body.cardTransactionId as string;
+    const lapsed = await approvedAuthorization(api, card.id, { amount: 3_000, currency: usd, merchant });
     expect(await bal()).toMatchObject({ balance: 1_000n, held: 3_000n });
     await simulate(api, card.id, 'clearing', { cardTransactionId: lapsed, amount: 0 }).expect(202);
     expect(await bal()).toMatchObject({ balance: 4_000n, held: 0n });
@@ -660,7 +667,7 @@ describe('card transactions on the ledger', () => {
     const { api, platform } = await h.platform();
     const holder = await cardholder(api, 1_000);
     const card = await activeCard(api, holder);
-    const tx = (await simulate(api, card.id, 'authorization', { amount: 1_000, currency: usd, merchant }).expect(202)).body.cardTransactionId as string;
+    const tx = await approvedAuthorization(api, card.id, { amount: 1_000, currency: usd, merchant });
     await simulate(api, card.id, 'clearing', { cardTransactionId: tx, amount: 1_300 }).expect(202);
     expect(await h.orm.em.fork().findOneOrFail(CardTransaction, { id: tx })).toMatchObject({ status: 'EXCEPTION', settledAmount: 1_300n, heldAmount: 0n });
     // Two pulls; the second failed (charged to the platform), so only the first took money.
@@ -711,7 +718,7 @@ describe('pullSummary', () => {
     const card = await activeCard(api, holder);
     const view = async (id: string) => (await api.get(`/transactions/${id}`).expect(200)).body;
 
-    const a = (await simulate(api, card.id, 'authorization', { amount: 1_000, currency: usd, merchant }).expect(202)).body.cardTransactionId as string;
+    const a = await approvedAuthorization(api, card.id, { amount: 1_000, currency: usd, merchant });
     await simulate(api, card.id, 'authorization_advice', { cardTransactionId: a, amount: 1_500 }).expect(202);
     expect(await account(holder.accountId)).toMatchObject({ balance: 8_500n, held: 1_500n });
     expect(await ledgerPulls(a, holder.accountId)).toEqual([1_000n, 500n]);
@@ -743,7 +750,7 @@ describe('pullSummary', () => {
     const { api } = await h.platform();
     const holder = await cardholder(api, 10_000);
     const card = await activeCard(api, holder);
-    const a = (await simulate(api, card.id, 'authorization', { amount: 1_000, currency: usd, merchant }).expect(202)).body.cardTransactionId as string;
+    const a = await approvedAuthorization(api, card.id, { amount: 1_000, currency: usd, merchant });
     await simulate(api, card.id, 'authorization_advice', { cardTransactionId: a, amount: 1_500 }).expect(202);
     await simulate(api, card.id, 'authorization_advice', { cardTransactionId: a, amount: 1_200 }).expect(202);
     await simulate(api, card.id, 'clearing', { cardTransactionId: a, amount: 1_400 }).expect(202);
@@ -757,8 +764,8 @@ describe('card transactions in GET /transactions', () => {
     const { api } = await h.platform();
     const holder = await cardholder(api, 5_000);
     const card = await activeCard(api, holder);
-    const first = (await simulate(api, card.id, 'authorization', { amount: 100, currency: usd, merchant }).expect(202)).body.cardTransactionId as string;
-    const second = (await simulate(api, card.id, 'authorization', { amount: 200, currency: usd, merchant }).expect(202)).body.cardTransactionId as string;
+    const first = await approvedAuthorization(api, card.id, { amount: 100, currency: usd, merchant });
+    const second = await approvedAuthorization(api, card.id, { amount: 200, currency: usd, merchant });
     const all = await api.get('/transactions').expect(200);
     const incoming = (all.body.data as { id: string; type: string }[]).find((t) => t.type === 'INCOMING')!.id;
     expect((all.body.data as { id: string }[]).map((t) => t.id)).toEqual([second, first, incoming]);
@@ -787,7 +794,7 @@ describe('tenant isolation', () => {
     const owner = await h.platform();
     const holder = await cardholder(owner.api, 5_000);
     const card = await activeCard(owner.api, holder);
-    const tx = (await simulate(owner.api, card.id, 'authorization', { amount: 1_000, currency: usd, merchant }).expect(202)).body.cardTransactionId as string;
+    const tx = await approvedAuthorization(owner.api, card.id, { amount: 1_000, currency: usd, merchant });
     const intruder = await h.platform();
     const notFound = async (res: { status: number; body: { code?: string } }) => {
       expect(res.status).toBe(404);
