@@ -1,0 +1,40 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { UNBUILT_OPERATIONS } from '../../src/api/unbuilt-operations';
+import { STRANDED_STARTS } from '../../src/contexts/stranded-starts';
+import { serviceDocument } from '../support/service-document';
+
+/** What the README and openapi.json say of the code's own lists stays what the lists hold. */
+const root = join(__dirname, '../..');
+const readme = readFileSync(join(root, 'README.md'), 'utf8');
+const paragraphAfter = (heading: string) => {
+  const at = readme.indexOf(heading);
+  expect(at).toBeGreaterThanOrEqual(0);
+  return readme.slice(at, readme.indexOf('\n\n', at));
+};
+
+test('nothing is called "not built yet" while every operation of the reference is built', () => {
+  expect(UNBUILT_OPERATIONS).toEqual([]);
+  const description = serviceDocument().info.description ?? '';
+  expect(description).not.toMatch(/not built yet/i);
+  // The README's opening (what the service is) and its API conventions name no operation as missing.
+  expect(readme.slice(0, readme.indexOf('## The two commands'))).not.toMatch(/not built yet/i);
+  expect(readme).not.toMatch(/answer `501 NOT_IMPLEMENTED` naming the operation,\s+after authentication \(`401` without credentials\)\. They are not in/);
+});
+
+test('the stranded-start paragraph names every kind the worker sweeps', () => {
+  const paragraph = paragraphAfter('**Recorded first, started after the commit.**').replace(/\s+/g, ' ');
+  for (const kind of STRANDED_STARTS) expect(paragraph).toContain(kind.name);
+});
+
+test('adding a context: the Layout names every list a new context joins', () => {
+  const paragraph = paragraphAfter('**Registration by convention.**');
+  for (const list of [
+    'workflows/index.ts',
+    'CONTEXT_ORDER',
+    'src/temporal/task-queues.ts',
+    'src/contexts/stranded-starts.ts',
+    'src/contexts/execution-gates.ts',
+  ])
+    expect(paragraph).toContain(list);
+});
