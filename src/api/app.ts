@@ -7,6 +7,7 @@ import type { ApiDeps } from './context';
 import { authenticate } from './middleware/auth';
 import { errorHandler } from './middleware/errors';
 import { notFoundHandler } from './middleware/not-found';
+import { undecodablePathHandler } from './middleware/undecodable-path';
 import { notImplementedHandler, unbuiltRoutes } from './middleware/not-implemented';
 import { rateLimitPerToken } from './middleware/rate-limit';
 import { requestMetrics } from './middleware/request-metrics';
@@ -85,7 +86,9 @@ export function createApp(deps: ApiDeps) {
   api.use(notImplementedHandler());
   app.use(base, api);
 
-  app.use(notFoundHandler(() => [...registeredRoutes, ...unbuiltRoutes], base));
+  const knownRoutes = () => [...registeredRoutes, ...unbuiltRoutes];
+  app.use(notFoundHandler(knownRoutes, base));
+  app.use(undecodablePathHandler(knownRoutes, base));
   app.use(errorHandler);
   return app;
 }

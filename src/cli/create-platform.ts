@@ -2,8 +2,10 @@ import { parseArgs } from 'node:util';
 import { basePath, loadWebhookAllowLoopback } from '../config';
 import { parseMasterKey } from '../security/secrets';
 import { stackDataDir, stackMasterKey } from '../dev/master-key';
+import { stackDatabase, withoutPassword } from '../dev/stack-database';
 import { webhookEndpointErrors } from '../contexts/webhooks/services/webhook-destinations';
 import { migrate, openOrm } from '../db/orm';
+import { databaseOutOfReach } from '../db/out-of-reach';
 import type { Region } from '../contexts/platforms/entities/Platform';
 import { createToken } from '../contexts/platforms/services/platforms';
 import { createPlatform } from '../contexts/platform-setup/services/platform-setup';
@@ -36,8 +38,11 @@ async function main(): Promise<void> {
       'one-card-per-cardholder': { type: 'boolean', default: false },
     },
   });
-  const databaseUrl = process.env.DATABASE_URL;
-  if (!databaseUrl) throw new Error('DATABASE_URL is not set');
+  // Without DATABASE_URL: the database `npm start` runs on, found as bin/up finds it.
+  const database = process.env.DATABASE_URL
+    ? { url: process.env.DATABASE_URL, described: `${withoutPassword(process.env.DATABASE_URL)} (DATABASE_URL)` }
+    : stackDatabase();
+  const databaseUrl = database.url;
   const environment = values.environment.toUpperCase();
   if (environment !== 'SANDBOX' && environment !== 'PRODUCTION') throw new Error('--environment must be SANDBOX or PRODUCTION');
   const masterKey = parseMasterKey(stackMasterKey(stackDataDir(), { create: false }));
@@ -46,7 +51,11 @@ async function main(): Promise<void> {
   if (refused.length > 0) throw new Error(`--webhook-url: ${refused[0]!.message}`);
   const orm = await openOrm(databaseUrl, { poolMax: 2 });
   try {
-    await migrate(orm, databaseUrl);
+    await migrate(orm, databaseUrl).catch((err: unknown) => {
+      if (!databaseOutOfReach(err)) throw err;
+      const hint = process.env.DATABASE_URL ? '' : ': is npm start running?';
+      throw new Error(`cannot reach ${database.described}${hint} (${err instanceof Error ? err.message : String(err)})`);
+    });
     const em = orm.em.fork();
     const platform = await createPlatform(
       em,
@@ -72,6 +81,8 @@ async function main(): Promise<void> {
     const port = process.env.PORT ?? '3000';
     const baseUrl = (process.env.PUBLIC_BASE_URL ?? `http://127.0.0.1:${port}`).replace(/\/+$/, '') + basePath(process.env.API_PREFIX ?? '');
     process.stdout.write(`${JSON.stringify({ platformId: platform.id, tokenId: token.tokenId, clientSecret: token.clientSecret, baseUrl })}\n`);
+    // On stderr: stdout stays the one line of JSON that scripts read.
+    process.stderr.write(`create-platform: wrote platform ${platform.id} to ${database.described}\n`);
   } finally {
     await orm.close();
   }

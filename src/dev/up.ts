@@ -8,6 +8,7 @@ import { portOpen, waitForPort } from './ports';
 import { acquireRunnerLock } from './runner-lock';
 import { stopChildren } from './stop-children';
 import { stackDataDir, stackMasterKey } from './master-key';
+import { keepDataPrivate } from './private-data';
 
 /**
  * Orchestrates a local stack for `npm start`: Temporal dev server, migrations, worker, API. One runner
@@ -46,6 +47,8 @@ async function apiAnswers(port: number): Promise<void> {
 }
 
 async function main(): Promise<void> {
+  // First: every file the runner and its children write in the state folder is private from here on.
+  keepDataPrivate(dataDir);
   mkdirSync(runDir, { recursive: true });
   const lock = acquireRunnerLock(join(dataDir, 'up.pid'));
   if (!lock.acquired) {

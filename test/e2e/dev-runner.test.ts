@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, connect, type Server } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -155,6 +155,20 @@ test('a second start while one runs says so, exits, and leaves the first one run
     .find((a) => a && a.family === 'IPv4' && !a.internal);
   if (external) expect(await portOpen(ports.api, external.address)).toBe(false);
 }, 300_000);
+
+test('the state folder is private: the Temporal SQLite file and all else in it 600, its folders 700', () => {
+  const modes: string[] = [];
+  const walk = (path: string) => {
+    const stat = lstatSync(path);
+    if (stat.isSymbolicLink()) return;
+    modes.push(`${path.slice(dataDir.length) || '/'} ${(stat.mode & 0o777).toString(8)}`);
+    if (stat.isDirectory()) readdirSync(path).forEach((name) => walk(join(path, name)));
+  };
+  walk(dataDir);
+  expect(modes).toContain('/temporal.sqlite 600');
+  expect(modes.filter((entry) => !/ (600|700)$/.test(entry))).toEqual([]);
+  expect(modes.filter((entry) => entry.endsWith(' 700')).length).toBeGreaterThanOrEqual(2); // the folder and run/
+});
 
 test('SIGKILL of the runner takes its children with it', async () => {
   const runnerPid = first.proc.pid!;

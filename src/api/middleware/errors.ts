@@ -4,6 +4,7 @@ import { errorSummary, logger } from '../../logger';
 import { payloadTooLarge } from '../body-limits';
 import { sendError } from '../http';
 import { temporalOutOfReach } from '../../temporal/failures';
+import { databaseOutOfReach } from '../../db/out-of-reach';
 
 interface BodyParserError extends Error {
   type?: string;
@@ -56,6 +57,13 @@ export function errorHandler(err: unknown, req: Request, res: Response, _next: N
       res,
       new DomainError('SERVICE_UNAVAILABLE', 'The service could not reach its workflow engine in time; retry the request (with the same Idempotency-Key)'),
     );
+    return;
+  }
+  if (databaseOutOfReach(err)) {
+    // The same answer as Temporal's: nothing was done or refused for sure, and a retry (same key) is safe.
+    log.warn({ failure: errorSummary(err) }, 'PostgreSQL out of reach');
+    res.setHeader('Retry-After', '1');
+    sendError(res, new DomainError('SERVICE_UNAVAILABLE', 'The service could not reach its database; retry the request (with the same Idempotency-Key)'));
     return;
   }
   // Not under `err`: pino-http runs its own serializer there first, which follows the client
