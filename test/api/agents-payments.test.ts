@@ -2,7 +2,10 @@ import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { ExternalAccount } from '../../src/contexts/external-accounts/entities';
 import { runLedgerAudit } from '../../src/contexts/ledger-audit';
+import { EXECUTION_GATES } from '../../src/contexts/execution-gates';
 import { Quote } from '../../src/contexts/payments/entities';
+import { executionRequestKey } from '../../src/contexts/payments/domain/execution-attempts';
+import { executeQuote as executeQuoteStep } from '../../src/contexts/payments/services/quote-execution';
 import { eventually } from '../support/eventually';
 import { eurAccount, ibanOf, usdAccount } from '../support/external-account-fixtures';
 import { Api, BASE, Harness } from '../support/harness';
@@ -300,6 +303,29 @@ describe('AUTO: the action runs at once', () => {
     );
     expect(platforms.status).toBe(201);
     expect(platforms.body.id).not.toBe(mine.id);
+  });
+
+  test("an execution the workflow never heard of (its update lost with the task that ran it) is given to the workflow by the agent's retry: the payment completes", async () => {
+    const s = await setup();
+    const quote = await agentQuote(s);
+    // What a workflow task the server lost leaves behind: the execution step committed (the policy judged it), the workflow still waiting.
+    const requestKey = executionRequestKey(`agent:${s.agentId}:exec-lost`);
+    const step = await executeQuoteStep(h.orm.em.fork(), { quoteId: quote.id, requestKey }, EXECUTION_GATES);
+    expect(step).toMatchObject({ alreadyExecuted: false, transactionId: quote.transactionId });
+    expect(await transactionOf(s, quote.transactionId)).toMatchObject({ status: 'PROCESSING' });
+    // The agent's retry of that request.
+    const retried = await execute(s, quote.id, 'exec-lost');
+    expect([retried.status, retried.body.status, retried.body.transaction?.id]).toEqual([200, 'APPROVED', quote.transactionId]);
+    const done = await eventually(
+      () => transactionOf(s, quote.transactionId),
+      (t) => t.status === 'COMPLETED',
+      20_000,
+    );
+    expect(done.status).toBe('COMPLETED');
+    expect(await balanceOf(s)).toBe(FUNDS - quote.totalSendingAmount);
+    // Another request is still a repeat.
+    expect((await execute(s, quote.id, 'another')).status).toBe(409);
+    expect((await runLedgerAudit(h.orm.em.fork())).findings).toEqual([]);
   });
 
   test('transfers out and in: TRANSFER_OUT / TRANSFER_IN actions with their transferDetails, executed at once', async () => {
