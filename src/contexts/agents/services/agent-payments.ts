@@ -190,19 +190,29 @@ export async function agentTransfer(
     destinationAccountId: body.destination.accountId,
   };
   const key = agentScopedKey(agent.id, call.idempotencyKey);
-  const { quote } = await sameCurrencyTransfer(
-    {
-      em,
-      deps: call.deps,
-      platformId: agent.platformId,
-      environment: call.environment,
-      agentId: agent.id,
-      ...(key ? { idempotencyKey: key } : {}),
-      beforeExecution: (q) => recordAgentQuote(em, agent, q, kind, details),
-    },
-    transfer,
-  );
-  return actionOf(em, quote);
+  let recorded: string | undefined;
+  try {
+    const { quote } = await sameCurrencyTransfer(
+      {
+        em,
+        deps: call.deps,
+        platformId: agent.platformId,
+        environment: call.environment,
+        agentId: agent.id,
+        ...(key ? { idempotencyKey: key } : {}),
+        beforeExecution: async (q) => {
+          recorded = q.id;
+          await recordAgentQuote(em, agent, q, kind, details);
+        },
+      },
+      transfer,
+    );
+    return await actionOf(em, quote);
+  } catch (err) {
+    // A refused transfer's quote is withdrawn by the payments context: the agent's record of it goes too.
+    if (recorded && !(await em.fork().findOne(Quote, { id: recorded }, { fields: ['id'] }))) await em.fork().nativeDelete(AgentQuote, { quoteId: recorded });
+    throw err;
+  }
 }
 
 /** The action the quote's execution recorded, as it is now. */

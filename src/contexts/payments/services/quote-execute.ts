@@ -3,7 +3,7 @@ import type { Client } from '@temporalio/client';
 import type { PaymentExecution } from '../../../../workflows/payments/definitions';
 import { SCA_AUTHORIZATION_GATE, type ChallengeKind, type ScaCodeSender } from '../../sca';
 import type { SignedCall, SignedRequestChallenge } from '../../wallet-auth';
-import { DomainError } from '../../../domain/errors';
+import { DomainError, type ErrorCode } from '../../../domain/errors';
 import { confirmExecution, executeQuote } from '../../../temporal/starters/quote';
 import { startScaChallenge } from '../../../temporal/starters/sca-challenge';
 import { isPending, type QuoteChallenge } from '../domain/quote-challenge';
@@ -145,13 +145,48 @@ async function fromWallet(em: EntityManager, deps: ExecutionDeps, quote: Quote, 
   return answered(em, deps, quote, outcome.executed);
 }
 
-/** Executes a quote the request itself created (immediatelyExecute, a transfer): no wallet signs it. */
+/** Codes that say nothing was refused (the service or the engine failed): the quote is kept for the request's retry. */
+const NOT_REFUSALS: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['INTERNAL_ERROR', 'NOT_IMPLEMENTED', 'SERVICE_UNAVAILABLE']);
+
+/**
+ * Executes a quote the request itself created (immediatelyExecute, a transfer): a refusal
+ * answers the request as if nothing had been asked, so the quote and its PENDING transaction,
+ * which the partner was never shown, are withdrawn (a payment refused with 400 is nothing a
+ * partner can list, and its workflow's timer finds nothing to expire or announce).
+ */
 export async function executeQuoteCreatedForRequest(
   em: EntityManager,
   deps: ExecutionDeps,
   request: Omit<ExecuteRequest, 'signedCall'>,
 ): Promise<QuoteExecuted> {
-  return (await executeQuoteForRequest(em, deps, request)) as QuoteExecuted;
+  try {
+    return (await executeQuoteForRequest(em, deps, request)) as QuoteExecuted;
+  } catch (err) {
+    if (err instanceof DomainError && !NOT_REFUSALS.has(err.code)) await withdrawUnexecutedQuote(em, request.quote.id);
+    throw err;
+  }
+}
+
+/**
+ * Deletes a quote and its transaction when the quote is still as it was made: PENDING, never
+ * executed, held by nothing (its transaction PENDING, so nothing was booked or announced). Locked
+ * as an execution locks them, so an execution and a withdrawal never both happen. True when withdrawn.
+ */
+export async function withdrawUnexecutedQuote(em: EntityManager, quoteId: string): Promise<boolean> {
+  const deleted = await em
+    .fork()
+    .getConnection()
+    .execute<{ id: string }[]>(
+      `with q as (
+       delete from quotes where id = (
+         select q.id from quotes q join transactions t on t.id = q.transaction_id
+          where q.id = ? and q.status = 'PENDING' and q.executed_at is null and q.held_by is null and t.status = 'PENDING'
+          for update of q, t)
+       returning transaction_id)
+     delete from transactions where id in (select transaction_id from q) returning id`,
+      [quoteId],
+    );
+  return deleted.length > 0;
 }
 
 /** The quote as its execution left it (PROCESSING, or held by a gate, with the SCA challenge that holds it): every answer to one request is the same. */

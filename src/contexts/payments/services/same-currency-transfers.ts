@@ -91,7 +91,8 @@ export interface TransferCaller {
  * the amount locked on the sending side, executed at once — so they have the same gates, ledger
  * path, sandbox rows and webhooks as any quote: a transfer-out is a payout, a transfer-in a pull
  * from the customer's external account into its internal account. Used by the platform's
- * /transfer-in|out and the agents' mirrors of them. Executed by the one execute use case.
+ * /transfer-in|out and the agents' mirrors of them. Executed as every quote created for its request
+ * is: a refusal withdraws the quote and its transaction (nothing to list), a gate's hold is answered.
  */
 export async function sameCurrencyTransfer(caller: TransferCaller, transfer: SameCurrencyTransfer) {
   const { em, platformId, idempotencyKey } = caller;
