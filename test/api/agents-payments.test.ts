@@ -2,7 +2,10 @@ import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { ExternalAccount } from '../../src/contexts/external-accounts/entities';
 import { runLedgerAudit } from '../../src/contexts/ledger-audit';
+import { EXECUTION_GATES } from '../../src/contexts/execution-gates';
 import { Quote } from '../../src/contexts/payments/entities';
+import { executionRequestKey } from '../../src/contexts/payments/domain/execution-attempts';
+import { executeQuote as executeQuoteStep } from '../../src/contexts/payments/services/quote-execution';
 import { eventually } from '../support/eventually';
 import { eurAccount, ibanOf, usdAccount } from '../support/external-account-fixtures';
 import { Api, BASE, Harness } from '../support/harness';
@@ -302,6 +305,29 @@ describe('AUTO: the action runs at once', () => {
     expect(platforms.body.id).not.toBe(mine.id);
   });
 
+  test("an execution the workflow never heard of (its update lost with the task that ran it) is given to the workflow by the agent's retry: the payment completes", async () => {
+    const s = await setup();
+    const quote = await agentQuote(s);
+    // What a workflow task the server lost leaves behind: the execution step committed (the policy judged it), the workflow still waiting.
+    const requestKey = executionRequestKey(`agent:${s.agentId}:exec-lost`);
+    const step = await executeQuoteStep(h.orm.em.fork(), { quoteId: quote.id, requestKey }, EXECUTION_GATES);
+    expect(step).toMatchObject({ alreadyExecuted: false, transactionId: quote.transactionId });
+    expect(await transactionOf(s, quote.transactionId)).toMatchObject({ status: 'PROCESSING' });
+    // The agent's retry of that request.
+    const retried = await execute(s, quote.id, 'exec-lost');
+    expect([retried.status, retried.body.status, retried.body.transaction?.id]).toEqual([200, 'APPROVED', quote.transactionId]);
+    const done = await eventually(
+      () => transactionOf(s, quote.transactionId),
+      (t) => t.status === 'COMPLETED',
+      20_000,
+    );
+    expect(done.status).toBe('COMPLETED');
+    expect(await balanceOf(s)).toBe(FUNDS - quote.totalSendingAmount);
+    // Another request is still a repeat.
+    expect((await execute(s, quote.id, 'another')).status).toBe(409);
+    expect((await runLedgerAudit(h.orm.em.fork())).findings).toEqual([]);
+  });
+
   test('transfers out and in: TRANSFER_OUT / TRANSFER_IN actions with their transferDetails, executed at once', async () => {
     const s = await setup();
     const out = await s.agent.post('/agents/me/transfer-out', { source: { accountId: s.usd }, destination: { accountId: s.usBank }, amount: 2_500 });
@@ -337,7 +363,7 @@ describe('APPROVAL_REQUIRED and thresholds: the action waits for the platform', 
 
   test('held PENDING_APPROVAL: nothing moved, the transaction PENDING, AGENT_ACTION.PENDING_APPROVAL, listed in the approvals', async () => {
     const { s, quote, action } = await pending();
-    expect(action).toMatchObject({ status: 'PENDING_APPROVAL', type: 'EXECUTE_QUOTE', quote: { id: quote.id } });
+    expect(action).toMatchObject({ status: 'PENDING_APPROVAL', type: 'EXECUTE_QUOTE', quote: { id: quote.id, transactionId: quote.transactionId } });
     expect(await transactionOf(s, quote.transactionId)).toMatchObject({ status: 'PENDING' });
     expect(await balanceOf(s)).toBe(FUNDS);
     await h.receiver.waitFor(() => actionHooks(action.id).length > 0);
@@ -365,6 +391,40 @@ describe('APPROVAL_REQUIRED and thresholds: the action waits for the platform', 
       extra: ({ usd }) => ({ accountRestrictions: { accountRules: [{ accountId: usd, executionMode: 'APPROVAL_REQUIRED' }] } }),
     });
     expect(action.status).toBe('PENDING_APPROVAL');
+  });
+
+  test('the action shows no transaction while PENDING_APPROVAL or REJECTED (its answer, its webhook, every read of it); once approved it does', async () => {
+    const options: PolicyOptions = { extra: () => ({ approvalThresholds: { currency: 'USD', amount: 5_000 } }) };
+    const { s, quote, action } = await pending(options, 10_000);
+    expect(action.status).toBe('PENDING_APPROVAL');
+    const reads = async (actionId: string) => [
+      (await s.agent.get(`/agents/me/actions/${actionId}`)).body,
+      (await s.agent.get('/agents/me/actions')).body.data.find((a: { id: string }) => a.id === actionId),
+      (await s.p.api.get('/agents/approvals')).body.data.find((a: { id: string }) => a.id === actionId),
+    ];
+    for (const view of [action, ...(await reads(action.id))]) {
+      expect(view).toMatchObject({ id: action.id, status: 'PENDING_APPROVAL', quote: { transactionId: quote.transactionId } });
+      expect(view).not.toHaveProperty('transaction');
+    }
+    await h.receiver.waitFor(() => actionHooks(action.id).length > 0);
+    expect(actionHooks(action.id)[0]!.data).not.toHaveProperty('transaction');
+
+    const rejected = await reject(s, action.id, 'no');
+    expect([rejected.status, rejected.body.status]).toEqual([200, 'REJECTED']);
+    expect(rejected.body).not.toHaveProperty('transaction');
+    await h.receiver.waitFor(() => actionHooks(action.id).length === 2);
+    expect(actionHooks(action.id)[1]).toMatchObject({ type: 'AGENT_ACTION.REJECTED' });
+    expect(actionHooks(action.id)[1]!.data).not.toHaveProperty('transaction');
+    for (const view of (await reads(action.id)).slice(0, 2)) {
+      expect(view.status).toBe('REJECTED');
+      expect(view).not.toHaveProperty('transaction');
+    }
+
+    const next = await execute(s, (await agentQuote(s, 10_000)).id);
+    expect(next.body.status).toBe('PENDING_APPROVAL');
+    const approved = await approve(s, next.body.id);
+    expect(approved.body).toMatchObject({ status: 'APPROVED', transaction: { id: next.body.quote.transactionId } });
+    expect((await s.agent.get(`/agents/me/actions/${next.body.id}`)).body).toMatchObject({ transaction: { id: next.body.quote.transactionId } });
   });
 
   test('approve: executed once, APPROVED, the ledger clean; approved again is 409; concurrent approvals are one decision', async () => {
@@ -448,9 +508,10 @@ describe('APPROVAL_REQUIRED and thresholds: the action waits for the platform', 
     const out = await s.agent.post('/agents/me/transfer-out', { source: { accountId: s.usd }, destination: { accountId: s.usBank }, amount: 2_500 });
     expect([out.status, out.body.status, out.body.type]).toEqual([201, 'PENDING_APPROVAL', 'TRANSFER_OUT']);
     expect(await balanceOf(s)).toBe(FUNDS);
+    expect(out.body).not.toHaveProperty('transaction');
     const approved = await approve(s, out.body.id);
     expect([approved.status, approved.body.status]).toEqual([200, 'APPROVED']);
-    await completed(s, out.body.transaction.id);
+    await completed(s, approved.body.transaction.id);
     expect(await balanceOf(s)).toBeLessThan(FUNDS);
   });
 

@@ -3,7 +3,6 @@ import type { Caller } from '../../../api/context';
 import type { HandlerContext } from '../../../api/route';
 import { defineRoute } from '../../../api/route';
 import { errorResponses, IdParam } from '../../../api/schemas/common';
-import { challengeHeldExecution } from '../../payments';
 import { findAgent } from '../services/agent-lookup';
 import { agentTransfer, createAgentQuote, executeAgentQuote, type AgentCall } from '../services/agent-payments';
 import { AgentActionSchema } from './schemas';
@@ -24,8 +23,7 @@ async function callOf(ctx: Pick<HandlerContext<unknown, unknown, unknown>, 'em' 
   const caller: Caller = ctx.caller;
   return {
     em: ctx.em,
-    temporal: ctx.deps.temporal,
-    ...(ctx.deps.taskQueue ? { taskQueue: ctx.deps.taskQueue } : {}),
+    deps: ctx.deps,
     environment: caller.environment,
     agent: await findAgent(ctx.em, caller.platformId, caller.agent!.agentId),
     ...(ctx.idempotencyKey ? { idempotencyKey: ctx.idempotencyKey } : {}),
@@ -33,7 +31,7 @@ async function callOf(ctx: Pick<HandlerContext<unknown, unknown, unknown>, 'em' 
 }
 
 const actionAnswer =
-  "The agent's action: APPROVED with its transaction when the policy lets it run at once, PENDING_APPROVAL (its transaction PENDING, nothing moved) while the platform decides (POST /agents/{agentId}/actions/{actionId}/approve or /reject, or POST /transactions/{transactionId}/approve or /reject), for at most 24 hours";
+  "The agent's action: APPROVED with its transaction when the policy lets it run at once, PENDING_APPROVAL (without its transaction until approved; the quote names it, nothing moved) while the platform decides (POST /agents/{agentId}/actions/{actionId}/approve or /reject, or POST /transactions/{transactionId}/approve or /reject), for at most 24 hours";
 
 export const agentPaymentRoutes = [
   defineRoute({
@@ -82,10 +80,7 @@ export const agentPaymentRoutes = [
       ...policyRefusals,
     },
     handler: async (ctx) => {
-      const action = await executeAgentQuote(await callOf(ctx), ctx.params.quoteId);
-      // The policy passed it and the SCA gate holds it: the customer's challenge is issued now (the action is the answer).
-      await challengeHeldExecution(ctx.em, ctx.deps, ctx.params.quoteId);
-      return { status: 200, body: action };
+      return { status: 200, body: await executeAgentQuote(await callOf(ctx), ctx.params.quoteId) };
     },
   }),
   defineRoute({

@@ -3,7 +3,7 @@ import { z } from '../../../api/openapi-registry';
 import { errorResponses, ID_PARAMS, IdParam } from '../../../api/schemas/common';
 import type { AgentPolicy, AgentPolicyUpdate } from '../domain/agent-policy';
 import { decideAgentAction, findAction, listActions } from '../services/agent-actions';
-import { challengeHeldExecution } from '../../payments';
+import { answerHold } from '../../payments';
 import { findAgent } from '../services/agent-lookup';
 import { agentView, agentViews, deviceCodeView } from '../services/agent-views';
 import { usageOf } from '../services/agent-usage';
@@ -182,7 +182,7 @@ export const managementRoutes = [
       const action = await findAction(em, caller.platformId, params.agentId, params.actionId);
       const decided = await decideAgentAction(em, deps.temporal, action, { decision: 'APPROVE' });
       // Approved, the SCA gate may hold the payment for its customer: the customer's challenge is issued now.
-      if (action.quoteId) await challengeHeldExecution(em, deps, action.quoteId);
+      if (action.quoteId) await answerHold(em, deps, action.quoteId);
       return { status: 200, body: decided };
     },
   }),

@@ -1,11 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Client } from '@temporalio/client';
-import { randomUUID } from 'node:crypto';
 import { ExternalAccount } from '../../external-accounts';
 import { InternalAccount } from '../../ledger';
 import {
   createQuote,
-  executeQuoteRequest,
+  executeQuoteForRequest,
+  executionRequestKey,
   Quote,
   quoteIds,
   readQuoteRequestRows,
@@ -14,6 +13,7 @@ import {
   startQuoteWorkflow,
   transferInOf,
   transferOutOf,
+  type ExecutionDeps,
   type QuoteRequest,
 } from '../../payments';
 import { Platform, type Environment } from '../../platforms';
@@ -26,8 +26,8 @@ import { actionViews } from './agent-views';
 
 export interface AgentCall {
   em: EntityManager;
-  temporal: Client;
-  taskQueue?: string;
+  /** The engine and what answering a gate's hold needs (the payments context's execute use case). */
+  deps: ExecutionDeps;
   environment: Environment;
   agent: Agent;
   /** The request's Idempotency-Key as the agent sent it. */
@@ -124,7 +124,7 @@ export async function createAgentQuote(call: AgentCall, request: QuoteRequest & 
   const quote = await createQuote(em, { platform, environment: call.environment, request, agentId: agent.id, ...(key ? { idempotencyKey: key } : {}) });
   await recordAgentQuote(em, agent, quote, 'EXECUTE_QUOTE');
   try {
-    await startQuoteWorkflow(call.temporal, quote, call.taskQueue ? { taskQueue: call.taskQueue } : {});
+    await startQuoteWorkflow(call.deps.temporal, quote, call.deps.taskQueue ? { taskQueue: call.deps.taskQueue } : {});
   } catch (err) {
     // Recorded already; executing it starts its workflow, and an unexecuted one simply cannot be executed after expiresAt.
     logger.error({ err, quoteId: quote.id }, 'could not start the quote workflow');
@@ -149,39 +149,19 @@ async function recordAgentQuote(em: EntityManager, agent: Agent, quote: Quote, a
     .execute('run');
 }
 
-function alreadyExecuted(quote: Quote): DomainError {
-  return new DomainError('CONFLICT', 'The quote has already been executed', { transactionId: quote.transactionId });
-}
-
 /**
  * POST /agents/me/quotes/{quoteId}/execute: a quote the agent made (any other is not found),
- * executed through the payment's workflow as POST /quotes/{id}/execute does. The policy gate
- * judges it there: refused (403), approved (the payment runs) or held for the platform's approval.
- * Answered with the agent's action.
+ * executed by the payments context's one execute use case, as POST /quotes/{id}/execute is (a
+ * retry re-sends an execution the workflow may have lost; a gate's hold is answered). The policy
+ * gate judges it there: refused (403), approved (the payment runs) or held for the platform's
+ * approval. Answered with the agent's action.
  */
 export async function executeAgentQuote(call: AgentCall, quoteId: string) {
   const { em, agent } = call;
   const mine = await em.findOne(AgentQuote, { quoteId, agentId: agent.id, platformId: agent.platformId });
   const quote = mine ? await em.findOne(Quote, { id: quoteId, platformId: agent.platformId }) : null;
   if (!quote) throw DomainError.notFound('Quote');
-  const requestKey = agentScopedKey(agent.id, call.idempotencyKey) ?? `request:${randomUUID()}`;
-  if (quote.executedAt) {
-    if (quote.executionKey !== requestKey) throw alreadyExecuted(quote);
-    return actionOf(em, quote);
-  }
-  let executed: Awaited<ReturnType<typeof executeQuoteRequest>>;
-  try {
-    executed = await executeQuoteRequest(call.temporal, quote, { requestKey, ...(call.taskQueue ? { taskQueue: call.taskQueue } : {}) });
-  } catch (err) {
-    // Not a refusal (an engine error: a run can close before it answered every update): the quote
-    // says whether, and by which request, it was executed — as POST /quotes/{id}/execute does.
-    if (err instanceof DomainError) throw err;
-    const now = await em.fork().findOneOrFail(Quote, { id: quote.id });
-    if (!now.executedAt) throw err;
-    if (now.executionKey !== requestKey) throw alreadyExecuted(now);
-    return actionOf(em, now);
-  }
-  if (executed.repeat) throw alreadyExecuted(quote);
+  await executeQuoteForRequest(em, call.deps, { quote, requestKey: executionRequestKey(agentScopedKey(agent.id, call.idempotencyKey)) });
   return actionOf(em, quote);
 }
 
@@ -210,20 +190,29 @@ export async function agentTransfer(
     destinationAccountId: body.destination.accountId,
   };
   const key = agentScopedKey(agent.id, call.idempotencyKey);
-  const { quote } = await sameCurrencyTransfer(
-    {
-      em,
-      temporal: call.temporal,
-      ...(call.taskQueue ? { taskQueue: call.taskQueue } : {}),
-      platformId: agent.platformId,
-      environment: call.environment,
-      agentId: agent.id,
-      ...(key ? { idempotencyKey: key } : {}),
-      beforeExecution: (q) => recordAgentQuote(em, agent, q, kind, details),
-    },
-    transfer,
-  );
-  return actionOf(em, quote);
+  let recorded: string | undefined;
+  try {
+    const { quote } = await sameCurrencyTransfer(
+      {
+        em,
+        deps: call.deps,
+        platformId: agent.platformId,
+        environment: call.environment,
+        agentId: agent.id,
+        ...(key ? { idempotencyKey: key } : {}),
+        beforeExecution: async (q) => {
+          recorded = q.id;
+          await recordAgentQuote(em, agent, q, kind, details);
+        },
+      },
+      transfer,
+    );
+    return await actionOf(em, quote);
+  } catch (err) {
+    // A refused transfer's quote is withdrawn by the payments context: the agent's record of it goes too.
+    if (recorded && !(await em.fork().findOne(Quote, { id: recorded }, { fields: ['id'] }))) await em.fork().nativeDelete(AgentQuote, { quoteId: recorded });
+    throw err;
+  }
 }
 
 /** The action the quote's execution recorded, as it is now. */

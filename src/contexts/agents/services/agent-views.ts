@@ -30,6 +30,9 @@ export function deviceCodeView(code: string, row: AgentDeviceCode) {
   return { code, agentId: row.agentId, expiresAt: row.expiresAt.toISOString(), redeemed: !!row.redeemedAt };
 }
 
+/** An action's transaction is the reference's once the action is approved: absent while it waits for approval or after its rejection (nothing ran). */
+const showsTransaction = (action: AgentAction) => action.status !== 'PENDING_APPROVAL' && action.status !== 'REJECTED';
+
 /** Actions as the reference's AgentAction: with the customer's platformCustomerId, the quote and the resulting transaction. */
 export async function actionViews(em: EntityManager, actions: AgentAction[]) {
   if (actions.length === 0) return [];
@@ -39,12 +42,15 @@ export async function actionViews(em: EntityManager, actions: AgentAction[]) {
   const transactions = await transactionViewsByIds(
     em,
     platformId,
-    actions.map((a) => a.transactionId).filter((id): id is string => !!id),
+    actions
+      .filter(showsTransaction)
+      .map((a) => a.transactionId)
+      .filter((id): id is string => !!id),
   );
   return Promise.all(
     actions.map(async (action) => {
       const quote = action.quoteId ? await findQuoteView(em, platformId, action.quoteId) : null;
-      const transaction = action.transactionId ? transactions.get(action.transactionId) : undefined;
+      const transaction = action.transactionId && showsTransaction(action) ? transactions.get(action.transactionId) : undefined;
       const details = action.transferDetails;
       return {
         id: action.id,

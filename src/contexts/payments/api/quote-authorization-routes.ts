@@ -11,7 +11,8 @@ import { isPending, type QuoteChallenge } from '../domain/quote-challenge';
 import { challengeWorkflowInput } from '../services/quote-workflow-input';
 import { quoteView } from '../services/quotes';
 import { QuoteSchema } from './quote-schemas';
-import { assertScaCustomer, findQuote, startChallengeWorkflow } from './quote-routes';
+import { startChallengeWorkflow } from '../services/quote-execute';
+import { assertScaCustomer, findQuote } from './quote-routes';
 
 const TAGS = ['Strong Customer Authentication'];
 

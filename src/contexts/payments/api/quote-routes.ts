@@ -2,23 +2,18 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { Platform } from '../../platforms';
 import { Quote, Transaction } from '../entities';
 import { transactionViews } from '../services/transaction-views';
-import type { ApiDeps } from '../../../api/context';
 import { defineRoute } from '../../../api/route';
 import { errorResponses, IdParam, moneyMovementRefusals } from '../../../api/schemas/common';
 import { DomainError } from '../../../domain/errors';
 import { logger } from '../../../logger';
 import { executionRequestKey } from '../domain/execution-attempts';
-import { confirmExecution, executeQuote, startQuote } from '../../../temporal/starters/quote';
-import { challengeWorkflowInput, workflowInput } from '../services/quote-workflow-input';
+import { startQuote } from '../../../temporal/starters/quote';
+import { workflowInput } from '../services/quote-workflow-input';
 import { createQuote, quoteIds, quoteView, readQuoteRequestRows, type QuoteRequest } from '../services/quotes';
 import { signedCallOf, SignedRequestChallengeSchema, WalletSignatureHeadersSchema } from '../../../api/wallet-signature';
-import type { SignedCall } from '../../wallet-auth';
-import { executeFromWallet, walletSourceOf } from '../services/wallet-execution';
+import { executedQuoteView, executeQuoteCreatedForRequest, executeQuoteForRequest, issueChallenge } from '../services/quote-execute';
 import { QuoteRequestSchema, QuoteSchema } from './quote-schemas';
-import { startScaChallenge } from '../../../temporal/starters/sca-challenge';
-import { loadScaCustomer, SCA_AUTHORIZATION_GATE, type ChallengeKind } from '../../sca';
-import { isPending, type QuoteChallenge } from '../domain/quote-challenge';
-import { challengeQuote, type ChallengeDeps } from '../services/quote-authorization';
+import { loadScaCustomer } from '../../sca';
 
 const TAGS = ['Cross-Currency Transfers'];
 
@@ -38,62 +33,6 @@ export async function currentTransactionView(em: EntityManager, transactionId: s
 export async function assertScaCustomer(em: EntityManager, q: Quote): Promise<void> {
   if (!q.customerId) throw new DomainError('CONFLICT', "Strong Customer Authentication is not required: the quote is the platform's own");
   await loadScaCustomer(em, q.platformId, q.customerId);
-}
-
-/** What issuing an SCA challenge needs from the API's dependencies. */
-export function challengeDeps(deps: ApiDeps): ChallengeDeps {
-  return {
-    masterKey: deps.config.masterKey,
-    ...(deps.scaCodeSender ? { sender: deps.scaCodeSender } : {}),
-    ...(deps.scaChallengeTtlMs ? { ttlMs: deps.scaChallengeTtlMs } : {}),
-  };
-}
-
-/** Starts the workflow of a challenge the quote carries (recorded first; the stranded sweep starts it if this fails). */
-export async function startChallengeWorkflow(deps: ApiDeps, q: Quote, challenge: QuoteChallenge): Promise<void> {
-  await startScaChallenge(deps.temporal, challengeWorkflowInput(q, challenge), { taskQueue: deps.taskQueue });
-}
-
-/**
- * The quote's challenge, issued now if it carries none (recorded first), and its workflow
- * started (or joined; the stranded sweep starts it if this process dies first).
- */
-async function challenge(em: EntityManager, deps: ApiDeps, q: Quote, kind: ChallengeKind): Promise<QuoteChallenge> {
-  const issued = await challengeQuote(em, q.id, kind, challengeDeps(deps));
-  if (isPending(issued)) await startChallengeWorkflow(deps, q, issued);
-  return issued;
-}
-
-/**
- * The SCA challenge of a payment that a call other than POST /quotes/{id}/execute left waiting for
- * its customer (an agent's execution, a platform's approval after which the SCA gate held it):
- * issued if the quote is held by the SCA gate and carries none pending, its workflow started.
- * Nothing for a quote held otherwise or not at all.
- */
-export async function challengeHeldExecution(em: EntityManager, deps: ApiDeps, quoteId: string): Promise<QuoteChallenge | undefined> {
-  const q = await em.fork().findOneOrFail(Quote, { id: quoteId });
-  if (q.status !== 'PENDING_AUTHORIZATION' || q.heldBy !== SCA_AUTHORIZATION_GATE) return undefined;
-  return challenge(em, deps, q, 'HELD_EXECUTION');
-}
-
-async function execute(deps: ApiDeps, q: Quote, idempotencyKey: string | undefined) {
-  return executeQuote(deps.temporal, workflowInput(q), { requestKey: executionRequestKey(idempotencyKey), taskQueue: deps.taskQueue });
-}
-
-/** The quote as its execution left it (PROCESSING, or held by a gate, with the SCA challenge that holds it): every answer to one request is the same. */
-function executedQuoteView(q: Quote, held?: { status: Quote['status'] }, scaChallenge?: QuoteChallenge) {
-  return quoteView(
-    Object.assign(
-      Object.create(Object.getPrototypeOf(q) as object) as Quote,
-      q,
-      { status: held?.status ?? 'PROCESSING' },
-      scaChallenge ? { scaChallenge } : {},
-    ),
-  );
-}
-
-function alreadyExecuted(q: Quote): DomainError {
-  return new DomainError('CONFLICT', 'The quote has already been executed', { transactionId: q.transactionId });
 }
 
 export const quoteRoutes = [
@@ -138,9 +77,8 @@ export const quoteRoutes = [
         request: body as QuoteRequest,
         ...(idempotencyKey ? { idempotencyKey } : {}),
       });
-      let held: Awaited<ReturnType<typeof execute>>['held'];
       if (body.immediatelyExecute) {
-        held = (await execute(deps, q, idempotencyKey)).held;
+        await executeQuoteCreatedForRequest(em, deps, { quote: q, requestKey: executionRequestKey(idempotencyKey) });
       } else {
         try {
           await startQuote(deps.temporal, workflowInput(q), { taskQueue: deps.taskQueue });
@@ -151,10 +89,9 @@ export const quoteRoutes = [
       }
       // SCA: a real-time quote of a customer of an SCA region is answered 202 with its challenge and without payment instructions.
       if (q.status === 'PENDING_AUTHORIZATION') {
-        await challenge(em, deps, q, 'QUOTE_FUNDING');
+        await issueChallenge(em, deps, q, 'QUOTE_FUNDING');
         return { status: 202, body: quoteView(await em.fork().findOneOrFail(Quote, { id: q.id })) };
       }
-      if (held?.gate === SCA_AUTHORIZATION_GATE) await challenge(em, deps, q, 'HELD_EXECUTION');
       // Read again: an immediate execution has moved it on.
       return { status: 201, body: quoteView(body.immediatelyExecute ? await em.fork().findOneOrFail(Quote, { id: q.id }) : q) };
     },
@@ -212,46 +149,13 @@ export const quoteRoutes = [
       ...moneyMovementRefusals,
     },
     handler: async ({ em, caller, params, deps, req, idempotencyKey }) => {
-      const found = await findQuote(em, caller.platformId, params.quoteId);
-      const requestKey = executionRequestKey(idempotencyKey);
-      const wallet = await walletSourceOf(em, found);
-      // A signed retry goes to its request first: replayed after it was used, it is refused, not answered as executed.
-      if (wallet && req.get('request-id') !== undefined) return walletExecution(em, deps, found, signedCallOf(req, caller, wallet.id), requestKey);
-      // Executed before: the quote records by which request. Its own retry makes sure the workflow has it.
-      if (found.executedAt) {
-        if (found.executionKey !== requestKey) throw alreadyExecuted(found);
-        await confirmExecution(deps.temporal, found.transactionId, requestKey);
-        return { status: 200 as const, body: executedQuoteView(found) };
-      }
-      if (wallet) return walletExecution(em, deps, found, signedCallOf(req, caller, wallet.id), requestKey);
-      let executed: Awaited<ReturnType<typeof executeQuote>>;
-      try {
-        executed = await executeQuote(deps.temporal, workflowInput(found), { requestKey, taskQueue: deps.taskQueue });
-      } catch (err) {
-        // Not a refusal (an engine error: under a burst, a run can close before it answered every
-        // update): the quote says whether, and by which request, it was executed.
-        if (err instanceof DomainError) throw err;
-        const now = await em.fork().findOneOrFail(Quote, { id: found.id });
-        if (!now.executedAt) throw err;
-        if (now.executionKey !== requestKey) throw alreadyExecuted(now);
-        // Executed by this request, but the update may have been lost with the task that executed it.
-        await confirmExecution(deps.temporal, now.transactionId, requestKey);
-        return { status: 200 as const, body: executedQuoteView(now) };
-      }
-      if (executed.repeat) throw alreadyExecuted(found);
-      // SCA: the execution is held until the customer authorizes it; the answer carries the challenge.
-      const sca = executed.held?.gate === SCA_AUTHORIZATION_GATE ? await challenge(em, deps, found, 'HELD_EXECUTION') : undefined;
-      return { status: 200 as const, body: executedQuoteView(found, executed.held, sca) };
+      const outcome = await executeQuoteForRequest(em, deps, {
+        quote: await findQuote(em, caller.platformId, params.quoteId),
+        requestKey: executionRequestKey(idempotencyKey),
+        signedCall: (walletAccountId) => signedCallOf(req, caller, walletAccountId),
+      });
+      if ('signatureRequired' in outcome) return { status: 202 as const, body: outcome.signatureRequired };
+      return { status: 200 as const, body: executedQuoteView(outcome) };
     },
   }),
 ];
-
-/** An execution from an embedded wallet: executed (200, the quote as it left it) or held for its signature (202, the challenge). */
-async function walletExecution(em: EntityManager, deps: ApiDeps, found: Quote, call: SignedCall, requestKey: string) {
-  const outcome = await executeFromWallet(em, { temporal: deps.temporal, taskQueue: deps.taskQueue }, { quote: found, call, requestKey });
-  if ('challenge' in outcome) return { status: 202 as const, body: outcome.challenge };
-  if (outcome.executed.repeat) throw alreadyExecuted(found);
-  // The wallet's owner signed; a customer of an SCA region still authorizes the payment.
-  const sca = outcome.executed.held?.gate === SCA_AUTHORIZATION_GATE ? await challenge(em, deps, found, 'HELD_EXECUTION') : undefined;
-  return { status: 200 as const, body: executedQuoteView(found, outcome.executed.held, sca) };
-}

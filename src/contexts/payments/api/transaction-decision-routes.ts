@@ -3,7 +3,8 @@ import { errorResponses, IdParam } from '../../../api/schemas/common';
 import { z } from '../../../api/openapi-registry';
 import { decidePendingTransaction } from '../services/transaction-decisions';
 import { Transaction } from '../entities';
-import { challengeHeldExecution, currentTransactionView } from './quote-routes';
+import { answerHold } from '../services/quote-execute';
+import { currentTransactionView } from './quote-routes';
 import { TransactionSchema } from './schemas';
 
 const ApprovePaymentRequestSchema = z
@@ -65,7 +66,7 @@ export const transactionDecisionRoutes = [
       );
       // An approved payment a later gate holds for its customer's SCA proof: the customer's challenge is issued now.
       const quoteId = (await em.fork().findOneOrFail(Transaction, { id })).quoteId;
-      if (quoteId) await challengeHeldExecution(em, deps, quoteId);
+      if (quoteId) await answerHold(em, deps, quoteId);
       return { status: 200, body: await currentTransactionView(em, id) };
     },
   }),

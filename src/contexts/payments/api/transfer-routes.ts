@@ -10,18 +10,17 @@ async function platformTransfer(
   { em, caller, deps, idempotencyKey }: Pick<HandlerContext<unknown, unknown, unknown>, 'em' | 'caller' | 'deps' | 'idempotencyKey'>,
   transfer: SameCurrencyTransfer,
 ) {
-  const { executed } = await sameCurrencyTransfer(
+  const { quote } = await sameCurrencyTransfer(
     {
       em,
-      temporal: deps.temporal,
-      ...(deps.taskQueue ? { taskQueue: deps.taskQueue } : {}),
+      deps,
       platformId: caller.platformId,
       environment: caller.environment,
       ...(idempotencyKey ? { idempotencyKey } : {}),
     },
     transfer,
   );
-  return { status: 201, body: await currentTransactionView(em, executed.transactionId) };
+  return { status: 201, body: await currentTransactionView(em, quote.transactionId) };
 }
 
 export const transferRoutes = [

@@ -346,10 +346,14 @@ export interface QuoteExpiry {
   executedAlready?: { requestKey?: string };
 }
 
-/** A quote nobody executed in time: it and its transaction are EXPIRED (nothing was held). */
+/**
+ * A quote nobody executed in time: it and its transaction are EXPIRED (nothing was held). A quote
+ * withdrawn after its request's refusal (executeQuoteCreatedForRequest) is gone: nothing to expire or announce.
+ */
 export async function expireQuote(em: EntityManager, input: { quoteId: string }): Promise<QuoteExpiry> {
   return em.transactional(async (tx) => {
-    const quote = await tx.findOneOrFail(Quote, { id: input.quoteId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    const quote = await tx.findOne(Quote, { id: input.quoteId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    if (!quote) return { events: [] };
     const payment = await tx.findOneOrFail(Transaction, { id: quote.transactionId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     if (quote.executedAt && payment.status === 'PROCESSING')
       return { events: [], executedAlready: quote.executionKey ? { requestKey: quote.executionKey } : {} };

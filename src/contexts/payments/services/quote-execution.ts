@@ -271,7 +271,8 @@ async function lockedForExecution(em: EntityManager, quoteId: string): Promise<{
      where q.id = ? for update of q, t`,
     [quoteId],
   );
-  if (!rows) throw new Error(`quote ${quoteId} not found`);
+  // A quote withdrawn after its request's refusal: refused, not retried for ever.
+  if (!rows) throw DomainError.notFound('Quote');
   return { quote: rows.q!, payment: rows.t!, platform: rows.p! };
 }
 

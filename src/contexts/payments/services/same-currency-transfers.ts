@@ -1,14 +1,12 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Client } from '@temporalio/client';
 import { InternalAccount } from '../../ledger';
 import { ExternalAccount } from '../../external-accounts';
 import { Platform, type Environment } from '../../platforms';
 import { DomainError, type FieldError } from '../../../domain/errors';
-import { executeQuote } from '../../../temporal/starters/quote';
 import { executionRequestKey } from '../domain/execution-attempts';
 import type { Quote } from '../entities';
 import { createQuote, type QuoteRequest } from './quotes';
-import { workflowInput } from './quote-workflow-input';
+import { executeQuoteCreatedForRequest, type ExecutionDeps } from './quote-execute';
 
 export interface SameCurrencyTransfer {
   /** The request's names of the two accounts, for field errors. */
@@ -78,8 +76,7 @@ export function transferFieldProblems(transfer: SameCurrencyTransfer): FieldErro
 
 export interface TransferCaller {
   em: EntityManager;
-  temporal: Client;
-  taskQueue?: string;
+  deps: ExecutionDeps;
   platformId: string;
   environment: Environment;
   idempotencyKey?: string;
@@ -94,7 +91,8 @@ export interface TransferCaller {
  * the amount locked on the sending side, executed at once — so they have the same gates, ledger
  * path, sandbox rows and webhooks as any quote: a transfer-out is a payout, a transfer-in a pull
  * from the customer's external account into its internal account. Used by the platform's
- * /transfer-in|out and the agents' mirrors of them.
+ * /transfer-in|out and the agents' mirrors of them. Executed as every quote created for its request
+ * is: a refusal withdraws the quote and its transaction (nothing to list), a gate's hold is answered.
  */
 export async function sameCurrencyTransfer(caller: TransferCaller, transfer: SameCurrencyTransfer) {
   const { em, platformId, idempotencyKey } = caller;
@@ -132,9 +130,6 @@ export async function sameCurrencyTransfer(caller: TransferCaller, transfer: Sam
     ...(caller.agentId ? { agentId: caller.agentId } : {}),
   });
   await caller.beforeExecution?.(quote);
-  const executed = await executeQuote(caller.temporal, workflowInput(quote), {
-    requestKey: executionRequestKey(idempotencyKey),
-    ...(caller.taskQueue ? { taskQueue: caller.taskQueue } : {}),
-  });
+  const executed = await executeQuoteCreatedForRequest(em, caller.deps, { quote, requestKey: executionRequestKey(idempotencyKey) });
   return { quote, executed };
 }
