@@ -266,6 +266,12 @@ export const REFERENCE_DEVIATIONS: Deviation[] = [
     reason: 'Account types in the spec’s list that the reference lacks, shaped like their neighbours',
   },
   {
+    operation: '*',
+    schemaPath: '#/components/schemas/CryptoNetwork/enum',
+    values: ['ARBITRUM', 'LIGHTNING'],
+    reason: 'A payout to an Arbitrum wallet (a wallet type the reference lacks) or over Lightning names its network in onChainTransaction',
+  },
+  {
     operation: 'GET /exchange-rates',
     schemaPath: '#/components/schemas/PaymentRail/enum',
     values: ['LIGHTNING', 'SOLANA', 'TRON', 'SPARK'],

@@ -42,9 +42,15 @@ const credential = 'agent' as const;
 /** The calling agent (authentication put it there) and its customer. */
 const me = (caller: Caller) => caller.agent!;
 
-const AgentExternalAccountCreateSchema = ExternalAccountCreateSchema.extend({
-  customerId: ExternalAccountCreateSchema.shape.customerId.optional().openapi({ description: "The agent's customer, inferred when left out" }),
-}).openapi('AgentExternalAccountCreateRequest');
+// A schema of its own, not an extension of the platform's: an extension is documented as allOf the
+// platform's request and a closed object of customerId alone, which no body with accountInfo satisfies.
+const AgentExternalAccountCreateSchema = z
+  .object({
+    ...ExternalAccountCreateSchema.shape,
+    customerId: ExternalAccountCreateSchema.shape.customerId.optional().openapi({ description: "The agent's customer, inferred when left out" }),
+  })
+  .strict()
+  .openapi('AgentExternalAccountCreateRequest');
 
 const AgentInternalAccountListQuerySchema = InternalAccountListQuerySchema.omit({ customerId: true });
 // GET /transactions without its customer filters: the agent's customer is the only one.

@@ -2,6 +2,7 @@ import { z } from '../../../api/openapi-registry';
 import { CardTransactionSchema } from '../../cards';
 import { CurrencyAmountSchema, PageQuerySchema, pageOf } from '../../../api/schemas/common';
 import { PAYMENT_RAILS } from '../domain/payment-rails';
+import { ON_CHAIN_NETWORKS } from '../domain/on-chain-transactions';
 import { RateDetailsSchema } from './quote-schemas';
 
 const statuses = ['CREATED', 'PENDING', 'PENDING_AUTHORIZATION', 'PROCESSING', 'COMPLETED', 'REJECTED', 'FAILED', 'REFUNDED', 'EXPIRED'] as const;
@@ -9,6 +10,15 @@ const types = ['INCOMING', 'OUTGOING'] as const;
 
 // Where the money came from and went to: the reference's source and destination variants,
 // discriminated by sourceType / destinationType.
+const OnChainTransactionSchema = z
+  .object({
+    transactionHash: z.string().openapi({
+      description: 'The hash of the transfer, in the form of its network (Solana: Base58 signature; EVM chains: 0x and 64 hex digits; others: 64 hex digits)',
+      example: '0x9f2c6b6f1e0a4d3b8c7e5f4a3b2c1d0e9f8a7b6c5d4e3f2a1b0c9d8e7f6a5b4c',
+    }),
+    network: z.enum(ON_CHAIN_NETWORKS).openapi({ description: 'The network it settled on (a test network for a sandbox platform)', example: 'SOLANA' }),
+  })
+  .openapi('OnChainTransaction', { description: 'The on-chain transfer of this leg, shown once it settled' });
 const AccountTransactionSourceSchema = z
   .object({
     sourceType: z.literal('ACCOUNT'),
@@ -23,6 +33,10 @@ const RealtimeFundingTransactionSourceSchema = z
   .object({
     sourceType: z.literal('REALTIME_FUNDING'),
     currency: z.string().openapi({ example: 'USD' }),
+    cryptoNetwork: z.string().optional().openapi({ description: "Funds sent on a chain: the quote's source.cryptoNetwork", example: 'SOLANA' }),
+    onChainTransaction: OnChainTransactionSchema.optional().openapi({
+      description: 'Funds sent on a chain: the transfer that brought them, once it settled (the payment is then PROCESSING or later)',
+    }),
   })
   .openapi('RealtimeFundingTransactionSource', {
     description:
@@ -37,6 +51,9 @@ const AccountTransactionDestinationSchema = z
     destinationType: z.literal('ACCOUNT'),
     accountId: z.string().openapi({ example: 'InternalAccount:e85dcbd6-dced-4ec4-b756-3c3a9ea3d965' }),
     currency: z.string().optional(),
+    onChainTransaction: OnChainTransactionSchema.optional().openapi({
+      description: 'A payout to an external wallet: the transfer that delivered it, once it settled (COMPLETED)',
+    }),
   })
   .openapi('AccountTransactionDestination');
 const UmaAddressTransactionDestinationSchema = z

@@ -18,6 +18,7 @@ import { readJoined } from '../../../db/joined-rows';
 import { DomainError } from '../../../domain/errors';
 import { derivedId } from '../../../domain/ids';
 import type { FinishedPayment } from '../domain/payment-outcome';
+import { networkOfRail, simulatedOnChainTransaction } from '../domain/on-chain-transactions';
 import { transactionViews } from './transaction-views';
 
 export type RecordedEvent = { eventId: string; type: string };
@@ -157,13 +158,19 @@ async function finish(em: EntityManager, payment: Transaction, quote: Quote, sta
   const now = new Date();
   payment.status = status;
   payment.failureReason = failureReason ?? null;
-  if (status === 'COMPLETED') payment.settledAt = now;
+  if (status === 'COMPLETED') {
+    payment.settledAt = now;
+    // A payout to a wallet settled on its chain: its hash is known from now on (the rail is the wallet's type).
+    const network = networkOfRail(payment.paymentRail);
+    if (network && payment.type === 'OUTGOING')
+      payment.destination = { ...payment.destination, onChainTransaction: simulatedOnChainTransaction(network, payment.id, 'destination') };
+  }
   payment.updatedAt = now;
   quote.status = status;
   quote.updatedAt = now;
   await em.getConnection().execute(
     `with quote as (update quotes set status = ?, updated_at = ? where id = ?)
-     update transactions set status = ?, failure_reason = ?, settled_at = ?, refund = ?, updated_at = ? where id = ?`,
+     update transactions set status = ?, failure_reason = ?, settled_at = ?, refund = ?, destination = ?, updated_at = ? where id = ?`,
     [
       quote.status,
       now,
@@ -172,6 +179,7 @@ async function finish(em: EntityManager, payment: Transaction, quote: Quote, sta
       payment.failureReason,
       payment.settledAt ?? null,
       payment.refund ? JSON.stringify(payment.refund) : null,
+      JSON.stringify(payment.destination),
       now,
       payment.id,
     ],

@@ -11,6 +11,7 @@ import type { ExecutionGate, ExecutionSubject, GateEvent, GateHold } from '../..
 import { payoutPlan, type PayoutPlan } from '../domain/payout-scenarios';
 import { pullPlan, type PullPlan } from '../domain/pull-scenarios';
 import { assertPaidBySendingFunds } from '../domain/quote-funding';
+import { isOnChainNetwork, simulatedOnChainTransaction } from '../domain/on-chain-transactions';
 import { valueIn } from '../domain/pricing/value-in';
 import { assertTransition } from '../domain/transaction-state';
 import {
@@ -294,8 +295,8 @@ async function startProcessing(em: EntityManager, quote: Quote, payment: Transac
   payment.updatedAt = now;
   await em.getConnection().execute(
     `with quote as (update quotes set status = ?, executed_at = ?, execution_key = ?, held_by = null, updated_at = ? where id = ?)
-     update transactions set status = ?, updated_at = ? where id = ?`,
-    [quote.status, now, quote.executionKey ?? null, now, quote.id, payment.status, now, payment.id],
+     update transactions set status = ?, source = ?, updated_at = ? where id = ?`,
+    [quote.status, now, quote.executionKey ?? null, now, quote.id, payment.status, JSON.stringify(payment.source), now, payment.id],
     'run',
     em.getTransactionContext(),
   );
@@ -351,6 +352,9 @@ export async function fundQuote(em: EntityManager, input: { quoteId: string; amo
         throw DomainError.internal(`Execution gate ${gate.name} held arrived funds; it may only pass or refuse them`);
     }
     await receiveFunding(tx, { platformId: quote.platformId, transactionId: payment.id, currency: quote.sendingCurrency, amount: quote.totalSendingAmount });
+    // Funds sent on a chain arrived: the transfer that brought them settled, and its hash is known from now on.
+    if (isOnChainNetwork(quote.source.cryptoNetwork))
+      payment.source = { ...payment.source, onChainTransaction: simulatedOnChainTransaction(quote.source.cryptoNetwork, payment.id, 'source') };
     return funded((await startProcessing(tx, quote, payment)).events, false);
   });
 }

@@ -414,7 +414,12 @@ export async function createQuote(
     source:
       source.accountId || source.pullFrom
         ? { sourceType: 'ACCOUNT', accountId: source.accountId ?? source.pullFrom!.id, currency: sendingCurrency }
-        : { sourceType: 'REALTIME_FUNDING', currency: sendingCurrency },
+        : {
+            sourceType: 'REALTIME_FUNDING',
+            currency: sendingCurrency,
+            // The network the funds are to arrive on; the hash of their transfer joins it once they arrived (fundQuote).
+            ...(source.stored.cryptoNetwork ? { cryptoNetwork: source.stored.cryptoNetwork } : {}),
+          },
     destination: destination.umaAddress
       ? { destinationType: 'UMA_ADDRESS', umaAddress: destination.umaAddress, currency: receivingCurrency, accountId: destination.accountId }
       : { destinationType: 'ACCOUNT', accountId: destination.accountId, currency: receivingCurrency },

@@ -25,12 +25,14 @@ const b64url = (what: string, max = 8192) =>
     .max(max)
     .regex(/^[A-Za-z0-9_-]+={0,2}$/, { message: `${what} must be base64url` });
 
+const PASSKEY_NICKNAME = /^[\p{L}\p{N} ._'()-]+$/u;
 const PasskeyNickname = z
   .string()
   .min(1)
   .max(100)
-  .regex(/^[\p{L}\p{N} ._'()-]+$/u, { message: "letters, digits, spaces and . _ - ' ( ) only" })
-  .openapi({ description: 'The passkey name the user chose (1–100 characters)' });
+  .regex(PASSKEY_NICKNAME, { message: "letters, digits, spaces and . _ - ' ( ) only" })
+  // The document's pattern is the source alone: the generator would write the flags into it (`…$/u`), which no string matches.
+  .openapi({ description: 'The passkey name the user chose (1–100 characters)', pattern: PASSKEY_NICKNAME.source });
 
 export const PasskeyAttestationSchema = z
   .object({
