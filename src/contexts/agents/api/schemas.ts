@@ -179,7 +179,10 @@ export const AgentActionSchema = z
       .object({ amount: AmountOut, currency: z.string(), sourceAccountId: z.string(), destinationAccountId: z.string() })
       .optional()
       .openapi('AgentTransferDetails'),
-    transaction: z.record(z.string(), z.unknown()).optional().openapi({ description: 'The resulting transaction, once approved; absent while the action is PENDING_APPROVAL or REJECTED' }),
+    transaction: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .openapi({ description: 'The resulting transaction, once approved; absent while the action is PENDING_APPROVAL or REJECTED' }),
     rejectionReason: z.string().optional(),
     createdAt: z.string().openapi({ format: 'date-time' }),
     updatedAt: z.string().openapi({ format: 'date-time' }),
