@@ -314,7 +314,6 @@ test('the catalogue is the reference’s 43 types', () => {
  */
 const NOT_YET_EMITTED = new Set([
   'OUTGOING_PAYMENT.PENDING',
-  'OUTGOING_PAYMENT.REFUND_PENDING',
   'INCOMING_PAYMENT.REFUND_PENDING',
   'INCOMING_PAYMENT.REFUND_COMPLETED',
   'INCOMING_PAYMENT.REFUND_FAILED',
@@ -334,4 +333,14 @@ describe.each(CATALOGUE)('%s', (type) => {
     const schema = dataSchemaOf(type);
     if (schema) expect(conformance.schemaProblems(schema, hook.body.data)).toEqual([]);
   });
+});
+
+test('REFUND_PENDING announces the refund initiated and not settled; REFUND_COMPLETED the same refund settled', () => {
+  const { subject } = expected.get('OUTGOING_PAYMENT.REFUND_PENDING')!;
+  const [pending] = hooksOf('OUTGOING_PAYMENT.REFUND_PENDING', subject);
+  const [completed] = hooksOf('OUTGOING_PAYMENT.REFUND_COMPLETED', subject);
+  const refund = completed!.body.data.refund as { reference: string; reason: string };
+  expect(pending!.body.data).toMatchObject({ status: 'FAILED', refund: { status: 'PENDING', reference: refund.reference, reason: refund.reason } });
+  expect(pending!.body.data.refund).not.toHaveProperty('settledAt');
+  expect(completed!.body.data).toMatchObject({ refund: { status: 'COMPLETED', settledAt: expect.any(String) } });
 });
