@@ -242,6 +242,7 @@ const scenarios: Record<string, Scenario> = {
           'OUTGOING_PAYMENT.FAILED',
           'OUTGOING_PAYMENT.PROCESSING',
           'OUTGOING_PAYMENT.REFUND_COMPLETED',
+          'OUTGOING_PAYMENT.REFUND_PENDING',
         ],
         acting: { transactionId: q.transactionId, ends: 'FAILED' },
       };
@@ -491,7 +492,7 @@ describe('one payment cancelled concurrently', () => {
     ).toEqual([]);
 
     expect(await balanceOf(c.usd)).toEqual({ balance: 100_000n, held: 0n });
-    const refundHooks = ['OUTGOING_PAYMENT.FAILED', 'OUTGOING_PAYMENT.PROCESSING', 'OUTGOING_PAYMENT.REFUND_COMPLETED'];
+    const refundHooks = ['OUTGOING_PAYMENT.FAILED', 'OUTGOING_PAYMENT.PROCESSING', 'OUTGOING_PAYMENT.REFUND_COMPLETED', 'OUTGOING_PAYMENT.REFUND_PENDING'];
     await p.receiver.waitFor((hooks) => moneyHooks(hooks).filter((w) => w.body.type.startsWith('OUTGOING_PAYMENT.')).length >= refundHooks.length);
     webhookTypes(p.receiver.received);
     expect(

@@ -61,7 +61,7 @@ async function recorded(transactionId: string, types: string[]) {
 const sorted = <T extends { eventId: string }>(events: T[]) => [...events].sort((a, b) => a.eventId.localeCompare(b.eventId));
 
 describe('a payment step repeated after its commit reports the events it recorded', () => {
-  test('failed payout (004): FAILED, REFUND_COMPLETED and the payer balance update', async () => {
+  test('failed payout (004): FAILED, REFUND_PENDING, REFUND_COMPLETED and the payer balance update', async () => {
     const { api, transactionId } = await payout('004');
     await eventually(
       () => api.get(`/transactions/${transactionId}`).then((r) => r.body),
@@ -72,14 +72,15 @@ describe('a payment step repeated after its commit reports the events it recorde
       'INTERNAL_ACCOUNT.BALANCE_UPDATED',
       'OUTGOING_PAYMENT.FAILED',
       'OUTGOING_PAYMENT.REFUND_COMPLETED',
+      'OUTGOING_PAYMENT.REFUND_PENDING',
     ]);
-    const byType = await recorded(transactionId, ['OUTGOING_PAYMENT.FAILED', 'OUTGOING_PAYMENT.REFUND_COMPLETED']);
+    const byType = await recorded(transactionId, ['OUTGOING_PAYMENT.FAILED', 'OUTGOING_PAYMENT.REFUND_PENDING', 'OUTGOING_PAYMENT.REFUND_COMPLETED']);
     expect(sorted(again.events.filter((e) => e.type !== 'INTERNAL_ACCOUNT.BALANCE_UPDATED'))).toEqual(sorted(byType));
     const balance = again.events.find((e) => e.type === 'INTERNAL_ACCOUNT.BALANCE_UPDATED')!;
     expect(await h.orm.em.fork().count(WebhookEvent, { id: balance.eventId })).toBe(1);
   });
 
-  test('completed payout: COMPLETED and the payer balance update; a returned one (005): FAILED, REFUND_COMPLETED, balance', async () => {
+  test('completed payout: COMPLETED and the payer balance update; a returned one (005): FAILED, REFUND_PENDING, REFUND_COMPLETED, balance', async () => {
     const { api, transactionId } = await payout('999');
     await eventually(
       () => api.get(`/transactions/${transactionId}`).then((r) => r.body),
@@ -99,6 +100,7 @@ describe('a payment step repeated after its commit reports the events it recorde
       'INTERNAL_ACCOUNT.BALANCE_UPDATED',
       'OUTGOING_PAYMENT.FAILED',
       'OUTGOING_PAYMENT.REFUND_COMPLETED',
+      'OUTGOING_PAYMENT.REFUND_PENDING',
     ]);
     expect(sorted(again.events)).toEqual(sorted(first.events));
   });

@@ -58,7 +58,7 @@ export async function recordEvents(
     ...base,
     id: eventId,
     type,
-    data,
+    data: type.endsWith('.REFUND_PENDING') ? refundStarted(data) : data,
   }));
   for (const { eventId, accountId } of balances) {
     // Found in this unit of work when the step read the account and posted to it (postEntry leaves
@@ -71,12 +71,25 @@ export async function recordEvents(
   return (await recordWebhookEvents(em, toRecord)).map(({ id, type }) => ({ eventId: id, type }));
 }
 
+/**
+ * The transaction as REFUND_PENDING announces it: the refund initiated and not settled yet. A
+ * refund begins and ends in one step here, so the step announces both (the reference's sequence
+ * is FAILED → REFUND_PENDING → REFUND_COMPLETED | REFUND_FAILED).
+ */
+function refundStarted<T>(view: T): T {
+  const { refund } = view as { refund?: { settledAt?: string } };
+  if (!refund) return view;
+  const { settledAt: _settled, ...started } = refund;
+  return { ...view, refund: { ...started, status: 'PENDING' } };
+}
+
 /** The ids the events of a step get: derived from the transaction, the step's event types and the accounts. */
 function eventIdsOf(tx: Transaction, statuses: string[], balanceOf: (string | undefined)[] = []) {
   const types = statuses.map((status) => paymentEventType(tx, status)).filter((type): type is string => type !== null);
   const [payer, ...others] = balanceOf;
-  // The payer's id keeps the derivation it always had; other accounts add their own id.
-  const key = types.join('+') || statuses.join('+');
+  // The payer's id keeps the derivation it always had (REFUND_PENDING, announced since, is not part
+  // of it, so a step recorded before and repeated now finds its balance event); other accounts add their own id.
+  const key = types.filter((type) => !type.endsWith('.REFUND_PENDING')).join('+') || statuses.join('+');
   const accounts = [...new Set([payer, ...others])].filter((id): id is string => !!id);
   return {
     payment: types.map((type) => ({ eventId: derivedId('Webhook', tx.id, type), type })),
@@ -261,7 +274,7 @@ export async function failOutgoingPayment(em: EntityManager, input: { transactio
           tx,
           payment,
           { statuses: ['FAILED'] },
-          { statuses: ['FAILED', `REFUND_${failure.refund}`], balanceOf: [sourceAccountOf(quote)] },
+          { statuses: ['FAILED', 'REFUND_PENDING', `REFUND_${failure.refund}`], balanceOf: [sourceAccountOf(quote)] },
         ),
       };
     }
@@ -288,7 +301,10 @@ export async function failOutgoingPayment(em: EntityManager, input: { transactio
       ...(failure.refund === 'COMPLETED' ? { settledAt: now } : {}),
     };
     await finish(tx, payment, quote, 'FAILED', failureReasonOf(payment, input.kind));
-    return { events: await recordEvents(tx, quote, payment, ['FAILED', `REFUND_${failure.refund}`], { balanceOf: [sourceAccountOf(quote)] }), finished };
+    return {
+      events: await recordEvents(tx, quote, payment, ['FAILED', 'REFUND_PENDING', `REFUND_${failure.refund}`], { balanceOf: [sourceAccountOf(quote)] }),
+      finished,
+    };
   });
 }
 
@@ -297,7 +313,9 @@ export async function returnOutgoingPayment(em: EntityManager, input: { transact
   return em.transactional(async (tx) => {
     const { payment, quote } = await locked(tx, input.transactionId);
     if (payment.status !== 'COMPLETED')
-      return { events: await eventsRecordedBefore(tx, payment, { statuses: ['FAILED', 'REFUND_COMPLETED'], balanceOf: [sourceAccountOf(quote)] }) };
+      return {
+        events: await eventsRecordedBefore(tx, payment, { statuses: ['FAILED', 'REFUND_PENDING', 'REFUND_COMPLETED'], balanceOf: [sourceAccountOf(quote)] }),
+      };
     await refundSettled(tx, {
       ...holdOf(quote, payment.id),
       serviceFees: quote.feesIncluded - quote.platformFeesIncluded,
@@ -313,7 +331,7 @@ export async function returnOutgoingPayment(em: EntityManager, input: { transact
     };
     await finish(tx, payment, quote, 'FAILED', 'PAYOUT_RETURNED');
     return {
-      events: await recordEvents(tx, quote, payment, ['FAILED', 'REFUND_COMPLETED'], { balanceOf: [sourceAccountOf(quote)] }),
+      events: await recordEvents(tx, quote, payment, ['FAILED', 'REFUND_PENDING', 'REFUND_COMPLETED'], { balanceOf: [sourceAccountOf(quote)] }),
       finished: { type: payment.type, outcome: 'RETURNED' },
     };
   });
