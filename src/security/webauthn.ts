@@ -127,3 +127,18 @@ export function assertionJson(assertion: Record<string, unknown>): Authenticatio
   }
   return assertion as unknown as AuthenticationResponseJSON;
 }
+
+/**
+ * The challenge an assertion says it signed (its clientDataJSON's `challenge`, base64url), or
+ * null when the client data cannot be read. Only a pointer to the challenge to check it against:
+ * the verifier still compares it with the one issued.
+ */
+export function assertionChallenge(response: AuthenticationResponseJSON): string | null {
+  try {
+    const clientData = JSON.parse(Buffer.from(String(response?.response?.clientDataJSON ?? ''), 'base64url').toString('utf8')) as unknown;
+    const challenge = (clientData as { challenge?: unknown } | null)?.challenge;
+    return typeof challenge === 'string' && challenge.length > 0 && challenge.length <= 512 ? challenge : null;
+  } catch {
+    return null;
+  }
+}
