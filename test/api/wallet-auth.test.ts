@@ -80,7 +80,12 @@ describe('credentials', () => {
     expect((await api.get(`/auth/credentials?accountId=${walletId}`).expect(200)).body.data).toHaveLength(1);
     const signer = await otpLogin(api, email.id);
     const created = await api.post('/auth/credentials', body, signedHeaders(signer.key, pending.body)).expect(201);
-    expect(created.body).toMatchObject({ accountId: walletId, type: 'SMS_OTP', nickname: '+4915112345678' });
+    expect(created.body).toMatchObject({ accountId: walletId, type: 'SMS_OTP', nickname: '+4915112345678', otpEncryptionTargetBundle: expect.any(String) });
+    // The 201's bundle is the new credential's live challenge: the code sealed to it logs in, no /challenge call first.
+    const key = newDeviceKey();
+    const attempt = { type: 'SMS_OTP', encryptedOtpBundle: await encryptOtp(created.body.otpEncryptionTargetBundle, '000000', key.publicKey) };
+    const login = await api.post(`/auth/credentials/${created.body.id}/verify`, attempt).expect(202);
+    await api.post(`/auth/credentials/${created.body.id}/verify`, attempt, signedHeaders(key, login.body)).expect(200);
     expect((await api.get(`/auth/credentials?accountId=${walletId}`).expect(200)).body.data.map((c: { type: string }) => c.type)).toEqual([
       'EMAIL_OTP',
       'SMS_OTP',
