@@ -303,6 +303,22 @@ describe('passkey login', () => {
     );
   });
 
+  test.each([
+    ['user presence', { withoutUserPresence: true }],
+    ['user verification', { withoutUserVerification: true }],
+  ])('a refused assertion names the check that failed: %s', async (check, knobs) => {
+    const { api, client } = await passkeyCustomer();
+    const started = await passkeyStart(api, client);
+    const origin = started.allowedOrigins[0];
+    const res = await complete(api, client, {
+      factor: 'PASSKEY',
+      passkeyAssertion: client.authenticator.assert(started.passkeyOptions, origin, knobs),
+      origin,
+    });
+    expectProofRefused(res, 'passkeyAssertion', 'invalid');
+    expect(res.body.details.errors[0].message).toContain(`did not verify (${check})`);
+  });
+
   test('naming an origin the relying party does not allow is refused on origin', async () => {
     const { api, client } = await passkeyCustomer();
     const started = await passkeyStart(api, client);
