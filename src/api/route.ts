@@ -183,7 +183,7 @@ export function mountRoute<P extends z.ZodType, Q extends z.ZodType, B extends z
       if (spec.multipart) errors.push(...spec.multipart.checkFile(file));
       if (spec.check)
         errors.push(...(await spec.check({ params: req.params as Record<string, string>, body: req.body ?? {}, caller, em: deps.orm.em.fork(), deps })));
-      if (errors.length > 0) throw DomainError.invalidInput(errors);
+      if (errors.length > 0) throw DomainError.invalidFields(errors);
       return spec.handler({
         params: params as z.infer<P>,
         query: query as z.infer<Q>,

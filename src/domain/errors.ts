@@ -24,6 +24,7 @@ export const ERROR_CODES = [
   'QUOTE_EXPIRED',
   'INVALID_UMA_ADDRESS',
   'CARDHOLDER_KYC_NOT_APPROVED',
+  'FUNDING_SOURCE_INELIGIBLE',
   'INVITATION_ALREADY_CLAIMED',
   'INVITATIONS_NOT_CONFIGURED',
   'INVITATION_CANCELLED',
@@ -176,6 +177,15 @@ export interface FieldError {
   hint?: ConstraintHint;
 }
 
+/** Field rules with a code of their own in the reference, used when they are all a request breaks. */
+const RULE_CODES: Partial<Record<string, { code: ErrorCode; reason: string }>> = {
+  // createCard / updateCardById document it for a source that is not the cardholder's, not usable, or in another currency.
+  fundingSourceIneligible: {
+    code: 'FUNDING_SOURCE_INELIGIBLE',
+    reason: "A funding source is ineligible: each must be one of the cardholder's ACTIVE internal accounts, in the card's currency",
+  },
+};
+
 /** A refusal with its code; knows nothing of HTTP or Temporal. */
 export class DomainError extends Error {
   constructor(
@@ -189,6 +199,17 @@ export class DomainError extends Error {
 
   static invalidInput(errors: FieldError[], reason = 'The request has invalid fields'): DomainError {
     return new DomainError('INVALID_INPUT', reason, { errors });
+  }
+  /**
+   * The refusal of a request's invalid fields: INVALID_INPUT, unless every one of them breaks a
+   * rule the reference answers with a code of its own (RULE_CODES), then that code, the fields
+   * listed the same way.
+   */
+  static invalidFields(errors: FieldError[]): DomainError {
+    const codes = new Set(errors.map((e) => RULE_CODES[e.constraint]));
+    const [only] = codes;
+    if (codes.size === 1 && only) return new DomainError(only.code, only.reason, { errors });
+    return DomainError.invalidInput(errors);
   }
   static unauthorized(reason = 'Invalid or missing API credentials'): DomainError {
     return new DomainError('UNAUTHORIZED', reason);

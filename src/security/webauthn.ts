@@ -13,7 +13,8 @@ import { isoBase64URL } from '@simplewebauthn/server/helpers';
  * is told by name only, never with the library's text, which quotes the expected values.
  */
 
-export type PasskeyFailure = 'origin' | 'challenge' | 'relying_party' | 'user_verification' | 'counter' | 'credential' | 'signature' | 'malformed';
+export type PasskeyFailure =
+  'origin' | 'challenge' | 'relying_party' | 'user_presence' | 'user_verification' | 'counter' | 'credential' | 'signature' | 'malformed';
 
 export class PasskeyCheckFailed extends Error {
   constructor(readonly failure: PasskeyFailure) {
@@ -27,7 +28,9 @@ function failureOf(err: unknown): PasskeyFailure {
   if (text.includes('origin')) return 'origin';
   if (text.includes('challenge')) return 'challenge';
   if (text.includes('rp id') || text.includes('rpid') || text.includes('rp hash')) return 'relying_party';
-  if (text.includes('user') && (text.includes('verif') || text.includes('present'))) return 'user_verification';
+  // "User not present…" / "User presence was required…" (the UP flag), apart from "…could not be verified" (the UV flag).
+  if (text.includes('user') && (text.includes('present') || text.includes('presence'))) return 'user_presence';
+  if (text.includes('user') && text.includes('verif')) return 'user_verification';
   if (text.includes('counter')) return 'counter';
   if (text.includes('signature')) return 'signature';
   return 'malformed';
@@ -126,4 +129,19 @@ export function assertionJson(assertion: Record<string, unknown>): Authenticatio
     };
   }
   return assertion as unknown as AuthenticationResponseJSON;
+}
+
+/**
+ * The challenge an assertion says it signed (its clientDataJSON's `challenge`, base64url), or
+ * null when the client data cannot be read. Only a pointer to the challenge to check it against:
+ * the verifier still compares it with the one issued.
+ */
+export function assertionChallenge(response: AuthenticationResponseJSON): string | null {
+  try {
+    const clientData = JSON.parse(Buffer.from(String(response?.response?.clientDataJSON ?? ''), 'base64url').toString('utf8')) as unknown;
+    const challenge = (clientData as { challenge?: unknown } | null)?.challenge;
+    return typeof challenge === 'string' && challenge.length > 0 && challenge.length <= 512 ? challenge : null;
+  } catch {
+    return null;
+  }
 }

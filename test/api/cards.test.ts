@@ -225,6 +225,38 @@ describe('issuing a card', () => {
     expect(await h.orm.em.fork().count(Card, { platformId: platform.id })).toBe(0);
   });
 
+  test("funding sources in another currency, or not the cardholder's: 400 FUNDING_SOURCE_INELIGIBLE listing each; with other invalid fields INVALID_INPUT; nothing persisted", async () => {
+    const { api, platform } = await h.platform();
+    const holder = await cardholder(api, 0);
+    const other = await cardholder(api, 0);
+    const eur = (await api.get(`/customers/internal-accounts?customerId=${encodeURIComponent(holder.customerId)}&currency=EUR`)).body.data[0].id as string;
+    const rulesOf = (body: { details: { errors: { field: string; constraint: { rule: string } }[] } }) =>
+      body.details.errors.map((e) => [e.field, e.constraint.rule]);
+
+    const mixed = await api.post('/cards', { cardholderId: holder.customerId, form: 'VIRTUAL', fundingSources: [holder.accountId, eur] });
+    expect(mixed.status).toBe(400);
+    expect(mixed.body.code).toBe('FUNDING_SOURCE_INELIGIBLE');
+    expect(rulesOf(mixed.body)).toEqual([['fundingSources.1', 'fundingSourceIneligible']]);
+    const foreign = await api.post('/cards', { cardholderId: holder.customerId, form: 'VIRTUAL', fundingSources: [other.accountId] });
+    expect(foreign.body).toMatchObject({ status: 400, code: 'FUNDING_SOURCE_INELIGIBLE' });
+    const alsoBad = await api.post('/cards', {
+      cardholderId: holder.customerId,
+      form: 'VIRTUAL',
+      fundingSources: [holder.accountId, eur],
+      maxSpendPerTransaction: -1,
+    });
+    expect(alsoBad.body).toMatchObject({ status: 400, code: 'INVALID_INPUT' });
+    expect(alsoBad.body.details.errors.map((e: { field: string }) => e.field).sort()).toEqual(['fundingSources.1', 'maxSpendPerTransaction']);
+    expect(await h.orm.em.fork().count(Card, { platformId: platform.id })).toBe(0);
+
+    // Replacing a USD card's sources with a EUR account: the same code, the card unchanged.
+    const card = await issue(api, holder);
+    const changed = await api.patch(`/cards/${card.id}`, { fundingSources: [eur] });
+    expect(changed.body).toMatchObject({ status: 400, code: 'FUNDING_SOURCE_INELIGIBLE' });
+    expect(rulesOf(changed.body)).toEqual([['fundingSources.0', 'fundingSourceIneligible']]);
+    expect((await api.get(`/cards/${card.id}`)).body.fundingSources).toEqual([holder.accountId]);
+  });
+
   test('invalid input lists every invalid field, nothing persisted', async () => {
     const { api, platform } = await h.platform();
     const holder = await cardholder(api, 0);

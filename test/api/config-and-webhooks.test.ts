@@ -182,6 +182,22 @@ describe('POST /webhooks/test', () => {
     expect(hook.headers['x-grid-signature']).toBe(hook.headers['x-svc-signature']);
   });
 
+  test("POST /sandbox/webhooks/test answers in the reference's names (response_status, response_body), the camelCase pair beside them", async () => {
+    const { api } = await h.platform();
+    h.receiver.respond = () => 200;
+    const res = await api.post('/sandbox/webhooks/test').expect(200);
+    expect(res.body).toEqual({
+      id: expect.stringMatching(/^Webhook:/),
+      url: h.receiver.url,
+      response_status: 200,
+      response_body: expect.any(String),
+      responseStatus: 200,
+      responseBody: res.body.response_body,
+    });
+    const declared = (await api.get('/openapi.json').expect(200)).body.components.schemas.TestWebhookResponse;
+    expect(declared.required).toEqual(expect.arrayContaining(['url', 'response_status', 'response_body']));
+  });
+
   test('WEBHOOK_DELIVERY_ERROR when the endpoint answers non-2xx, without retrying', async () => {
     const { api } = await h.platform();
     h.receiver.respond = () => 500;
@@ -189,7 +205,7 @@ describe('POST /webhooks/test', () => {
       const before = h.receiver.ofType('TEST').length;
       const res = await api.post('/sandbox/webhooks/test');
       expect(res.status).toBe(400);
-      expect(res.body).toMatchObject({ code: 'WEBHOOK_DELIVERY_ERROR', details: { responseStatus: 500 } });
+      expect(res.body).toMatchObject({ code: 'WEBHOOK_DELIVERY_ERROR', details: { response_status: 500, responseStatus: 500 } });
       expect(h.receiver.ofType('TEST').length).toBe(before + 1);
     } finally {
       h.receiver.respond = () => 200;

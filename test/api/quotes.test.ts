@@ -9,6 +9,7 @@ import { startStrandedOf } from '../../src/temporal/start-stranded';
 import { eventually } from '../support/eventually';
 import { eurAccount, ibanOf } from '../support/external-account-fixtures';
 import { Harness } from '../support/harness';
+import type { ReceivedWebhook } from '../support/receiver';
 
 let h: Harness;
 beforeAll(async () => {
@@ -98,6 +99,27 @@ describe('quotes and their execution', () => {
     expect(again.body).toMatchObject({ code: 'CONFLICT', details: { transactionId: q.transactionId } });
     expect(await balances(api, p.usd)).toEqual({ available: 90_000, total: 90_000 });
     expect((await runLedgerAudit(h.orm.em.fork())).findings).toEqual([]);
+  });
+
+  test("rateDetails carry the reference's gridApi… names beside the spec's svcApi… ones: quote, transaction, webhook and openapi.json", async () => {
+    const { api } = await h.platform();
+    const p = await payer(api);
+    const q = (await api.post('/quotes', quoteBody(p.usd, p.bank)).expect(201)).body;
+    const bothNames = (rateDetails: Record<string, unknown>) => {
+      for (const field of ['Multiplier', 'FixedFee', 'VariableFeeRate', 'VariableFeeAmount']) {
+        expect(rateDetails[`gridApi${field}`]).toEqual(expect.any(Number));
+        expect(rateDetails[`gridApi${field}`]).toBe(rateDetails[`svcApi${field}`]);
+      }
+    };
+    bothNames(q.rateDetails);
+    bothNames((await api.get(`/quotes/${q.id}`)).body.rateDetails);
+    await api.post(`/quotes/${q.id}/execute`).expect(200);
+    bothNames((await transactionOf(api, q.transactionId)).rateDetails);
+    const processing = (w: ReceivedWebhook) => w.body.type === 'OUTGOING_PAYMENT.PROCESSING' && w.body.data.id === q.transactionId;
+    await h.receiver.waitFor((hooks) => hooks.some(processing));
+    bothNames(h.receiver.received.find(processing)!.body.data.rateDetails as Record<string, unknown>);
+    const declared = (await api.get('/openapi.json').expect(200)).body.components.schemas.OutgoingRateDetails;
+    expect(declared.required).toEqual(expect.arrayContaining(['gridApiMultiplier', 'gridApiFixedFee', 'gridApiVariableFeeRate', 'gridApiVariableFeeAmount']));
   });
 
   test('insufficient funds: 400 INSUFFICIENT_FUNDS, nothing held, the quote stays PENDING', async () => {

@@ -84,7 +84,12 @@ describe('SMS_OTP login', () => {
     const { challengeId } = await smsStart(api, client);
     await em().nativeUpdate(ScaChallenge, { id: challengeId }, { purpose: 'QUOTE' });
     expectProofRefused(await complete(api, client, { factor: 'SMS_OTP', challengeId, code: SANDBOX_CODE }), 'challengeId', 'not_requested');
-    expectProofRefused(await complete(api, client, { factor: 'SMS_OTP', code: SANDBOX_CODE }), 'challengeId', 'required');
+    const missing = await complete(api, client, { factor: 'SMS_OTP', code: SANDBOX_CODE });
+    expectProofRefused(missing, 'challengeId', 'required');
+    // It names what is missing: the code was sent, the challenge it answers was not.
+    expect(missing.body.reason).toBe('The challengeId is missing');
+    const fresh = await smsStart(api, client);
+    expect((await complete(api, client, { factor: 'SMS_OTP', challengeId: fresh.challengeId })).body.reason).toBe('The SCA proof is missing its code');
   });
 
   test('without a verified phone SMS_OTP is not available (400 on factor)', async () => {
@@ -192,7 +197,7 @@ describe('passkey login', () => {
   test('assertion options for the enrolled passkey; a good assertion logs in and raises the stored counter', async () => {
     const { api, client, umaDomain } = await passkeyCustomer();
     const started = await passkeyStart(api, client);
-    expect(started).toMatchObject({ factor: 'PASSKEY', challengeId: expect.any(String), relyingPartyId: umaDomain, allowedOrigins: [`https://${umaDomain}`] });
+    expect(started).toMatchObject({ factor: 'PASSKEY', relyingPartyId: umaDomain, allowedOrigins: [`https://${umaDomain}`] });
     expect(started.passkeyOptions).toMatchObject({
       rpId: umaDomain,
       userVerification: 'required',
@@ -203,6 +208,47 @@ describe('passkey login', () => {
     const done = await complete(api, client, { factor: 'PASSKEY', challengeId: started.challengeId, passkeyAssertion: assertion, origin });
     expect(done.status).toBe(200);
     expect((await em().findOneOrFail(ScaFactor, { customerId: client.customerId, type: 'PASSKEY' })).passkeyCounter).toBe(1n);
+  });
+
+  test('a client built from the reference: start shows no challengeId, the assertion alone completes the login, once', async () => {
+    const { api, client } = await passkeyCustomer();
+    const started = await passkeyStart(api, client);
+    expect(started).not.toHaveProperty('challengeId');
+    expect(started).not.toHaveProperty('expiresAt');
+    const origin = started.allowedOrigins[0];
+    const assertion = client.authenticator.assert(started.passkeyOptions, origin);
+    const done = await complete(api, client, { factor: 'PASSKEY', passkeyAssertion: assertion, origin });
+    expect(done.status).toBe(200);
+    expect(done.body).toEqual({ status: 'SUCCESS', sessionExpiresAt: expect.any(String) });
+    const [login] = await em().find(ScaChallenge, { customerId: client.customerId, purpose: 'LOGIN', factor: 'PASSKEY' });
+    expect(login!.consumedAt).toBeInstanceOf(Date);
+    // Replayed, the same assertion finds its challenge used: refused, nothing opened.
+    const sessions = await em().count(ScaSession, { customerId: client.customerId });
+    const again = client.authenticator.assert(started.passkeyOptions, origin);
+    expectProofRefused(await complete(api, client, { factor: 'PASSKEY', passkeyAssertion: again, origin }), 'passkeyAssertion', 'not_requested');
+    expect(await em().count(ScaSession, { customerId: client.customerId })).toBe(sessions);
+  });
+
+  test('without challengeId, an assertion over a challenge never issued, or issued for another purpose, does not log in', async () => {
+    const { api, client } = await passkeyCustomer();
+    const started = await passkeyStart(api, client);
+    const origin = started.allowedOrigins[0];
+    const forged = client.authenticator.assert(started.passkeyOptions, origin, { challenge: 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' });
+    expectProofRefused(await complete(api, client, { factor: 'PASSKEY', passkeyAssertion: forged, origin }), 'passkeyAssertion', 'not_requested');
+    // The issued challenge, re-labelled as a quote's: a login cannot use it.
+    await em().nativeUpdate(ScaChallenge, { customerId: client.customerId, purpose: 'LOGIN', factor: 'PASSKEY' }, { purpose: 'QUOTE' });
+    const assertion = client.authenticator.assert(started.passkeyOptions, origin);
+    expectProofRefused(await complete(api, client, { factor: 'PASSKEY', passkeyAssertion: assertion, origin }), 'passkeyAssertion', 'not_requested');
+    // With the challengeId of its start, the assertion over another challenge fails the signature's challenge check.
+    const next = await passkeyStart(api, client);
+    const [issued] = await em().find(ScaChallenge, { customerId: client.customerId, purpose: 'LOGIN', factor: 'PASSKEY', consumedAt: null });
+    const other = client.authenticator.assert(next.passkeyOptions, origin, { challenge: 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' });
+    expectProofRefused(
+      await complete(api, client, { factor: 'PASSKEY', challengeId: issued!.id, passkeyAssertion: other, origin }),
+      'passkeyAssertion',
+      'invalid',
+    );
+    expect(await em().count(ScaSession, { customerId: client.customerId, factor: 'PASSKEY' })).toBe(0);
   });
 
   test('the reference wallet assertion shape is read as the same', async () => {
@@ -244,7 +290,6 @@ describe('passkey login', () => {
   test.each([
     ['made on another origin', { origin: 'https://evil.example' }, 'origin'],
     ['for another relying party', { rpId: 'evil.example' }, 'passkeyAssertion'],
-    ['over another challenge', { challenge: 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' }, 'passkeyAssertion'],
     ['without user verification', { withoutUserVerification: true }, 'passkeyAssertion'],
   ])('an assertion %s is refused', async (_what, knobs, field) => {
     const { api, client } = await passkeyCustomer();
@@ -256,6 +301,22 @@ describe('passkey login', () => {
       field,
       'invalid',
     );
+  });
+
+  test.each([
+    ['user presence', { withoutUserPresence: true }],
+    ['user verification', { withoutUserVerification: true }],
+  ])('a refused assertion names the check that failed: %s', async (check, knobs) => {
+    const { api, client } = await passkeyCustomer();
+    const started = await passkeyStart(api, client);
+    const origin = started.allowedOrigins[0];
+    const res = await complete(api, client, {
+      factor: 'PASSKEY',
+      passkeyAssertion: client.authenticator.assert(started.passkeyOptions, origin, knobs),
+      origin,
+    });
+    expectProofRefused(res, 'passkeyAssertion', 'invalid');
+    expect(res.body.details.errors[0].message).toContain(`did not verify (${check})`);
   });
 
   test('naming an origin the relying party does not allow is refused on origin', async () => {

@@ -1,7 +1,17 @@
 import { AuthCredential, AuthSession, SignedRequest } from '../../src/contexts/wallet-auth/entities';
 import { newId } from '../../src/domain/ids';
 import { Harness } from '../support/harness';
-import { customerWithWallet, newDeviceKey, otpLogin, signedHeaders, stamp, stampOf, type WalletSession } from '../support/wallet-client';
+import {
+  customerWithWallet,
+  encryptOtp,
+  newDeviceKey,
+  otpLogin,
+  SANDBOX_OTP,
+  signedHeaders,
+  stamp,
+  stampOf,
+  type WalletSession,
+} from '../support/wallet-client';
 
 /**
  * The one signed-request mechanism (spec §5.3), through a signed operation of the wallet-auth
@@ -167,6 +177,33 @@ describe('the signed retry', () => {
       .delete(`/auth/sessions/${session.id}`, { 'Svc-Wallet-Signature': 'sandbox-valid-signature', 'Request-Id': pending.requestId })
       .expect(401);
     expect(refused.body.code).toBe('WALLET_SIGNATURE_MALFORMED');
+  });
+
+  test('the legacy literal needs an active session of the wallet, which then counts as the signer; it never stands for a bound key', async () => {
+    const { api, platform } = await h.platform({ embeddedWalletsSupported: true });
+    const { walletId } = await customerWithWallet(h, platform.id);
+    const [email] = (await api.get(`/auth/credentials?accountId=${walletId}`).expect(200)).body.data;
+    const legacy = (requestId: string) => ({ 'Svc-Wallet-Signature': 'sandbox-valid-signature', 'Request-Id': requestId });
+    const add = { type: 'SMS_OTP', accountId: walletId };
+
+    // A wallet that never had a session: nobody the literal could stand for, and nothing is added.
+    const first = (await api.post('/auth/credentials', add).expect(202)).body;
+    const refused = await api.post('/auth/credentials', add, legacy(first.requestId)).expect(401);
+    expect(refused.body).toMatchObject({ code: 'WALLET_SIGNATURE_INVALID', reason: expect.stringContaining('active session') });
+    expect(await h.orm.em.fork().count(AuthCredential, { accountId: walletId, type: 'SMS_OTP' })).toBe(0);
+
+    // An OTP login's retry is bound to the client's key: the literal does not replace that stamp.
+    const key = newDeviceKey();
+    const challenge = await api.post(`/auth/credentials/${email.id}/challenge`, {}).expect(200);
+    const body = { type: 'EMAIL_OTP', encryptedOtpBundle: await encryptOtp(challenge.body.otpEncryptionTargetBundle, SANDBOX_OTP, key.publicKey) };
+    const pending = (await api.post(`/auth/credentials/${email.id}/verify`, body).expect(202)).body;
+    expect((await api.post(`/auth/credentials/${email.id}/verify`, body, legacy(pending.requestId)).expect(401)).body.code).toBe('WALLET_SIGNATURE_INVALID');
+    expect(await sessionsOf(api, walletId)).toEqual([]);
+
+    // With a session, the literal signs as that session (the request still waits: a refused retry leaves it usable).
+    const me = await otpLogin(api, email.id);
+    await api.post('/auth/credentials', add, legacy(first.requestId)).expect(201);
+    expect((await h.orm.em.fork().findOneOrFail(SignedRequest, { id: first.requestId })).signedBySessionId).toBe(me.session.id);
   });
 
   test('100 concurrent signed retries of one request have one effect', async () => {

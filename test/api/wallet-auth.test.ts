@@ -80,7 +80,12 @@ describe('credentials', () => {
     expect((await api.get(`/auth/credentials?accountId=${walletId}`).expect(200)).body.data).toHaveLength(1);
     const signer = await otpLogin(api, email.id);
     const created = await api.post('/auth/credentials', body, signedHeaders(signer.key, pending.body)).expect(201);
-    expect(created.body).toMatchObject({ accountId: walletId, type: 'SMS_OTP', nickname: '+4915112345678' });
+    expect(created.body).toMatchObject({ accountId: walletId, type: 'SMS_OTP', nickname: '+4915112345678', otpEncryptionTargetBundle: expect.any(String) });
+    // The 201's bundle is the new credential's live challenge: the code sealed to it logs in, no /challenge call first.
+    const key = newDeviceKey();
+    const attempt = { type: 'SMS_OTP', encryptedOtpBundle: await encryptOtp(created.body.otpEncryptionTargetBundle, '000000', key.publicKey) };
+    const login = await api.post(`/auth/credentials/${created.body.id}/verify`, attempt).expect(202);
+    await api.post(`/auth/credentials/${created.body.id}/verify`, attempt, signedHeaders(key, login.body)).expect(200);
     expect((await api.get(`/auth/credentials?accountId=${walletId}`).expect(200)).body.data.map((c: { type: string }) => c.type)).toEqual([
       'EMAIL_OTP',
       'SMS_OTP',
@@ -204,6 +209,35 @@ describe('OTP login', () => {
     for (let i = 0; i < 4; i++) await api.post(`/auth/credentials/${email.id}/verify`, await attempt('111111')).expect(401);
     const burnt = await api.post(`/auth/credentials/${email.id}/verify`, await attempt('000000')).expect(401);
     expect(burnt.body.reason).toMatch(/No one-time code is outstanding/);
+  });
+
+  test('an encryptedOtpBundle that is no sealed bundle is 400 INVALID_INPUT on it, counted as no attempt; the right code still logs in', async () => {
+    const { api, email } = await walletPlatform();
+    const challenge = await api.post(`/auth/credentials/${email.id}/challenge`, {}).expect(200);
+    const key = newDeviceKey();
+    const sealed = JSON.parse(await encryptOtp(challenge.body.otpEncryptionTargetBundle, '000000', key.publicKey)) as Record<string, string>;
+    const malformed = [
+      'not json at all',
+      '"a JSON string"',
+      '[1, 2]',
+      JSON.stringify({ ciphertext: sealed.ciphertext }),
+      JSON.stringify({ ...sealed, encappedPublic: 'zz' }),
+      JSON.stringify({ ...sealed, encappedPublic: sealed.encappedPublic!.slice(0, 66) }),
+      JSON.stringify({ ...sealed, ciphertext: 42 }),
+    ];
+    for (const encryptedOtpBundle of malformed) {
+      const res = await api.post(`/auth/credentials/${email.id}/verify`, { type: 'EMAIL_OTP', encryptedOtpBundle });
+      expect({ encryptedOtpBundle, status: res.status, code: res.body.code, field: res.body.details?.errors?.[0]?.field }).toEqual({
+        encryptedOtpBundle,
+        status: 400,
+        code: 'INVALID_INPUT',
+        field: 'encryptedOtpBundle',
+      });
+    }
+    expect((await h.orm.em.fork().findOneOrFail(AuthCredential, { id: email.id })).challengeAttempts).toBe(0);
+    const body = { type: 'EMAIL_OTP', encryptedOtpBundle: JSON.stringify(sealed) };
+    const pending = await api.post(`/auth/credentials/${email.id}/verify`, body).expect(202);
+    await api.post(`/auth/credentials/${email.id}/verify`, body, signedHeaders(key, pending.body)).expect(200);
   });
 
   test('without a challenge, with a bundle sealed to another target, or with the wrong type, nothing logs in', async () => {

@@ -64,7 +64,7 @@ describe('OAUTH registration', () => {
     ['no sub', () => issuer.token({ sub: undefined }), 401, /sub/],
     ['an unsupported issuer', () => issuer.token({ iss: 'https://other.example' }), 400, /not supported/],
     ['a malformed token', async () => 'not.a.jwt', 400, /JWT/],
-    ['the old literal sandbox token', async () => 'sandbox-valid-oidc-token', 401, /no longer/],
+    ['the old literal sandbox token', async () => 'sandbox-valid-oidc-token', 400, /no longer/],
   ])('%s is refused', async (_name, token, status, reason) => {
     const { api } = await walletPlatform();
     const { walletId } = await walletCustomer(api);
@@ -72,6 +72,35 @@ describe('OAUTH registration', () => {
     expect(res.status).toBe(status);
     expect(res.body.code).toBe(status === 400 ? 'INVALID_INPUT' : 'UNAUTHORIZED');
     expect(res.body.reason).toMatch(reason);
+  });
+
+  test('a malformed oidcToken is 400 INVALID_INPUT on oidcToken in the sandbox and production alike; nothing is registered', async () => {
+    const good = (await issuer.token()).split('.');
+    const b64 = (value: unknown) => Buffer.from(typeof value === 'string' ? value : JSON.stringify(value)).toString('base64url');
+    const malformed = {
+      'the old literal sandbox token': 'sandbox-valid-oidc-token',
+      'a header that is not JSON': [b64('not json'), good[1], good[2]].join('.'),
+      'a header without alg': [b64({ typ: 'JWT' }), good[1], good[2]].join('.'),
+      'a signature segment that is not base64url': [good[0], good[1], 'not*base64url!'].join('.'),
+      'a payload that is not an object': [good[0], b64([1, 2]), good[2]].join('.'),
+      'four segments': [...good, good[2]].join('.'),
+      'no dots at all': 'eyJhbGciOiJFUzI1NiJ9',
+    };
+    for (const environment of ['SANDBOX', 'PRODUCTION'] as const) {
+      const { api } = await walletPlatform(environment);
+      const { walletId } = await walletCustomer(api);
+      for (const [what, token] of Object.entries(malformed)) {
+        const res = await registerOauth(api, walletId, token);
+        expect({ what, environment, status: res.status, code: res.body.code, field: res.body.details?.errors?.[0]?.field }).toEqual({
+          what,
+          environment,
+          status: 400,
+          code: 'INVALID_INPUT',
+          field: 'oidcToken',
+        });
+      }
+      expect((await api.get(`/auth/credentials?accountId=${walletId}`).expect(200)).body.data.filter((c: { type: string }) => c.type === 'OAUTH')).toEqual([]);
+    }
   });
 
   test("the sandbox skips only the issuer's signature; production checks it against the issuer's JWKS", async () => {

@@ -132,7 +132,7 @@ describe('passkey login', () => {
   test.each([
     ['wrong origin', { origin: 'https://evil.example' }, 'origin'],
     ['wrong RP id', { rpId: 'evil.example' }, 'relying party'],
-    ['no user presence', { userPresent: false }, 'user verification'],
+    ['no user presence', { userPresent: false }, 'user presence'],
     ['bad signature', { signingKey: p256.utils.randomSecretKey() }, 'signature'],
   ])('%s: 401 UNAUTHORIZED naming the check only (never the expected origin, RP id or challenge), no session', async (_name, options, check) => {
     const { api } = await walletPlatform();

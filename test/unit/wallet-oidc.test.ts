@@ -101,7 +101,7 @@ describe('checkOidcToken', () => {
     });
   });
 
-  test('a malformed token or an unsupported issuer is 400 INVALID_INPUT; the legacy literal is refused', async () => {
+  test('a malformed token (the legacy literal among them) or an unsupported issuer is 400 INVALID_INPUT', async () => {
     await expect(checkOidcToken(inline, 'not-a-jwt', { environment: 'SANDBOX', nowSeconds: now() })).rejects.toMatchObject({
       code: 'INVALID_INPUT',
       details: { errors: [expect.objectContaining({ field: 'oidcToken' })] },
@@ -109,7 +109,8 @@ describe('checkOidcToken', () => {
     const foreign = await issuer.token({ iss: 'https://other.example' });
     await expect(checkOidcToken(inline, foreign, { environment: 'SANDBOX', nowSeconds: now() })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
     await expect(checkOidcToken(inline, LEGACY_SANDBOX_OIDC_TOKEN, { environment: 'SANDBOX', nowSeconds: now() })).rejects.toMatchObject({
-      code: 'UNAUTHORIZED',
+      code: 'INVALID_INPUT',
+      reason: expect.stringMatching(/no longer/),
     });
   });
 

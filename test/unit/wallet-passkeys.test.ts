@@ -34,7 +34,7 @@ describe('passkey registration', () => {
       [[isoBase64URL.fromUTF8String('another')], /challenge/],
       [[challenge, { origin: 'https://evil.example' }], /origin/],
       [[challenge, { rpId: 'evil.example' }], /relying party/],
-      [[challenge, { userPresent: false }], /user verification/],
+      [[challenge, { userPresent: false }], /user presence check failed/],
     ];
     for (const [args, reason] of cases) {
       await expect(verifyPasskeyRegistration(config, challenge, authenticator.register(...args))).rejects.toMatchObject({
@@ -54,7 +54,7 @@ describe('passkey assertion', () => {
   test.each([
     ['wrong origin', { origin: 'https://evil.example' }, /origin/],
     ['wrong RP id', { rpId: 'evil.example' }, /relying party/],
-    ['no user presence', { userPresent: false }, /user verification/],
+    ['no user presence', { userPresent: false }, /user presence check failed/],
     ['bad signature', { signingKey: p256.utils.randomSecretKey() }, /signature|verif/],
   ])('%s is refused with 401', async (_name, options, reason) => {
     const { authenticator, passkey } = await registered();

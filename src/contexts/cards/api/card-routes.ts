@@ -38,7 +38,7 @@ export const cardRoutes = [
       201: { description: 'Issued: PROCESSING until the issuer answers (CARD.STATE_CHANGE webhook)', schema: CardSchema },
       400: {
         description:
-          'INVALID_INPUT (every invalid field listed; a funding source that is not the cardholder’s is fundingSourceIneligible) or CARDHOLDER_KYC_NOT_APPROVED',
+          'FUNDING_SOURCE_INELIGIBLE when the funding sources are all that is wrong (not the cardholder’s ACTIVE accounts, or in another currency; each listed with rule fundingSourceIneligible), INVALID_INPUT (every invalid field listed) or CARDHOLDER_KYC_NOT_APPROVED',
         schema: errorResponses[400].schema,
       },
       401: errorResponses[401],
@@ -105,7 +105,11 @@ export const cardRoutes = [
     },
     responses: {
       200: { description: 'The changed card', schema: CardSchema },
-      400: errorResponses[400],
+      400: {
+        description:
+          'FUNDING_SOURCE_INELIGIBLE when the funding sources are all that is wrong (not the cardholder’s ACTIVE accounts, or not in the card’s currency), else INVALID_INPUT (every invalid field listed)',
+        schema: errorResponses[400].schema,
+      },
       401: errorResponses[401],
       404: errorResponses[404],
       409: conflict('INVALID_STATE_TRANSITION (only ACTIVE ⇄ FROZEN and ACTIVE | FROZEN → CLOSED), CARD_ALREADY_CLOSED, CARD_NOT_MUTABLE (a CLOSED card)'),

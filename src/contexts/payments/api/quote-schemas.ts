@@ -92,7 +92,9 @@ export const QuoteRequestSchema = z
 
 const amount = z.number().int().openapi({ format: 'int64' });
 
-/** The reference's OutgoingRateDetails, with the spec's `svc…` names for its `grid…` fields. */
+const sameAs = (name: string) => ({ description: `The reference's name of ${name} (the same value), for clients built from it` });
+
+/** The reference's OutgoingRateDetails: the spec's `svc…` names for its `grid…` fields, and the reference's names beside them. */
 export const RateDetailsSchema = z
   .object({
     counterpartyMultiplier: z.number(),
@@ -101,6 +103,10 @@ export const RateDetailsSchema = z
     svcApiFixedFee: amount,
     svcApiVariableFeeRate: z.number(),
     svcApiVariableFeeAmount: amount,
+    gridApiMultiplier: z.number().openapi(sameAs('svcApiMultiplier')),
+    gridApiFixedFee: amount.openapi(sameAs('svcApiFixedFee')),
+    gridApiVariableFeeRate: z.number().openapi(sameAs('svcApiVariableFeeRate')),
+    gridApiVariableFeeAmount: amount.openapi(sameAs('svcApiVariableFeeAmount')),
   })
   .openapi('OutgoingRateDetails');
 

@@ -72,11 +72,21 @@ export function shownDestination(destination: Record<string, unknown>): Record<s
 }
 
 /**
- * A quote's rate details with the spec's names: the pricing stores the reference's `gridApi…`
- * fields (in quotes and transactions alike); the wire says `svcApi…` (spec: Svc for Grid).
+ * A quote's rate details under both names: the pricing stores the reference's `gridApi…` fields
+ * (in quotes and transactions alike); the wire carries the spec's `svcApi…` (Svc for Grid) and
+ * the reference's own, which typed clients built from it read.
  */
 export function rateDetailsView(stored: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(stored).map(([key, value]) => [key.replace(/^gridApi/, 'svcApi'), value]));
+  return Object.fromEntries(
+    Object.entries(stored).flatMap(([key, value]) =>
+      key.startsWith('gridApi')
+        ? [
+            [key.replace(/^gridApi/, 'svcApi'), value],
+            [key, value],
+          ]
+        : [[key, value]],
+    ),
+  );
 }
 
 /** What every transaction made from a quote shows (the reference's base Transaction): what was sent, the quote, its rate, any refund. */

@@ -26,7 +26,7 @@ export const loginRoutes = [
     operationId: 'startScaLogin',
     summary: 'Start an SCA login',
     description:
-      'SMS_OTP sends a code (sandbox: 123456, nothing sent) and answers challengeId and expiresAt; PASSKEY answers WebAuthn options; TOTP the factor only',
+      'SMS_OTP sends a code (sandbox: 123456, nothing sent) and answers challengeId and expiresAt; PASSKEY answers WebAuthn options (no challengeId); TOTP the factor only',
     tags: TAGS,
     query: ScaCustomerQuery,
     body: ScaLoginStartRequestSchema,
@@ -63,7 +63,7 @@ export const loginRoutes = [
     operationId: 'completeScaLogin',
     summary: 'Complete an SCA login',
     description:
-      'The proof of the started factor (code, or passkeyAssertion and origin; challengeId for SMS_OTP and PASSKEY) opens an SCA session (about 180 days)',
+      'The proof of the started factor (code, or passkeyAssertion and origin; challengeId for SMS_OTP, omitted for other factors: a passkey assertion names the challenge it signed) opens an SCA session (about 180 days)',
     tags: TAGS,
     query: ScaCustomerQuery,
     body: ScaLoginCompleteRequestSchema,

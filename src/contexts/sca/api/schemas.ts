@@ -94,7 +94,12 @@ export const ScaLoginStartSchema = z
 
 /** The proof fields the reference's confirm / authorize / login-complete bodies share. */
 export const ScaProofFields = {
-  challengeId: z.string().max(200).nullable().optional().openapi({ description: 'The challenge being answered (SMS_OTP, PASSKEY)' }),
+  challengeId: z
+    .string()
+    .max(200)
+    .nullable()
+    .optional()
+    .openapi({ description: 'The challenge being answered: required for SMS_OTP; may be omitted for PASSKEY (the assertion names the challenge it signed)' }),
   code: z
     .string()
     .max(20)

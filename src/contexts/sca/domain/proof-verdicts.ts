@@ -4,7 +4,16 @@ import { MAX_CHALLENGE_ATTEMPTS } from './one-time-codes';
 
 /** Why a proof was refused. None of them says what the right proof would have been. */
 export type ProofFailure =
-  'WRONG_PROOF' | 'REUSED' | 'EXPIRED' | 'NOT_ISSUED' | 'ATTEMPTS_EXCEEDED' | 'FACTOR_NOT_ENROLLED' | 'FACTOR_NOT_ALLOWED' | 'MISSING_PROOF' | 'LOCKED';
+  | 'WRONG_PROOF'
+  | 'REUSED'
+  | 'EXPIRED'
+  | 'NOT_ISSUED'
+  | 'ATTEMPTS_EXCEEDED'
+  | 'FACTOR_NOT_ENROLLED'
+  | 'FACTOR_NOT_ALLOWED'
+  | 'MISSING_PROOF'
+  | 'MISSING_CHALLENGE'
+  | 'LOCKED';
 
 export type ScaProofVerdict<T = undefined> =
   | { valid: true; result: T }
@@ -28,6 +37,7 @@ const REASONS: Record<Exclude<ProofFailure, 'LOCKED'>, { reason: string; constra
     message: 'this factor cannot carry dynamic linking to what is authorized',
   },
   MISSING_PROOF: { reason: 'The SCA proof is missing', constraint: 'required', message: 'the proof for this factor is required' },
+  MISSING_CHALLENGE: { reason: 'The challengeId is missing', constraint: 'required', message: 'the challengeId of the challenge being answered is required' },
 };
 
 /**
@@ -45,7 +55,9 @@ export function scaProofError(verdict: Extract<ScaProofVerdict<unknown>, { valid
       { suspended: state.suspended, lockedUntil: state.lockedUntil?.toISOString() ?? null, failedAttempts: state.failedAttempts },
     );
   }
-  const { reason, constraint, message } = REASONS[verdict.failure];
+  const { reason: generic, constraint, message } = REASONS[verdict.failure];
+  // A missing proof names the field that is missing (a code, the assertion, its origin), not the proof as a whole.
+  const reason = verdict.failure === 'MISSING_PROOF' ? `The SCA proof is missing its ${verdict.field}` : generic;
   const left = verdict.attemptsLeft !== undefined ? `; ${verdict.attemptsLeft} attempt${verdict.attemptsLeft === 1 ? '' : 's'} left` : '';
   const error: FieldError = { field: verdict.field, constraint, message: `${verdict.detail ?? message}${left}` };
   return DomainError.invalidInput([error], reason);

@@ -25,8 +25,8 @@ export interface ScaLoginStart {
 
 /**
  * Starts an SCA login: SMS_OTP sends a code (challengeId, expiresAt), PASSKEY answers WebAuthn
- * assertion options, TOTP answers the factor only (the app shows the code). A factor the
- * customer does not hold is 400 on `factor`.
+ * assertion options (no challengeId: the assertion names its challenge), TOTP answers the factor
+ * only (the app shows the code). A factor the customer does not hold is 400 on `factor`.
  */
 export async function startScaLogin(
   em: EntityManager,
@@ -44,12 +44,11 @@ export async function startScaLogin(
     return { factor: 'TOTP' };
   }
   const issued = await issueScaChallenge(em, { ...target, factor: target.factor, purpose: 'LOGIN', ...(target.sender ? { sender: target.sender } : {}) });
-  return {
-    factor: issued.factor,
-    challengeId: issued.id,
-    expiresAt: issued.expiresAt.toISOString(),
-    ...(issued.passkeyOptions ? { passkeyOptions: issued.passkeyOptions, allowedOrigins: issued.allowedOrigins!, relyingPartyId: issued.relyingPartyId! } : {}),
-  };
+  // Each factor shows only what it issues (the reference): a passkey's challenge travels inside its options and comes back in the assertion.
+  if (issued.passkeyOptions) {
+    return { factor: issued.factor, passkeyOptions: issued.passkeyOptions, allowedOrigins: issued.allowedOrigins!, relyingPartyId: issued.relyingPartyId! };
+  }
+  return { factor: issued.factor, challengeId: issued.id, expiresAt: issued.expiresAt.toISOString() };
 }
 
 /**

@@ -10,7 +10,7 @@ import { checkTotp } from '../domain/totp';
 import { ScaChallenge, ScaFactor } from '../entities';
 import { lockoutOf, recordFailedAttempt } from './lockout';
 import { verifyAssertion } from './passkeys';
-import { assertionJson, PasskeyCheckFailed } from '../../../security/webauthn';
+import { assertionChallenge, assertionJson, PasskeyCheckFailed } from '../../../security/webauthn';
 import { platformRelyingParty } from './relying-party';
 import { loadScaCustomer, verifiedPhoneOf, type ScaCustomer } from './sca-customers';
 
@@ -26,7 +26,7 @@ export interface VerifyScaProofInput {
   customerId: string;
   factor: ScaFactorType;
   proof: ScaProof;
-  /** The challenge the proof answers: required for SMS_OTP and PASSKEY, none for TOTP. */
+  /** The challenge the proof answers: required for SMS_OTP; for PASSKEY the assertion's own challenge finds it when absent; none for TOTP. */
   challengeId?: string | null;
   /** The challenge must have been issued for this purpose… */
   purpose: ScaChallengePurpose;
@@ -88,6 +88,42 @@ export async function verifyScaProof<T = undefined>(
   });
 }
 
+/**
+ * The challenge a proof answers, and the field that named it. SMS_OTP names it by `challengeId`
+ * (required). A passkey assertion names it itself: without a `challengeId` (the reference omits it
+ * for passkeys) it is the customer's PASSKEY challenge of this purpose whose WebAuthn challenge the
+ * assertion's client data carries; the assertion is then verified against that challenge, and a
+ * consumed one is never found usable again.
+ */
+async function answeredChallenge(
+  tx: EntityManager,
+  customerId: string,
+  input: VerifyScaProofInput,
+): Promise<{ challenge: ScaChallenge | null; field: string } | { refusal: Refusal & { counts: false } }> {
+  if (input.challengeId) {
+    return { challenge: await tx.findOne(ScaChallenge, { id: input.challengeId, platformId: input.platformId, customerId }), field: 'challengeId' };
+  }
+  if (input.factor !== 'PASSKEY') {
+    const detail = `an ${input.factor} code answers the challenge it was sent for: send the challengeId the challenge's start returned`;
+    return { refusal: { valid: false, failure: 'MISSING_CHALLENGE', field: 'challengeId', detail, counts: false } };
+  }
+  const assertion = input.proof.passkeyAssertion;
+  if (!assertion) return { refusal: { valid: false, failure: 'MISSING_PROOF', field: 'passkeyAssertion', counts: false } };
+  const signed = assertionChallenge(assertionJson(assertion));
+  if (!signed) {
+    const detail = "the assertion's clientDataJSON names no challenge: sign the challenge of the passkeyOptions this customer was given";
+    return { refusal: { valid: false, failure: 'NOT_ISSUED', field: 'passkeyAssertion', detail, counts: false } };
+  }
+  const challenge = await tx.findOne(ScaChallenge, {
+    platformId: input.platformId,
+    customerId,
+    factor: 'PASSKEY',
+    purpose: input.purpose,
+    webauthnChallenge: signed,
+  });
+  return { challenge, field: 'passkeyAssertion' };
+}
+
 async function judge(tx: EntityManager, { customer, platform }: ScaCustomer, input: VerifyScaProofInput, now: Date): Promise<Judged> {
   const sandboxCode = input.environment === 'SANDBOX' && input.proof.code === SANDBOX_SCA_CODE;
   if (input.factor === 'TOTP') {
@@ -113,20 +149,14 @@ async function judge(tx: EntityManager, { customer, platform }: ScaCustomer, inp
     return { valid: true, challenge: null };
   }
 
-  if (!input.challengeId)
-    return {
-      valid: false,
-      failure: 'MISSING_PROOF',
-      field: 'challengeId',
-      detail: 'the challengeId of the challenge being answered is required',
-      counts: false,
-    };
-  const challenge = await tx.findOne(ScaChallenge, { id: input.challengeId, platformId: input.platformId, customerId: customer.id });
+  const answered = await answeredChallenge(tx, customer.id, input);
+  if ('refusal' in answered) return answered.refusal;
+  const { challenge, field: challengeField } = answered;
   const matchesIssue =
     challenge && challenge.purpose === input.purpose && challenge.factor === input.factor && (challenge.binding ?? null) === (input.binding ?? null);
-  if (!challenge || !matchesIssue || challenge.consumedAt) return { valid: false, failure: 'NOT_ISSUED', field: 'challengeId', counts: false };
-  if (challenge.attempts >= MAX_CHALLENGE_ATTEMPTS) return { valid: false, failure: 'ATTEMPTS_EXCEEDED', field: 'challengeId', counts: false };
-  if (now.getTime() >= challenge.expiresAt.getTime()) return { valid: false, failure: 'EXPIRED', field: 'challengeId', counts: false };
+  if (!challenge || !matchesIssue || challenge.consumedAt) return { valid: false, failure: 'NOT_ISSUED', field: challengeField, counts: false };
+  if (challenge.attempts >= MAX_CHALLENGE_ATTEMPTS) return { valid: false, failure: 'ATTEMPTS_EXCEEDED', field: challengeField, counts: false };
+  if (now.getTime() >= challenge.expiresAt.getTime()) return { valid: false, failure: 'EXPIRED', field: challengeField, counts: false };
 
   if (input.factor === 'SMS_OTP') {
     const code = input.proof.code;

@@ -2,6 +2,7 @@ import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { DomainError } from '../../../domain/errors';
 import { newId } from '../../../domain/ids';
+import { logger } from '../../../logger';
 import type { OtpMethodType } from '../domain/auth-methods';
 import { AuthCredential, AuthSession } from '../entities';
 import { assertCredentialSetUnchanged, currentCredentialSet, liveCredentials, lockCredentialSet } from './credential-set';
@@ -35,8 +36,9 @@ export async function listCredentials(em: EntityManager, platformId: string, acc
  * Registers an EMAIL_OTP or SMS_OTP credential on a wallet, to the owner's email or phone on
  * file (400 MISSING_MANDATORY_USER_INFO without one), one of each type per wallet. The wallet's
  * first credential is created at once (201, with a challenge: its code is sent); any further one
- * must be signed by a session of the wallet (the 202 → signed retry), and its retry is refused
- * with `<TYPE>_CREDENTIAL_SET_CHANGED` when the wallet's credentials changed in between.
+ * must be signed by a session of the wallet (the 202 → signed retry, whose 201 carries the new
+ * credential's first challenge too), and its retry is refused with `<TYPE>_CREDENTIAL_SET_CHANGED`
+ * when the wallet's credentials changed in between.
  */
 export async function createOtpCredential(
   em: EntityManager,
@@ -85,7 +87,7 @@ export async function createOtpCredential(
       const challenge = await issueOtpChallenge(em, first, delivery);
       return { status: 'DONE', result: { ...credentialView(first), otpEncryptionTargetBundle: challenge.otpEncryptionTargetBundle } };
     }
-    return await runSignedOperation(em, call, {
+    const added = await runSignedOperation(em, call, {
       name: 'AUTH_CREDENTIAL_CREATE',
       activityType: activity,
       conflictGroup: 'CREDENTIAL_SET',
@@ -97,12 +99,31 @@ export async function createOtpCredential(
         await lockCredentialSet(tx, call.accountId);
         await unique(tx);
         await assertCredentialSetUnchanged(tx, call.platformId, call.accountId, String(request.data?.credentialSet), type);
-        return credentialView(await create(tx));
+        return create(tx);
       },
     });
+    if (added.status === 'CHALLENGE') return added;
+    // As the first credential's 201: the new credential's first code goes out, and the answer carries its target bundle.
+    return { status: 'DONE', result: { ...credentialView(added.result), ...(await firstChallengeOf(em, added.result, delivery)) } };
   } catch (err) {
     if (err instanceof UniqueConstraintViolationException) throw alreadyExists(type);
     throw err;
+  }
+}
+
+/**
+ * The first OTP challenge of a credential added by a signed retry, once the credential is
+ * committed. The credential stands whatever happens to its code: when none can be issued (no
+ * sender configured on this server, or the sender failed) the answer simply lacks the bundle,
+ * and `POST /auth/credentials/{id}/challenge` asks again (the reference's own fallback).
+ */
+async function firstChallengeOf(em: EntityManager, credential: AuthCredential, delivery: OtpDelivery): Promise<{ otpEncryptionTargetBundle?: string }> {
+  if (delivery.environment !== 'SANDBOX' && !delivery.sender) return {};
+  try {
+    return await issueOtpChallenge(em, credential, delivery);
+  } catch (err) {
+    logger.warn({ credentialId: credential.id, error: err instanceof Error ? err.name : typeof err }, 'no first OTP challenge for an added credential');
+    return {};
   }
 }
 

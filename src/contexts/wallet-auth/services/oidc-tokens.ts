@@ -1,4 +1,4 @@
-import { compactVerify, createLocalJWKSet, createRemoteJWKSet, decodeJwt, type JWTVerifyGetKey } from 'jose';
+import { compactVerify, createLocalJWKSet, createRemoteJWKSet, decodeJwt, decodeProtectedHeader, type JWTVerifyGetKey } from 'jose';
 import { DomainError } from '../../../domain/errors';
 import { checkOidcClaims, type OidcIdentity } from '../domain/oidc-claims';
 import type { OidcIssuerKeys, WalletAuthConfig } from './wallet-auth-config';
@@ -32,20 +32,37 @@ export interface OidcTokenCheck {
   nonce?: string;
 }
 
+const BASE64URL_SEGMENT = /^[A-Za-z0-9_-]*$/;
+const NOT_A_JWT = 'The oidcToken is not a JWT (header.payload.signature, base64url JSON)';
+
 /**
- * Checks an OIDC token for an OAUTH credential: JWT-shaped (else 400 INVALID_INPUT), from a
- * supported issuer (else 400), signed by that issuer's key outside the sandbox, and passing the
- * claim rules of spec §5.5 (else 401 UNAUTHORIZED naming the failed check). Returns the identity.
+ * The claims of a JWT-shaped token: three base64url segments, a header that is a JSON object
+ * naming its `alg`, a payload that is a JSON object (the signature segment may be a dummy). Null
+ * for anything else: malformed, whatever the environment (the sandbox does not check the
+ * signature, so the shape is all that would otherwise tell a token from garbage).
+ */
+function jwtClaims(token: string): Record<string, unknown> | null {
+  const segments = token.split('.');
+  if (segments.length !== 3 || !segments.every((segment) => BASE64URL_SEGMENT.test(segment))) return null;
+  try {
+    const header = decodeProtectedHeader(token);
+    if (typeof header.alg !== 'string' || header.alg === '') return null;
+    return decodeJwt(token);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Checks an OIDC token for an OAUTH credential: JWT-shaped (else 400 INVALID_INPUT, the old
+ * sandbox literal included), from a supported issuer (else 400), signed by that issuer's key
+ * outside the sandbox, and passing the claim rules of spec §5.5 (else 401 UNAUTHORIZED naming the
+ * failed check). Returns the identity.
  */
 export async function checkOidcToken(config: WalletAuthConfig, token: string, check: OidcTokenCheck): Promise<{ identity: OidcIdentity; email?: string }> {
-  if (token === LEGACY_SANDBOX_OIDC_TOKEN)
-    throw DomainError.unauthorized('The fixed sandbox OIDC token is no longer accepted: send a JWT from a supported issuer');
-  let claims: Record<string, unknown>;
-  try {
-    claims = decodeJwt(token);
-  } catch {
-    throw malformed('The oidcToken is not a JWT (header.payload.signature, base64url JSON)');
-  }
+  if (token === LEGACY_SANDBOX_OIDC_TOKEN) throw malformed('The fixed sandbox OIDC token is no longer accepted: send a JWT from a supported issuer');
+  const claims = jwtClaims(token);
+  if (!claims) throw malformed(NOT_A_JWT);
   const result = checkOidcClaims(claims, {
     supportedIssuers: Object.keys(config.oidcIssuers),
     nowSeconds: check.nowSeconds,

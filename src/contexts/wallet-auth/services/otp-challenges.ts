@@ -9,7 +9,7 @@ import { isOtpType, MAX_OTP_ATTEMPTS, OTP_CHALLENGE_TTL_MS, OTP_SEND_WINDOW, SAN
 import { sendRetryAfterSeconds, sendsInWindow } from '../../../domain/send-window';
 import { AuthCredential } from '../entities';
 import { assertCredentialSetUnchanged, currentCredentialSet } from './credential-set';
-import { newOtpTargetKey, openOtpBundle, otpTargetBundle } from './otp-encryption';
+import { newOtpTargetKey, openOtpBundle, otpBundleParts, otpTargetBundle } from './otp-encryption';
 import { requireWallet } from './wallets';
 
 /** Delivers a one-time code by email or SMS (the API's contact code sender fits). The code is in the message only: never log it. */
@@ -114,13 +114,27 @@ type Verdict = { ok: true; publicKey: string } | { ok: false; error: DomainError
  * challenge's key and checks its code. A right code uses the challenge up and returns the
  * client's public key (the key the signed retry must be stamped with, and the session's key).
  * A wrong one is counted (the count is kept although the call fails; the fifth burns the
- * challenge) and is 401 UNAUTHORIZED "Invalid OTP code". No live challenge: 401; the wallet's
+ * challenge) and is 401 UNAUTHORIZED "Invalid OTP code"; a bundle that is not one at all is 400
+ * INVALID_INPUT and counts nothing. No live challenge: 401; the wallet's
  * credentials changed since the challenge: 409 `<TYPE>_CREDENTIAL_SET_CHANGED`.
  */
 export async function checkOtpAttempt(
   em: EntityManager,
   input: { platformId: string; credentialId: string; type: OtpMethodType; encryptedOtpBundle: string; masterKey: Buffer },
 ): Promise<{ credential: AuthCredential; publicKey: string }> {
+  // Malformed input is the client's to fix, and no attempt at a code: 400, nothing counted.
+  if (!otpBundleParts(input.encryptedOtpBundle)) {
+    throw DomainError.invalidInput(
+      [
+        {
+          field: 'encryptedOtpBundle',
+          constraint: 'format',
+          message: 'must be the JSON {"encappedPublic": hex of an uncompressed P-256 key, "ciphertext": hex} that sealing to otpEncryptionTargetBundle gives',
+        },
+      ],
+      'encryptedOtpBundle is not an HPKE-sealed OTP bundle',
+    );
+  }
   const { verdict, credential } = await em.transactional(async (tx) => {
     const credential = await tx.findOne(
       AuthCredential,

@@ -47,21 +47,38 @@ export interface OtpAttempt {
   publicKey: string;
 }
 
+/** HPKE's encapsulated key for DHKEM(P-256): an uncompressed point, 65 bytes. */
+const ENCAPPED_KEY_HEX_LENGTH = 130;
+const MAX_CIPHERTEXT_HEX_LENGTH = 8192;
+
 /**
- * Opens an `encryptedOtpBundle` (JSON `{encappedPublic, ciphertext}`, hex) with the challenge's
- * private key. Null when it is not such a bundle, was not sealed to this key, or does not hold
- * `{otp_code: string, public_key: compressed P-256 hex}`.
+ * The parts of an `encryptedOtpBundle`: a JSON object `{encappedPublic, ciphertext}`, both hex,
+ * the key an uncompressed P-256 point's length and the ciphertext at most 4 KiB. Null for
+ * anything else: malformed input, told apart from a well-formed bundle that does not open.
  */
-export async function openOtpBundle(privateKey: string, encryptedOtpBundle: string): Promise<OtpAttempt | null> {
+export function otpBundleParts(encryptedOtpBundle: string): { encappedPublic: string; ciphertext: string } | null {
   let parsed: unknown;
   try {
     parsed = JSON.parse(encryptedOtpBundle);
   } catch {
     return null;
   }
-  const { encappedPublic, ciphertext } = (parsed ?? {}) as Record<string, unknown>;
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return null;
+  const { encappedPublic, ciphertext } = parsed as Record<string, unknown>;
   if (typeof encappedPublic !== 'string' || typeof ciphertext !== 'string' || !HEX.test(encappedPublic) || !HEX.test(ciphertext)) return null;
-  if (ciphertext.length > 8192) return null;
+  if (encappedPublic.length !== ENCAPPED_KEY_HEX_LENGTH || ciphertext.length > MAX_CIPHERTEXT_HEX_LENGTH) return null;
+  return { encappedPublic, ciphertext };
+}
+
+/**
+ * Opens an `encryptedOtpBundle` (JSON `{encappedPublic, ciphertext}`, hex) with the challenge's
+ * private key. Null when it is not such a bundle, was not sealed to this key, or does not hold
+ * `{otp_code: string, public_key: compressed P-256 hex}`.
+ */
+export async function openOtpBundle(privateKey: string, encryptedOtpBundle: string): Promise<OtpAttempt | null> {
+  const parts = otpBundleParts(encryptedOtpBundle);
+  if (!parts) return null;
+  const { encappedPublic, ciphertext } = parts;
   try {
     const secret = bytesOf(privateKey);
     const targetPublic = p256.getPublicKey(secret, false);

@@ -22,7 +22,7 @@ export interface SignedCall extends SignatureHeaders {
   body: unknown;
 }
 
-/** Who signed the retry: the session (null for the sandbox's legacy literal or an operation's bound key). */
+/** Who signed the retry: the session (the one the sandbox's legacy literal stands for), or null for an operation's bound key. */
 export interface SignedBy {
   request: SignedRequest;
   session: AuthSession | null;
@@ -109,14 +109,17 @@ export async function runSignedOperation<T>(em: EntityManager, call: SignedCall,
   if (stamp && !stampSignsPayload(stamp, pending.payloadToSign)) throw invalid('The stamp is not a signature of the payloadToSign by its public key');
   const bound = operation.boundKey?.(pending);
   if (stamp && bound !== undefined && stamp.publicKey !== bound.toLowerCase()) throw invalid('The stamp must be made with the key this request was bound to');
+  // The literal stands for a session's stamp only: a request bound to a key (an OTP login's) has no session to stand for.
+  if (legacy && bound !== undefined) throw invalid(LEGACY_BOUND_KEY);
 
   const result = await em.transactional(async (tx) => {
     // Consumed first: of concurrent retries one goes on, the others wait on this row and find it used.
     const consumed = await tx.nativeUpdate(SignedRequest, { id: pending.id, consumedAt: null, expiresAt: { $gt: now } }, { consumedAt: now });
     if (consumed !== 1) throw DomainError.unauthorized('This signed request was already used; start again without signature headers');
     // The signer's session is read under a share lock: a revocation waits for this effect, or wins before it.
-    const session =
-      stamp && bound === undefined
+    const session = legacy
+      ? await legacySigner(tx, call, now, (candidate) => operation.authorizeSigner?.(candidate, pending))
+      : stamp && bound === undefined
         ? await tx.findOne(
             AuthSession,
             { platformId: call.platformId, accountId: call.accountId, publicKey: stamp.publicKey, revokedAt: null, expiresAt: { $gt: now } },
@@ -125,12 +128,42 @@ export async function runSignedOperation<T>(em: EntityManager, call: SignedCall,
         : null;
     if (stamp && bound === undefined && !session) throw invalid('The stamp key is not the key of an active session of this wallet');
     if (session) {
-      operation.authorizeSigner?.(session, pending);
+      if (!legacy) operation.authorizeSigner?.(session, pending);
       await tx.nativeUpdate(SignedRequest, { id: pending.id }, { signedBySessionId: session.id });
     }
     return operation.execute(tx, { request: pending, session });
   });
   return { status: 'DONE', result };
+}
+
+const LEGACY_BOUND_KEY =
+  'The sandbox literal sandbox-valid-signature stands for a stamp by an active session; this request is bound to the key it was issued for: stamp it with that key';
+
+/**
+ * The signer the sandbox's legacy literal stands for: an active session of the wallet that the
+ * operation's rule accepts (read under a share lock, as a stamped signer is). A wallet with no
+ * active session has nobody to sign for it: WALLET_SIGNATURE_INVALID; when every session is
+ * refused by the rule, the rule's own refusal.
+ */
+async function legacySigner(tx: EntityManager, call: SignedCall, now: Date, authorize: (candidate: AuthSession) => void): Promise<AuthSession> {
+  const sessions = await tx.find(
+    AuthSession,
+    { platformId: call.platformId, accountId: call.accountId, revokedAt: null, expiresAt: { $gt: now } },
+    { orderBy: { createdAt: 'desc' }, lockMode: LockMode.PESSIMISTIC_READ },
+  );
+  if (sessions.length === 0) {
+    throw invalid('sandbox-valid-signature stands for a stamp by an active session of this wallet, and the wallet has none: log in first');
+  }
+  let refusal: unknown;
+  for (const candidate of sessions) {
+    try {
+      authorize(candidate);
+      return candidate;
+    } catch (err) {
+      refusal = err;
+    }
+  }
+  throw refusal;
 }
 
 async function issue<T>(em: EntityManager, call: SignedCall, operation: SignedOperation<T>, requestHash: string): Promise<SignedRequestChallenge> {

@@ -7,8 +7,16 @@ import { defineRoute } from '../../../api/route';
 import { errorResponses } from '../../../api/schemas/common';
 import { sendTestWebhook } from '../services/webhook-test';
 
+/** The reference's TestWebhookResponse (snake_case fields), with the delivered event's id; the camelCase pair is kept for earlier clients. */
 const TestWebhookResponseSchema = z
-  .object({ id: z.string(), url: z.string(), responseStatus: z.number().int().nullable(), responseBody: z.string() })
+  .object({
+    id: z.string().openapi({ description: 'The TEST event delivered (the envelope id the endpoint received)' }),
+    url: z.string().openapi({ format: 'uri', description: 'Where the webhook was sent' }),
+    response_status: z.number().int().openapi({ description: 'The HTTP status the endpoint answered' }),
+    response_body: z.string().openapi({ description: "The endpoint's answer body, as text" }),
+    responseStatus: z.number().int().openapi({ deprecated: true, description: 'Deprecated: the same as response_status' }),
+    responseBody: z.string().openapi({ deprecated: true, description: 'Deprecated: the same as response_body' }),
+  })
   .openapi('TestWebhookResponse');
 
 const SigningKeyViewSchema = z

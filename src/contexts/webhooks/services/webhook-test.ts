@@ -30,16 +30,22 @@ export async function sendTestWebhook(deps: TestWebhookDeps, caller: Caller, opt
   if (!options.wait) return undefined;
   const result = await handle.result();
   const outcome = result.lastOutcome as typeof result.lastOutcome & { url?: string; responseBody?: string };
+  const responseStatus = 'status' in outcome ? outcome.status : null;
   if (!result.delivered) {
-    const responseStatus = 'status' in outcome ? outcome.status : null;
     // Without an HTTP answer the caller learns no more than that: a destination the policy refused
     // and one that did not answer read the same, so internal host names cannot be told apart by
     // what they resolve to. The reason stays in the delivery's workflow history for support staff.
     throw new DomainError('WEBHOOK_DELIVERY_ERROR', `The webhook endpoint did not accept the test event (${responseStatus ?? NOT_REACHED})`, {
       url: platform.webhookEndpoint,
+      response_status: responseStatus,
+      response_body: outcome.responseBody ?? null,
       responseStatus,
       responseBody: outcome.responseBody ?? null,
     });
   }
-  return { id: event.id, url: platform.webhookEndpoint, responseStatus: 'status' in outcome ? outcome.status : null, responseBody: outcome.responseBody ?? '' };
+  // Delivered is an HTTP answer (2xx, or 409 for a duplicate): it always has a status.
+  if (responseStatus === null) throw DomainError.internal('The test delivery reported success without an HTTP status');
+  const responseBody = outcome.responseBody ?? '';
+  // The reference's names, and the earlier camelCase pair for clients written against them.
+  return { id: event.id, url: platform.webhookEndpoint, response_status: responseStatus, response_body: responseBody, responseStatus, responseBody };
 }
