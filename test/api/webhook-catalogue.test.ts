@@ -199,6 +199,13 @@ const TRIGGERS: Record<string, () => Promise<void>> = {
     await upload(p, owner, 'PASSPORT');
     on('VERIFICATION.IN_PROGRESS', await verify(complete.id));
     on('CUSTOMER.KYB_PENDING', complete.id);
+    // 003 sent back for its owner and documents, then completed: READY_FOR_VERIFICATION before it is resubmitted.
+    const fixed = await insertCustomer(h.orm, h.masterKey, p.platform.id, businessFields('REG-003'));
+    const sentBack = await verify(fixed.id);
+    await upload(p, fixed.id, 'CERTIFICATE_OF_INCORPORATION');
+    const fixedOwner = (await p.api.post('/beneficial-owners', ownerBody(fixed.id)).expect(201)).body.id as string;
+    await upload(p, fixedOwner, 'PASSPORT');
+    on('VERIFICATION.READY_FOR_VERIFICATION', sentBack);
     // An individual PENDING at creation (001), complete: PENDING_MANUAL_REVIEW.
     const reviewed = await insertCustomer(h.orm, h.masterKey, p.platform.id, { ...individualFields('Review 001'), kycStatus: 'PENDING' });
     await upload(p, reviewed.id, 'PASSPORT');
@@ -316,7 +323,6 @@ const NOT_YET_EMITTED = new Set([
   'INCOMING_PAYMENT.REFUND_PENDING',
   'INCOMING_PAYMENT.REFUND_COMPLETED',
   'INCOMING_PAYMENT.REFUND_FAILED',
-  'VERIFICATION.READY_FOR_VERIFICATION',
   'INTERNAL_ACCOUNT.FUNDING_INSTRUCTIONS_UPDATED',
 ]);
 
