@@ -30,6 +30,8 @@ interface Expectation {
   publicKeyPem: string;
 }
 const expected = new Map<string, Expectation>();
+/** The EUR account's fundingPaymentInstructions before and after the sandbox reissued them. */
+const reissued: { before?: unknown; after?: unknown } = {};
 const triggerErrors: string[] = [];
 
 const reference = loadReferenceDocument() as unknown as {
@@ -119,6 +121,20 @@ const TRIGGERS: Record<string, () => Promise<void>> = {
     // A balance that moves once: the EUR account, funded and never paid from.
     expect((await p.api.post(`/sandbox/internal-accounts/${c.eur}/fund`, { amount: 1_000 })).status).toBe(200);
     on('INTERNAL_ACCOUNT.BALANCE_UPDATED', c.eur);
+    // The EUR account's coordinates reissued: the old ones withdrawn, new ones served.
+    const accountOf = async (id: string) =>
+      ((await p.api.get(`/customers/internal-accounts?customerId=${encodeURIComponent(c.customerId)}`)).body.data as { id: string }[]).find(
+        (a) => a.id === id,
+      )!;
+    reissued.before = ((await accountOf(c.eur)) as unknown as { fundingPaymentInstructions: unknown }).fundingPaymentInstructions;
+    const reissue = await p.api.post(`/sandbox/internal-accounts/${c.eur}/funding-instructions/reissue`, undefined, { 'Idempotency-Key': 'reissue-eur' });
+    expect(reissue.status).toBe(200);
+    // Retried with its key: the same answer, reissued (and announced) once.
+    const retried = await p.api.post(`/sandbox/internal-accounts/${c.eur}/funding-instructions/reissue`, undefined, { 'Idempotency-Key': 'reissue-eur' });
+    expect([retried.status, retried.text]).toEqual([200, reissue.text]);
+    reissued.after = reissue.body.fundingPaymentInstructions;
+    expect(await accountOf(c.eur)).toEqual(reissue.body);
+    on('INTERNAL_ACCOUNT.FUNDING_INSTRUCTIONS_UPDATED', c.eur);
     // A plain payout: PENDING and PROCESSING once executed, then COMPLETED.
     const paid = await payout(p.api, c.usd, await bankAccount(p.api, c.customerId, '999'));
     on('OUTGOING_PAYMENT.PENDING', paid);
@@ -323,7 +339,6 @@ const NOT_YET_EMITTED = new Set([
   'INCOMING_PAYMENT.REFUND_PENDING',
   'INCOMING_PAYMENT.REFUND_COMPLETED',
   'INCOMING_PAYMENT.REFUND_FAILED',
-  'INTERNAL_ACCOUNT.FUNDING_INSTRUCTIONS_UPDATED',
 ]);
 
 describe.each(CATALOGUE)('%s', (type) => {
@@ -348,4 +363,11 @@ test('REFUND_PENDING announces the refund initiated and not settled; REFUND_COMP
   expect(pending!.body.data).toMatchObject({ status: 'FAILED', refund: { status: 'PENDING', reference: refund.reference, reason: refund.reason } });
   expect(pending!.body.data.refund).not.toHaveProperty('settledAt');
   expect(completed!.body.data).toMatchObject({ refund: { status: 'COMPLETED', settledAt: expect.any(String) } });
+});
+
+test('FUNDING_INSTRUCTIONS_UPDATED carries the account with its new coordinates, as GET shows them', () => {
+  const { subject } = expected.get('INTERNAL_ACCOUNT.FUNDING_INSTRUCTIONS_UPDATED')!;
+  const [hook] = hooksOf('INTERNAL_ACCOUNT.FUNDING_INSTRUCTIONS_UPDATED', subject);
+  expect(reissued.after).not.toEqual(reissued.before);
+  expect(hook!.body.data.fundingPaymentInstructions).toEqual(reissued.after);
 });
