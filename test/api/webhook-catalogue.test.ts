@@ -174,6 +174,21 @@ const TRIGGERS: Record<string, () => Promise<void>> = {
     expect(received.status).toBe(200);
     on('INCOMING_PAYMENT.PENDING', received.body.id);
     on('INCOMING_PAYMENT.COMPLETED', received.body.id);
+    // Approved but not creditable (sender 006): FAILED and refunded to the sender; 007: the refund fails too.
+    const sentBack = async (senderUmaAddress: string) => {
+      const res = await p.api.post('/sandbox/uma/receive', {
+        senderUmaAddress,
+        receiverUmaAddress: c.umaAddress,
+        receivingCurrencyCode: 'USD',
+        receivingCurrencyAmount: 1_000,
+      });
+      expect(res.body).toMatchObject({ status: 'FAILED', failureReason: 'OFFRAMP_FAILED' });
+      return res.body.id as string;
+    };
+    const refunded = await sentBack('$refund006@sandbox.example.com');
+    on('INCOMING_PAYMENT.REFUND_PENDING', refunded);
+    on('INCOMING_PAYMENT.REFUND_COMPLETED', refunded);
+    on('INCOMING_PAYMENT.REFUND_FAILED', await sentBack('$refund007@sandbox.example.com'));
     // A pull the bank refuses (002): FAILED at once.
     const bank = await p.api.post('/customers/external-accounts', { customerId: c.customerId, ...usdAccount('123456002') });
     expect(bank.status).toBe(201);
@@ -331,18 +346,8 @@ test('the catalogue is the reference’s 43 types', () => {
   expect(CATALOGUE).toHaveLength(43);
 });
 
-/**
- * Types the service does not emit yet (issue 36, item 20): their cases are expected to fail, so
- * each one emitted flips its case and must leave this list. Empty when the catalogue is complete.
- */
-const NOT_YET_EMITTED = new Set([
-  'INCOMING_PAYMENT.REFUND_PENDING',
-  'INCOMING_PAYMENT.REFUND_COMPLETED',
-  'INCOMING_PAYMENT.REFUND_FAILED',
-]);
-
 describe.each(CATALOGUE)('%s', (type) => {
-  (NOT_YET_EMITTED.has(type) ? test.failing : test)('has a sandbox trigger, arrives once for its subject, signed, its data as the reference says', () => {
+  test('has a sandbox trigger, arrives once for its subject, signed, its data as the reference says', () => {
     const expectation = expected.get(type);
     expect(expectation ? type : `${type}: no trigger (${triggerErrors.join('; ') || 'none names it'})`).toBe(type);
     const hooks = hooksOf(type, expectation!.subject);
