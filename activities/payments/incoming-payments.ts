@@ -14,7 +14,12 @@ import { internalAccountView } from '../../src/contexts/ledger/services/internal
 import { transactionViews } from '../../src/contexts/payments/services/transaction-views';
 import { closeUnsentEvent, recordWebhookEvent } from '../../src/contexts/webhooks/services/webhooks';
 import type { IncomingPaymentInput, PostedPayment } from '../../workflows/payments/definitions';
-import { refusedStatusOf, type IncomingPaymentDecision } from '../../src/contexts/payments/domain/incoming-approval';
+import {
+  approvedIncomingOutcome,
+  refusedStatusOf,
+  type ApprovedIncomingOutcome,
+  type IncomingPaymentDecision,
+} from '../../src/contexts/payments/domain/incoming-approval';
 import type { ActivityDeps } from '../deps';
 import { countFinishedPayment } from '../metrics';
 
@@ -80,7 +85,9 @@ export function incomingPaymentActivities({ orm, metrics }: ActivityDeps) {
         let refusal: DomainError | null = null;
         if (decision.decision === 'APPROVE') {
           if (tx.status === 'PENDING' && decision.receiverCustomerInfo) tx.receiverCustomerInfo = decision.receiverCustomerInfo;
-          refusal = await settle(em, tx);
+          const outcome = approvedIncomingOutcome(input.payment.environment, tx.source?.umaAddress);
+          if (outcome === 'CREDITED') refusal = await settle(em, tx);
+          else await sendBack(em, tx, outcome);
         } else if (tx.status === 'PENDING') {
           const status = refusedStatusOf(decision);
           assertTransition(tx.status, status);
@@ -90,7 +97,10 @@ export function incomingPaymentActivities({ orm, metrics }: ActivityDeps) {
           tx.updatedAt = new Date();
           await em.flush();
         }
-        const events = await recordPaymentEvents(em, tx, input.payment.environment, { balanceUpdate: tx.status === 'COMPLETED' });
+        const events = [
+          ...(await recordPaymentEvents(em, tx, input.payment.environment, { balanceUpdate: tx.status === 'COMPLETED' })),
+          ...(await recordRefundEvents(em, tx, input.payment.environment)),
+        ];
         // The approval call is never retried: its event, if the call never went out (the worker
         // stopped in between), is closed so that no sweeper delivers it late.
         await closeUnsentEvent(em, derivedId('Webhook', tx.id, 'INCOMING_PAYMENT.PENDING'));
@@ -195,6 +205,47 @@ async function settle(em: EntityManager, tx: Transaction): Promise<DomainError |
   tx.updatedAt = now;
   await em.flush();
   return null;
+}
+
+/**
+ * An approved payment the receiving side could not credit (the sandbox's 006 and 007 senders):
+ * FAILED (OFFRAMP_FAILED) with nothing credited, and the money sent back to the sender, its
+ * refund begun and ended in this step (COMPLETED, or FAILED for 007). A repeat finds it done.
+ */
+async function sendBack(em: EntityManager, tx: Transaction, outcome: Exclude<ApprovedIncomingOutcome, 'CREDITED'>): Promise<void> {
+  if (tx.status !== 'PENDING') return;
+  assertTransition(tx.status, 'FAILED');
+  const now = new Date();
+  tx.status = 'FAILED';
+  tx.failureReason = 'OFFRAMP_FAILED';
+  tx.refund = {
+    reference: derivedId('Transaction', tx.id, 'refund').split(':')[1]!,
+    initiatedAt: now.toISOString(),
+    ...(outcome === 'REFUNDED' ? { settledAt: now.toISOString() } : {}),
+    status: outcome === 'REFUNDED' ? 'COMPLETED' : 'FAILED',
+    reason: 'TRANSACTION_FAILED',
+  };
+  tx.updatedAt = now;
+  await em.flush();
+}
+
+/**
+ * The refund's events of a payment sent back: REFUND_PENDING (the refund begun, not settled),
+ * then REFUND_COMPLETED or REFUND_FAILED, as the outgoing side announces its refunds. Ids derive
+ * from the transaction and type, so a retry records nothing twice.
+ */
+async function recordRefundEvents(em: EntityManager, tx: Transaction, environment: 'SANDBOX' | 'PRODUCTION'): Promise<RecordedEvent[]> {
+  if (!tx.refund) return [];
+  const view = (await transactionViews(em, [tx]))[0]!;
+  const { settledAt: _settled, ...begun } = tx.refund;
+  const steps: [string, unknown][] = [['INCOMING_PAYMENT.REFUND_PENDING', { ...view, refund: { ...begun, status: 'PENDING' } }]];
+  if (tx.refund.status !== 'PENDING') steps.push([`INCOMING_PAYMENT.REFUND_${tx.refund.status}`, view]);
+  const events: RecordedEvent[] = [];
+  for (const [type, data] of steps) {
+    const event = await recordWebhookEvent(em, { id: derivedId('Webhook', tx.id, type), platformId: tx.platformId, environment, type, data });
+    events.push({ eventId: event.id, type: event.type });
+  }
+  return events;
 }
 
 /** How the payment ended, when this settling ended it (a repeat finds it ended and reports nothing). */

@@ -91,6 +91,7 @@ describe('a payment an execution gate holds', () => {
     await h.receiver.waitFor(() => hooksOf(quote.transactionId).includes('OUTGOING_PAYMENT.COMPLETED'));
     expect(hooksOf(quote.transactionId).sort()).toEqual([
       'OUTGOING_PAYMENT.COMPLETED',
+      'OUTGOING_PAYMENT.PENDING',
       'OUTGOING_PAYMENT.PENDING_AUTHORIZATION',
       'OUTGOING_PAYMENT.PROCESSING',
     ]);
@@ -112,7 +113,7 @@ describe('a payment an execution gate holds', () => {
     expect((await api.get(`/quotes/${quote.id}`)).body.status).toBe('FAILED');
     expect(await balanceOf(api, usd)).toBe(100_000);
     await h.receiver.waitFor(() => hooksOf(quote.transactionId).includes('OUTGOING_PAYMENT.FAILED'));
-    expect(hooksOf(quote.transactionId).sort()).toEqual(['OUTGOING_PAYMENT.FAILED', 'OUTGOING_PAYMENT.PENDING_AUTHORIZATION']);
+    expect(hooksOf(quote.transactionId).sort()).toEqual(['OUTGOING_PAYMENT.FAILED', 'OUTGOING_PAYMENT.PENDING', 'OUTGOING_PAYMENT.PENDING_AUTHORIZATION']);
     await expect(decide(quote.transactionId, 'APPROVE')).rejects.toMatchObject({ code: 'CONFLICT' });
     expect(await balanceOf(api, usd)).toBe(100_000);
   });
@@ -144,7 +145,7 @@ describe('a payment an execution gate holds', () => {
     expect((await api.get(`/quotes/${quote.id}`)).body.status).toBe('EXPIRED');
     expect(await balanceOf(api, usd)).toBe(100_000);
     await h.receiver.waitFor(() => hooksOf(quote.transactionId).includes('OUTGOING_PAYMENT.EXPIRED'));
-    expect(hooksOf(quote.transactionId).sort()).toEqual(['OUTGOING_PAYMENT.EXPIRED', 'OUTGOING_PAYMENT.PENDING_AUTHORIZATION']);
+    expect(hooksOf(quote.transactionId).sort()).toEqual(['OUTGOING_PAYMENT.EXPIRED', 'OUTGOING_PAYMENT.PENDING', 'OUTGOING_PAYMENT.PENDING_AUTHORIZATION']);
     await expect(decide(quote.transactionId, 'APPROVE')).rejects.toMatchObject({ code: 'CONFLICT' });
   });
 });
@@ -175,7 +176,7 @@ describe('a hold that leaves the payment PENDING (a decision by someone else, as
     await h.receiver.waitFor(() => gateSteps(quote.id).some((step) => step.step === 'APPROVED'));
     expect(gateSteps(quote.id).map((step) => step.step)).toEqual(['HELD', 'APPROVED']);
     await h.receiver.waitFor(() => hooksOf(quote.transactionId).includes('OUTGOING_PAYMENT.COMPLETED'));
-    expect(hooksOf(quote.transactionId).sort()).toEqual(['OUTGOING_PAYMENT.COMPLETED', 'OUTGOING_PAYMENT.PROCESSING']);
+    expect(hooksOf(quote.transactionId).sort()).toEqual(['OUTGOING_PAYMENT.COMPLETED', 'OUTGOING_PAYMENT.PENDING', 'OUTGOING_PAYMENT.PROCESSING']);
     expect((await runLedgerAudit(h.orm.em.fork())).findings).toEqual([]);
   });
 

@@ -99,9 +99,9 @@ async function receiverSetup(options: { webhookEndpoint?: string | null } = {}) 
   return { ...p, customer: customer.body as { id: string; umaAddress: string } };
 }
 
-function receive(api: Api, customer: { umaAddress: string }, amount = 2_500) {
+function receive(api: Api, customer: { umaAddress: string }, amount = 2_500, senderUmaAddress = '$alice@sender.example.com') {
   return api.post('/sandbox/uma/receive', {
-    senderUmaAddress: '$alice@sender.example.com',
+    senderUmaAddress,
     receiverUmaAddress: customer.umaAddress,
     receivingCurrencyCode: 'USD',
     receivingCurrencyAmount: amount,
@@ -148,6 +148,44 @@ describe('the approval call: INCOMING_PAYMENT.PENDING answered by the platform',
 
     await eventually(() => expect(endpoint.of(res.body.id, 'INCOMING_PAYMENT.COMPLETED')).toHaveLength(1));
     expect((await runLedgerAudit(h.orm.em.fork())).findings).toEqual([]);
+  });
+
+  test('approved but not creditable (sender 006): FAILED OFFRAMP_FAILED, nothing credited, refunded to the sender: REFUND_PENDING then REFUND_COMPLETED', async () => {
+    const { api, customer } = await receiverSetup();
+    endpoint.answer = () => ({ status: 200 });
+    const res = await receive(api, customer, 2_500, '$alice006@sender.example.com');
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      status: 'FAILED',
+      failureReason: 'OFFRAMP_FAILED',
+      refund: { status: 'COMPLETED', reason: 'TRANSACTION_FAILED', reference: expect.any(String), settledAt: expect.any(String) },
+    });
+    expect(await usdBalance(api, customer.id)).toBe(0);
+    expect(await ledgerEntriesOf(res.body.id)).toBe(0);
+    await eventually(() => expect(endpoint.of(res.body.id, 'INCOMING_PAYMENT.REFUND_COMPLETED')).toHaveLength(1));
+    // In the reference's order, each once: the failure, the refund begun (not settled), the refund settled.
+    expect(endpoint.of(res.body.id).map((hook) => hook.body.type)).toEqual([
+      'INCOMING_PAYMENT.PENDING',
+      'INCOMING_PAYMENT.FAILED',
+      'INCOMING_PAYMENT.REFUND_PENDING',
+      'INCOMING_PAYMENT.REFUND_COMPLETED',
+    ]);
+    const [begun] = endpoint.of(res.body.id, 'INCOMING_PAYMENT.REFUND_PENDING');
+    expect(begun!.body.data.refund).toEqual({ ...res.body.refund, status: 'PENDING', settledAt: undefined });
+    expect(endpoint.of(res.body.id, 'INCOMING_PAYMENT.REFUND_COMPLETED')[0]!.body.data).toEqual(res.body);
+    expect((await runLedgerAudit(h.orm.em.fork())).findings).toEqual([]);
+  });
+
+  test('sender 007: the refund fails too: REFUND_PENDING then REFUND_FAILED', async () => {
+    const { api, customer } = await receiverSetup();
+    endpoint.answer = () => ({ status: 200 });
+    const res = await receive(api, customer, 2_500, '$alice007@sender.example.com');
+    expect(res.body).toMatchObject({ status: 'FAILED', failureReason: 'OFFRAMP_FAILED', refund: { status: 'FAILED', reason: 'TRANSACTION_FAILED' } });
+    expect(res.body.refund.settledAt).toBeUndefined();
+    expect(await usdBalance(api, customer.id)).toBe(0);
+    await eventually(() => expect(endpoint.of(res.body.id, 'INCOMING_PAYMENT.REFUND_FAILED')).toHaveLength(1));
+    expect(endpoint.of(res.body.id, 'INCOMING_PAYMENT.REFUND_PENDING')).toHaveLength(1);
+    expect(endpoint.of(res.body.id, 'INCOMING_PAYMENT.REFUND_COMPLETED')).toHaveLength(0);
   });
 
   test('403: rejected, REJECTED with the platform reason kept, nothing moved, announced as INCOMING_PAYMENT.FAILED', async () => {

@@ -91,8 +91,12 @@ describe('quotes and their execution', () => {
     await h.receiver.waitFor((hooks) => hooks.some((w) => w.body.type === 'OUTGOING_PAYMENT.COMPLETED' && w.body.data.id === q.transactionId));
     // Each once; the two workflows deliver independently, so their order is not fixed.
     await h.receiver.waitFor((hooks) => hooks.some((w) => w.body.type === 'OUTGOING_PAYMENT.PROCESSING' && w.body.data.id === q.transactionId));
-    const types = h.receiver.received.filter((w) => w.body.data.id === q.transactionId).map((w) => w.body.type);
-    expect(types.sort()).toEqual(['OUTGOING_PAYMENT.COMPLETED', 'OUTGOING_PAYMENT.PROCESSING']);
+    const hooks = h.receiver.received.filter((w) => w.body.data.id === q.transactionId);
+    expect(hooks.map((w) => w.body.type).sort()).toEqual(['OUTGOING_PAYMENT.COMPLETED', 'OUTGOING_PAYMENT.PENDING', 'OUTGOING_PAYMENT.PROCESSING']);
+    // PENDING once the execution is accepted, before PROCESSING (delivered in that order), showing the transaction as it was.
+    const pending = hooks.findIndex((w) => w.body.type === 'OUTGOING_PAYMENT.PENDING');
+    expect(pending).toBeLessThan(hooks.findIndex((w) => w.body.type === 'OUTGOING_PAYMENT.PROCESSING'));
+    expect(hooks[pending]!.body.data).toMatchObject({ id: q.transactionId, status: 'PENDING', quoteId: q.id });
     // Executing again changes nothing: 409, naming the transaction the first execution started.
     const again = await api.post(`/quotes/${q.id}/execute`);
     expect(again.status).toBe(409);

@@ -74,11 +74,11 @@ async function onlyPaidRemain(p: Funded, paidIds: string[], funds: number, each:
   expect(await h.orm.em.fork().count(Quote, { platformId: p.platform.id })).toBe(paidIds.length);
   expect(await h.orm.em.fork().count(Transaction, { platformId: p.platform.id, status: 'PENDING' })).toBe(0);
   expect(await balanceOf(p)).toBe(funds - each * paidIds.length);
-  // Announced for the paid ones only, each PROCESSING and COMPLETED once.
-  await h.receiver.waitFor(() => [...outgoingHooks(p.usd).values()].flat().length >= 2 * paidIds.length);
+  // Announced for the paid ones only, each PENDING, PROCESSING and COMPLETED once.
+  await h.receiver.waitFor(() => [...outgoingHooks(p.usd).values()].flat().length >= 3 * paidIds.length);
   const hooks = outgoingHooks(p.usd);
   expect([...hooks.keys()].sort()).toEqual([...paidIds].sort());
-  for (const types of hooks.values()) expect(types.sort()).toEqual(['OUTGOING_PAYMENT.COMPLETED', 'OUTGOING_PAYMENT.PROCESSING']);
+  for (const types of hooks.values()) expect(types.sort()).toEqual(['OUTGOING_PAYMENT.COMPLETED', 'OUTGOING_PAYMENT.PENDING', 'OUTGOING_PAYMENT.PROCESSING']);
   expect((await runLedgerAudit(h.orm.em.fork())).findings).toEqual([]);
 }
 

@@ -175,7 +175,12 @@ describe('an account-funded payout of an EU customer', () => {
       (t) => t.status === 'COMPLETED',
     );
     await h.receiver.waitFor(() => hooksOf(quote.transactionId).includes('OUTGOING_PAYMENT.COMPLETED'));
-    expect(hooksOf(quote.transactionId)).toEqual(['OUTGOING_PAYMENT.PENDING_AUTHORIZATION', 'OUTGOING_PAYMENT.PROCESSING', 'OUTGOING_PAYMENT.COMPLETED']);
+    expect(hooksOf(quote.transactionId)).toEqual([
+      'OUTGOING_PAYMENT.PENDING',
+      'OUTGOING_PAYMENT.PENDING_AUTHORIZATION',
+      'OUTGOING_PAYMENT.PROCESSING',
+      'OUTGOING_PAYMENT.COMPLETED',
+    ]);
     expect((await authorize(payer.api, quote.id)).status).toBe(409);
     expect(await balanceOf(payer.api, payer.eur)).toBe(100_000 - quote.totalSendingAmount);
     expect((await runLedgerAudit(h.orm.em.fork())).findings).toEqual([]);
@@ -258,7 +263,7 @@ describe('an account-funded payout of an EU customer', () => {
     expect((await payer.api.get(`/quotes/${quote.id}`)).body.status).toBe('FAILED');
     expect(await balanceOf(payer.api, payer.eur)).toBe(100_000);
     await h.receiver.waitFor(() => hooksOf(quote.transactionId).includes('OUTGOING_PAYMENT.FAILED'));
-    expect(hooksOf(quote.transactionId)).toEqual(['OUTGOING_PAYMENT.PENDING_AUTHORIZATION', 'OUTGOING_PAYMENT.FAILED']);
+    expect(hooksOf(quote.transactionId)).toEqual(['OUTGOING_PAYMENT.PENDING', 'OUTGOING_PAYMENT.PENDING_AUTHORIZATION', 'OUTGOING_PAYMENT.FAILED']);
     expect((await authorize(payer.api, quote.id)).status).toBe(409);
     expect((await runLedgerAudit(h.orm.em.fork())).findings).toEqual([]);
   }, 60_000);

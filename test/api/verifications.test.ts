@@ -78,9 +78,18 @@ describe('POST /verifications: regulated platform, business', () => {
       [owner.id, 'MISSING_IDENTITY_DOCUMENT'],
     ]);
 
-    // Complete it: IN_PROGRESS at once, the customer PENDING, the documents submitted.
+    // Complete it: READY_FOR_VERIFICATION (announced once) with the last missing piece, before it is resubmitted.
     const incorporation = (await upload(p, biz.id, 'CERTIFICATE_OF_INCORPORATION')).body;
+    expect((await p.api.get(`/verifications/${verificationId}`)).body.verificationStatus).toBe('RESOLVE_ERRORS');
     expect((await upload(p, owner.id, 'PASSPORT')).status).toBe(201);
+    expect((await p.api.get(`/verifications/${verificationId}`)).body).toMatchObject({ verificationStatus: 'READY_FOR_VERIFICATION', errors: [] });
+    await h.receiver.waitFor(() => hooksFor(verificationId, 'VERIFICATION.READY_FOR_VERIFICATION').length === 1);
+    expect(hooksFor(verificationId, 'VERIFICATION.READY_FOR_VERIFICATION')[0]!.body.data).toMatchObject({
+      id: verificationId,
+      verificationStatus: 'READY_FOR_VERIFICATION',
+      errors: [],
+    });
+    // Resubmitted: IN_PROGRESS at once, the customer PENDING, the documents submitted.
     const third = await p.api.post('/verifications', { customerId: biz.id });
     expect(third.body).toMatchObject({ id: verificationId, verificationStatus: 'IN_PROGRESS', errors: [] });
     expect((await customerRow(biz.id)).kycStatus).toBe('PENDING');
@@ -214,6 +223,9 @@ describe('POST /verifications: regulated platform, individuals', () => {
         },
       ],
     });
+    // Complete but sent back for its document's quality: another upload does not make it ready (only a resubmission judges it).
+    expect((await upload(p, person.id, 'UTILITY_BILL')).status).toBe(201);
+    expect((await p.api.get(`/verifications/${res.body.id}`)).body.verificationStatus).toBe('RESOLVE_ERRORS');
     // Not submitted: the poor document may still be deleted.
     expect((await p.api.delete(`/documents/${doc.id}`)).status).toBe(204);
   });

@@ -154,7 +154,7 @@ describe('executing with a single-shot stamp over the quote’s payloadToSign', 
       (s) => s.transaction === 'COMPLETED',
     );
     await h.receiver.waitFor(() => hooksOf(quote.transactionId).includes('OUTGOING_PAYMENT.COMPLETED'));
-    expect(hooksOf(quote.transactionId).sort()).toEqual(['OUTGOING_PAYMENT.COMPLETED', 'OUTGOING_PAYMENT.PROCESSING']);
+    expect(hooksOf(quote.transactionId).sort()).toEqual(['OUTGOING_PAYMENT.COMPLETED', 'OUTGOING_PAYMENT.PENDING', 'OUTGOING_PAYMENT.PROCESSING']);
     expect(await balanceOf(api, wallet)).toBe(50_000_000 - quote.totalSendingAmount);
     // Its retry (same key) is answered alike; the stamp does not pay twice.
     const again = await execute(api, quote.id, { 'Svc-Wallet-Signature': stamp(key, payload), 'Idempotency-Key': `x-${quote.id}` });
@@ -239,7 +239,7 @@ describe('executing without a stamp: 202, held until the signed retry', () => {
     expect(await statusOf(api, quote)).toEqual({ quote: 'PENDING_AUTHORIZATION', transaction: 'PENDING_AUTHORIZATION' });
     expect(await balanceOf(api, wallet)).toBe(50_000_000);
     await h.receiver.waitFor(() => hooksOf(quote.transactionId).includes('OUTGOING_PAYMENT.PENDING_AUTHORIZATION'));
-    const announced = h.receiver.received.find((w) => w.body.data?.id === quote.transactionId)!;
+    const announced = h.receiver.received.find((w) => w.body.data?.id === quote.transactionId && w.body.type === 'OUTGOING_PAYMENT.PENDING_AUTHORIZATION')!;
     expect(announced.body).toMatchObject({
       type: 'OUTGOING_PAYMENT.PENDING_AUTHORIZATION',
       data: { id: quote.transactionId, status: 'PENDING_AUTHORIZATION', quoteId: quote.id, sentAmount: { amount: quote.totalSendingAmount } },
@@ -260,6 +260,7 @@ describe('executing without a stamp: 202, held until the signed retry', () => {
     await h.receiver.waitFor(() => hooksOf(quote.transactionId).includes('OUTGOING_PAYMENT.COMPLETED'));
     expect(hooksOf(quote.transactionId).sort()).toEqual([
       'OUTGOING_PAYMENT.COMPLETED',
+      'OUTGOING_PAYMENT.PENDING',
       'OUTGOING_PAYMENT.PENDING_AUTHORIZATION',
       'OUTGOING_PAYMENT.PROCESSING',
     ]);
@@ -317,7 +318,7 @@ describe('executing without a stamp: 202, held until the signed retry', () => {
     expect(expired.failureReason).toBe('QUOTE_EXPIRED');
     expect((await api.get(`/quotes/${quote.id}`)).body.status).toBe('EXPIRED');
     await h.receiver.waitFor(() => hooksOf(quote.transactionId).includes('OUTGOING_PAYMENT.EXPIRED'));
-    expect(hooksOf(quote.transactionId).sort()).toEqual(['OUTGOING_PAYMENT.EXPIRED', 'OUTGOING_PAYMENT.PENDING_AUTHORIZATION']);
+    expect(hooksOf(quote.transactionId).sort()).toEqual(['OUTGOING_PAYMENT.EXPIRED', 'OUTGOING_PAYMENT.PENDING', 'OUTGOING_PAYMENT.PENDING_AUTHORIZATION']);
     const late = await execute(api, quote.id, signedHeaders(key, first.body));
     expect(late.status).toBe(409);
     expect(await h.orm.em.fork().findOneOrFail(SignedRequest, { id: first.body.requestId })).toMatchObject({ consumedAt: null });

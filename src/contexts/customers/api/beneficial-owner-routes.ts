@@ -3,6 +3,7 @@ import { DomainError } from '../../../domain/errors';
 import { createBeneficialOwner, ownerChangeProblems, ownerCreateProblems, updateBeneficialOwner } from '../services/beneficial-owners';
 import { listPage } from '../../../services/listing';
 import { beneficialOwnerView } from '../services/verification-views';
+import { announceReadiness } from './verification-readiness';
 import { defineRoute } from '../../../api/route';
 import { errorResponses, IdParam } from '../../../api/schemas/common';
 import {
@@ -45,6 +46,7 @@ export const beneficialOwnerRoutes = [
     },
     handler: async ({ em, caller, body, deps }) => {
       const owner = await createBeneficialOwner(em, deps.config.masterKey, caller.platformId, body);
+      await announceReadiness(em, deps, caller, owner.customerId);
       return { status: 201, body: beneficialOwnerView(owner) };
     },
   }),
@@ -105,6 +107,7 @@ export const beneficialOwnerRoutes = [
     },
     handler: async ({ em, caller, params, body, deps }) => {
       const owner = await updateBeneficialOwner(em, deps.config.masterKey, caller.platformId, params.beneficialOwnerId, body);
+      await announceReadiness(em, deps, caller, owner.customerId);
       return { status: 200, body: beneficialOwnerView(owner) };
     },
   }),

@@ -18,6 +18,7 @@ import { changeWalletTiedContact, walletTiedChangeOf } from '../services/wallet-
 import { signedCallOf, SignedRequestChallengeSchema, WalletSignatureHeadersSchema } from '../../../api/wallet-signature';
 import { announceOpenedAccounts } from '../../../temporal/starters/webhook-delivery';
 import { customerView } from '../services/customer-views';
+import { announceReadiness } from './verification-readiness';
 import { startWebhookDelivery } from '../../../temporal/starters/webhook-delivery';
 import type { ApiDeps } from '../../../api/context';
 import { defineRoute } from '../../../api/route';
@@ -174,6 +175,7 @@ export const customerRoutes = [
       const { customer, events, opened } = write;
       await deliver(deps, events);
       await announceOpenedAccounts({ em, temporal: deps.temporal, taskQueue: deps.taskQueue, environment: caller.environment }, opened);
+      await announceReadiness(em, deps, caller, customer.id);
       return { status: 200, body: customerView(customer) };
     },
   }),

@@ -4,6 +4,7 @@ import { DomainError, type FieldError } from '../../../domain/errors';
 import { deleteDocument, replaceDocument, uploadDocument, type StoredFile } from '../services/documents';
 import { listPage } from '../../../services/listing';
 import { documentView } from '../services/verification-views';
+import { announceReadiness } from './verification-readiness';
 import type { UploadedFile } from '../../../api/multipart';
 import { defineRoute } from '../../../api/route';
 import { errorResponses, IdParam } from '../../../api/schemas/common';
@@ -54,9 +55,10 @@ export const documentRoutes = [
       404: { description: 'Document holder not found', schema: errorResponses[404].schema },
       409: { description: 'DOCUMENT_ALREADY_EXISTS: the holder has this type and side already; replace it with PUT', schema: errorResponses[400].schema },
     },
-    handler: async ({ em, caller, body, file }) => {
+    handler: async ({ em, caller, body, file, deps }) => {
       const { documentHolder, ...fields } = body;
       const doc = await uploadDocument(em, caller.platformId, documentHolder, fields, storedFile(file));
+      await announceReadiness(em, deps, caller, doc.customerId);
       return { status: 201, body: documentView(doc) };
     },
   }),
@@ -109,8 +111,9 @@ export const documentRoutes = [
         schema: errorResponses[400].schema,
       },
     },
-    handler: async ({ em, caller, params, body, file }) => {
+    handler: async ({ em, caller, params, body, file, deps }) => {
       const doc = await replaceDocument(em, caller.platformId, params.documentId, body, storedFile(file));
+      await announceReadiness(em, deps, caller, doc.customerId);
       return { status: 200, body: documentView(doc) };
     },
   }),

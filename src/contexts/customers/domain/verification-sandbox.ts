@@ -80,6 +80,15 @@ function poorQualityErrors(customerId: string, documents: PacketDocument[]): Ver
     }));
 }
 
+/**
+ * Whether a verification that asked for fixes (RESOLVE_ERRORS) is complete now and waits for its
+ * resubmission (READY_FOR_VERIFICATION): the packet lacks nothing any more, and no error it was
+ * sent back for is one only a resubmission judges again (a document's quality).
+ */
+export function readyForVerification(status: VerificationStatus, recordedErrors: VerificationError[], packetErrors: VerificationError[]): boolean {
+  return status === 'RESOLVE_ERRORS' && packetErrors.length === 0 && recordedErrors.every((e) => e.type !== 'POOR_QUALITY_DOCUMENT');
+}
+
 /** The customer's KYC/KYB status once a submission is decided: unchanged while errors remain. */
 export function customerStatusAfter(decision: SubmissionDecision, current: KycStatus): KycStatus {
   switch (decision.kind) {

@@ -13,6 +13,7 @@ import {
   decideSubmission,
   isTerminalKycStatus,
   ownerKycStatus,
+  readyForVerification,
   verificationEventType,
   verificationStatusOf,
   type VerificationStatus,
@@ -282,5 +283,41 @@ export async function applyResolution(em: EntityManager, input: { verificationId
       newCustomerStatus: outcome,
     });
     return { verification: verificationView(verification), events, pending: null, terminal: true };
+  });
+}
+
+/**
+ * After a change to a customer's packet (its fields, a document, an owner): a verification sent
+ * back for fixes (RESOLVE_ERRORS) whose packet is complete now becomes READY_FOR_VERIFICATION, its
+ * errors cleared, and VERIFICATION.READY_FOR_VERIFICATION is recorded (once per submission round:
+ * the event id derives from it). Resubmitting it (POST /verifications) decides it as before.
+ * Returns the recorded event, for the caller to deliver; null when nothing changed.
+ */
+export async function markReadyForVerification(
+  em: EntityManager,
+  input: { platformId: string; customerId: string; environment: Environment },
+): Promise<WebhookEvent | null> {
+  const id = verificationIdFor(input.customerId);
+  // Most changes are to customers with no verification sent back: one read, nothing locked.
+  if (!(await em.fork().count(Verification, { id, platformId: input.platformId, verificationStatus: 'RESOLVE_ERRORS' }))) return null;
+  return em.transactional(async (tx) => {
+    // Locked as a submission locks it, so a resubmission and this never interleave.
+    const customer = await tx.findOneOrFail(Customer, { id: input.customerId, platformId: input.platformId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    const verification = await tx.findOneOrFail(Verification, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+    const platform = await tx.findOneOrFail(Platform, { id: input.platformId });
+    const { packet } = await loadPacket(tx, platform, customer);
+    if (!readyForVerification(verification.verificationStatus, verification.errors, packetErrors(packet))) return null;
+    verification.verificationStatus = 'READY_FOR_VERIFICATION';
+    verification.errors = [];
+    verification.updatedAt = new Date();
+    await tx.flush();
+    const type = verificationEventType('READY_FOR_VERIFICATION');
+    return recordWebhookEvent(tx, {
+      id: derivedId('Webhook', verification.id, `ready-${verification.submissions}`, type),
+      platformId: platform.id,
+      environment: input.environment,
+      type,
+      data: verificationView(verification),
+    });
   });
 }

@@ -8,7 +8,11 @@ import {
   PlatformInternalAccountListSchema,
   PlatformInternalAccountQuerySchema,
 } from '../schemas/internal-account-schemas';
-import { errorResponses } from '../../../api/schemas/common';
+import { errorResponses, IdParam } from '../../../api/schemas/common';
+import { InternalAccountSchema } from '../schemas/internal-account-schemas';
+import { reissueFundingInstructions } from '../services/funding-instructions';
+import { startWebhookDelivery } from '../../../temporal/starters/webhook-delivery';
+import { logger } from '../../../logger';
 
 export const internalAccountRoutes = [
   defineRoute({
@@ -59,6 +63,42 @@ export const internalAccountRoutes = [
         { orderBy: { createdAt: 'asc', id: 'asc' } },
       );
       return { status: 200, body: { data: await internalAccountViews(em, accounts) } };
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/sandbox/internal-accounts/:accountId/funding-instructions/reissue',
+    permission: 'TRANSACT',
+    operationId: 'sandboxReissueFundingInstructions',
+    summary: 'Simulate new funding coordinates for an internal account',
+    description:
+      "Sandbox: the account's funding coordinates are withdrawn and new ones served (a new reference, account number, IBAN or CLABE), as a provider reissuing them would; INTERNAL_ACCOUNT.FUNDING_INSTRUCTIONS_UPDATED announces the account with its new fundingPaymentInstructions",
+    tags: ['Sandbox'],
+    params: IdParam('accountId'),
+    idempotent: true,
+    sandboxOnly: true,
+    responses: {
+      200: { description: 'The account with its new fundingPaymentInstructions', schema: InternalAccountSchema },
+      401: errorResponses[401],
+      404: errorResponses[404],
+      409: {
+        description: 'CONFLICT: an embedded wallet (its address is its own); INVALID_STATE_TRANSITION: the account is not ACTIVE',
+        schema: errorResponses[400].schema,
+      },
+    },
+    handler: async ({ em, caller, params, deps }) => {
+      const { view, event } = await reissueFundingInstructions(em, {
+        platformId: caller.platformId,
+        accountId: params.accountId,
+        environment: caller.environment,
+      });
+      try {
+        await startWebhookDelivery(deps.temporal, event, { taskQueue: deps.taskQueue });
+      } catch (err) {
+        // Recorded with the change: the sweep for stranded deliveries starts it.
+        logger.error({ err, eventId: event.id }, 'could not start webhook delivery');
+      }
+      return { status: 200, body: view };
     },
   }),
 ];

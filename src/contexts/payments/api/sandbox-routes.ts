@@ -139,7 +139,7 @@ export const sandboxRoutes = [
     responses: {
       200: {
         description:
-          "The incoming transaction as the platform's approval (its INCOMING_PAYMENT.PENDING webhook's answer) left it: COMPLETED (200, or no webhook endpoint), REJECTED (403), FAILED (422, webhook error), or PENDING (202: approve or reject it within 5 seconds)",
+          "The incoming transaction as the platform's approval (its INCOMING_PAYMENT.PENDING webhook's answer) left it: COMPLETED (200, or no webhook endpoint), REJECTED (403), FAILED (422, webhook error; or approved from a sender whose user name ends 006 or 007: not creditable, FAILED OFFRAMP_FAILED with a refund to the sender, COMPLETED or, for 007, FAILED), or PENDING (202: approve or reject it within 5 seconds)",
         schema: TransactionSchema,
       },
       400: { description: 'INVALID_INPUT: no receiver named, the receiver holds no account in the currency, …', schema: errorResponses[400].schema },

@@ -62,3 +62,24 @@ function jsonObject(body: string): Record<string, unknown> | undefined {
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
+
+/**
+ * What becomes of an approved UMA payment in the sandbox, by the last three characters of the
+ * sender's user name (between `$` and `@`): 006, the receiving side cannot credit it (its
+ * conversion fails: OFFRAMP_FAILED) and the money goes back to the sender; 007, and that refund
+ * fails too. Anything else, and every production payment, is credited.
+ */
+export type ApprovedIncomingOutcome = 'CREDITED' | 'REFUNDED' | 'REFUND_FAILED';
+
+export function approvedIncomingOutcome(environment: 'SANDBOX' | 'PRODUCTION', senderUmaAddress: unknown): ApprovedIncomingOutcome {
+  if (environment !== 'SANDBOX' || typeof senderUmaAddress !== 'string') return 'CREDITED';
+  const user = senderUmaAddress.replace(/^\$/, '').split('@')[0] ?? '';
+  switch (user.slice(-3)) {
+    case '006':
+      return 'REFUNDED';
+    case '007':
+      return 'REFUND_FAILED';
+    default:
+      return 'CREDITED';
+  }
+}

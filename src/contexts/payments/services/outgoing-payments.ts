@@ -58,7 +58,7 @@ export async function recordEvents(
     ...base,
     id: eventId,
     type,
-    data: type.endsWith('.REFUND_PENDING') ? refundStarted(data) : data,
+    data: type.endsWith('.REFUND_PENDING') ? refundStarted(data) : type === OUTGOING_PENDING ? { ...data, status: 'PENDING' } : data,
   }));
   for (const { eventId, accountId } of balances) {
     // Found in this unit of work when the step read the account and posted to it (postEntry leaves
@@ -70,6 +70,12 @@ export async function recordEvents(
   }
   return (await recordWebhookEvents(em, toRecord)).map(({ id, type }) => ({ eventId: id, type }));
 }
+
+/**
+ * Announced with the step that ends it (the execution, or a hold for authorization), first: the
+ * transaction as it was before that step. Not part of the ids of a step's balance events.
+ */
+const OUTGOING_PENDING = 'OUTGOING_PAYMENT.PENDING';
 
 /**
  * The transaction as REFUND_PENDING announces it: the refund initiated and not settled yet. A
@@ -87,9 +93,9 @@ function refundStarted<T>(view: T): T {
 function eventIdsOf(tx: Transaction, statuses: string[], balanceOf: (string | undefined)[] = []) {
   const types = statuses.map((status) => paymentEventType(tx, status)).filter((type): type is string => type !== null);
   const [payer, ...others] = balanceOf;
-  // The payer's id keeps the derivation it always had (REFUND_PENDING, announced since, is not part
+  // The payer's id keeps the derivation it always had (REFUND_PENDING and PENDING, announced since, are not part
   // of it, so a step recorded before and repeated now finds its balance event); other accounts add their own id.
-  const key = types.filter((type) => !type.endsWith('.REFUND_PENDING')).join('+') || statuses.join('+');
+  const key = types.filter((type) => !type.endsWith('.REFUND_PENDING') && type !== OUTGOING_PENDING).join('+') || statuses.join('+');
   const accounts = [...new Set([payer, ...others])].filter((id): id is string => !!id);
   return {
     payment: types.map((type) => ({ eventId: derivedId('Webhook', tx.id, type), type })),

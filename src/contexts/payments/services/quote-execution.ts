@@ -97,7 +97,8 @@ export async function executeQuote(em: EntityManager, input: ExecuteQuoteInput, 
     // runs, so that a step retried after its commit still runs the payment and announces it.
     if (quote.executedAt) {
       if (payment.status !== 'PROCESSING') return executed([], true);
-      return executed(await recordEvents(tx, quote, payment, ['PROCESSING'], { balanceOf: [payer] }), true);
+      const pending = await eventsRecordedBefore(tx, payment, { statuses: ['PENDING'] });
+      return executed([...pending, ...(await recordEvents(tx, quote, payment, ['PROCESSING'], { balanceOf: [payer] }))], true);
     }
     const held = quote.status === 'PENDING_AUTHORIZATION' || !!quote.heldBy;
     const resuming = (input.approved ?? []).length > 0 && held;
@@ -176,6 +177,7 @@ const eurValue = (cents: bigint | undefined) => (cents === undefined ? {} : { am
  */
 async function hold(em: EntityManager, quote: Quote, payment: Transaction, held: HeldExecution['held']): Promise<HeldExecution> {
   if (payment.status !== held.status) assertTransition(payment.status, held.status);
+  const wasPending = payment.status === 'PENDING';
   const now = new Date();
   quote.status = held.status;
   quote.heldBy = held.gate;
@@ -184,9 +186,11 @@ async function hold(em: EntityManager, quote: Quote, payment: Transaction, held:
   payment.updatedAt = now;
   await em.flush();
   // The reference announces an outgoing payment's PENDING_AUTHORIZATION (once per payment: the
-  // event id derives from the transaction and type); a payment left PENDING has nothing new to say.
+  // event id derives from the transaction and type), after its PENDING the first time it is held;
+  // a payment left PENDING has nothing new to say (its PENDING comes with its execution).
   const announced = payment.type === 'OUTGOING' && held.status === 'PENDING_AUTHORIZATION';
-  const events = [...(announced ? await recordEvents(em, quote, payment, [held.status]) : []), ...(held.events ?? [])];
+  const statuses = wasPending ? ['PENDING', held.status] : [held.status];
+  const events = [...(announced ? await recordEvents(em, quote, payment, statuses) : []), ...(held.events ?? [])];
   return { transactionId: payment.id, held: { ...held, events } };
 }
 
@@ -286,6 +290,9 @@ function heldExternalAccount(em: EntityManager, quote: Quote, id: unknown): Exte
 
 /** The quote and its transaction move to PROCESSING in ONE statement (a flush would send one per table). */
 async function startProcessing(em: EntityManager, quote: Quote, payment: Transaction): Promise<{ events: RecordedEvent[] }> {
+  // OUTGOING_PAYMENT.PENDING is announced once the payment is accepted, with its PROCESSING (a
+  // refused one-request transfer leaves nothing a partner saw); a payment held for authorization announced it with its hold.
+  const announcePending = payment.type === 'OUTGOING' && payment.status === 'PENDING';
   const now = new Date();
   quote.status = 'PROCESSING';
   quote.executedAt = now;
@@ -302,7 +309,7 @@ async function startProcessing(em: EntityManager, quote: Quote, payment: Transac
   );
   em.getUnitOfWork().merge(quote);
   em.getUnitOfWork().merge(payment);
-  return { events: await recordEvents(em, quote, payment, ['PROCESSING'], { balanceOf: [sourceAccountOf(quote)] }) };
+  return { events: await recordEvents(em, quote, payment, [...(announcePending ? ['PENDING'] : []), 'PROCESSING'], { balanceOf: [sourceAccountOf(quote)] }) };
 }
 
 /** The simulated bank's answer to a pull; a 009 return is not simulated for credits to an embedded wallet. */
@@ -334,7 +341,13 @@ export async function fundQuote(em: EntityManager, input: { quoteId: string; amo
       plan,
       events,
     });
-    if (quote.executedAt) return funded(payment.status === 'PROCESSING' ? await recordEvents(tx, quote, payment, ['PROCESSING']) : [], true);
+    if (quote.executedAt)
+      return funded(
+        payment.status === 'PROCESSING'
+          ? [...(await eventsRecordedBefore(tx, payment, { statuses: ['PENDING'] })), ...(await recordEvents(tx, quote, payment, ['PROCESSING']))]
+          : [],
+        true,
+      );
     if (quote.status === 'EXPIRED' || quote.expiresAt.getTime() <= Date.now())
       throw new DomainError('QUOTE_EXPIRED', 'The quote has expired; request a new quote');
     if (quote.status !== 'PENDING') throw new DomainError('CONFLICT', `The quote is ${quote.status}`);
