@@ -68,7 +68,7 @@ export const internalAccountRoutes = [
   defineRoute({
     method: 'post',
     path: '/sandbox/internal-accounts/:accountId/funding-instructions/reissue',
-    permission: 'TRANSACT',
+    permission: 'MANAGE',
     operationId: 'sandboxReissueFundingInstructions',
     summary: 'Simulate new funding coordinates for an internal account',
     description:
