@@ -3,6 +3,7 @@ import { WebhookEvent } from '../../src/contexts/webhooks/entities';
 import { verifyWebhookSignature } from '../../src/security/webhook-signature';
 import { strandedDeliveries } from '../../src/contexts/webhooks/services/stranded-deliveries';
 import { BREAKER_COLUMNS, EndpointBreakers } from '../../src/contexts/webhooks/services/endpoint-breakers';
+import { eventually } from '../support/eventually';
 import { Harness } from '../support/harness';
 import { loopbackWebhookSender, WebhookReceiver, type ReceivedWebhook } from '../support/receiver';
 import { createActivities } from '../../activities/webhooks';
@@ -14,12 +15,14 @@ import { recordWebhookEvent } from '../../src/contexts/webhooks/services/webhook
 // retries start 30 s later at the earliest, after this test's steps.
 
 const THRESHOLD = 3;
-const FIRST_PAUSE_S = 2;
+// Long enough that no pause passes on its own while the test runs, however slow the machine: the test ends a
+// pause itself (endPause) where it needs the pause to have passed, instead of sleeping through it.
+const FIRST_PAUSE_S = 60;
 
 let h: Harness;
 let receiver: WebhookReceiver;
 beforeAll(async () => {
-  h = await Harness.start({ webhookBreaker: { threshold: THRESHOLD, firstPauseSeconds: FIRST_PAUSE_S, maxPauseSeconds: 8, probeWindowSeconds: 60 } });
+  h = await Harness.start({ webhookBreaker: { threshold: THRESHOLD, firstPauseSeconds: FIRST_PAUSE_S, maxPauseSeconds: 240, probeWindowSeconds: 60 } });
   receiver = await new WebhookReceiver().start();
 });
 afterAll(async () => {
@@ -33,6 +36,40 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function pausedAttempts(): Promise<number> {
   return (await h.workerMetrics.webhookAttempts.get()).values.find((v) => v.labels.outcome === 'paused')?.value ?? 0;
+}
+
+/** Whether the platform's endpoint breaker is open: a pause is recorded and has not passed. */
+async function breakerOpenFor(platformId: string): Promise<boolean> {
+  const rows = await h.orm.em
+    .fork()
+    .getConnection()
+    .execute<{ open: boolean }[]>('select coalesce(bool_or(paused_until > now()), false) as open from webhook_endpoint_breakers where platform_id = ?', [
+      platformId,
+    ]);
+  return rows[0]?.open === true;
+}
+
+/** The breaker's pause has passed, as if its time had gone by: its row is written as a later clock would find it. */
+async function endPause(platformId: string): Promise<void> {
+  await h.orm.em
+    .fork()
+    .getConnection()
+    .execute(
+      "update webhook_endpoint_breakers set paused_until = now() - interval '1 millisecond', version = version + 1, updated_at = now() where platform_id = ? and paused_until is not null",
+      [platformId],
+    );
+}
+
+/** The pause the platform's breaker is in: its length now, and how long it still lasts (seconds). */
+async function pauseOf(platformId: string): Promise<{ pauseSeconds: number; leftSeconds: number }> {
+  const [row] = await h.orm.em
+    .fork()
+    .getConnection()
+    .execute<{ pause_seconds: number; left: string }[]>(
+      'select pause_seconds, extract(epoch from paused_until - now())::text as left from webhook_endpoint_breakers where platform_id = ?',
+      [platformId],
+    );
+  return { pauseSeconds: Number(row!.pause_seconds), leftSeconds: Number(row!.left) };
 }
 
 async function eventsOf(platformId: string): Promise<WebhookEvent[]> {
@@ -63,14 +100,21 @@ test('after THRESHOLD failures the endpoint is paused for that platform only; on
   const requestsOfA = () => receiver.received.filter((hook) => hook.body.type !== 'TEST' && fromA(hook)).length;
   const pausedAtStart = await pausedAttempts();
 
-  // A's receiver fails: the first THRESHOLD attempts post, then the breaker opens.
+  // A's receiver fails: the first THRESHOLD attempts post, then the breaker opens. An attempt counts once its answer
+  // is in, so one that was admitted while the last counted failure was still on the wire posts too (a retry, or
+  // another event's first attempt): the test waits for the breaker's state, not for the receiver's count.
   const made: WebhookEvent[] = [];
   while (requestsOfA() < THRESHOLD) made.push(...(await customerWithFirstAttempts(a)));
-  expect(requestsOfA()).toBe(THRESHOLD);
+  await eventually(
+    () => breakerOpenFor(a.platform.id),
+    (open) => open,
+  );
+  const postedWhileClosed = requestsOfA();
+  expect(postedWhileClosed).toBeGreaterThanOrEqual(THRESHOLD);
 
   // While it is open, new events of A are not posted: not an attempt on their rows, counted `paused`.
   const heldBack = [...(await customerWithFirstAttempts(a)), ...(await customerWithFirstAttempts(a))];
-  expect(requestsOfA()).toBe(THRESHOLD);
+  expect(requestsOfA()).toBe(postedWhileClosed);
   for (const event of await eventsOf(a.platform.id))
     if (heldBack.some((e) => e.id === event.id))
       expect({ id: event.id, state: event.state, attempts: event.attempts }).toEqual({ id: event.id, state: 'PENDING', attempts: 0 });
@@ -91,21 +135,24 @@ test('after THRESHOLD failures the endpoint is paused for that platform only; on
   );
 
   // The pause passes with A still down: ONE event probes and fails; the pause doubles, the rest stay held back.
-  await sleep(FIRST_PAUSE_S * 1000 + 300);
+  await endPause(a.platform.id);
   const requestsBeforeProbe = requestsOfA();
   const probed = await customerWithFirstAttempts(a);
   expect(requestsOfA()).toBe(requestsBeforeProbe + 1);
   const afterProbe = (await eventsOf(a.platform.id)).filter((e) => probed.some((x) => x.id === e.id));
   expect(afterProbe.map((e) => e.attempts).sort()).toEqual([...probed.map(() => 0).slice(1), 1].sort());
-  // Within the doubled pause nothing of A posts.
-  await sleep(FIRST_PAUSE_S * 1000 + 300);
+  // The pause doubled, and within it nothing of A posts.
+  await eventually(
+    () => pauseOf(a.platform.id),
+    (pause) => pause.pauseSeconds === 2 * FIRST_PAUSE_S && pause.leftSeconds > FIRST_PAUSE_S,
+  );
   await customerWithFirstAttempts(a);
   expect(requestsOfA()).toBe(requestsBeforeProbe + 1);
 
   // A's receiver is back; once the doubled pause has passed, a probe succeeds (events attempted alongside it,
   // by another activity while it was under way, wait for their retries) and every event after it is delivered at once.
   aDown = false;
-  await sleep(FIRST_PAUSE_S * 1000 + 300);
+  await endPause(a.platform.id);
   const withProbe = await customerWithFirstAttempts(a);
   const probeDelivered = (await eventsOf(a.platform.id)).filter((e) => withProbe.some((x) => x.id === e.id) && e.state === 'DELIVERED');
   expect(probeDelivered.length).toBeGreaterThanOrEqual(1);
