@@ -301,7 +301,7 @@ describe('authentication failures are throttled per address, never per token', (
         const { date: _date, 'x-request-id': _id, ...headers } = r.headers;
         return { status: r.status, headers, body: r.body };
       };
-      for (let i = 0; i < 9; i++) {
+      for (let i = 0; i < 15; i++) {
         const k = await s.get('127.0.0.5', known);
         const u = await s.get('127.0.0.5', unknown);
         times.known.push(k.ms);
@@ -310,9 +310,10 @@ describe('authentication failures are throttled per address, never per token', (
       }
       expect(answers[0]!.status).toBe(429);
       for (const answer of answers) expect(answer).toEqual(answers[0]);
-      const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-      // A slow hash for the known id (the scrypt of before) took ~100 ms; the keyed hash takes microseconds.
-      expect(Math.abs(median(times.known) - median(times.unknown))).toBeLessThan(30);
+      // A slow hash for the known id (the scrypt of before) took ~100 ms; the keyed hash takes microseconds. The
+      // fastest answer of each kind is its own cost with the least of the machine's load in it (a median moved by
+      // 35 ms on a loaded core), and a hash's cost is in every answer of its kind, the fastest too.
+      expect(Math.abs(Math.min(...times.known) - Math.min(...times.unknown))).toBeLessThan(30);
     } finally {
       await s.close();
     }
@@ -326,7 +327,7 @@ describe('authentication failures are throttled per address, never per token', (
       const unknown = basic('Token:00000000-0000-4000-8000-000000000002', 'sk_wrong');
       for (let i = 0; i < 3; i++) expect((await s.get('127.0.0.6', unknown)).status).toBe(401);
       const times: { legacy: number[]; unknown: number[] } = { legacy: [], unknown: [] };
-      for (let i = 0; i < 9; i++) {
+      for (let i = 0; i < 15; i++) {
         const l = await s.get('127.0.0.6', basic(tokenId, `sk_guess${i}`));
         const u = await s.get('127.0.0.6', unknown);
         expect([l.status, u.status]).toEqual([429, 429]);
