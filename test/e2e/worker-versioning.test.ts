@@ -104,12 +104,20 @@ async function describeVersion(buildId: string): Promise<VersionInfo | null> {
   );
 }
 
-/** Once every queue of the build is polled (the server refuses a current version missing one), the build becomes current. */
-async function makeCurrent(buildId: string): Promise<void> {
+/**
+ * Once the build polls every queue, the build becomes current. The server refuses a current version missing a
+ * queue the current one has, workflow or activity alike: on a loaded machine a build's activity pollers can be
+ * seen after its workflow pollers, so the wait covers every queue of the build it replaces too.
+ */
+async function makeCurrent(buildId: string, replacing?: string): Promise<void> {
+  const needed = [
+    ...QUEUES.map((name) => ({ name, type: 'workflow' })),
+    ...(replacing ? ((await describeVersion(replacing))?.taskQueuesInfos ?? []).map(({ name, type }) => ({ name, type })) : []),
+  ];
   const polled = await eventually(
     () => describeVersion(buildId),
-    (info) => QUEUES.every((queue) => info?.taskQueuesInfos?.some((q) => q.name === queue && q.type === 'workflow')),
-    30_000,
+    (info) => needed.every((want) => info?.taskQueuesInfos?.some((q) => q.name === want.name && q.type === want.type)),
+    60_000,
   );
   expect(polled?.taskQueuesInfos?.filter((q) => q.type === 'workflow').map((q) => q.name)).toEqual(expect.arrayContaining(QUEUES));
   await deploymentCli('set-current-version', '--deployment-name', deploymentName, '--build-id', buildId, '--yes');
@@ -182,7 +190,7 @@ test('a new build joins while the old one finishes its pinned workflows, then th
   });
 
   await startBuild('B');
-  await makeCurrent('B');
+  await makeCurrent('B', 'A');
 
   // New work runs on B while A still holds the old run.
   const fresh = await startIssuance(`sc-new-${randomUUID()}`, 1);
