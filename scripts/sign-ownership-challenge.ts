@@ -1,6 +1,6 @@
 /**
- * Signs an ownership challenge the way the wallets do, for trying the API by hand and for the
- * README. Prints the wallet address and the signature (and checks it with the service's own
+ * Signs an ownership challenge the way the wallets do, for trying the API by hand and for
+ * docs/payments.md. Prints the wallet address and the signature (and checks it with the service's own
  * verifier before printing).
  *
  *   npx tsx scripts/sign-ownership-challenge.ts --type ETHEREUM_WALLET --private-key <hex> --message '<text>'

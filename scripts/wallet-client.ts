@@ -1,6 +1,6 @@
 /**
  * What an app does with an embedded wallet, from the command line, for trying the API by hand and
- * for the README (the same client modules the tests use: test/support/wallet/).
+ * for docs/wallets-and-sca.md (the same client modules the tests use: test/support/wallet/).
  *
  *   npx tsx scripts/wallet-client.ts keypair                                  → {"publicKey","privateKey"} (hex)
  *   npx tsx scripts/wallet-client.ts encrypt-otp <targetBundle> <publicKey> <code>   → the encryptedOtpBundle

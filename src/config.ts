@@ -32,7 +32,7 @@ export interface Config {
   temporalCallTimeoutMs: number;
 }
 
-/** Per API process (in memory): several API processes each allow this much (README: limits). */
+/** Per API process (in memory): several API processes each allow this much (docs/operations.md: limits). */
 export interface AbuseLimits {
   /** Sustained requests per second per API token (the token bucket's refill rate). */
   requestsPerSecond: number;

@@ -9,7 +9,7 @@
 # once if needed). The custom search attributes are registered by the worker and the API when they
 # start (src/temporal/search-attributes.ts is their one list). State (workflows, namespaces, search
 # attributes) lives in <db-file> and survives restarts.
-# Worker Deployments (versioned workers, README "Zero-downtime deploys") are on in the server by default; the
+# Worker Deployments (versioned workers, docs/production.md "Zero-downtime deploys") are on in the server by default; the
 # two dynamic-config values only make a draining version's status (`temporal worker deployment describe-version`)
 # follow within seconds instead of the server's 3 + 3 minutes: local visibility has no lag to wait out.
 set -euo pipefail

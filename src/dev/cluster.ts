@@ -117,7 +117,7 @@ type Starter = (name: string, command: string, args: string[], env?: NodeJS.Proc
 async function startCluster(start: Starter, isStopping: () => boolean): Promise<void> {
   const ports = [P.api, ...P.apiReplicas, P.temporal, P.temporalHttp, P.ui, ...P.apiMetrics, ...P.workerMetrics, ...P.sdkMetrics, P.temporalMetrics];
   for (const port of ports)
-    if (await portOpen(port)) throw new Error(`port ${port} is in use by another program: stop it first (README: Running the production topology)`);
+    if (await portOpen(port)) throw new Error(`port ${port} is in use by another program: stop it first (docs/production.md: Running the production topology)`);
   const tools = env('TEMPORAL_SERVER_DIR');
   const { temporalRoot, uiRoot, haproxyConfig } = writeConfigs();
   const temporalAddress = `127.0.0.1:${P.temporal}`;

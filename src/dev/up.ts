@@ -152,7 +152,7 @@ async function startStack(start: Starter, isStopping: () => boolean, stopRequest
   const creds = await sandboxCredentials(databaseUrl, baseUrl, { dataDir, masterKey: masterKey(), say });
   if (isStopping()) return;
 
-  // Local development: sandbox webhooks may go to a receiver on this machine (README: webhook destination policy).
+  // Local development: sandbox webhooks may go to a receiver on this machine (docs/webhooks.md: destination policy).
   const env = {
     ...process.env,
     DATABASE_URL: databaseUrl,

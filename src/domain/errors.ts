@@ -70,7 +70,7 @@ export const ERROR_CODES = [
   // 409
   'CONFLICT',
   'UMA_ADDRESS_EXISTS',
-  // 409: the service's own (README: deviations): a UMA domain another platform holds, or one still in use
+  // 409: the service's own (docs/deviations.md): a UMA domain another platform holds, or one still in use
   'UMA_DOMAIN_TAKEN',
   'UMA_DOMAIN_IN_USE',
   'DOCUMENT_ALREADY_EXISTS',
@@ -93,9 +93,9 @@ export const ERROR_CODES = [
   'TRANSACTION_NOT_PENDING_PLATFORM_APPROVAL',
   // 410
   'CUSTOMER_DELETED',
-  // 413: the reference has no code for it (README: deviations)
+  // 413: the reference has no code for it (docs/deviations.md)
   'PAYLOAD_TOO_LARGE',
-  // 415: nor for this one (README: deviations)
+  // 415: nor for this one (docs/deviations.md)
   'UNSUPPORTED_MEDIA_TYPE',
   // 429: the reference's Error429 code
   'RATE_LIMITED',
@@ -140,7 +140,7 @@ export function isErrorCode(value: unknown): value is ErrorCode {
 
 /**
  * The public reference's 404 codes by resource. Resources it has no code for (internal
- * accounts, verifications, documents, beneficial owners) answer NOT_FOUND (README: deviations).
+ * accounts, verifications, documents, beneficial owners) answer NOT_FOUND (docs/deviations.md).
  */
 const NOT_FOUND_CODES: Record<string, ErrorCode> = {
   Customer: 'USER_NOT_FOUND',

@@ -2,7 +2,7 @@ import type { WorkflowType } from './task-queues';
 
 /**
  * How each workflow type follows a new build when the workers run versioned (Worker Deployments:
- * WORKER_DEPLOYMENT_NAME and WORKER_BUILD_ID, src/temporal/worker-deployment.ts; README "Zero-downtime deploys").
+ * WORKER_DEPLOYMENT_NAME and WORKER_BUILD_ID, src/temporal/worker-deployment.ts; docs/production.md "Zero-downtime deploys").
  * Pure: the versioned workflow bundle (workflows/versioned.ts) reads it.
  *
  * - PINNED: a run ends on the build it started on. For runs that end within a day (a payment's longest wait is

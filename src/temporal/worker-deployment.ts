@@ -1,7 +1,7 @@
 import type { WorkerDeploymentVersion } from '@temporalio/common';
 
 /**
- * The Worker Deployment version a worker process polls as (README "Zero-downtime deploys"): WORKER_DEPLOYMENT_NAME
+ * The Worker Deployment version a worker process polls as (docs/production.md "Zero-downtime deploys"): WORKER_DEPLOYMENT_NAME
  * (the same for every build of the service) and WORKER_BUILD_ID (unique per build, e.g. the image tag). Both unset:
  * an unversioned worker, as `npm start` and the tests run it. Half a setting, or a value the server refuses, stops
  * the worker at start: it would otherwise poll as a version nobody routes work to.

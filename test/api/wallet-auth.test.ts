@@ -181,7 +181,7 @@ describe('OTP login', () => {
     expect((await api.post(`/auth/credentials/${email.id}/verify`, body).expect(401)).body.code).toBe('UNAUTHORIZED');
   });
 
-  test("the README's client script logs in over HTTP", async () => {
+  test("the wallet docs' client script (docs/wallets-and-sca.md) logs in over HTTP", async () => {
     const { api, walletId, email, token } = await walletPlatform();
     const server = h.app.listen(0, '127.0.0.1');
     await new Promise((resolve) => server.once('listening', resolve));

@@ -200,7 +200,7 @@ describe('executing with a single-shot stamp over the quote’s payloadToSign', 
     expect(await balanceOf(api, wallet)).toBe(50_000_000);
   });
 
-  test('the README’s client (scripts/wallet-client.ts pay-quote) signs and executes a quote over HTTP', async () => {
+  test('the wallet docs’ client (docs/wallets-and-sca.md: scripts/wallet-client.ts pay-quote) signs and executes a quote over HTTP', async () => {
     const { api, token, wallet, key, quote } = await signedInWalletQuote();
     const server = h.app.listen(0, '127.0.0.1');
     try {

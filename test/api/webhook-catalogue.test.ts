@@ -15,7 +15,7 @@ import { FILES, businessFields, individualFields, insertCustomer, ownerBody } fr
 import { scaCustomer } from '../support/sca/fixtures';
 import type { ReceivedWebhook } from '../support/receiver';
 
-// Every type of the reference's WebhookType, caused by its sandbox trigger (README, Webhooks: the
+// Every type of the reference's WebhookType, caused by its sandbox trigger (docs/webhooks.md, Webhooks: the
 // catalogue) against the harness's real receiver: each arrives once for its subject, signed with
 // its platform's key, its `data` valid against the reference's schema for that type.
 

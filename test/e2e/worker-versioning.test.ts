@@ -17,7 +17,7 @@ import { bundleWorkflows, createWorkers } from '../../worker/worker';
 import { quietTemporalRuntime } from '../support/bundled-worker';
 import { eventually } from '../support/eventually';
 
-// A deploy without downtime, as README "Zero-downtime deploys" tells an operator to run it, on the dev server of
+// A deploy without downtime, as docs/production.md "Zero-downtime deploys" tells an operator to run it, on the dev server of
 // `npm start` (bin/lib/temporal-dev.sh, with its drainage settings): build A's workers run and A is made current
 // with the `temporal` CLI; a pinned workflow (a stablecoin issuance) and an auto-upgrade one (a webhook delivery)
 // start on A and wait on durable timers; build B's workers join and B is made current. New workflows run on B;

@@ -47,7 +47,7 @@ import { openScaSession } from '../../src/contexts/sca/services/sessions';
 //   RECORD_HISTORIES=1 npm test -- test/histories
 // Files are test/histories/<workflowType>/<version>-<scenario>.json. An existing file is never
 // overwritten: after a versioned workflow change (patched()), raise HISTORY_VERSION so the new
-// runs are recorded beside the old ones, and commit both (README: "Changing a workflow").
+// runs are recorded beside the old ones, and commit both (docs/architecture.md, "Changing a workflow").
 const record = process.env.RECORD_HISTORIES === '1' ? describe : describe.skip;
 const dir = __dirname;
 

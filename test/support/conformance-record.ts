@@ -56,7 +56,7 @@ class ConformanceRecord {
     if (enforce && undeclared.length > 0) {
       throw new Error(
         `${response.method.toUpperCase()} ${response.path} → ${response.status} differs from the public reference ` +
-          `(fix it, or list it in test/support/reference-deviations.ts and the README with a reason):\n` +
+          `(fix it, or list it in test/support/reference-deviations.ts and docs/deviations.md with a reason):\n` +
           undeclared.map((d) => `  ${d.operation} ${d.status} ${d.schemaPath}: ${d.message}`).join('\n'),
       );
     }

@@ -4,7 +4,7 @@ import { ERROR_CODES } from '../../src/domain/errors';
 import type { Difference } from './reference-conformance';
 
 /**
- * A difference from the public reference that this service makes on purpose (README:
+ * A difference from the public reference that this service makes on purpose (docs/deviations.md:
  * "Deviations from the public reference" says the same, for readers). Every other difference
  * an API test meets fails that test.
  */
@@ -134,7 +134,7 @@ export const REFERENCE_DEVIATIONS: Deviation[] = [
     status: 413,
     schemaPath: UNDECLARED(413),
     reason:
-      'Request-size limits per route (README "Limits and abuse protection"): a body over the route\'s limit is refused with 413 PAYLOAD_TOO_LARGE before it is read; the reference declares no 413',
+      'Request-size limits per route (docs/operations.md, "Limits and abuse protection"): a body over the route\'s limit is refused with 413 PAYLOAD_TOO_LARGE before it is read; the reference declares no 413',
   },
   {
     operation: '*',

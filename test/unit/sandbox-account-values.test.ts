@@ -8,7 +8,7 @@ import { registrationProblems } from '../../src/contexts/external-accounts/servi
 import { payoutPlan } from '../../src/contexts/payments/domain/payout-scenarios';
 import type { Platform } from '../../src/contexts/platforms/entities';
 
-/** The sandbox values the README lists and the API document's examples use: one per account type, each registers. */
+/** The sandbox values docs/payments.md lists and the API document's examples use: one per account type, each registers. */
 
 const platform = { region: 'US', counterpartyInformationRequired: false } as Platform;
 

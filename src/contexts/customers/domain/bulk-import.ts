@@ -24,7 +24,7 @@ export const REQUIRED_CELLS = {
 /**
  * Every column a file may have. `businessIncorporatedOn` is this service's addition: POST
  * /customers requires `businessInfo.incorporatedOn`, which the reference's format has no column
- * for (README: bulk import).
+ * for (docs/onboarding.md: bulk import).
  */
 export const KNOWN_COLUMNS = [
   ...REQUIRED_COLUMNS,

@@ -1,5 +1,5 @@
 /**
- * One valid account per account type, for the API document's examples and the README's table of
+ * One valid account per account type, for the API document's examples and docs/payments.md's table of
  * sandbox values: every identifier passes its rail's check (check digits included), bank and
  * provider names come from the directories, and no value ends in a sandbox scenario suffix
  * (10x, 11x, 002–009), so each registers ACTIVE and is paid out. Beneficiaries are left out

@@ -16,8 +16,7 @@ export interface FeeConfig {
 
 /**
  * Only USD is accepted as a source currency today. The reference answers others 501
- * NOT_IMPLEMENTED; here they are the client's to fix, a 400 naming each such config (README:
- * deviations).
+ * NOT_IMPLEMENTED; here they are the client's to fix, a 400 naming each such config (docs/deviations.md).
  */
 export const FEE_SOURCE_CURRENCIES: readonly string[] = ['USD'];
 

@@ -4,7 +4,7 @@ import { ProviderRefusal, type AddressToLink, type ProviderCredentials, type Pro
 
 /**
  * The sandbox's Brale. It keeps no state: every answer follows from what it is asked, so a test
- * (or a partner trying the sandbox) picks a scenario by the values it sends (README: "Stablecoins").
+ * (or a partner trying the sandbox) picks a scenario by the values it sends (docs/stablecoins.md).
  *
  * - Credentials: a secret starting with `invalid` is not accepted. A client id starting with
  *   `multi` reaches two provider accounts (`<id>-a`, `<id>-b`), every other one reaches one; one

@@ -133,7 +133,7 @@ const ClientPublicKey = z
 /** POST /auth/credentials/{id}/challenge: OTP credentials need no body (a passkey's clientPublicKey is read by its flow). */
 export const AuthCredentialChallengeSchema = z.object({ clientPublicKey: ClientPublicKey.optional() }).strict().openapi('AuthCredentialChallengeRequest');
 
-/** POST /auth/sessions/{id}/refresh. The session key is client-held: compressed keys only (README: deviations). */
+/** POST /auth/sessions/{id}/refresh. The session key is client-held: compressed keys only (docs/deviations.md). */
 export const AuthSessionRefreshSchema = z
   .object({
     clientPublicKey: z

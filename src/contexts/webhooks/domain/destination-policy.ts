@@ -2,7 +2,7 @@ import { isIP } from 'node:net';
 import { ipv4Bytes, ipv6Bytes } from '../../../security/ip-address';
 
 /**
- * Where webhooks may go (README: webhook destination policy). A webhook endpoint is a URL the
+ * Where webhooks may go (docs/webhooks.md: destination policy). A webhook endpoint is a URL the
  * platform chooses and the service connects to, so it must not reach the service's own network:
  * production needs https, and no address connected to may be loopback, private, link-local,
  * CGNAT, multicast, unspecified or reserved, in any spelling (IPv4-mapped, IPv4-compatible,
