@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Client as PgClient } from 'pg';
 import { CLUSTER_PORTS } from '../../src/dev/cluster-ports';
+import { acquireRunnerLock } from '../../src/dev/runner-lock';
 import { eventually } from '../support/eventually';
 
 // `npm run start:cluster` as an operator runs it, in short: the Temporal server (built once, cached) on
@@ -42,8 +43,24 @@ async function stop(): Promise<number | null> {
   return exited;
 }
 
+// The production topology's ports are fixed (src/dev/cluster-ports.ts): two test runs side by side on one machine
+// (TEST_CPU_LIST, docs/testing.md) take turns at this test instead of the second finding port 3301 taken.
+const portsLock = join(tmpdir(), 'payments-service-cluster-ports.lock');
+let releasePorts: (() => void) | undefined;
+async function takeClusterPorts(): Promise<void> {
+  await eventually(
+    async () => acquireRunnerLock(portsLock),
+    (lock) => {
+      if (lock.acquired) releasePorts = lock.release;
+      return lock.acquired;
+    },
+    420_000,
+  );
+}
+
 afterAll(async () => {
   await stop();
+  releasePorts?.();
   if (!built) return;
   await admin((pg) => pg.query(`drop database if exists ${dbName} with (force)`));
   rmSync(stateDir, { recursive: true, force: true });
@@ -52,6 +69,7 @@ afterAll(async () => {
 maybe(
   'starts from the cached build, answers /ready through HAProxy, pays out to COMPLETED on the payments queue, and stops on Ctrl-C',
   async () => {
+    await takeClusterPorts();
     await admin(async (pg) => {
       await pg.query(`drop database if exists ${dbName} with (force)`);
       await pg.query(`create database ${dbName}`);
