@@ -20,6 +20,7 @@ import {
   type ApprovedIncomingOutcome,
   type IncomingPaymentDecision,
 } from '../../src/contexts/payments/domain/incoming-approval';
+import { refundBegun, refundInOneStep } from '../../src/contexts/payments/domain/refunds';
 import type { ActivityDeps } from '../deps';
 import { countFinishedPayment } from '../metrics';
 
@@ -218,13 +219,7 @@ async function sendBack(em: EntityManager, tx: Transaction, outcome: Exclude<App
   const now = new Date();
   tx.status = 'FAILED';
   tx.failureReason = 'OFFRAMP_FAILED';
-  tx.refund = {
-    reference: derivedId('Transaction', tx.id, 'refund').split(':')[1]!,
-    initiatedAt: now.toISOString(),
-    ...(outcome === 'REFUNDED' ? { settledAt: now.toISOString() } : {}),
-    status: outcome === 'REFUNDED' ? 'COMPLETED' : 'FAILED',
-    reason: 'TRANSACTION_FAILED',
-  };
+  tx.refund = refundInOneStep(tx.id, outcome === 'REFUNDED' ? 'COMPLETED' : 'FAILED', 'TRANSACTION_FAILED', now);
   tx.updatedAt = now;
   await em.flush();
 }
@@ -237,8 +232,7 @@ async function sendBack(em: EntityManager, tx: Transaction, outcome: Exclude<App
 async function recordRefundEvents(em: EntityManager, tx: Transaction, environment: 'SANDBOX' | 'PRODUCTION'): Promise<RecordedEvent[]> {
   if (!tx.refund) return [];
   const view = (await transactionViews(em, [tx]))[0]!;
-  const { settledAt: _settled, ...begun } = tx.refund;
-  const steps: [string, unknown][] = [['INCOMING_PAYMENT.REFUND_PENDING', { ...view, refund: { ...begun, status: 'PENDING' } }]];
+  const steps: [string, unknown][] = [['INCOMING_PAYMENT.REFUND_PENDING', refundBegun(view)]];
   if (tx.refund.status !== 'PENDING') steps.push([`INCOMING_PAYMENT.REFUND_${tx.refund.status}`, view]);
   const events: RecordedEvent[] = [];
   for (const [type, data] of steps) {

@@ -19,6 +19,7 @@ import { DomainError } from '../../../domain/errors';
 import { derivedId } from '../../../domain/ids';
 import type { FinishedPayment } from '../domain/payment-outcome';
 import { networkOfRail, simulatedOnChainTransaction } from '../domain/on-chain-transactions';
+import { refundBegun, refundInOneStep } from '../domain/refunds';
 import { transactionViews } from './transaction-views';
 
 export type RecordedEvent = { eventId: string; type: string };
@@ -58,7 +59,7 @@ export async function recordEvents(
     ...base,
     id: eventId,
     type,
-    data: type.endsWith('.REFUND_PENDING') ? refundStarted(data) : type === OUTGOING_PENDING ? { ...data, status: 'PENDING' } : data,
+    data: type.endsWith('.REFUND_PENDING') ? refundBegun(data) : type === OUTGOING_PENDING ? { ...data, status: 'PENDING' } : data,
   }));
   for (const { eventId, accountId } of balances) {
     // Found in this unit of work when the step read the account and posted to it (postEntry leaves
@@ -76,18 +77,6 @@ export async function recordEvents(
  * transaction as it was before that step. Not part of the ids of a step's balance events.
  */
 const OUTGOING_PENDING = 'OUTGOING_PAYMENT.PENDING';
-
-/**
- * The transaction as REFUND_PENDING announces it: the refund initiated and not settled yet. A
- * refund begins and ends in one step here, so the step announces both (the reference's sequence
- * is FAILED → REFUND_PENDING → REFUND_COMPLETED | REFUND_FAILED).
- */
-function refundStarted<T>(view: T): T {
-  const { refund } = view as { refund?: { settledAt?: string } };
-  if (!refund) return view;
-  const { settledAt: _settled, ...started } = refund;
-  return { ...view, refund: { ...started, status: 'PENDING' } };
-}
 
 /** The ids the events of a step get: derived from the transaction, the step's event types and the accounts. */
 function eventIdsOf(tx: Transaction, statuses: string[], balanceOf: (string | undefined)[] = []) {
@@ -298,14 +287,7 @@ export async function failOutgoingPayment(em: EntityManager, input: { transactio
         platformFees: 0n,
         delivery: { receivingCurrency: quote.receivingCurrency, receivedAmount: quote.totalReceivingAmount },
       });
-    const now = new Date().toISOString();
-    payment.refund = {
-      reference: derivedId('Transaction', payment.id, 'refund').split(':')[1]!,
-      initiatedAt: now,
-      status: failure.refund,
-      reason: failure.refundReason,
-      ...(failure.refund === 'COMPLETED' ? { settledAt: now } : {}),
-    };
+    payment.refund = refundInOneStep(payment.id, failure.refund, failure.refundReason, new Date());
     await finish(tx, payment, quote, 'FAILED', failureReasonOf(payment, input.kind));
     return {
       events: await recordEvents(tx, quote, payment, ['FAILED', 'REFUND_PENDING', `REFUND_${failure.refund}`], { balanceOf: [sourceAccountOf(quote)] }),
@@ -327,14 +309,7 @@ export async function returnOutgoingPayment(em: EntityManager, input: { transact
       serviceFees: quote.feesIncluded - quote.platformFeesIncluded,
       platformFees: quote.platformFeesIncluded,
     });
-    const now = new Date().toISOString();
-    payment.refund = {
-      reference: derivedId('Transaction', payment.id, 'refund').split(':')[1]!,
-      initiatedAt: now,
-      settledAt: now,
-      status: 'COMPLETED',
-      reason: 'TRANSACTION_FAILED',
-    };
+    payment.refund = refundInOneStep(payment.id, 'COMPLETED', 'TRANSACTION_FAILED', new Date());
     await finish(tx, payment, quote, 'FAILED', 'PAYOUT_RETURNED');
     return {
       events: await recordEvents(tx, quote, payment, ['FAILED', 'REFUND_PENDING', 'REFUND_COMPLETED'], { balanceOf: [sourceAccountOf(quote)] }),
