@@ -177,6 +177,7 @@ async function startStack(start: Starter, isStopping: () => boolean, stopRequest
       'Payments service is running.',
       `  API base URL:    ${baseUrl}`,
       `  API reference:   ${baseUrl}/reference   (OpenAPI: ${baseUrl}/openapi.json)`,
+      `  Dashboard:       ${new URL(baseUrl).origin}/dashboard   (sign in with the sandbox credentials below)`,
       `  Temporal UI:     ${temporalUi}`,
       `  Readiness:       http://127.0.0.1:${port}/ready`,
       `  Metrics:         API ${scrape(apiMetrics)}, worker ${scrape(workerMetrics)}, Temporal SDK ${temporalMetricsAddress ? `http://${temporalMetricsAddress}/metrics` : 'off'}`,
