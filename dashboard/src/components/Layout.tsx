@@ -38,7 +38,7 @@ export function Layout() {
         <span className="brand">Payments dashboard</span>
         <EnvironmentBadge environment={session.environment} />
         <span className="muted" title={session.platformId}>
-          Token {session.tokenId}
+          Signed in with {session.tokenId}
           {readOnly && ' (read-only)'}
         </span>
         <button type="button" onClick={() => signOut().catch(setError)}>
