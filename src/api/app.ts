@@ -72,7 +72,10 @@ export function createApp(deps: ApiDeps) {
   const contexts = discover<{
     routes: RouteSpec<never, never, never>[];
     publicRouter?: (deps: ApiDeps, shared: { authFailures: FailureThrottle; now: () => number }) => express.Router;
+    rootRouter?: (deps: ApiDeps) => express.Router;
   }>(CONTEXTS_DIR, 'api/index');
+  // Pages outside the API base (the dashboard's front end), with no credentials of their own.
+  for (const { module } of contexts) if (module.rootRouter) app.use(module.rootRouter(deps));
   for (const { module } of contexts) if (module.publicRouter) app.use(base, module.publicRouter(deps, { authFailures, now }));
 
   const api = express.Router();

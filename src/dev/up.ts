@@ -160,6 +160,8 @@ async function startStack(start: Starter, isStopping: () => boolean, stopRequest
     MASTER_KEY: masterKey(),
     PORT: String(port),
     WEBHOOK_ALLOW_LOOPBACK: process.env.WEBHOOK_ALLOW_LOOPBACK ?? '1',
+    // The dashboard links a payment to its workflows there.
+    ...(/^https?:/.test(temporalUi) ? { TEMPORAL_UI_URL: temporalUi } : {}),
   };
   // The tsx loader in node itself: one process per service (the tsx CLI would fork a second one).
   start('worker', process.execPath, ['--import', 'tsx', 'worker/main.ts'], env);

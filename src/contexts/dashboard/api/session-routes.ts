@@ -1,10 +1,10 @@
 import express, { type Request, type Response, type Router } from 'express';
+import { timingSafeEqual } from 'node:crypto';
 import type { ApiDeps } from '../../../api/context';
 import { receiveBody } from '../../../api/body-limits';
 import { sendJson } from '../../../api/http';
 import { checkPlatformSecret } from '../../../api/middleware/auth';
-import { registry, z } from '../../../api/openapi-registry';
-import { errorResponses } from '../../../api/schemas/common';
+import { z } from '../../../api/openapi-registry';
 import { DomainError } from '../../../domain/errors';
 import type { FailureThrottle } from '../../../security/failure-throttle';
 import { fieldErrors } from '../../../schemas/field-errors';
@@ -24,80 +24,14 @@ const SignInSchema = z
     clientId: z.string().min(1).max(128).openapi({ description: "The API token's id (with or without its `Token:` prefix), as for HTTP Basic" }),
     clientSecret: z.string().min(1).max(512).openapi({ description: "The token's client secret; checked, never stored" }),
   })
-  .strict()
-  .openapi('DashboardSignInRequest');
-
-const DashboardSessionSchema = z
-  .object({
-    csrfToken: z.string().openapi({ description: 'Send it as X-CSRF-Token on every request other than GET/HEAD made with the session cookie' }),
-    platformId: z.string(),
-    tokenId: z.string(),
-    environment: z.enum(['SANDBOX', 'PRODUCTION']),
-    permissions: z.array(z.enum(['VIEW', 'TRANSACT', 'MANAGE'])).openapi({ description: "The token's permissions as stored now" }),
-    expiresAt: z.iso.datetime().openapi({ description: 'The absolute end of the session' }),
-    idleExpiresAt: z.iso.datetime().openapi({ description: 'When the session ends unless another request comes first' }),
-    temporalUiUrl: z.string().nullable().openapi({ description: "Temporal UI's address, for links to a payment's workflows; null when none is known" }),
-    temporalNamespace: z.string(),
-  })
-  .openapi('DashboardSession');
-
-const sessionCookieHeader = z.object({
-  'Set-Cookie': z.string().openapi({ description: `${SESSION_COOKIE}=<opaque>; HttpOnly; SameSite=Strict; Path=/ (Secure over https)` }),
-});
-
-registry.registerPath({
-  method: 'post',
-  path: SESSION_PATH,
-  operationId: 'createDashboardSession',
-  summary: 'Sign in to the dashboard',
-  description:
-    "Exchanges an API token's id and secret for a dashboard session: an HttpOnly, SameSite=Strict cookie that stands in for HTTP Basic on every operation. Beyond the public reference. Failures count toward the same per-address lockout as HTTP Basic.",
-  tags: ['Dashboard'],
-  security: [],
-  request: { body: { content: { 'application/json': { schema: SignInSchema } }, required: true } },
-  responses: {
-    201: { description: 'Signed in', headers: sessionCookieHeader, content: { 'application/json': { schema: DashboardSessionSchema } } },
-    400: { description: errorResponses[400].description, content: { 'application/json': { schema: errorResponses[400].schema } } },
-    401: { description: 'UNAUTHORIZED: unknown token or wrong secret', content: { 'application/json': { schema: errorResponses[400].schema } } },
-    429: {
-      description: 'RATE_LIMITED: too many failed authentications from this address',
-      content: { 'application/json': { schema: errorResponses[400].schema } },
-    },
-  },
-});
-registry.registerPath({
-  method: 'get',
-  path: SESSION_PATH,
-  operationId: 'getDashboardSession',
-  summary: 'Get the dashboard session',
-  description: 'The session the cookie names (its idle timer restarts). Beyond the public reference.',
-  tags: ['Dashboard'],
-  security: [],
-  responses: {
-    200: { description: 'The session', content: { 'application/json': { schema: DashboardSessionSchema } } },
-    401: { description: 'UNAUTHORIZED: no session, or it is over', content: { 'application/json': { schema: errorResponses[400].schema } } },
-  },
-});
-registry.registerPath({
-  method: 'delete',
-  path: SESSION_PATH,
-  operationId: 'deleteDashboardSession',
-  summary: 'Sign out of the dashboard',
-  description: 'Ends the session server-side and clears its cookie; needs X-CSRF-Token. Beyond the public reference.',
-  tags: ['Dashboard'],
-  security: [],
-  request: { headers: z.object({ 'X-CSRF-Token': z.string() }) },
-  responses: {
-    204: { description: 'Signed out' },
-    401: { description: 'UNAUTHORIZED: no session, or it is over', content: { 'application/json': { schema: errorResponses[400].schema } } },
-    403: { description: 'FORBIDDEN: X-CSRF-Token missing or wrong', content: { 'application/json': { schema: errorResponses[400].schema } } },
-  },
-});
+  .strict();
 
 /**
  * The dashboard's sign-in, session and sign-out (below the API base, before partner
- * authentication: the sign-in is itself a credential check). The cookie is HttpOnly (no script
- * reads it), SameSite=Strict (no other site's page sends it), Path=/ and Secure over https.
+ * authentication: the sign-in is itself a credential check). Not in the OpenAPI document, whose
+ * operations are the mounted routes taking HTTP Basic; docs/operations.md describes them. The
+ * cookie is HttpOnly (no script reads it), SameSite=Strict (no other site's page sends it), Path=/
+ * and Secure over https.
  */
 export function sessionRouter(deps: ApiDeps, shared: SessionRouterShared): Router {
   const router = express.Router();
@@ -137,11 +71,18 @@ export function sessionRouter(deps: ApiDeps, shared: SessionRouterShared): Route
   });
   router.delete(SESSION_PATH, async (req: Request, res: Response) => {
     const session = await live(req);
-    if (req.get(CSRF_HEADER) !== session.session.csrfToken)
+    if (!sameToken(req.get(CSRF_HEADER) ?? '', session.session.csrfToken))
       throw new DomainError('FORBIDDEN', 'Signing out needs the X-CSRF-Token header the session was given');
     await endSession(deps.orm.em.fork(), session.session.id, shared.now());
     res.setHeader('Set-Cookie', cookie(req, '', 0));
     sendJson(res, 204, undefined);
   });
   return router;
+}
+
+/** Compares a presented CSRF token with the session's in constant time. */
+function sameToken(presented: string, stored: string): boolean {
+  const a = Buffer.from(presented);
+  const b = Buffer.from(stored);
+  return a.length === b.length && timingSafeEqual(a, b);
 }
