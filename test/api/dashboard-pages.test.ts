@@ -14,6 +14,11 @@ beforeAll(async () => {
   mkdirSync(join(built, 'assets'));
   writeFileSync(join(built, 'index.html'), '<!doctype html><title>Dashboard</title><script type="module" src="/dashboard/assets/app-1234.js"></script>');
   writeFileSync(join(built, 'assets', 'app-1234.js'), 'console.log("dashboard")');
+  // What a build leaves beside the app: never served.
+  mkdirSync(join(built, '.vite'));
+  writeFileSync(join(built, '.vite', 'manifest.json'), '{"index.html":{"file":"assets/app-1234.js"}}');
+  writeFileSync(join(built, '.build-hash'), 'build-hash-secret\n');
+  writeFileSync(join(built, 'stats.json'), '{"modules":[]}');
   empty = mkdtempSync(join(tmpdir(), 'dashboard-none-'));
 });
 afterAll(async () => {
@@ -58,5 +63,17 @@ describe('GET /dashboard', () => {
     expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
     expectStrictHeaders(asset);
     expect((await request(app).get('/dashboard/assets/gone-9999.js')).status).toBe(404);
+  });
+
+  test("the build's own files are not served: only index.html and dist/assets", async () => {
+    const app = appServing(built);
+    for (const path of ['/dashboard/.vite/manifest.json', '/dashboard/stats.json', '/dashboard/index.html.map']) {
+      const res = await request(app).get(path);
+      expect({ path, status: res.status }).toEqual({ path, status: 404 });
+      expectStrictHeaders(res);
+    }
+    // A path without an extension is a client route: the app, never the file of that name.
+    const stamp = await request(app).get('/dashboard/.build-hash');
+    expect(stamp.text).not.toContain('build-hash-secret');
   });
 });

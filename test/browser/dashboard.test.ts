@@ -3,6 +3,12 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { randomUUID } from 'node:crypto';
+import { createApp } from '../../src/api/app';
+import { Transaction } from '../../src/contexts/payments/entities';
+import { connectedAgent } from '../support/agent-fixtures';
+import { eventually } from '../support/eventually';
+import { eurAccount, ibanOf } from '../support/external-account-fixtures';
 import { BASE, Harness } from '../support/harness';
 
 // The operators' dashboard (dashboard/, served at /dashboard) in a real browser, with the network cut
@@ -41,6 +47,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
+  await shared?.context.close();
   await browser?.close();
   await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)));
   await h?.stop();
@@ -61,6 +68,29 @@ async function freshPage(): Promise<{ context: BrowserContext; page: Page }> {
   });
   page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
   return { context, page };
+}
+
+/** The owner's signed-in page, shared by the tests that only need to be signed in (one sign-in for all of them). */
+let shared: { context: BrowserContext; page: Page } | undefined;
+async function ownerPage(): Promise<Page> {
+  if (!shared) {
+    shared = await freshPage();
+    await signIn(shared.page, owner.token.tokenId, owner.token.clientSecret);
+  }
+  return shared.page;
+}
+
+/** The API as a partner calls it (HTTP Basic), for the endpoints beyond the reference too. */
+const basic = (auth: string, path: string) => fetch(`${origin}${BASE}${path}`, { headers: { Authorization: auth } });
+
+/** A customer of `p` with a funded USD account; the funding (INCOMING) transaction's id. */
+async function fundedCustomer(p: typeof owner, amount = 100_000) {
+  const customer = await p.api.post('/customers', { customerType: 'INDIVIDUAL', platformCustomerId: `dash-${randomUUID()}`, fullName: 'Ada Browser' });
+  const customerId = customer.body.id as string;
+  const usd = (await p.api.get(`/customers/internal-accounts?customerId=${encodeURIComponent(customerId)}&currency=USD`)).body.data[0].id as string;
+  expect((await p.api.post(`/sandbox/internal-accounts/${usd}/fund`, { amount })).status).toBe(200);
+  const funding = await h.orm.em.fork().findOneOrFail(Transaction, { destination: { accountId: usd } });
+  return { customerId, usd, fundingId: funding.id };
 }
 
 /** Signs in with the keyboard alone: the token id field has focus, Tab goes to the secret, Enter submits. */
@@ -171,7 +201,14 @@ test('sandbox tools: a payout made in the browser reaches COMPLETED in the list,
   await page.getByTestId('payment-status').filter({ hasText: 'COMPLETED' }).waitFor({ timeout: 60_000 });
   const transactionId = (await page.locator('dl.facts dd code').first().textContent())!;
   expect(transactionId).toMatch(/^Transaction:/);
-  await page.getByRole('table', { name: 'Webhooks of this payment' }).getByText('OUTGOING_PAYMENT.COMPLETED').waitFor({ timeout: 30_000 });
+  await page
+    .getByRole('table', { name: 'Webhooks of this payment' })
+    .getByRole('cell', { name: 'OUTGOING_PAYMENT.COMPLETED', exact: true })
+    .waitFor({ timeout: 30_000 });
+  // The server agrees: the payment COMPLETED, and its COMPLETED webhook among the events it caused.
+  expect((await owner.api.get(`/transactions/${encodeURIComponent(transactionId)}`)).body.status).toBe('COMPLETED');
+  const events = (await owner.api.get(`/webhook-events?resourceId=${encodeURIComponent(transactionId)}&limit=100`)).body.data as { type: string }[];
+  expect(events.map((e) => e.type)).toContain('OUTGOING_PAYMENT.COMPLETED');
 
   await go(page, 'Payments');
   const row = page.getByTestId('payment-row').filter({ hasText: transactionId.replace(/^Transaction:/, '').slice(0, 8) });
@@ -257,6 +294,14 @@ test('sign-out ends the session on the server: the cookie no longer opens the AP
   await heading(page, /Sign in/);
   await context.close();
 }, 60_000);
+
+test("the build's own files (Vite's manifest, the build stamp) are not served, only the app and its assets", async () => {
+  expect(existsSync(join(ROOT, 'dashboard/dist/.vite/manifest.json'))).toBe(true);
+  const manifest = await fetch(`${origin}/dashboard/.vite/manifest.json`);
+  expect(manifest.status).toBe(404);
+  expect(await manifest.text()).not.toContain('"isEntry"');
+  expect(await (await fetch(`${origin}/dashboard/.build-hash`)).text()).not.toContain(readFileSync(join(ROOT, 'dashboard/dist/.build-hash'), 'utf8').trim());
+});
 
 test('the CSP held and nothing left the host in any of the above', () => {
   expect(offHost).toEqual([]);

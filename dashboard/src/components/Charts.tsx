@@ -32,7 +32,7 @@ export default function Charts({ metrics }: { metrics: Metrics }) {
         <figcaption>Payments by status</figcaption>
         <div className="chart" aria-hidden="true">
           <ResponsiveContainer width="100%" height={220}>
-            <BarChart data={statuses}>
+            <BarChart data={statuses} accessibilityLayer={false}>
               <CartesianGrid strokeDasharray="3 3" />
               <XAxis dataKey="status" />
               <YAxis allowDecimals={false} />
@@ -67,7 +67,7 @@ export default function Charts({ metrics }: { metrics: Metrics }) {
         ) : (
           <div className="chart" aria-hidden="true">
             <ResponsiveContainer width="100%" height={220}>
-              <BarChart data={volume}>
+              <BarChart data={volume} accessibilityLayer={false}>
                 <CartesianGrid strokeDasharray="3 3" />
                 <XAxis dataKey="bucket" />
                 <YAxis />

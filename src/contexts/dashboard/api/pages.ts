@@ -31,9 +31,10 @@ export const DASHBOARD_POLICY = [
 const HEADERS = { 'Content-Security-Policy': DASHBOARD_POLICY, 'X-Content-Type-Options': 'nosniff', 'Referrer-Policy': 'no-referrer' };
 
 /**
- * The built single-page app: files under dist/ as they are (hashed assets cached a year), and
- * index.html, never cached, for every other path below /dashboard so the app's own routes load.
- * Without a build: 503 saying how to make one.
+ * The built single-page app: the files under dist/assets as they are (hashed, cached a year), and
+ * index.html, never cached, for every other path below /dashboard so the app's own routes load. Nothing
+ * else in dist/ is served: the build's own files (.vite/manifest.json, .build-hash) describe the build,
+ * not the app. Without a build: 503 saying how to make one.
  */
 export function dashboardPages(distDir = DEFAULT_DASHBOARD_DIST): Router {
   const router = express.Router();
@@ -50,8 +51,8 @@ export function dashboardPages(distDir = DEFAULT_DASHBOARD_DIST): Router {
     );
   });
   router.use(
-    DASHBOARD_PATH,
-    express.static(distDir, {
+    `${DASHBOARD_PATH}/assets`,
+    express.static(join(distDir, 'assets'), {
       index: false,
       redirect: false,
       fallthrough: true,
