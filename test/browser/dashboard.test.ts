@@ -295,6 +295,191 @@ test('sign-out ends the session on the server: the cookie no longer opens the AP
   await context.close();
 }, 60_000);
 
+test('resend a webhook from the Webhooks page: a second delivery attempt is recorded and the receiver gets the same event again', async () => {
+  const { fundingId } = await fundedCustomer(owner);
+  const delivered = await eventually(
+    () =>
+      basic(owner.auth, `/webhook-events?resourceId=${encodeURIComponent(fundingId)}&type=INCOMING_PAYMENT.COMPLETED`).then(
+        (r) => r.json() as Promise<{ data: { id: string; state: string }[] }>,
+      ),
+    (body) => body.data[0]?.state === 'DELIVERED',
+  );
+  const eventId = delivered.data[0]!.id;
+  const copies = () => h.receiver.received.filter((w) => w.body.id === eventId);
+  expect(copies()).toHaveLength(1);
+
+  const page = await ownerPage();
+  await go(page, 'Webhooks');
+  const filters = page.getByRole('form', { name: 'Filter webhook events' });
+  await filters.getByLabel('Type').fill('INCOMING_PAYMENT.COMPLETED');
+  await filters.getByLabel('Resource id').fill(fundingId);
+  await filters.getByRole('button', { name: 'Apply filters' }).click();
+  const events = page.getByRole('table', { name: 'Webhook events' });
+  // The filtered list: this payment's one event (the owner has others).
+  await eventually(
+    () => events.getByTestId('webhook-event-row').count(),
+    (n) => n === 1,
+    20_000,
+  );
+  await events.getByRole('button', { name: 'Show attempts of INCOMING_PAYMENT.COMPLETED' }).click();
+  const attempts = page.getByRole('table', { name: 'Delivery attempts' }).locator('tbody tr');
+  await attempts.first().waitFor();
+  await expect(attempts.count()).resolves.toBe(1);
+  await page.getByRole('button', { name: 'Resend this event' }).click();
+  await page.getByText('Queued for delivery again.').waitFor();
+  // The page shows the second attempt when it is recorded (its detail polls), and the server holds it.
+  await eventually(
+    () => attempts.count(),
+    (n) => n === 2,
+    20_000,
+  );
+  const detail = (await (await basic(owner.auth, `/webhook-events/${encodeURIComponent(eventId)}`)).json()) as {
+    attempts: number;
+    deliveryAttempts: unknown[];
+  };
+  expect([detail.attempts, detail.deliveryAttempts.length]).toEqual([2, 2]);
+  await h.receiver.waitFor(() => copies().length === 2);
+  expect(copies()[1]!.rawBody).toBe(copies()[0]!.rawBody);
+}, 90_000);
+
+test("approve an agent's action in the Approvals page: the held payment is executed", async () => {
+  const funds = 100_000;
+  const { customerId, usd } = await fundedCustomer(owner, funds);
+  const bank = await owner.api.post('/customers/external-accounts', { customerId, ...eurAccount(ibanOf('DE', '370400440532013000')) });
+  expect(bank.status).toBe(201);
+  const { agent } = await connectedAgent(h, owner.api, customerId, {
+    permissions: ['CREATE_QUOTES', 'EXECUTE_QUOTES'],
+    defaultExecutionMode: 'APPROVAL_REQUIRED',
+    spendingLimits: { currency: 'USD', perTransactionLimit: 50_000 },
+  });
+  const quote = await agent.post('/agents/me/quotes', {
+    source: { sourceType: 'ACCOUNT', accountId: usd },
+    destination: { destinationType: 'ACCOUNT', accountId: bank.body.id },
+    lockedCurrencySide: 'SENDING',
+    lockedCurrencyAmount: 10_000,
+  });
+  expect(quote.status).toBe(201);
+  const held = await agent.post(`/agents/me/quotes/${quote.body.id}/execute`);
+  expect([held.status, held.body.status]).toEqual([200, 'PENDING_APPROVAL']);
+  const actionId = held.body.id as string;
+  const transactionId = quote.body.transactionId as string;
+
+  const page = await ownerPage();
+  await go(page, 'Approvals');
+  const card = page
+    .getByTestId('agent-action')
+    .filter({ hasText: '100.00 USD' })
+    .filter({ has: page.getByRole('button', { name: `Approve action ${actionId}` }) });
+  await card.getByRole('button', { name: `Approve action ${actionId}` }).click();
+  await page.getByText('The action is now APPROVED.').waitFor();
+  await card.waitFor({ state: 'detached' });
+
+  const action = await agent.get(`/agents/me/actions/${actionId}`);
+  expect(action.body).toMatchObject({ status: 'APPROVED', transaction: { id: transactionId } });
+  await eventually(
+    () => owner.api.get(`/transactions/${encodeURIComponent(transactionId)}`).then((r) => r.body),
+    (t) => t.status === 'COMPLETED',
+    60_000,
+  );
+  const account = (await owner.api.get(`/customers/internal-accounts?customerId=${encodeURIComponent(customerId)}&currency=USD`)).body.data[0];
+  expect(account.balance.amount).toBe(funds - 10_000);
+}, 120_000);
+
+test('rotate the signing key in the Webhooks page: a new current key, the previous one kept for the overlap', async () => {
+  const before = (await owner.api.get('/webhooks/public-key')).body as { keys: { id: string; validUntil: string | null }[] };
+  const current = before.keys.find((k) => k.validUntil === null)!;
+  const page = await ownerPage();
+  await go(page, 'Webhooks');
+  await page.getByLabel('Previous key keeps signing for (seconds)').fill('3600');
+  await page.getByRole('button', { name: 'Rotate the signing key' }).click();
+  await page.getByText('Rotated: a new key signs from now.').waitFor();
+
+  const after = (await owner.api.get('/webhooks/public-key')).body as { keys: { id: string; validUntil: string | null }[] };
+  const next = after.keys.find((k) => k.validUntil === null)!;
+  expect(next.id).not.toBe(current.id);
+  const previous = after.keys.find((k) => k.id === current.id)!;
+  expect(Date.parse(previous.validUntil!) - Date.now()).toBeGreaterThan(3_500_000);
+  expect(Date.parse(previous.validUntil!) - Date.now()).toBeLessThanOrEqual(3_600_000);
+  // The page lists what the server holds.
+  await page.getByTestId('signing-key').filter({ hasText: next.id }).getByText('current').waitFor();
+}, 60_000);
+
+test('create an API token (its secret shown once) and revoke it: its Basic authentication is then refused', async () => {
+  const name = `browser-${randomUUID().slice(0, 8)}`;
+  const page = await ownerPage();
+  await go(page, 'API tokens');
+  const form = page.locator('section', { has: page.getByRole('heading', { name: 'Create a token' }) });
+  await form.getByLabel('Name').fill(name);
+  await form.getByLabel('TRANSACT').check();
+  await form.getByRole('button', { name: 'Create token' }).click();
+  const clientId = (await page.getByTestId('new-token-id').textContent())!;
+  const clientSecret = (await page.getByTestId('new-token-secret').textContent())!;
+  expect(clientSecret.length).toBeGreaterThan(20);
+  const auth = `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}`;
+  expect((await basic(auth, '/transactions?limit=1')).status).toBe(200);
+  const listed = (await owner.api.get('/tokens?limit=100')).body.data.find((t: { name: string }) => t.name === name);
+  expect(listed).toMatchObject({ clientId, permissions: expect.arrayContaining(['VIEW', 'TRANSACT']) });
+  expect(listed.clientSecret).toBeUndefined();
+
+  // Shown once: dismissed, it is nowhere on the page, and coming back does not bring it.
+  await page.getByRole('button', { name: 'I have copied it' }).click();
+  await go(page, 'Payments');
+  await go(page, 'API tokens');
+  const row = page.getByTestId('token-row').filter({ hasText: name });
+  await row.waitFor();
+  await expect(page.locator('body').textContent()).resolves.not.toContain(clientSecret);
+
+  await row.getByRole('button', { name: `Revoke ${name}` }).click();
+  await row.waitFor({ state: 'detached' });
+  expect((await basic(auth, '/transactions?limit=1')).status).toBe(401);
+  expect((await owner.api.get('/tokens?limit=100')).body.data.map((t: { name: string }) => t.name)).not.toContain(name);
+}, 60_000);
+
+test("another platform's payment id typed into the URL shows not found, and nothing of it", async () => {
+  const other = await h.platform();
+  const { fundingId } = await fundedCustomer(other, 4_242);
+  const page = await ownerPage();
+  await page.goto(`${origin}/dashboard/payments/${encodeURIComponent(fundingId)}`);
+  const alert = page.getByRole('alert');
+  await alert.waitFor({ timeout: 20_000 });
+  await expect(alert.textContent()).resolves.toMatch(/^TRANSACTION_NOT_FOUND/);
+  await expect(page.locator('main').textContent()).resolves.not.toContain('42.42');
+  // The server says the same to the owner's session and to its Basic credentials.
+  expect((await owner.api.get(`/transactions/${encodeURIComponent(fundingId)}`)).status).toBe(404);
+}, 60_000);
+
+test('a session left idle past its timeout ends: the open page goes back to sign-in, the cookie is refused', async () => {
+  // Its own app: a one-minute idle timeout and a clock the test moves (the shared throttle and rate limit stay per app).
+  let skew = 0;
+  const idleApp = createApp({ ...h.deps, now: () => Date.now() + skew, dashboard: { session: { idleTimeoutMs: 60_000, absoluteTimeoutMs: 3_600_000 } } });
+  const idleServer = await new Promise<Server>((resolve) => {
+    const s = idleApp.listen(0, '127.0.0.1', () => resolve(s));
+  });
+  const idleOrigin = `http://127.0.0.1:${(idleServer.address() as AddressInfo).port}`;
+  const { context, page } = await freshPage();
+  try {
+    await page.goto(`${idleOrigin}/dashboard/`);
+    await page.getByRole('heading', { name: /Sign in/ }).waitFor();
+    await page.getByLabel(/token id/i).fill(owner.token.tokenId);
+    await page.getByLabel(/secret/i).fill(owner.token.clientSecret);
+    await page.keyboard.press('Enter');
+    await page.getByTestId('environment').waitFor();
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Payments', exact: true }).click();
+    await heading(page, 'Payments');
+    const cookies = await context.cookies(idleOrigin);
+    const header = cookies.map((c) => `${c.name}=${c.value}`).join('; ');
+
+    skew = 61_000;
+    // The list's next poll (at most 5 s) meets the ended session: sign-in, saying why.
+    await heading(page, /Sign in/);
+    await page.getByText('Your session has ended. Sign in again.').waitFor();
+    expect((await fetch(`${idleOrigin}${BASE}/transactions`, { headers: { Cookie: header } })).status).toBe(401);
+  } finally {
+    await context.close();
+    await new Promise((resolve) => idleServer.close(resolve));
+  }
+}, 60_000);
+
 test("the build's own files (Vite's manifest, the build stamp) are not served, only the app and its assets", async () => {
   expect(existsSync(join(ROOT, 'dashboard/dist/.vite/manifest.json'))).toBe(true);
   const manifest = await fetch(`${origin}/dashboard/.vite/manifest.json`);
