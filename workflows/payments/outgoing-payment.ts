@@ -1,6 +1,6 @@
 import { QuoteIdKey, CustomerIdKey, TransactionIdKey } from '../../src/temporal/search-attributes';
 import type { OutgoingPaymentInput } from './definitions';
-import { runPayment } from './payment-steps';
+import { runPayment } from './run-payment';
 
 /**
  * A payment started by a quote's workflow as its child (workflow id = transaction id): how every
