@@ -8,4 +8,4 @@ export { externalAccountView } from './services/external-account-views';
 // The agents' mirrors of the customer external-account operations (customer inferred from the agent).
 export { ExternalAccountCreateSchema, ExternalAccountListSchema, ExternalAccountSchema } from './api/schemas';
 export { registerExternalAccount } from './services/account-registration';
-export { deleteExternalAccount, findExternalAccount, listExternalAccounts, type NewExternalAccount, registrationProblems } from './services/external-accounts';
+export { deleteExternalAccount, findExternalAccount, listExternalAccounts, type NewExternalAccount, registrationProblems, registrationProblemsOf } from './services/external-accounts';

@@ -7,8 +7,8 @@ export { findCustomerTransactionView, findQuoteView, listCustomerTransactions, t
 export { Quote } from './entities';
 export { QuoteRequestSchema } from './api/quote-schemas';
 export { TransferInRequestSchema, TransferOutRequestSchema } from './api/transfer-schemas';
-export { createQuote, quoteIds, quoteView, readQuoteRequestRows, type QuoteRequest } from './services/quotes';
-export { startQuoteWorkflow } from './services/quote-execution-start';
+export { quoteView, type QuoteRequest } from './services/quotes';
+export { createQuoteForRequest } from './services/quote-requests';
 export { answerHold, executeQuoteForRequest, type ExecutionDeps } from './services/quote-execute';
 export { executionRequestKey } from './domain/execution-attempts';
 export { sameCurrencyTransfer, transferFieldProblems, transferInOf, transferOutOf, type SameCurrencyTransfer } from './services/same-currency-transfers';

@@ -1,7 +1,7 @@
 import { defineRoute, type HandlerContext } from '../../../api/route';
 import { errorResponses, moneyMovementRefusals } from '../../../api/schemas/common';
 import { sameCurrencyTransfer, transferInOf, transferOutOf, type SameCurrencyTransfer } from '../services/same-currency-transfers';
-import { currentTransactionView } from './quote-routes';
+import { currentTransactionView } from '../services/transaction-views';
 import { TransactionSchema } from './schemas';
 import { TransferInRequestSchema, TransferOutRequestSchema } from './transfer-schemas';
 
