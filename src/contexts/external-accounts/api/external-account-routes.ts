@@ -26,7 +26,7 @@ import {
   OwnershipVerifyRequestSchema,
   PlatformExternalAccountCreateSchema,
   PlatformExternalAccountListQuerySchema,
-} from './schemas';
+} from '../schemas/external-account-schemas';
 
 const TAGS = ['External Accounts'];
 const AccountIdParams = IdParam('externalAccountId');

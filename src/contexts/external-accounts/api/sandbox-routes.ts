@@ -4,7 +4,7 @@ import { DomainError } from '../../../domain/errors';
 import { completeLiveness } from '../../../temporal/starters/external-account-verification';
 import { ExternalAccount } from '../entities';
 import { verificationInput } from '../services/verification-input';
-import { LivenessOutcomeSchema } from './schemas';
+import { LivenessOutcomeSchema } from '../schemas/external-account-schemas';
 
 export const sandboxRoutes = [
   defineRoute({

@@ -3,7 +3,7 @@ import { defineRoute } from '../../../api/route';
 import { errorResponses, IdParam } from '../../../api/schemas/common';
 import { authorizeQuoteChallenge, resendQuoteChallenge } from '../services/quote-challenges';
 import { quoteView } from '../services/quotes';
-import { QuoteSchema } from './quote-schemas';
+import { QuoteSchema } from '../schemas/quote-schemas';
 
 const TAGS = ['Strong Customer Authentication'];
 

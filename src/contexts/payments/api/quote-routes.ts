@@ -5,7 +5,7 @@ import { quoteView, type QuoteRequest } from '../services/quotes';
 import { signedCallOf, SignedRequestChallengeSchema, WalletSignatureHeadersSchema } from '../../../api/wallet-signature';
 import { executedQuoteView, executeQuoteForRequest } from '../services/quote-execute';
 import { createQuoteForRequest, findQuote } from '../services/quote-requests';
-import { QuoteRequestSchema, QuoteSchema } from './quote-schemas';
+import { QuoteRequestSchema, QuoteSchema } from '../schemas/quote-schemas';
 
 const TAGS = ['Cross-Currency Transfers'];
 

@@ -2,8 +2,8 @@ import { defineRoute, type HandlerContext } from '../../../api/route';
 import { errorResponses, IdParam, moneyMovementRefusals } from '../../../api/schemas/common';
 import { internalAccountView, InternalAccountSchema, SandboxFundRequestSchema } from '../../ledger';
 import { fundInternalAccountInSandbox, receiveSandboxUmaPayment, sendSandboxFunds, type SandboxCall } from '../services/sandbox-payments';
-import { SandboxSendRequestSchema, SandboxUmaReceiveRequestSchema } from './quote-schemas';
-import { TransactionSchema } from './schemas';
+import { SandboxSendRequestSchema, SandboxUmaReceiveRequestSchema } from '../schemas/quote-schemas';
+import { TransactionSchema } from '../schemas/transaction-schemas';
 
 /** What a simulation needs of its request. */
 function sandboxCall({

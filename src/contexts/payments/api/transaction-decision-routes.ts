@@ -3,7 +3,7 @@ import { errorResponses, IdParam } from '../../../api/schemas/common';
 import { z } from '../../../api/openapi-registry';
 import { decideTransactionForPlatform } from '../services/transaction-decisions';
 import { currentTransactionView } from '../services/transaction-views';
-import { TransactionSchema } from './schemas';
+import { TransactionSchema } from '../schemas/transaction-schemas';
 
 const ApprovePaymentRequestSchema = z
   .object({

@@ -2,7 +2,7 @@ import { transactionViews } from '../services/transaction-views';
 import { cancelTransaction, findTransactionView, listTransactions } from '../services/transactions';
 import { defineRoute } from '../../../api/route';
 import { errorResponses, IdParam } from '../../../api/schemas/common';
-import { TransactionListQuerySchema, TransactionListSchema, TransactionOrCardSchema, TransactionSchema } from './schemas';
+import { TransactionListQuerySchema, TransactionListSchema, TransactionOrCardSchema, TransactionSchema } from '../schemas/transaction-schemas';
 import { z } from '../../../api/openapi-registry';
 import { confirmReceiptDelivery } from '../services/outgoing-payments';
 

@@ -9,7 +9,7 @@ import { CardTransaction, cardTransactionViews, findCardTransactionView } from '
 import { DomainError } from '../../../domain/errors';
 import { cancelPayout } from '../../../temporal/starters/quote';
 import { CANCELLABLE_RAILS, mayAskToCancel } from '../domain/transaction-state';
-import type { TransactionListQuery } from '../api/schemas';
+import type { TransactionListQuery } from '../schemas/transaction-schemas';
 import { currentTransactionView, transactionViews } from './transaction-views';
 
 /**
