@@ -6,7 +6,7 @@ export { ExternalAccount } from './entities';
 export { externalAccountView } from './services/external-account-views';
 // The agents' mirrors of the customer external-account operations (customer inferred from the agent).
 export { ExternalAccountCreateSchema, ExternalAccountListSchema, ExternalAccountSchema } from './schemas/external-account-schemas';
-export { registerExternalAccount } from './services/account-registration';
+export { registerExternalAccountFor } from './services/account-registration';
 export {
   deleteExternalAccount,
   findExternalAccount,

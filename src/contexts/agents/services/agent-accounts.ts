@@ -1,7 +1,7 @@
 import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
-import { deleteExternalAccount, findExternalAccount, registerExternalAccount, type NewExternalAccount } from '../../external-accounts';
+import { deleteExternalAccount, findExternalAccount, registerExternalAccountFor, type NewExternalAccount } from '../../external-accounts';
 import { InternalAccount, internalAccountViews } from '../../ledger';
-import { Platform, type Environment } from '../../platforms';
+import type { Environment } from '../../platforms';
 import { DomainError } from '../../../domain/errors';
 import type { SortOrder } from '../../../domain/pagination';
 import { listPage } from '../../../services/listing';
@@ -36,17 +36,18 @@ export async function listAgentInternalAccounts(
 /** POST /agents/me/external-accounts: an account of the agent's customer registered (its checks started), as the platform registers one. */
 export async function registerAgentExternalAccount(
   em: EntityManager,
-  engine: Parameters<typeof registerExternalAccount>[1],
+  engine: Parameters<typeof registerExternalAccountFor>[1],
   me: AgentRef & { environment: Environment },
   body: NewExternalAccount,
 ) {
   // Another customer's id is not the agent's to name: answered as an unknown customer.
   if (body.customerId !== undefined && body.customerId !== me.customerId) throw DomainError.notFound('Customer');
-  const platform = await em.findOneOrFail(Platform, { id: me.platformId });
-  return registerExternalAccount(
-    { em, platform, environment: me.environment, owner: 'CUSTOMER', body: { ...body, customerId: me.customerId } as NewExternalAccount },
-    engine,
-  );
+  return registerExternalAccountFor(em, engine, {
+    platformId: me.platformId,
+    environment: me.environment,
+    owner: 'CUSTOMER',
+    body: { ...body, customerId: me.customerId },
+  });
 }
 
 /** One of the agent's customer's external accounts; any other is not found. */
