@@ -85,6 +85,25 @@ module.exports = {
         ],
       },
     },
+    {
+      name: 'face-not-api',
+      comment:
+        "A context's face (index.ts) never re-exports from its api/ (private: routes are found at run time); what other contexts share of its HTTP shapes lives in its schemas/",
+      severity: 'error',
+      from: { path: '^src/contexts/[^/]+/index\\.ts$' },
+      to: { path: '^src/contexts/[^/]+/api/' },
+    },
+    {
+      name: 'domain-stays-pure',
+      comment:
+        "A context's domain/ holds pure rules: at run time it imports no context's face nor any services (which load the database and the engine); a rule shared by contexts lives in src/domain, data a rule needs is passed in (type-only imports are fine)",
+      severity: 'error',
+      from: { path: '^src/contexts/[^/]+/domain/' },
+      to: {
+        dependencyTypesNot: ['type-only'],
+        path: ['^src/contexts/[^/]+/index\\.ts$', '^src/contexts/[^/]+/services/', '^src/services/'],
+      },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

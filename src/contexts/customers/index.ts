@@ -1,5 +1,4 @@
 // The customers context's public face: what other contexts may use of it (its api/ stays private).
-export { contactRegionOf, contactVerificationRequired } from './domain/contact-verification';
 export { isUmaAddress, MAX_UMA_ADDRESS } from './domain/customer-rules';
 export { Customer } from './entities';
 export { AddressSchema } from './schemas/customer-requests';

@@ -4,7 +4,7 @@ import { Customer } from '../entities';
 import { type InternalAccount, openPlannedAccounts } from '../../ledger';
 import type { Platform } from '../../platforms';
 import { openWalletEmailCredential } from '../../wallet-auth';
-import { customerAccountPlan } from '../domain/customer-accounts';
+import { customerAccountPlan } from './customer-account-plan';
 
 /**
  * Opens the internal accounts a customer should hold and does not yet (customerAccountPlan):
