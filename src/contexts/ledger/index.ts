@@ -16,3 +16,4 @@ export { fundingInstructions, internalAccountView, internalAccountViews } from '
 export { findInternalAccount } from './services/internal-accounts';
 export { ensureSystemAccountSet, ledgerBalance, postEntry } from './services/ledger';
 export { openPlannedAccounts, provisionPlatformAccounts, recordOpenedAccountEvents } from './services/provisioning';
+export { announceOpenedAccounts, type AnnounceContext } from './services/account-announcements';

@@ -10,6 +10,7 @@ export { TransferInRequestSchema, TransferOutRequestSchema } from './api/transfe
 export { createQuote, quoteIds, quoteView, readQuoteRequestRows, type QuoteRequest } from './services/quotes';
 export { startQuoteWorkflow } from './services/quote-execution-start';
 export { answerHold, executeQuoteForRequest, type ExecutionDeps } from './services/quote-execute';
+export { decideHold } from './starters/payment';
 export { executionRequestKey } from './domain/execution-attempts';
 export { sameCurrencyTransfer, transferFieldProblems, transferInOf, transferOutOf, type SameCurrencyTransfer } from './services/same-currency-transfers';
 export { valueIn } from './domain/pricing/value-in';

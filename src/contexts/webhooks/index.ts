@@ -2,4 +2,5 @@
 export { WebhookEvent } from './entities';
 export { webhookEndpointErrors } from './services/webhook-destinations';
 export { sendTestWebhook } from './services/webhook-test';
+export { startWebhookDelivery } from './starters/webhook-delivery';
 export { recordWebhookEvent, recordWebhookEvents } from './services/webhooks';

@@ -3,7 +3,7 @@ import { errorResponses, IdParam } from '../../../api/schemas/common';
 import { DomainError } from '../../../domain/errors';
 import { toMinor } from '../../../domain/money';
 import { logger } from '../../../logger';
-import { changeCardOnWorkflow, startCardLifecycle, type CardRef } from '../../../temporal/starters/card-lifecycle';
+import { changeCardOnWorkflow, startCardLifecycle, type CardRef } from '../starters/card-lifecycle';
 import type { Card } from '../entities';
 import { issueRevealLink } from '../services/card-reveal';
 import { CARD_TIMING } from '../services/card-timing';

@@ -4,7 +4,7 @@ import { defineRoute } from '../../../api/route';
 import { errorResponses, IdParam } from '../../../api/schemas/common';
 import { derivedId, newId } from '../../../domain/ids';
 import { toMinor } from '../../../domain/money';
-import { sendCardNetworkEvent } from '../../../temporal/starters/card-lifecycle';
+import { sendCardNetworkEvent } from '../starters/card-lifecycle';
 import type { CardNetworkEventArgs } from '../../../../workflows/cards/definitions';
 import { findCard } from '../services/cards';
 import { CARD_TIMING } from '../services/card-timing';

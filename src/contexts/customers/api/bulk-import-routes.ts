@@ -1,7 +1,7 @@
 import { csvFileProblems, MAX_CSV_BYTES, type ParsedCsv } from '../domain/bulk-import';
 import { DomainError, type FieldError } from '../../../domain/errors';
 import { bulkImportJobView, createBulkImportJob, discardBulkImportJob, findBulkImportJob } from '../services/bulk-import';
-import { startBulkCustomerImport } from '../../../temporal/starters/bulk-customer-import';
+import { startBulkCustomerImport } from '../starters/bulk-customer-import';
 import type { UploadedFile } from '../../../api/multipart';
 import { defineRoute } from '../../../api/route';
 import { errorResponses, IdParam } from '../../../api/schemas/common';

@@ -5,7 +5,7 @@ import { isTerminalKycStatus, SANDBOX_RESOLUTION_DELAY_SECONDS } from '../domain
 import { listPage } from '../../../services/listing';
 import { verificationView } from '../services/verification-views';
 import { verificationIdFor } from '../services/verifications';
-import { submitCustomerVerification } from '../../../temporal/starters/customer-verification';
+import { submitCustomerVerification } from '../starters/customer-verification';
 import { defineRoute } from '../../../api/route';
 import { errorResponses, IdParam } from '../../../api/schemas/common';
 import {

@@ -4,7 +4,7 @@ import { defineRoute } from '../../../api/route';
 import { errorResponses, IdParam } from '../../../api/schemas/common';
 import { basePath } from '../../../config';
 import { DomainError } from '../../../domain/errors';
-import { openOwnershipChallenge, submitOwnershipSignature } from '../../../temporal/starters/external-account-verification';
+import { openOwnershipChallenge, submitOwnershipSignature } from '../starters/external-account-verification';
 import {
   deleteExternalAccount,
   findExternalAccount,

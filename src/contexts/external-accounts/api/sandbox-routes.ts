@@ -1,7 +1,7 @@
 import { defineRoute } from '../../../api/route';
 import { errorResponses, IdParam } from '../../../api/schemas/common';
 import { DomainError } from '../../../domain/errors';
-import { completeLiveness } from '../../../temporal/starters/external-account-verification';
+import { completeLiveness } from '../starters/external-account-verification';
 import { ExternalAccount } from '../entities';
 import { verificationInput } from '../services/verification-input';
 import { LivenessOutcomeSchema } from './schemas';

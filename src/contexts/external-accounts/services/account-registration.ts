@@ -1,6 +1,6 @@
 import type { Client } from '@temporalio/client';
 import { logger } from '../../../logger';
-import { startExternalAccountVerification } from '../../../temporal/starters/external-account-verification';
+import { startExternalAccountVerification } from '../starters/external-account-verification';
 import type { ExternalAccount } from '../entities';
 import { createExternalAccount } from './external-accounts';
 import { verificationInput } from './verification-input';

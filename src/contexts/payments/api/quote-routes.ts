@@ -7,7 +7,7 @@ import { errorResponses, IdParam, moneyMovementRefusals } from '../../../api/sch
 import { DomainError } from '../../../domain/errors';
 import { logger } from '../../../logger';
 import { executionRequestKey } from '../domain/execution-attempts';
-import { startQuote } from '../../../temporal/starters/quote';
+import { startQuote } from '../starters/payment';
 import { workflowInput } from '../services/quote-workflow-input';
 import { createQuote, quoteIds, quoteView, readQuoteRequestRows, type QuoteRequest } from '../services/quotes';
 import { signedCallOf, SignedRequestChallengeSchema, WalletSignatureHeadersSchema } from '../../../api/wallet-signature';

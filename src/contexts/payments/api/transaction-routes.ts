@@ -6,7 +6,7 @@ import { defineRoute } from '../../../api/route';
 import { errorResponses, IdParam } from '../../../api/schemas/common';
 import { TransactionListQuerySchema, TransactionListSchema, TransactionOrCardSchema, TransactionSchema } from './schemas';
 import { z } from '../../../api/openapi-registry';
-import { cancelPayout } from '../../../temporal/starters/quote';
+import { cancelPayout } from '../starters/payment';
 import { confirmReceiptDelivery } from '../services/outgoing-payments';
 import { currentTransactionView } from './quote-routes';
 import { findCardTransactionView } from '../../cards';

@@ -1,11 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Client } from '@temporalio/client';
 import type { PaymentExecution } from '../../../../workflows/payments/definitions';
-import { SCA_AUTHORIZATION_GATE, type ChallengeKind, type ScaCodeSender } from '../../sca';
+import { SCA_AUTHORIZATION_GATE, startScaChallenge, type ChallengeKind, type ScaCodeSender } from '../../sca';
 import type { SignedCall, SignedRequestChallenge } from '../../wallet-auth';
 import { DomainError, type ErrorCode } from '../../../domain/errors';
-import { confirmExecution, executeQuote } from '../../../temporal/starters/quote';
-import { startScaChallenge } from '../../../temporal/starters/sca-challenge';
+import { confirmExecution, executeQuote } from '../starters/payment';
 import { isPending, type QuoteChallenge } from '../domain/quote-challenge';
 import { Quote } from '../entities';
 import { challengeQuote, type ChallengeDeps } from './quote-authorization';

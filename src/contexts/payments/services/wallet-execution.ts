@@ -11,7 +11,7 @@ import {
   type SignedOperation,
   type SignedRequestChallenge,
 } from '../../wallet-auth';
-import { decideHold, executeQuote } from '../../../temporal/starters/quote';
+import { decideHold, executeQuote } from '../starters/payment';
 import { WALLET_PAYMENT_ACTIVITY } from '../domain/wallet-payload';
 import type { Quote } from '../entities';
 import { workflowInput } from './quote-workflow-input';

@@ -1,7 +1,7 @@
 import { defineRoute } from '../../../api/route';
 import { errorResponses, IdParam } from '../../../api/schemas/common';
 import { logger } from '../../../logger';
-import { startStablecoinIssuance } from '../../../temporal/starters/stablecoin-issuance';
+import { startStablecoinIssuance } from '../starters/stablecoin-issuance';
 import { findStablecoin, listStablecoins, registerStablecoin, requestEnablement } from '../services/stablecoins';
 import { stablecoinTiming } from '../services/stablecoin-timing';
 import { stablecoinView } from '../services/stablecoin-views';
