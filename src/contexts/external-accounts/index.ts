@@ -9,3 +9,6 @@ export { externalAccountView } from './services/external-account-views';
 export { ExternalAccountCreateSchema, ExternalAccountListSchema, ExternalAccountSchema } from './api/schemas';
 export { registerExternalAccount } from './services/account-registration';
 export { deleteExternalAccount, findExternalAccount, listExternalAccounts, type NewExternalAccount, registrationProblems } from './services/external-accounts';
+// What this context adds to the registration lists (src/contexts/*.ts: stranded starts, execution gates, deciders, ledger audit).
+export { strandedVerifications } from './services/stranded-verifications';
+export { externalAccountsUsable } from './gates/accounts-usable';
