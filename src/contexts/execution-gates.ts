@@ -1,4 +1,4 @@
-import type { ExecutionGate } from '../domain/execution-gate';
+import type { ExecutionGate } from '../domain/execution-gate-contract';
 import { customerMayMoveMoney } from './customers';
 import { externalAccountsUsable } from './external-accounts';
 import { walletSignature } from './wallet-auth';

@@ -27,7 +27,7 @@ import { EXECUTION_GATES } from '../../src/contexts/execution-gates';
 import { agentPolicyGate } from '../../src/contexts/agents/gates/agent-policy';
 import { AGENT_POLICY_GATE } from '../../src/contexts/agents/domain/agent-approvals';
 import request from 'supertest';
-import { decideHold, executeQuote } from '../../src/contexts/payments/starters/payment';
+import { decideHold, executeThroughPaymentWorkflow } from '../../src/contexts/payments/starters/payment';
 import { strandedQuotes } from '../../src/contexts/payments/services/stranded-quotes';
 import { startStrandedOf } from '../../src/temporal/start-stranded';
 import { Quote } from '../../src/contexts/payments/entities';
@@ -374,7 +374,7 @@ record('record workflow histories', () => {
       await save('payment', 'payout-completed', await finished(completed.transactionId));
       // Executed again after its run ended by another request, straight through the starter (the
       // route answers it from the quote without asking Temporal): a new run that only answers.
-      const again = await executeQuote(
+      const again = await executeThroughPaymentWorkflow(
         h.temporal,
         { quoteId: completed.id, transactionId: completed.transactionId, platformId: platform.id, customerId, environment: 'SANDBOX', lifetimeSeconds: 60 },
         { requestKey: `history-other-${completed.id}`, taskQueue: h.taskQueue },

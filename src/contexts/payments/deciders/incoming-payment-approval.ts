@@ -1,4 +1,4 @@
-import type { TransactionDecider } from '../../../domain/transaction-decision';
+import type { TransactionDecider } from '../../../domain/transaction-decider-contract';
 import { decideIncomingPayment } from '../starters/incoming-payment';
 import { Transaction } from '../entities';
 

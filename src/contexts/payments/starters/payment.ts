@@ -59,7 +59,7 @@ export async function startQuote(client: Client, input: QuoteInput, options: { t
  * after the workflow ended is told from another request (a repeat, 409). `approved`: the gates
  * the request's proof satisfies (checked by the caller before it asks).
  */
-export async function executeQuote(
+export async function executeThroughPaymentWorkflow(
   client: Client,
   input: QuoteInput,
   options: { requestKey: string; taskQueue?: string; approved?: string[] },
