@@ -50,6 +50,14 @@ const apiRules = CONTEXT_ORDER.flat().map((context) => ({
 
 module.exports = {
   forbidden: [
+    {
+      name: 'no-circular',
+      comment:
+        'No import cycle anywhere in production code (src, workflows, activities, worker), type-only imports included: each file is read after the files it needs, and the engine plumbing (src/temporal) needs no context',
+      severity: 'error',
+      from: { path: '^(src|workflows|activities|worker)/' },
+      to: { circular: true },
+    },
     ...orderRules,
     {
       name: 'context-face-only',
@@ -69,7 +77,7 @@ module.exports = {
     {
       name: 'workflow-purity',
       comment:
-        'Workflow code is replayed: besides types it imports only @temporalio/workflow, other workflow code and pure rules (src/domain, a context domain/, the search attribute keys, the task queue names, the versioning behaviours)',
+        'Workflow code is replayed: besides types it imports only @temporalio/workflow, other workflow code and pure rules (src/domain, a context domain/, the search attribute keys, the task queue names, the versioning behaviours, the workflow kinds)',
       severity: 'error',
       from: { path: '^workflows/' },
       to: {
@@ -82,6 +90,7 @@ module.exports = {
           '^src/temporal/search-attributes\\.ts$',
           '^src/temporal/task-queues\\.ts$',
           '^src/temporal/versioning-behaviours\\.ts$',
+          '^src/temporal/workflow-kind\\.ts$',
         ],
       },
     },

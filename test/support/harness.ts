@@ -21,7 +21,7 @@ import { conformanceRecord } from './conformance-record';
 import { createWorkerMetrics, type WorkerMetrics } from '../../activities/metrics';
 import { createApiMetrics, type ApiMetrics } from '../../src/api/metrics';
 import { loopbackWebhookSender, WebhookReceiver } from './receiver';
-import type { ExecutionGate } from '../../src/domain/execution-gate';
+import type { ExecutionGate } from '../../src/domain/execution-gate-contract';
 import type { BreakerSettings } from '../../src/contexts/webhooks/domain/delivery-breaker';
 
 let runtimeQuiet = false;

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parse } from 'yaml';
-import { workerTaskQueues } from '../../src/temporal/task-queue';
+import { workerTaskQueues } from '../../src/temporal/task-queue-settings';
 import { TASK_QUEUES } from '../../src/temporal/task-queues';
 
 // docker-compose.yml and the Dockerfile cannot run here (no Docker engine), so they are held to the tested cluster

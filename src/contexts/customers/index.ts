@@ -4,3 +4,6 @@ export { Customer } from './entities';
 export { AddressSchema } from './schemas/customer-requests';
 export { applyContactVerificationRules } from './services/contact-verification';
 export { assertCustomerMayMoveMoney } from './services/money-movement-policy';
+// What this context adds to the registration lists (src/contexts/*.ts: stranded starts, execution gates, deciders, ledger audit).
+export { strandedBulkImports } from './services/stranded-bulk-imports';
+export { customerMayMoveMoney } from './gates/money-movement';

@@ -15,3 +15,6 @@ export {
   registrationProblems,
   registrationProblemsOf,
 } from './services/external-accounts';
+// What this context adds to the registration lists (src/contexts/*.ts: stranded starts, execution gates, deciders, ledger audit).
+export { strandedVerifications } from './services/stranded-verifications';
+export { externalAccountsUsable } from './gates/accounts-usable';

@@ -10,6 +10,11 @@ export { TransferInRequestSchema, TransferOutRequestSchema } from './schemas/tra
 export { quoteView, type QuoteRequest } from './services/quotes';
 export { createQuoteForRequest } from './services/quote-requests';
 export { answerHold, executeQuoteForRequest, type ExecutionDeps } from './services/quote-execute';
+export { decideHold } from './starters/payment';
 export { executionRequestKey } from './domain/execution-attempts';
 export { sameCurrencyTransfer, transferFieldProblems, transferInOf, transferOutOf, type SameCurrencyTransfer } from './services/same-currency-transfers';
 export { valueIn } from './domain/pricing/value-in';
+// What this context adds to the registration lists (src/contexts/*.ts: stranded starts, execution gates, deciders, ledger audit).
+export { strandedChallenges } from './services/stranded-challenges';
+export { strandedQuotes } from './services/stranded-quotes';
+export { incomingPaymentApproval } from './deciders/incoming-payment-approval';

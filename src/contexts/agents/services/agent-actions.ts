@@ -1,8 +1,7 @@
 import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
 import type { Client } from '@temporalio/client';
 import { DomainError } from '../../../domain/errors';
-import { decideHold } from '../../../temporal/starters/quote';
-import { answerHold, type ExecutionDeps } from '../../payments';
+import { answerHold, decideHold, type ExecutionDeps } from '../../payments';
 import { AGENT_POLICY_GATE, type AgentDecision } from '../domain/agent-approvals';
 import { failureReasonOf, type PolicyRule } from '../domain/policy-evaluation';
 import type { SortOrder } from '../../../domain/pagination';

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { CardNetworkEventArgs } from '../../../../workflows/cards/definitions';
 import { derivedId, newId } from '../../../domain/ids';
 import { logger } from '../../../logger';
-import { changeCardOnWorkflow, sendCardNetworkEvent, startCardLifecycle, type CardRef } from '../../../temporal/starters/card-lifecycle';
+import { changeCardOnWorkflow, sendCardNetworkEvent, startCardLifecycle, type CardRef } from '../starters/card-lifecycle';
 import type { Card } from '../entities';
 import { CARD_TIMING } from './card-timing';
 import { cardFromPayload, createCard, findCard, type CardPayload } from './cards';

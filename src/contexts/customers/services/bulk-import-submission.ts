@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Client } from '@temporalio/client';
-import { startBulkCustomerImport } from '../../../temporal/starters/bulk-customer-import';
+import { startBulkCustomerImport } from '../starters/bulk-customer-import';
 import type { BulkImportStatus } from '../entities';
 import { createBulkImportJob, discardBulkImportJob } from './bulk-import';
 

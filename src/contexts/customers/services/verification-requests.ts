@@ -5,7 +5,7 @@ import type { Environment } from '../../platforms';
 import { DomainError } from '../../../domain/errors';
 import type { SortOrder } from '../../../domain/pagination';
 import { listPage } from '../../../services/listing';
-import { submitCustomerVerification } from '../../../temporal/starters/customer-verification';
+import { submitCustomerVerification } from '../starters/customer-verification';
 import { isTerminalKycStatus, SANDBOX_RESOLUTION_DELAY_SECONDS } from '../domain/verification-sandbox';
 import { Customer, KycLink, Verification } from '../entities';
 import { verificationView } from './verification-views';

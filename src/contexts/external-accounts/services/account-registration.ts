@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Client } from '@temporalio/client';
 import { Platform } from '../../platforms';
 import { logger } from '../../../logger';
-import { startExternalAccountVerification } from '../../../temporal/starters/external-account-verification';
+import { startExternalAccountVerification } from '../starters/external-account-verification';
 import type { ExternalAccount } from '../entities';
 import { createExternalAccount } from './external-accounts';
 import { verificationInput } from './verification-input';

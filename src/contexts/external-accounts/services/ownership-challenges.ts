@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Client } from '@temporalio/client';
 import { DomainError } from '../../../domain/errors';
-import { completeLiveness, openOwnershipChallenge, submitOwnershipSignature } from '../../../temporal/starters/external-account-verification';
+import { completeLiveness, openOwnershipChallenge, submitOwnershipSignature } from '../starters/external-account-verification';
 import { ExternalAccount } from '../entities';
 import { findExternalAccount, type Owner } from './external-accounts';
 import { verificationInput } from './verification-input';

@@ -9,7 +9,7 @@ import {
 import { errorResponses, IdParam } from '../../../api/schemas/common';
 import { InternalAccountSchema } from '../schemas/internal-account-schemas';
 import { reissueFundingInstructions } from '../services/funding-instructions';
-import { startWebhookDelivery } from '../../../temporal/starters/webhook-delivery';
+import { startWebhookDelivery } from '../../webhooks';
 import { logger } from '../../../logger';
 
 export const internalAccountRoutes = [

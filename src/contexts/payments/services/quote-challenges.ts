@@ -1,10 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ScaProof } from '../../../../workflows/sca/definitions';
-import { requireScaSession, SCA_AUTHORIZATION_GATE } from '../../sca';
 import { DomainError } from '../../../domain/errors';
 import { domainErrorFrom } from '../../../temporal/failures';
-import { decideHold } from '../../../temporal/starters/quote';
-import { authorizeChallenge, resendChallenge } from '../../../temporal/starters/sca-challenge';
+import { decideHold } from '../starters/payment';
+import { authorizeChallenge, requireScaSession, resendChallenge, SCA_AUTHORIZATION_GATE } from '../../sca';
 import { isPending, type QuoteChallenge } from '../domain/quote-challenge';
 import { Quote } from '../entities';
 import { startChallengeWorkflow, type ExecutionDeps } from './quote-execute';

@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Client } from '@temporalio/client';
 import { DomainError } from '../../../domain/errors';
 import { newId } from '../../../domain/ids';
-import type { PendingTransaction, TransactionDecider } from '../../../domain/transaction-decision';
+import type { PendingTransaction, TransactionDecider } from '../../../domain/transaction-decider-contract';
 import { Transaction } from '../entities';
 import { answerHold, type ExecutionDeps } from './quote-execute';
 

@@ -7,7 +7,7 @@ import { decodeCursor, toPage, type SortOrder } from '../../../domain/pagination
 import type { Client } from '@temporalio/client';
 import { CardTransaction, cardTransactionViews, findCardTransactionView } from '../../cards';
 import { DomainError } from '../../../domain/errors';
-import { cancelPayout } from '../../../temporal/starters/quote';
+import { cancelPayout } from '../starters/payment';
 import { CANCELLABLE_RAILS, mayAskToCancel } from '../domain/transaction-state';
 import type { TransactionListQuery } from '../schemas/transaction-schemas';
 import { currentTransactionView, transactionViews } from './transaction-views';

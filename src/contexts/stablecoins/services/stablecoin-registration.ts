@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Client } from '@temporalio/client';
 import { logger } from '../../../logger';
-import { startStablecoinIssuance } from '../../../temporal/starters/stablecoin-issuance';
+import { startStablecoinIssuance } from '../starters/stablecoin-issuance';
 import type { Caller } from '../../platforms';
 import type { Stablecoin } from '../entities';
 import { registerStablecoin, type RegisterRequest } from './stablecoins';
