@@ -51,6 +51,14 @@ const apiRules = CONTEXT_ORDER.flat().map((context) => ({
 
 module.exports = {
   forbidden: [
+    {
+      name: 'no-circular',
+      comment:
+        'No import cycle anywhere in production code (src, workflows, activities, worker), type-only imports included: each file is read after the files it needs, and the engine plumbing (src/temporal) needs no context',
+      severity: 'error',
+      from: { path: '^(src|workflows|activities|worker)/' },
+      to: { circular: true },
+    },
     ...orderRules,
     {
       name: 'context-face-only',
@@ -70,7 +78,7 @@ module.exports = {
     {
       name: 'workflow-purity',
       comment:
-        'Workflow code is replayed: besides types it imports only @temporalio/workflow, other workflow code and pure rules (src/domain, a context domain/, the search attribute keys, the task queue names, the versioning behaviours)',
+        'Workflow code is replayed: besides types it imports only @temporalio/workflow, other workflow code and pure rules (src/domain, a context domain/, the search attribute keys, the task queue names, the versioning behaviours, the workflow kinds)',
       severity: 'error',
       from: { path: '^workflows/' },
       to: {
@@ -83,7 +91,27 @@ module.exports = {
           '^src/temporal/search-attributes\\.ts$',
           '^src/temporal/task-queues\\.ts$',
           '^src/temporal/versioning-behaviours\\.ts$',
+          '^src/temporal/workflow-kind\\.ts$',
         ],
+      },
+    },
+    {
+      name: 'face-not-api',
+      comment:
+        "A context's face (index.ts) never re-exports from its api/ (private: routes are found at run time); what other contexts share of its HTTP shapes lives in its schemas/",
+      severity: 'error',
+      from: { path: '^src/contexts/[^/]+/index\\.ts$' },
+      to: { path: '^src/contexts/[^/]+/api/' },
+    },
+    {
+      name: 'domain-stays-pure',
+      comment:
+        "A context's domain/ holds pure rules: at run time it imports no context's face nor any services (which load the database and the engine); a rule shared by contexts lives in src/domain, data a rule needs is passed in (type-only imports are fine)",
+      severity: 'error',
+      from: { path: '^src/contexts/[^/]+/domain/' },
+      to: {
+        dependencyTypesNot: ['type-only'],
+        path: ['^src/contexts/[^/]+/index\\.ts$', '^src/contexts/[^/]+/services/', '^src/services/'],
       },
     },
   ],

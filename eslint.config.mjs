@@ -86,6 +86,12 @@ export default tseslint.config(
     },
   },
   {
+    // The payment workflow reads as the process, each part in its file (docs/payments.md): no function long enough to hold two.
+    files: ['workflows/payments/**/*.ts'],
+    ignores: ['workflows/payments/incoming-payment.ts'], // another workflow, not split yet (one 67-line function)
+    rules: { 'max-lines-per-function': ['error', { max: 60, skipBlankLines: true, skipComments: true }] },
+  },
+  {
     // Replay's default debug mode leaves promise hooks in the jest process that crash later test files (stack guide T3).
     files: ['test/**/*.ts'],
     ignores: ['test/support/replay.ts'],

@@ -1,6 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { WorkerMetrics } from './metrics';
-import type { ExecutionGate } from '../src/domain/execution-gate';
+import type { ExecutionGate } from '../src/domain/execution-gate-contract';
 import type { BreakerSettings } from '../src/contexts/webhooks/domain/delivery-breaker';
 
 /** What a webhook POST came back with; `null` status means no HTTP answer (network error, time-out). */

@@ -11,7 +11,7 @@ import { pruneIdempotencyRecords } from '../src/services/idempotency-retention';
 import { ensureSearchAttributes } from '../src/temporal/register-search-attributes';
 import { startStranded } from '../src/temporal/start-stranded';
 import { STRANDED_STARTS } from '../src/contexts/stranded-starts';
-import { workerTaskQueues } from '../src/temporal/task-queue';
+import { workerTaskQueues } from '../src/temporal/task-queue-settings';
 import { workerDeployment } from '../src/temporal/worker-deployment';
 import { createWorkers } from './worker';
 

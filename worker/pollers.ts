@@ -1,5 +1,6 @@
 import type { WorkerOptions } from '@temporalio/worker';
-import { isTaskQueue, WORKFLOW_TASK_QUEUES } from '../src/temporal/task-queues';
+import { isTaskQueue } from '../src/temporal/task-queues';
+import { PAYMENT_WORKFLOW } from '../workflows/payments/definitions';
 
 /**
  * How many long polls each queue's Worker holds. A worker process runs one SDK Worker per queue (each with slots of
@@ -11,7 +12,7 @@ import { isTaskQueue, WORKFLOW_TASK_QUEUES } from '../src/temporal/task-queues';
  * same maximum of 10: a webhook flood still gets all of them, on that queue's Worker only.
  */
 export function pollerOptions(taskQueue: string): Pick<WorkerOptions, 'workflowTaskPollerBehavior' | 'activityTaskPollerBehavior'> {
-  if (!isTaskQueue(taskQueue) || taskQueue === WORKFLOW_TASK_QUEUES.payment) return {};
+  if (!isTaskQueue(taskQueue) || taskQueue === PAYMENT_WORKFLOW.taskQueue) return {};
   return {
     workflowTaskPollerBehavior: { type: 'autoscaling', minimum: 2, initial: 2, maximum: 10 },
     activityTaskPollerBehavior: { type: 'autoscaling', minimum: 1, initial: 1, maximum: 10 },

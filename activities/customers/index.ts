@@ -1,6 +1,6 @@
 import type { ActivityDeps } from '../deps';
-import { bulkImportActivities } from './bulk-import';
-import { verificationActivities } from './verifications';
+import { bulkImportActivities } from './bulk-import-activities';
+import { verificationActivities } from './verification-activities';
 
 export function createActivities(deps: ActivityDeps) {
   return { ...verificationActivities(deps), ...bulkImportActivities(deps) };

@@ -1,6 +1,6 @@
 import type { ActivityDeps } from '../deps';
-import { incomingPaymentActivities } from './incoming-payments';
-import { outgoingPaymentActivities } from './outgoing-payments';
+import { incomingPaymentActivities } from './incoming-payment-activities';
+import { outgoingPaymentActivities } from './outgoing-payment-activities';
 
 export function createActivities(deps: ActivityDeps) {
   return { ...incomingPaymentActivities(deps), ...outgoingPaymentActivities(deps) };

@@ -6,7 +6,7 @@ import type { ContactCodeSender } from '../contexts/customers/services/contact-v
 import type { ScaCodeSender } from '../contexts/sca';
 import type { WalletAuthConfig } from '../contexts/wallet-auth/services/wallet-auth-config';
 import type { ApiMetrics } from './metrics';
-import type { TransactionDecider } from '../domain/transaction-decision';
+import type { TransactionDecider } from '../domain/transaction-decider-contract';
 import type { SessionPolicy } from '../contexts/dashboard';
 
 /** The dashboard's sessions and what it links to; defaults without it. */

@@ -6,7 +6,7 @@ import { MAX_IDEMPOTENCY_KEY_LENGTH, requestFingerprint } from '../domain/idempo
 import type { ApiDeps, Caller } from './context';
 import { stringifyWithBigInt } from '../domain/json';
 import { sendJson } from './http';
-import type { Reply } from './route';
+import type { Reply } from './route-reply';
 import { routeTemplateOf } from './route-template';
 import { decrypt, encrypt } from '../security/secrets';
 

@@ -14,6 +14,7 @@ import { fieldErrors } from '../schemas/field-errors';
 import { agentRefusal, requiredPermission, type Permission } from './permissions';
 import { credentialKindOf } from './credential-zones';
 import { routePattern } from './route-match';
+import type { Reply } from './route-reply';
 
 type Method = 'get' | 'post' | 'patch' | 'put' | 'delete';
 
@@ -30,10 +31,7 @@ export interface HandlerContext<P, Q, B> {
   file?: UploadedFile;
 }
 
-export interface Reply {
-  status: number;
-  body?: unknown;
-}
+export type { Reply };
 
 export interface RouteSpec<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType> {
   method: Method;

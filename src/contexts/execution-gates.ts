@@ -1,9 +1,9 @@
-import type { ExecutionGate } from '../domain/execution-gate';
-import { customerMayMoveMoney } from './customers/gates/money-movement';
-import { externalAccountsUsable } from './external-accounts/gates/accounts-usable';
-import { walletSignature } from './wallet-auth/gates/wallet-signature';
-import { scaAuthorization } from './sca/gates/sca-authorization';
-import { agentPolicy } from './agents/gates/agent-policy';
+import type { ExecutionGate } from '../domain/execution-gate-contract';
+import { customerMayMoveMoney } from './customers';
+import { externalAccountsUsable } from './external-accounts';
+import { walletSignature } from './wallet-auth';
+import { scaAuthorization } from './sca';
+import { agentPolicy } from './agents';
 
 /**
  * The gates every quote execution passes, in order, before its funds are held (the hold itself

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { runLedgerAuditWith, type LedgerAuditContributor } from './ledger/services/audit';
-import { cardLedgerAudit } from './cards/services/card-ledger-audit';
-import { stablecoinLedgerAudit } from './stablecoins/services/stablecoin-ledger-audit';
+import { runLedgerAuditWith, type LedgerAuditContributor } from './ledger';
+import { cardLedgerAudit } from './cards';
+import { stablecoinLedgerAudit } from './stablecoins';
 
 /** Every context that posts to ledger accounts of its own checks them in the audit; the ledger itself knows none of them. */
 export const LEDGER_AUDIT_CONTRIBUTORS: readonly LedgerAuditContributor[] = [cardLedgerAudit, stablecoinLedgerAudit];

@@ -1,6 +1,6 @@
-import type { TransactionDecider } from '../domain/transaction-decision';
-import { incomingPaymentApproval } from './payments/deciders/incoming-payment-approval';
-import { agentActionDecider } from './agents/deciders/agent-action-decider';
+import type { TransactionDecider } from '../domain/transaction-decider-contract';
+import { incomingPaymentApproval } from './payments';
+import { agentActionDecider } from './agents';
 
 /**
  * Every kind of transaction that waits for its platform's decision (POST /transactions/{id}/approve

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { ApiToken } from '../contexts/platforms/entities';
 import { createToken } from '../contexts/platforms/services/platforms';
 import { createPlatform } from '../contexts/platform-setup/services/platform-setup';
-import { adoptDefaultUmaDomain } from '../contexts/platforms/services/uma-domain';
+import { adoptDefaultUmaDomain } from '../contexts/platforms/services/uma-domain-assignment';
 import { migrate, openOrm } from '../db/orm';
 import { parseMasterKey } from '../security/secrets';
 import { DEV_SANDBOX_PLATFORM } from './sandbox-platform';

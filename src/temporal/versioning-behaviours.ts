@@ -1,9 +1,8 @@
-import type { WorkflowType } from './task-queues';
-
 /**
  * How each workflow type follows a new build when the workers run versioned (Worker Deployments:
  * WORKER_DEPLOYMENT_NAME and WORKER_BUILD_ID, src/temporal/worker-deployment.ts; docs/production.md "Zero-downtime deploys").
- * Pure: the versioned workflow bundle (workflows/versioned.ts) reads it.
+ * Each workflow's contract states its own (its WorkflowKind, workflows/<context>/definitions.ts); the versioned
+ * workflow bundle (workflows/versioned.ts) tags each type with it.
  *
  * - PINNED: a run ends on the build it started on. For runs that end within a day (a payment's longest wait is
  *   a 24-hour approval hold; a challenge lapses in minutes; a bulk file is worked through once): money and its
@@ -12,18 +11,4 @@ import type { WorkflowType } from './task-queues';
  *   or years (a card, a verification waiting for documents, webhook retries for days): pinned, they would keep
  *   old builds running as long. Their changes are guarded by patched() and the replay tests, as without versioning.
  */
-export const WORKFLOW_VERSIONING_BEHAVIOURS: { readonly [T in WorkflowType]: 'PINNED' | 'AUTO_UPGRADE' } = {
-  quote: 'PINNED',
-  payment: 'PINNED',
-  outgoingPayment: 'PINNED',
-  incomingPayment: 'PINNED',
-  scaChallenge: 'PINNED',
-  bulkCustomerImport: 'PINNED',
-  stablecoinIssuance: 'PINNED',
-  stablecoinOperation: 'PINNED',
-  customerVerification: 'AUTO_UPGRADE',
-  externalAccountVerification: 'AUTO_UPGRADE',
-  invitationLifecycle: 'AUTO_UPGRADE',
-  webhookDelivery: 'AUTO_UPGRADE',
-  cardLifecycle: 'AUTO_UPGRADE',
-};
+export type VersioningBehaviour = 'PINNED' | 'AUTO_UPGRADE';

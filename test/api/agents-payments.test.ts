@@ -5,7 +5,7 @@ import { runLedgerAudit } from '../../src/contexts/ledger-audit';
 import { EXECUTION_GATES } from '../../src/contexts/execution-gates';
 import { Quote } from '../../src/contexts/payments/entities';
 import { executionRequestKey } from '../../src/contexts/payments/domain/execution-attempts';
-import { executeQuote as executeQuoteStep } from '../../src/contexts/payments/services/quote-execution';
+import { runExecutionStep } from '../../src/contexts/payments/services/quote-execution';
 import { eventually } from '../support/eventually';
 import { eurAccount, ibanOf, usdAccount } from '../support/external-account-fixtures';
 import { Api, BASE, Harness } from '../support/harness';
@@ -310,7 +310,7 @@ describe('AUTO: the action runs at once', () => {
     const quote = await agentQuote(s);
     // What a workflow task the server lost leaves behind: the execution step committed (the policy judged it), the workflow still waiting.
     const requestKey = executionRequestKey(`agent:${s.agentId}:exec-lost`);
-    const step = await executeQuoteStep(h.orm.em.fork(), { quoteId: quote.id, requestKey }, EXECUTION_GATES);
+    const step = await runExecutionStep(h.orm.em.fork(), { quoteId: quote.id, requestKey }, EXECUTION_GATES);
     expect(step).toMatchObject({ alreadyExecuted: false, transactionId: quote.transactionId });
     expect(await transactionOf(s, quote.transactionId)).toMatchObject({ status: 'PROCESSING' });
     // The agent's retry of that request.

@@ -1,5 +1,5 @@
 import { runLedgerAudit } from '../../src/contexts/ledger-audit';
-import { decideHold } from '../../src/temporal/starters/quote';
+import { decideHold } from '../../src/contexts/payments/starters/payment';
 import { eventually } from '../support/eventually';
 import { eurAccount, ibanOf } from '../support/external-account-fixtures';
 import { Harness } from '../support/harness';

@@ -5,7 +5,7 @@ import { WebhookEvent } from '../../src/contexts/webhooks/entities';
 import { END_USER_TERMS, type AgreementConsent } from '../../src/contexts/customers/domain/onboarding';
 import { runLedgerAudit } from '../../src/contexts/ledger-audit';
 import { provisionCustomerAccounts } from '../../src/contexts/customers/services/account-provisioning';
-import { announceOpenedAccounts } from '../../src/temporal/starters/webhook-delivery';
+import { announceOpenedAccounts } from '../../src/contexts/ledger';
 import { Harness } from '../support/harness';
 import { seedCustomer } from '../support/onboarding-seed';
 

@@ -7,7 +7,7 @@ import { LedgerAccount } from '../../src/contexts/ledger/entities';
 import { Transaction } from '../../src/contexts/payments/entities';
 import { DomainError } from '../../src/domain/errors';
 import { newId } from '../../src/domain/ids';
-import { runIncomingPayment } from '../../src/temporal/starters/incoming-payment';
+import { runIncomingPayment } from '../../src/contexts/payments/starters/incoming-payment';
 import { Harness } from '../support/harness';
 
 let h: Harness;

@@ -3,7 +3,7 @@ import { runLedgerAudit } from '../../src/contexts/ledger-audit';
 import { returnShortfallAccountId } from '../../src/contexts/ledger/services/holds';
 import { LedgerAccount } from '../../src/contexts/ledger/entities';
 import { returnPulledPayment } from '../../src/contexts/payments/services/outgoing-payments';
-import { executeQuote as executeQuoteStep } from '../../src/contexts/payments/services/quote-execution';
+import { runExecutionStep } from '../../src/contexts/payments/services/quote-execution';
 import { EXECUTION_GATES } from '../../src/contexts/execution-gates';
 import { eventually } from '../support/eventually';
 import { eurAccount, ibanOf, usdAccount } from '../support/external-account-fixtures';
@@ -281,7 +281,7 @@ describe('pull-funded quotes', () => {
     expect([malformed.status, malformed.body.code]).toEqual([401, 'WALLET_SIGNATURE_MALFORMED']);
     expect((await api.get(`/quotes/${q.body.id}`)).body.status).toBe('PENDING');
     // No other path (e.g. the deprecated /transfer-out) can go around it: the execution step itself holds a wallet's payment until its signature approves it.
-    await expect(executeQuoteStep(h.orm.em.fork(), { quoteId: q.body.id }, EXECUTION_GATES)).resolves.toMatchObject({
+    await expect(runExecutionStep(h.orm.em.fork(), { quoteId: q.body.id }, EXECUTION_GATES)).resolves.toMatchObject({
       held: { gate: 'wallet-signature', status: 'PENDING_AUTHORIZATION' },
     });
     expect(

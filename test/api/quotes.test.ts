@@ -2,7 +2,7 @@ import { Quote } from '../../src/contexts/payments/entities';
 import { runLedgerAudit } from '../../src/contexts/ledger-audit';
 import { strandedQuotes } from '../../src/contexts/payments/services/stranded-quotes';
 import { expireQuote } from '../../src/contexts/payments/services/outgoing-payments';
-import { endHeldExecution, executeQuote as executeQuoteStep } from '../../src/contexts/payments/services/quote-execution';
+import { endHeldExecution, runExecutionStep } from '../../src/contexts/payments/services/quote-execution';
 import { executionRequestKey } from '../../src/contexts/payments/domain/execution-attempts';
 import { EXECUTION_GATES } from '../../src/contexts/execution-gates';
 import { startStrandedOf } from '../../src/temporal/start-stranded';
@@ -320,7 +320,7 @@ describe('quotes and their execution', () => {
     const p = await payer(api);
     const q = (await api.post('/quotes', quoteBody(p.usd, p.bank))).body;
     // What a workflow task the server lost leaves behind: the execution step committed, the workflow still waiting.
-    const step = await executeQuoteStep(h.orm.em.fork(), { quoteId: q.id, requestKey: executionRequestKey('exec-lost') }, EXECUTION_GATES);
+    const step = await runExecutionStep(h.orm.em.fork(), { quoteId: q.id, requestKey: executionRequestKey('exec-lost') }, EXECUTION_GATES);
     expect(step).toMatchObject({ alreadyExecuted: false, transactionId: q.transactionId });
     expect(await transactionOf(api, q.transactionId)).toMatchObject({ status: 'PROCESSING' });
     // The partner's retry of that request.

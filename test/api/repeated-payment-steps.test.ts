@@ -2,7 +2,7 @@ import { webhookActivities } from '../../activities/webhooks/webhooks';
 import { loopbackWebhookSender } from '../support/receiver';
 import { WebhookEvent } from '../../src/contexts/webhooks/entities';
 import { completeOutgoingPayment, expireQuote, failOutgoingPayment, returnOutgoingPayment } from '../../src/contexts/payments/services/outgoing-payments';
-import { executeQuote } from '../../src/contexts/payments/services/quote-execution';
+import { runExecutionStep } from '../../src/contexts/payments/services/quote-execution';
 import { EXECUTION_GATES } from '../../src/contexts/execution-gates';
 import { Quote } from '../../src/contexts/payments/entities';
 import { LedgerAccount } from '../../src/contexts/ledger/entities';
@@ -123,8 +123,8 @@ describe('an execution step that runs twice', () => {
   test("run again for the same request (its commit outlived its report) it is the request's own execution: not a repeat, the funds held once", async () => {
     const { quoteId, transactionId, accountId, totalSendingAmount } = await payout('999', false);
     const before = await balance(accountId);
-    const first = await executeQuote(h.orm.em.fork(), { quoteId, requestKey: 'pay-own' }, EXECUTION_GATES);
-    const second = await executeQuote(h.orm.em.fork(), { quoteId, requestKey: 'pay-own' }, EXECUTION_GATES);
+    const first = await runExecutionStep(h.orm.em.fork(), { quoteId, requestKey: 'pay-own' }, EXECUTION_GATES);
+    const second = await runExecutionStep(h.orm.em.fork(), { quoteId, requestKey: 'pay-own' }, EXECUTION_GATES);
     expect(first).toMatchObject({ alreadyExecuted: false, repeat: false, ended: false, transactionId });
     expect(second).toMatchObject({ alreadyExecuted: true, repeat: false, ended: false, transactionId });
     // The same events, so that the payment still announces them if the first report was lost.
@@ -135,18 +135,18 @@ describe('an execution step that runs twice', () => {
 
   test('run for another request it is a repeat (409 at the route), and nothing moves again', async () => {
     const { quoteId, transactionId, accountId } = await payout('999', false);
-    await executeQuote(h.orm.em.fork(), { quoteId, requestKey: 'pay-first' }, EXECUTION_GATES);
+    await runExecutionStep(h.orm.em.fork(), { quoteId, requestKey: 'pay-first' }, EXECUTION_GATES);
     const held = await balance(accountId);
-    const other = await executeQuote(h.orm.em.fork(), { quoteId, requestKey: 'pay-other' }, EXECUTION_GATES);
+    const other = await runExecutionStep(h.orm.em.fork(), { quoteId, requestKey: 'pay-other' }, EXECUTION_GATES);
     expect(other).toMatchObject({ alreadyExecuted: true, repeat: true, transactionId });
     expect(await balance(accountId)).toBe(held);
   });
 
   test('run after the payment ended it has nothing left to run or announce', async () => {
     const { quoteId, transactionId } = await payout('999', false);
-    await executeQuote(h.orm.em.fork(), { quoteId, requestKey: 'pay-first' }, EXECUTION_GATES);
+    await runExecutionStep(h.orm.em.fork(), { quoteId, requestKey: 'pay-first' }, EXECUTION_GATES);
     await completeOutgoingPayment(h.orm.em.fork(), { transactionId });
-    const later = await executeQuote(h.orm.em.fork(), { quoteId, requestKey: 'pay-first' }, EXECUTION_GATES);
+    const later = await runExecutionStep(h.orm.em.fork(), { quoteId, requestKey: 'pay-first' }, EXECUTION_GATES);
     expect(later).toMatchObject({ alreadyExecuted: true, repeat: false, ended: true, events: [] });
   });
 });

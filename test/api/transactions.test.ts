@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { InternalAccount } from '../../src/contexts/ledger/entities/index';
 import { Transaction, type TransactionStatus, type TransactionType } from '../../src/contexts/payments/entities/index';
-import { TransactionSchema } from '../../src/contexts/payments/api/schemas';
+import { TransactionSchema } from '../../src/contexts/payments/schemas/transaction-schemas';
 import { BASE, Harness } from '../support/harness';
 
 let h: Harness;

@@ -3,7 +3,7 @@ import { runLedgerAudit } from '../../src/contexts/ledger-audit';
 import { Quote, Transaction } from '../../src/contexts/payments/entities';
 import { SignedRequest, WALLET_SIGNATURE_GATE } from '../../src/contexts/wallet-auth';
 import { walletSignatureGate } from '../../src/contexts/wallet-auth/gates/wallet-signature';
-import type { ExecutionGate } from '../../src/domain/execution-gate';
+import type { ExecutionGate } from '../../src/domain/execution-gate-contract';
 import { eventually } from '../support/eventually';
 import { eurAccount, ibanOf } from '../support/external-account-fixtures';
 import { Harness } from '../support/harness';

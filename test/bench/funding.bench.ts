@@ -2,7 +2,7 @@ import { bundleWorkflowCode, Runtime, Worker } from '@temporalio/worker';
 import { randomUUID } from 'node:crypto';
 import { derivedId } from '../../src/domain/ids';
 import { sumOfCounter } from '../proof/stack';
-import { startQuote } from '../../src/temporal/starters/quote';
+import { startQuote } from '../../src/contexts/payments/starters/payment';
 import { load, paced } from './load';
 import { cpuDuring, perOperationCpu } from './cpu';
 import { averageWork, engineWork, paymentWork, perOperation, printPerOperation } from './per-operation';

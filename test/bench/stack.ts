@@ -14,7 +14,7 @@ import { parseMasterKey } from '../../src/security/secrets';
 import { freePort, freePorts, waitForPort } from '../../src/dev/ports';
 import { ensureSearchAttributes } from '../../src/temporal/register-search-attributes';
 import { WebhookReceiver } from '../support/receiver';
-import { WORKFLOW_TASK_QUEUES } from '../../src/temporal/task-queues';
+import { PAYMENT_WORKFLOW } from '../../workflows/payments/definitions';
 import { sumOfCounter } from '../proof/stack';
 import { prepareTemporalServer } from '../proof/temporal-server';
 
@@ -228,7 +228,7 @@ export async function startStack(name: string, options: { workers?: number } = {
     cleanup.push(() => receiver.stop());
 
     const [apiPort, apiMetrics] = (await freePorts(2)) as [number, number];
-    const taskQueue = QUEUE_MODE === 'context' ? WORKFLOW_TASK_QUEUES.payment : `bench-payments-${randomUUID()}`;
+    const taskQueue = QUEUE_MODE === 'context' ? PAYMENT_WORKFLOW.taskQueue : `bench-payments-${randomUUID()}`;
     const { TEMPORAL_TASK_QUEUE: _ignored, WORKER_TASK_QUEUES: _all, ...inherited } = process.env;
     const env: NodeJS.ProcessEnv = {
       ...inherited,

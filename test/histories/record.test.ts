@@ -16,7 +16,7 @@ import { Customer } from '../../src/contexts/customers/entities';
 import { InternalAccount } from '../../src/contexts/ledger/entities';
 import { ExternalAccount } from '../../src/contexts/external-accounts/entities';
 import { newId } from '../../src/domain/ids';
-import { runIncomingPayment } from '../../src/temporal/starters/incoming-payment';
+import { runIncomingPayment } from '../../src/contexts/payments/starters/incoming-payment';
 import { bundledWorker } from '../support/bundled-worker';
 import { processingCard, startCard } from '../support/card-fixtures';
 import { cardNetworkEventUpdate, changeCardUpdate } from '../../workflows/cards/definitions';
@@ -27,12 +27,12 @@ import { EXECUTION_GATES } from '../../src/contexts/execution-gates';
 import { agentPolicyGate } from '../../src/contexts/agents/gates/agent-policy';
 import { AGENT_POLICY_GATE } from '../../src/contexts/agents/domain/agent-approvals';
 import request from 'supertest';
-import { decideHold, executeQuote } from '../../src/temporal/starters/quote';
+import { decideHold, executeThroughPaymentWorkflow } from '../../src/contexts/payments/starters/payment';
 import { strandedQuotes } from '../../src/contexts/payments/services/stranded-quotes';
 import { startStrandedOf } from '../../src/temporal/start-stranded';
 import { Quote } from '../../src/contexts/payments/entities';
 import { createBulkImportJob } from '../../src/contexts/customers/services/bulk-import';
-import { startBulkCustomerImport } from '../../src/temporal/starters/bulk-customer-import';
+import { startBulkCustomerImport } from '../../src/contexts/customers/starters/bulk-customer-import';
 import { timeSkippingEnvironment } from '../support/time-skipping';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { keccak_256 } from '@noble/hashes/sha3.js';
@@ -374,7 +374,7 @@ record('record workflow histories', () => {
       await save('payment', 'payout-completed', await finished(completed.transactionId));
       // Executed again after its run ended by another request, straight through the starter (the
       // route answers it from the quote without asking Temporal): a new run that only answers.
-      const again = await executeQuote(
+      const again = await executeThroughPaymentWorkflow(
         h.temporal,
         { quoteId: completed.id, transactionId: completed.transactionId, platformId: platform.id, customerId, environment: 'SANDBOX', lifetimeSeconds: 60 },
         { requestKey: `history-other-${completed.id}`, taskQueue: h.taskQueue },

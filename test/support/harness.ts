@@ -1,5 +1,5 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { Client, type Connection, type ClientInterceptors } from '@temporalio/client';
+import { Client, Connection, type ClientInterceptors } from '@temporalio/client';
 import { bundleWorkflowCode, NativeConnection, Runtime, type Worker, type WorkerOptions } from '@temporalio/worker';
 import type { RequestHandler } from 'express';
 import { randomUUID } from 'node:crypto';
@@ -11,7 +11,7 @@ import type { ApiDeps } from '../../src/api/context';
 import { basePath } from '../../src/config';
 import type { Environment } from '../../src/contexts/platforms/entities/ApiToken';
 import { openOrm } from '../../src/db/orm';
-import { connectTemporal } from '../../src/temporal/client-connection';
+import { temporalConnectionOptions } from '../../src/temporal/client-connection';
 import { parseMasterKey } from '../../src/security/secrets';
 import { umaDomainOf } from '../../src/contexts/platforms/domain/uma-domains';
 import { createToken, type NewPlatform } from '../../src/contexts/platforms/services/platforms';
@@ -21,7 +21,7 @@ import { conformanceRecord } from './conformance-record';
 import { createWorkerMetrics, type WorkerMetrics } from '../../activities/metrics';
 import { createApiMetrics, type ApiMetrics } from '../../src/api/metrics';
 import { loopbackWebhookSender, WebhookReceiver } from './receiver';
-import type { ExecutionGate } from '../../src/domain/execution-gate';
+import type { ExecutionGate } from '../../src/domain/execution-gate-contract';
 import type { BreakerSettings } from '../../src/contexts/webhooks/domain/delivery-breaker';
 
 let runtimeQuiet = false;
@@ -84,8 +84,9 @@ export class Harness {
     const address = process.env.TEMPORAL_TEST_ADDRESS!;
     this.masterKey = parseMasterKey(process.env.MASTER_KEY!);
     this.orm = await openOrm(process.env.DATABASE_URL!, { poolMax: 10, dbMetrics: this.dbMetrics });
-    // The service's own client (api/main.ts): its channel options and retry guard.
-    this.connection = await connectTemporal(address);
+    // The service's own client (api/main.ts): its channel options and retry guard. The SDK's 10 s
+    // connect deadline is short for a shared server on a saturated machine (issue 37): a minute here.
+    this.connection = await Connection.connect({ ...temporalConnectionOptions(address), connectTimeout: '60s' });
     const { tracing } = options;
     this.temporal = new Client({ connection: this.connection, namespace: 'default', ...(tracing ? { interceptors: tracing.clientInterceptors } : {}) });
     this.nativeConnection = await NativeConnection.connect({ address });

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { PASS, type ExecutionGate, type GateEvent } from '../../src/domain/execution-gate';
+import { PASS, type ExecutionGate, type GateEvent } from '../../src/domain/execution-gate-contract';
 import { EXECUTION_GATES } from '../../src/contexts/execution-gates';
 import { recordWebhookEvent } from '../../src/contexts/webhooks';
 import { Quote } from '../../src/contexts/payments/entities';

@@ -33,14 +33,17 @@ test('the stranded-start paragraph names every kind the worker sweeps', () => {
   for (const kind of STRANDED_STARTS) expect(paragraph).toContain(kind.name);
 });
 
-test('adding a context: the Layout (docs/architecture.md) names every list a new context joins', () => {
-  const paragraph = paragraphAfter('**Registration by convention.**');
+test('adding a context or a workflow: the Layout (docs/architecture.md) names every list a new context joins', () => {
+  const paragraph = paragraphAfter('**What a change touches.**');
   for (const list of [
     'workflows/index.ts',
     'CONTEXT_ORDER',
-    'src/temporal/task-queues.ts',
     'src/contexts/stranded-starts.ts',
     'src/contexts/execution-gates.ts',
+    'src/contexts/transaction-deciders.ts',
+    'src/contexts/ledger-audit.ts',
   ])
     expect(paragraph).toContain(list);
+  // A workflow's queue and versioning are in its kind: no list of queues to join.
+  expect(paragraph).not.toContain('task-queues.ts');
 });

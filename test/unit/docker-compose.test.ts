@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { parse } from 'yaml';
 import { DEFAULT_DASHBOARD_DIST } from '../../src/contexts/dashboard/api/pages';
-import { workerTaskQueues } from '../../src/temporal/task-queue';
+import { workerTaskQueues } from '../../src/temporal/task-queue-settings';
 import { TASK_QUEUES } from '../../src/temporal/task-queues';
 
 // docker-compose.yml and the Dockerfile cannot run here (no Docker engine), so they are held to the tested cluster

@@ -8,7 +8,7 @@ import {
   type LedgerAccountRow,
 } from '../../src/contexts/ledger/domain/internal-accounts';
 import type { AgreementConsent } from '../../src/contexts/customers/domain/onboarding';
-import { customerAccountPlan } from '../../src/contexts/customers/domain/customer-accounts';
+import { customerAccountPlan } from '../../src/contexts/customers/services/customer-account-plan';
 
 const terms: AgreementConsent = {
   agreementType: 'SVC_END_USER_TERMS',

@@ -1,4 +1,4 @@
-import { ExternalAccountCreateSchema } from '../../src/contexts/external-accounts/api/schemas';
+import { ExternalAccountCreateSchema } from '../../src/contexts/external-accounts/schemas/external-account-schemas';
 import { ACCOUNT_TYPES, accountTypeSpec } from '../../src/contexts/external-accounts/domain/account-types';
 import { primaryIdentifier } from '../../src/contexts/external-accounts/domain/account-identity';
 import { identifierProblem } from '../../src/contexts/external-accounts/domain/identifier-checks';

@@ -1,5 +1,5 @@
-import { TASK_QUEUES, WORKFLOW_TASK_QUEUES, type WorkflowType } from '../../src/temporal/task-queues';
-import { WORKFLOW_VERSIONING_BEHAVIOURS } from '../../src/temporal/versioning-behaviours';
+import { TASK_QUEUES } from '../../src/temporal/task-queues';
+import { workflowKinds } from '../../src/temporal/workflow-kind';
 import { workerDeployment } from '../../src/temporal/worker-deployment';
 
 // Worker Versioning is opt-in: without WORKER_DEPLOYMENT_NAME and WORKER_BUILD_ID a worker is unversioned, as
@@ -31,9 +31,13 @@ test('a deployment name with the version delimiters, or a build id the server wo
 });
 
 test('every workflow type has a versioning behaviour: money, bulk and challenges pinned, the long-lived ones auto-upgrade', () => {
-  const types = Object.keys(WORKFLOW_TASK_QUEUES) as WorkflowType[];
-  expect(Object.keys(WORKFLOW_VERSIONING_BEHAVIOURS).sort()).toEqual([...types].sort());
-  const pinned = types.filter((type) => WORKFLOW_VERSIONING_BEHAVIOURS[type] === 'PINNED').sort();
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const kinds = workflowKinds(require('../../workflows'));
+  const behaviours = Object.fromEntries(kinds.map((kind) => [kind.type, kind.versioning]));
+  const pinned = kinds
+    .filter((kind) => kind.versioning === 'PINNED')
+    .map((kind) => kind.type)
+    .sort();
   expect(pinned).toEqual([
     'bulkCustomerImport',
     'incomingPayment',
@@ -46,7 +50,7 @@ test('every workflow type has a versioning behaviour: money, bulk and challenges
   ]);
   // A run that may live for weeks or years would keep its build's workers running as long: they follow the current build.
   for (const type of ['cardLifecycle', 'customerVerification', 'externalAccountVerification', 'invitationLifecycle', 'webhookDelivery'] as const) {
-    expect(WORKFLOW_VERSIONING_BEHAVIOURS[type]).toBe('AUTO_UPGRADE');
+    expect(behaviours[type]).toBe('AUTO_UPGRADE');
   }
   expect(TASK_QUEUES.length).toBeGreaterThan(0);
 });

@@ -1,5 +1,7 @@
-import { singleTaskQueue, workerTaskQueues } from '../../src/temporal/task-queue';
+import { singleTaskQueue, workerTaskQueues } from '../../src/temporal/task-queue-settings';
 import { childTaskQueue, TASK_QUEUES } from '../../src/temporal/task-queues';
+import { OUTGOING_PAYMENT_WORKFLOW } from '../../workflows/payments/definitions';
+import { WEBHOOK_DELIVERY_WORKFLOW } from '../../workflows/webhooks/definitions';
 
 // Which queues a worker process polls (WORKER_TASK_QUEUES, TEMPORAL_TASK_QUEUE), and where a workflow starts
 // its children: a misspelt queue would leave its workflows unpolled, so it stops the worker at start.
@@ -21,7 +23,7 @@ test('TEMPORAL_TASK_QUEUE puts everything on one queue, which may not be a conte
 });
 
 test('a child goes to its own queue from a context queue, and stays on its parent one-queue otherwise', () => {
-  expect(childTaskQueue('webhookDelivery', 'onboarding')).toBe('webhooks');
-  expect(childTaskQueue('outgoingPayment', 'payments')).toBe('payments');
-  expect(childTaskQueue('webhookDelivery', 'test-1234')).toBeUndefined();
+  expect(childTaskQueue(WEBHOOK_DELIVERY_WORKFLOW, 'onboarding')).toBe('webhooks');
+  expect(childTaskQueue(OUTGOING_PAYMENT_WORKFLOW, 'payments')).toBe('payments');
+  expect(childTaskQueue(WEBHOOK_DELIVERY_WORKFLOW, 'test-1234')).toBeUndefined();
 });

@@ -12,7 +12,7 @@ import { openOrm } from '../../src/db/orm';
 import { derivedId } from '../../src/domain/ids';
 import { parseMasterKey } from '../../src/security/secrets';
 import { BusinessStatusKey, PlatformIdKey } from '../../src/temporal/search-attributes';
-import { startBulkCustomerImport } from '../../src/temporal/starters/bulk-customer-import';
+import { startBulkCustomerImport } from '../../src/contexts/customers/starters/bulk-customer-import';
 import { bundledWorker, quietTemporalRuntime } from '../support/bundled-worker';
 import { loopbackWebhookSender, WebhookReceiver } from '../support/receiver';
 

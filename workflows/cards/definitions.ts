@@ -1,4 +1,5 @@
 import { defineUpdate } from '@temporalio/workflow';
+import type { WorkflowKind } from '../../src/temporal/workflow-kind';
 
 /** Input and updates of the cardLifecycle workflow, shared with the API that starts it. */
 
@@ -54,3 +55,10 @@ export interface CardNetworkEventOutcome {
   declineReason?: string;
 }
 export const cardNetworkEventUpdate = defineUpdate<CardNetworkEventOutcome, [CardNetworkEventArgs]>('cardNetworkEvent');
+
+/** The cardLifecycle workflow's kind: its type name, task queue, versioning behaviour and signature (src/temporal/workflow-kind.ts). */
+export const CARD_LIFECYCLE_WORKFLOW: WorkflowKind<'cardLifecycle', (input: CardLifecycleInput) => Promise<{ state: string }>> = {
+  type: 'cardLifecycle',
+  taskQueue: 'cards',
+  versioning: 'AUTO_UPGRADE',
+};

@@ -1,5 +1,6 @@
 import { defineQuery, defineUpdate } from '@temporalio/workflow';
 import type { ErrorCode } from '../../src/domain/errors';
+import type { WorkflowKind } from '../../src/temporal/workflow-kind';
 
 /** Inputs, results, queries and updates of the customers workflows, shared with the API that starts them. */
 
@@ -65,3 +66,17 @@ export interface BulkCustomerImportResult {
 export const BULK_IMPORT_BATCH_ROWS = 100;
 /** Batches per run before continue-as-new, so that a 10,000-row file keeps every history short. */
 export const BULK_IMPORT_BATCHES_PER_RUN = 20;
+
+/** The customerVerification workflow's kind: its type name, task queue, versioning behaviour and signature (src/temporal/workflow-kind.ts). */
+export const CUSTOMER_VERIFICATION_WORKFLOW: WorkflowKind<'customerVerification', (input: CustomerVerificationInput) => Promise<CustomerVerificationResult>> = {
+  type: 'customerVerification',
+  taskQueue: 'onboarding',
+  versioning: 'AUTO_UPGRADE',
+};
+
+/** The bulkCustomerImport workflow's kind: its type name, task queue, versioning behaviour and signature (src/temporal/workflow-kind.ts). */
+export const BULK_CUSTOMER_IMPORT_WORKFLOW: WorkflowKind<'bulkCustomerImport', (input: BulkCustomerImportInput) => Promise<BulkCustomerImportResult>> = {
+  type: 'bulkCustomerImport',
+  taskQueue: 'bulk',
+  versioning: 'PINNED',
+};

@@ -1,4 +1,5 @@
 import { defineSignal, defineUpdate } from '@temporalio/workflow';
+import type { WorkflowKind } from '../../src/temporal/workflow-kind';
 
 /** Input, updates and signal of the externalAccountVerification workflow, shared with the API that starts it. */
 
@@ -37,3 +38,10 @@ export const submitOwnershipSignatureUpdate = defineUpdate<OwnershipSignatureRes
 );
 /** The hosted liveness flow finished (simulated by a sandbox endpoint). */
 export const livenessCompletedSignal = defineSignal<[{ challengeId: string; passed: boolean }]>('livenessCompleted');
+
+/** The externalAccountVerification workflow's kind: its type name, task queue, versioning behaviour and signature (src/temporal/workflow-kind.ts). */
+export const EXTERNAL_ACCOUNT_VERIFICATION_WORKFLOW: WorkflowKind<'externalAccountVerification', (input: ExternalAccountVerificationInput) => Promise<void>> = {
+  type: 'externalAccountVerification',
+  taskQueue: 'onboarding',
+  versioning: 'AUTO_UPGRADE',
+};

@@ -1,5 +1,6 @@
 import { defineUpdate } from '@temporalio/workflow';
-import type { InvitationView } from '../../src/contexts/invitations/services/invitation-views';
+import type { InvitationView } from '../../src/contexts/invitations/domain/uma-invitation';
+import type { WorkflowKind } from '../../src/temporal/workflow-kind';
 
 /** Input and updates of the invitationLifecycle workflow, shared with the API that starts it. */
 
@@ -19,3 +20,10 @@ export interface InvitationLifecycleInput {
 export const claimInvitationUpdate = defineUpdate<InvitationView, [{ inviteeUma: string }]>('claimInvitation');
 /** POST /invitations/{code}/cancel: answered with the cancelled invitation. */
 export const cancelInvitationUpdate = defineUpdate<InvitationView, []>('cancelInvitation');
+
+/** The invitationLifecycle workflow's kind: its type name, task queue, versioning behaviour and signature (src/temporal/workflow-kind.ts). */
+export const INVITATION_LIFECYCLE_WORKFLOW: WorkflowKind<'invitationLifecycle', (input: InvitationLifecycleInput) => Promise<{ status: string }>> = {
+  type: 'invitationLifecycle',
+  taskQueue: 'onboarding',
+  versioning: 'AUTO_UPGRADE',
+};

@@ -3,6 +3,7 @@ import type { TransactionStatus } from '../../src/contexts/payments/domain/trans
 import type { PayoutPlan } from '../../src/contexts/payments/domain/payout-scenarios';
 import type { PullPlan } from '../../src/contexts/payments/domain/pull-scenarios';
 import type { IncomingPaymentDecision } from '../../src/contexts/payments/domain/incoming-approval';
+import type { WorkflowKind } from '../../src/temporal/workflow-kind';
 
 /** Inputs, results, queries and updates of the payments workflows, shared with the API that starts them. */
 
@@ -153,3 +154,27 @@ export interface HoldDecision {
   failureReason?: string;
 }
 export const holdDecidedSignal = defineSignal<[HoldDecision]>('holdDecided');
+
+/** The payment workflow's kind: its type name, task queue, versioning behaviour and signature (src/temporal/workflow-kind.ts). */
+export const PAYMENT_WORKFLOW: WorkflowKind<'payment', (input: PaymentInput) => Promise<string>> = {
+  type: 'payment',
+  taskQueue: 'payments',
+  versioning: 'PINNED',
+};
+
+/** The incomingPayment workflow's kind: its type name, task queue, versioning behaviour and signature (src/temporal/workflow-kind.ts). */
+export const INCOMING_PAYMENT_WORKFLOW: WorkflowKind<'incomingPayment', (input: IncomingPaymentInput) => Promise<IncomingPaymentResult>> = {
+  type: 'incomingPayment',
+  taskQueue: 'payments',
+  versioning: 'PINNED',
+};
+
+/** The quote workflow's kind: its type name, task queue, versioning behaviour and signature (src/temporal/workflow-kind.ts). Retired: kept while histories that may still be open need it. */
+export const QUOTE_WORKFLOW: WorkflowKind<'quote', (input: QuoteInput) => Promise<string>> = { type: 'quote', taskQueue: 'payments', versioning: 'PINNED' };
+
+/** The outgoingPayment workflow's kind: its type name, task queue, versioning behaviour and signature (src/temporal/workflow-kind.ts). Retired: kept while histories that may still be open need it. */
+export const OUTGOING_PAYMENT_WORKFLOW: WorkflowKind<'outgoingPayment', (input: OutgoingPaymentInput) => Promise<string>> = {
+  type: 'outgoingPayment',
+  taskQueue: 'payments',
+  versioning: 'PINNED',
+};

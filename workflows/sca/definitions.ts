@@ -1,4 +1,5 @@
 import { defineUpdate } from '@temporalio/workflow';
+import type { WorkflowKind } from '../../src/temporal/workflow-kind';
 
 /** Contract of the scaChallenge workflow (one per payment challenge, workflow id = challenge id), shared with its starter, activities and tests. */
 
@@ -41,3 +42,10 @@ export const resendChallengeUpdate = defineUpdate<void, []>('resend');
 
 /** What the outcome does to the payment when the challenge ends unsatisfied. */
 export const SCA_NOT_COMPLETED = 'SCA_NOT_COMPLETED';
+
+/** The scaChallenge workflow's kind: its type name, task queue, versioning behaviour and signature (src/temporal/workflow-kind.ts). */
+export const SCA_CHALLENGE_WORKFLOW: WorkflowKind<'scaChallenge', (input: ScaChallengeInput) => Promise<string>> = {
+  type: 'scaChallenge',
+  taskQueue: 'onboarding',
+  versioning: 'PINNED',
+};

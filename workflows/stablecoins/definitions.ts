@@ -1,5 +1,6 @@
 import { defineUpdate } from '@temporalio/workflow';
 import type { OperationStatus } from '../../src/contexts/stablecoins/domain/operation-rules';
+import type { WorkflowKind } from '../../src/temporal/workflow-kind';
 
 /** Inputs and updates of the stablecoin workflows, shared with the API that starts them. */
 
@@ -38,3 +39,17 @@ export interface StablecoinStepOutcome {
 export const submitStablecoinOperationUpdate = defineUpdate<StablecoinStepOutcome>('submitStablecoinOperation');
 /** The funds an operation waits for arrived (sandbox). */
 export const fundStablecoinOperationUpdate = defineUpdate<StablecoinStepOutcome>('fundStablecoinOperation');
+
+/** The stablecoinIssuance workflow's kind: its type name, task queue, versioning behaviour and signature (src/temporal/workflow-kind.ts). */
+export const STABLECOIN_ISSUANCE_WORKFLOW: WorkflowKind<'stablecoinIssuance', (input: StablecoinIssuanceInput) => Promise<{ issuanceStatus: string }>> = {
+  type: 'stablecoinIssuance',
+  taskQueue: 'stablecoins',
+  versioning: 'PINNED',
+};
+
+/** The stablecoinOperation workflow's kind: its type name, task queue, versioning behaviour and signature (src/temporal/workflow-kind.ts). */
+export const STABLECOIN_OPERATION_WORKFLOW: WorkflowKind<'stablecoinOperation', (input: StablecoinOperationInput) => Promise<{ status: string }>> = {
+  type: 'stablecoinOperation',
+  taskQueue: 'stablecoins',
+  versioning: 'PINNED',
+};

@@ -4,6 +4,7 @@ import type { WebhookActivities } from '../../activities/webhooks';
 import { handOverDelaySeconds, isFinalOutcome } from '../../src/contexts/webhooks/domain/webhook-retry';
 import { PlatformIdKey, WebhookEventTypeKey } from '../../src/temporal/search-attributes';
 import { childTaskQueue } from '../../src/temporal/task-queues';
+import { WEBHOOK_DELIVERY_WORKFLOW } from './definitions';
 import { webhookDelivery } from './webhook-delivery';
 
 // First attempts run in the workflow that recorded the events, in one activity with no retry of
@@ -58,7 +59,7 @@ export async function deliverEvents(
 
 async function handOver(platformId: string, event: Event, attributes: SearchAttributePair[], args: Parameters<typeof webhookDelivery>[0]): Promise<void> {
   // On the webhooks queue, so that a backlog of retries never delays the calling context's queue.
-  const taskQueue = childTaskQueue('webhookDelivery', workflowInfo().taskQueue);
+  const taskQueue = childTaskQueue(WEBHOOK_DELIVERY_WORKFLOW, workflowInfo().taskQueue);
   await startChild(webhookDelivery, {
     workflowId: event.eventId,
     ...(taskQueue ? { taskQueue } : {}),

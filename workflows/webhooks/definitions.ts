@@ -1,5 +1,6 @@
 import { defineQuery } from '@temporalio/workflow';
 import type { DeliveryOutcome, WebhookRetryPolicy } from '../../src/contexts/webhooks/domain/webhook-retry';
+import type { WorkflowKind } from '../../src/temporal/workflow-kind';
 
 /** Input, result and query of the webhookDelivery workflow, shared with the code that starts it. */
 
@@ -28,3 +29,10 @@ export interface WebhookDeliveryResult {
 }
 
 export const webhookAttemptsQuery = defineQuery<number>('attempts');
+
+/** The webhookDelivery workflow's kind: its type name, task queue, versioning behaviour and signature (src/temporal/workflow-kind.ts). */
+export const WEBHOOK_DELIVERY_WORKFLOW: WorkflowKind<'webhookDelivery', (input: WebhookDeliveryInput) => Promise<WebhookDeliveryResult>> = {
+  type: 'webhookDelivery',
+  taskQueue: 'webhooks',
+  versioning: 'AUTO_UPGRADE',
+};

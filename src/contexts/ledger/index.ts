@@ -16,3 +16,6 @@ export { fundingInstructions, internalAccountView, internalAccountViews } from '
 export { findInternalAccount } from './services/internal-accounts';
 export { ensureSystemAccountSet, ledgerBalance, postEntry } from './services/ledger';
 export { openPlannedAccounts, provisionPlatformAccounts, recordOpenedAccountEvents } from './services/provisioning';
+export { announceOpenedAccounts, type AnnounceContext } from './services/account-announcements';
+// The audit that src/contexts/ledger-audit.ts runs with every contributing context's checks.
+export { runLedgerAuditWith } from './services/audit';

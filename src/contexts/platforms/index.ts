@@ -7,4 +7,4 @@ export { type Environment, Platform, type Region } from './entities';
 export { platformConfigView } from './services/platform-config-views';
 export { defaultCurrencyConfig, insertPlatform, type NewPlatform } from './services/platforms';
 export { ensureSigningKeys, MAX_ROTATION_OVERLAP_SECONDS, platformSigningKeys, rotateSigningKey } from './services/signing-keys';
-export { lockedUmaDomainOf, reservedUmaDomainProblems, setUmaDomain } from './services/uma-domain';
+export { lockedUmaDomainOf, reservedUmaDomainProblems, setUmaDomain } from './services/uma-domain-assignment';

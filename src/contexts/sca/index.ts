@@ -28,3 +28,7 @@ export {
 export { paymentBinding, paymentContext, type LinkedPayment } from './domain/payment-binding';
 export { assertPaymentFactorAvailable } from './services/payment-factors';
 export { ScaChallengeSchema } from './schemas/sca-challenge';
+// The scaChallenge workflow's starter: payments starts a quote's challenge and passes the customer's answers on.
+export { authorizeChallenge, resendChallenge, startScaChallenge } from './starters/sca-challenge';
+// What this context adds to the registration lists (src/contexts/*.ts: stranded starts, execution gates, deciders, ledger audit).
+export { scaAuthorization } from './gates/sca-authorization';

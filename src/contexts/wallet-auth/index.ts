@@ -24,3 +24,5 @@ export { openWalletEmailCredential } from './services/wallet-credentials';
 export { assertCredentialSetUnchanged, currentCredentialSet, liveCredentials, lockCredentialSet } from './services/credential-set';
 export { openSession, type SessionView } from './services/sessions';
 export { credentialView, sessionView } from './services/views';
+// What this context adds to the registration lists (src/contexts/*.ts: stranded starts, execution gates, deciders, ledger audit).
+export { walletSignature } from './gates/wallet-signature';

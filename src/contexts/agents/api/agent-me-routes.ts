@@ -1,39 +1,31 @@
-import type { FilterQuery } from '@mikro-orm/postgresql';
-import { InternalAccount, InternalAccountListSchema, InternalAccountListQuerySchema, internalAccountViews } from '../../ledger';
+import { InternalAccountListSchema, InternalAccountListQuerySchema } from '../../ledger';
 import {
-  registerExternalAccount,
-  deleteExternalAccount,
   ExternalAccountCreateSchema,
   ExternalAccountListSchema,
   ExternalAccountSchema,
   externalAccountView,
-  findExternalAccount,
   listExternalAccounts,
   type NewExternalAccount,
-  registrationProblems,
+  registrationProblemsOf,
 } from '../../external-accounts';
 import {
   findCustomerTransactionView,
-  findQuoteView,
   listCustomerTransactions,
   QuoteSchema,
   TransactionListQuerySchema,
   TransactionListSchema,
   TransactionOrCardSchema,
 } from '../../payments';
-import { Platform } from '../../platforms';
 import type { Caller } from '../../../api/context';
 import { z } from '../../../api/openapi-registry';
 import { defineRoute } from '../../../api/route';
 import { errorResponses, IdParam } from '../../../api/schemas/common';
-import { DomainError } from '../../../domain/errors';
-import { listPage } from '../../../services/listing';
-import { policyOf } from '../domain/agent-policy';
 import { findAction, listActions } from '../services/agent-actions';
 import { findAgent } from '../services/agent-lookup';
 import { actionViews, agentView } from '../services/agent-views';
 import { usageOf } from '../services/agent-usage';
-import { AgentQuote } from '../entities';
+import { deleteAgentExternalAccount, findAgentExternalAccount, listAgentInternalAccounts, registerAgentExternalAccount } from '../services/agent-accounts';
+import { findAgentQuoteView } from '../services/agent-payments';
 import { AgentActionListQuerySchema, AgentExternalAccountListQuerySchema, AgentActionListSchema, AgentActionSchema, AgentSchema } from './schemas';
 
 const TAGS = ['Agent Operations'];
@@ -41,6 +33,9 @@ const credential = 'agent' as const;
 
 /** The calling agent (authentication put it there) and its customer. */
 const me = (caller: Caller) => caller.agent!;
+
+/** The calling agent as the agents' services name it. */
+const agentRef = (caller: Caller) => ({ platformId: caller.platformId, agentId: me(caller).agentId, customerId: me(caller).customerId });
 
 // A schema of its own, not an extension of the platform's: an extension is documented as allOf the
 // platform's request and a closed object of customerId alone, which no body with accountInfo satisfies.
@@ -117,12 +112,7 @@ export const agentMeRoutes = [
     tags: TAGS,
     params: IdParam('quoteId'),
     responses: { 200: { description: 'The quote', schema: QuoteSchema }, 404: errorResponses[404] },
-    handler: async ({ em, caller, params }) => {
-      const mine = await em.findOne(AgentQuote, { quoteId: params.quoteId, agentId: me(caller).agentId, platformId: caller.platformId });
-      const quote = mine ? await findQuoteView(em, caller.platformId, params.quoteId) : null;
-      if (!quote) throw DomainError.notFound('Quote');
-      return { status: 200, body: quote };
-    },
+    handler: async ({ em, caller, params }) => ({ status: 200, body: await findAgentQuoteView(em, agentRef(caller), params.quoteId) }),
   }),
   defineRoute({
     method: 'get',
@@ -164,18 +154,7 @@ export const agentMeRoutes = [
     tags: TAGS,
     query: AgentInternalAccountListQuerySchema,
     responses: { 200: { description: 'A page of accounts, newest first', schema: InternalAccountListSchema }, 400: errorResponses[400] },
-    handler: async ({ em, caller, query }) => {
-      const agent = await findAgent(em, caller.platformId, me(caller).agentId);
-      const allowed = policyOf(agent.policy).accountRestrictions?.allowedAccountIds;
-      const where: FilterQuery<InternalAccount> = {
-        platformId: caller.platformId,
-        customerId: agent.customerId,
-        ...(allowed ? { id: { $in: allowed } } : {}),
-        ...(query.currency ? { currency: query.currency } : {}),
-        ...(query.type ? { type: query.type } : {}),
-      };
-      return { status: 200, body: await listPage(em, InternalAccount, where, query, (rows) => internalAccountViews(em, rows)) };
-    },
+    handler: async ({ em, caller, query }) => ({ status: 200, body: await listAgentInternalAccounts(em, agentRef(caller), query) }),
   }),
   defineRoute({
     method: 'get',
@@ -203,8 +182,7 @@ export const agentMeRoutes = [
     description: "Register a bank account or wallet of the agent's customer (customerId inferred)",
     tags: TAGS,
     body: AgentExternalAccountCreateSchema,
-    check: async ({ em, caller, body }) =>
-      registrationProblems(await em.findOneOrFail(Platform, { id: caller.platformId }), body as Partial<NewExternalAccount>),
+    check: async ({ em, caller, body }) => registrationProblemsOf(em, caller.platformId, body as Partial<NewExternalAccount>),
     responses: {
       201: { description: 'Registered', schema: ExternalAccountSchema },
       400: errorResponses[400],
@@ -212,14 +190,7 @@ export const agentMeRoutes = [
       409: { description: 'DUPLICATE_EXTERNAL_ACCOUNT: the customer already has this account (details.existingAccountId)', schema: errorResponses[400].schema },
     },
     handler: async ({ em, caller, body, deps }) => {
-      const { customerId } = me(caller);
-      // Another customer's id is not the agent's to name: answered as an unknown customer.
-      if (body.customerId !== undefined && body.customerId !== customerId) throw DomainError.notFound('Customer');
-      const platform = await em.findOneOrFail(Platform, { id: caller.platformId });
-      const account = await registerExternalAccount(
-        { em, platform, environment: caller.environment, owner: 'CUSTOMER', body: { ...body, customerId } as NewExternalAccount },
-        deps,
-      );
+      const account = await registerAgentExternalAccount(em, deps, { ...agentRef(caller), environment: caller.environment }, body as NewExternalAccount);
       return { status: 201, body: externalAccountView(account) };
     },
   }),
@@ -234,11 +205,10 @@ export const agentMeRoutes = [
     tags: TAGS,
     params: IdParam('externalAccountId'),
     responses: { 200: { description: 'The account', schema: ExternalAccountSchema }, 404: errorResponses[404] },
-    handler: async ({ em, caller, params }) => {
-      const account = await findExternalAccount(em, caller.platformId, params.externalAccountId, 'CUSTOMER');
-      if (account.customerId !== me(caller).customerId) throw DomainError.notFound('External account');
-      return { status: 200, body: externalAccountView(account) };
-    },
+    handler: async ({ em, caller, params }) => ({
+      status: 200,
+      body: externalAccountView(await findAgentExternalAccount(em, agentRef(caller), params.externalAccountId)),
+    }),
   }),
   defineRoute({
     method: 'delete',
@@ -252,10 +222,7 @@ export const agentMeRoutes = [
     params: IdParam('externalAccountId'),
     responses: { 204: { description: 'Deleted' }, 404: errorResponses[404] },
     handler: async ({ em, caller, params }) => {
-      // An account's customer never changes: checked here, the deletion cannot reach another customer's.
-      const account = await findExternalAccount(em, caller.platformId, params.externalAccountId, 'CUSTOMER');
-      if (account.customerId !== me(caller).customerId) throw DomainError.notFound('External account');
-      await deleteExternalAccount(em, caller.platformId, account.id, 'CUSTOMER');
+      await deleteAgentExternalAccount(em, agentRef(caller), params.externalAccountId);
       return { status: 204 };
     },
   }),

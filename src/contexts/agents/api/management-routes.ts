@@ -2,8 +2,7 @@ import { defineRoute } from '../../../api/route';
 import { z } from '../../../api/openapi-registry';
 import { errorResponses, ID_PARAMS, IdParam } from '../../../api/schemas/common';
 import type { AgentPolicy, AgentPolicyUpdate } from '../domain/agent-policy';
-import { decideAgentAction, findAction, listActions } from '../services/agent-actions';
-import { answerHold } from '../../payments';
+import { approveAgentAction, decideAgentAction, findAction, listActions } from '../services/agent-actions';
 import { findAgent } from '../services/agent-lookup';
 import { agentView, agentViews, deviceCodeView } from '../services/agent-views';
 import { usageOf } from '../services/agent-usage';
@@ -180,10 +179,7 @@ export const managementRoutes = [
     },
     handler: async ({ em, caller, params, deps }) => {
       const action = await findAction(em, caller.platformId, params.agentId, params.actionId);
-      const decided = await decideAgentAction(em, deps.temporal, action, { decision: 'APPROVE' });
-      // Approved, the SCA gate may hold the payment for its customer: the customer's challenge is issued now.
-      if (action.quoteId) await answerHold(em, deps, action.quoteId);
-      return { status: 200, body: decided };
+      return { status: 200, body: await approveAgentAction(em, deps, action) };
     },
   }),
   defineRoute({

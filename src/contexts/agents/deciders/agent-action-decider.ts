@@ -1,4 +1,4 @@
-import type { TransactionDecider } from '../../../domain/transaction-decision';
+import type { TransactionDecider } from '../../../domain/transaction-decider-contract';
 import { DomainError } from '../../../domain/errors';
 import { decideAgentAction, pendingActionOf } from '../services/agent-actions';
 

@@ -1,4 +1,4 @@
-import { PASS, type ExecutionGate } from '../../../domain/execution-gate';
+import { PASS, type ExecutionGate } from '../../../domain/execution-gate-contract';
 import { AGENT_APPROVAL_HOLD_SECONDS, AGENT_POLICY_GATE } from '../domain/agent-approvals';
 import { actionEnded, judgeAgentExecution } from '../services/agent-execution';
 

@@ -1,7 +1,7 @@
 import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
 import type { Client } from '@temporalio/client';
 import { DomainError } from '../../../domain/errors';
-import { decideHold } from '../../../temporal/starters/quote';
+import { answerHold, decideHold, type ExecutionDeps } from '../../payments';
 import { AGENT_POLICY_GATE, type AgentDecision } from '../domain/agent-approvals';
 import { failureReasonOf, type PolicyRule } from '../domain/policy-evaluation';
 import type { SortOrder } from '../../../domain/pagination';
@@ -126,4 +126,15 @@ async function decidedView(em: EntityManager, actionId: string, decided?: { stat
 /** The action a pending transaction waits on (POST /transactions/{id}/approve|reject), if an agent's action holds it. */
 export async function pendingActionOf(em: EntityManager, platformId: string, transactionId: string): Promise<AgentAction | null> {
   return em.findOne(AgentAction, { transactionId, platformId, status: 'PENDING_APPROVAL' });
+}
+
+/**
+ * POST /agents/{agentId}/actions/{actionId}/approve: the platform's approval (decideAgentAction).
+ * Approved, the SCA gate may hold the payment for its customer: the customer's challenge is issued
+ * now (the payments context's one answer to a gate's hold).
+ */
+export async function approveAgentAction(em: EntityManager, deps: ExecutionDeps, action: AgentAction) {
+  const decided = await decideAgentAction(em, deps.temporal, action, { decision: 'APPROVE' });
+  if (action.quoteId) await answerHold(em, deps, action.quoteId);
+  return decided;
 }

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { Quote, valueIn } from '../../payments';
 import { recordWebhookEvent } from '../../webhooks';
 import { DomainError } from '../../../domain/errors';
-import { PASS, type ExecutionSubject, type GateEvent, type GateVerdict, type HoldEnding } from '../../../domain/execution-gate';
+import { PASS, type ExecutionSubject, type GateEvent, type GateVerdict, type HoldEnding } from '../../../domain/execution-gate-contract';
 import { AGENT_POLICY_GATE } from '../domain/agent-approvals';
 import { actionWebhookType, type AgentActionStatus, type AgentActionType } from '../domain/agent-actions';
 import { policyOf } from '../domain/agent-policy';

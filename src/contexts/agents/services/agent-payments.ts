@@ -2,23 +2,20 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { ExternalAccount } from '../../external-accounts';
 import { InternalAccount } from '../../ledger';
 import {
-  createQuote,
+  createQuoteForRequest,
   executeQuoteForRequest,
   executionRequestKey,
+  findQuoteView,
   Quote,
-  quoteIds,
-  readQuoteRequestRows,
   sameCurrencyTransfer,
   transferFieldProblems,
-  startQuoteWorkflow,
   transferInOf,
   transferOutOf,
   type ExecutionDeps,
   type QuoteRequest,
 } from '../../payments';
-import { Platform, type Environment } from '../../platforms';
+import type { Environment } from '../../platforms';
 import { DomainError, type FieldError } from '../../../domain/errors';
-import { logger } from '../../../logger';
 import type { AgentActionType, AgentTransferDetails } from '../domain/agent-actions';
 import { mayUseAccount, policyOf } from '../domain/agent-policy';
 import { AgentAction, AgentQuote, type Agent } from '../entities';
@@ -105,8 +102,8 @@ function agentQuoteProblems(agent: Agent, request: QuoteRequest & { immediatelyE
 
 /**
  * POST /agents/me/quotes: the quote of POST /quotes, for the agent's customer, made by the payments
- * context with the agent's id (the quote and its transaction carry it, so the policy gate judges
- * its execution) and recorded as the agent's.
+ * context's one create use case with the agent's id (the quote and its transaction carry it, so the
+ * policy gate judges its execution) and recorded as the agent's before its workflow starts.
  */
 export async function createAgentQuote(call: AgentCall, request: QuoteRequest & { immediatelyExecute?: boolean; platformFeeOverride?: unknown }) {
   const { em, agent } = call;
@@ -118,17 +115,14 @@ export async function createAgentQuote(call: AgentCall, request: QuoteRequest & 
   assertNotWallet(await em.findOneOrFail(InternalAccount, { id: sourceId }, { fields: ['type'] }));
   assertAccountAllowed(agent, sourceId);
   const key = agentScopedKey(agent.id, call.idempotencyKey);
-  const platform =
-    (await readQuoteRequestRows(em, agent.platformId, request, key ? quoteIds(agent.platformId, key).quoteId : null)) ??
-    (await em.findOneOrFail(Platform, { id: agent.platformId }));
-  const quote = await createQuote(em, { platform, environment: call.environment, request, agentId: agent.id, ...(key ? { idempotencyKey: key } : {}) });
-  await recordAgentQuote(em, agent, quote, 'EXECUTE_QUOTE');
-  try {
-    await startQuoteWorkflow(call.deps.temporal, quote, call.deps.taskQueue ? { taskQueue: call.deps.taskQueue } : {});
-  } catch (err) {
-    // Recorded already; executing it starts its workflow, and an unexecuted one simply cannot be executed after expiresAt.
-    logger.error({ err, quoteId: quote.id }, 'could not start the quote workflow');
-  }
+  const { quote } = await createQuoteForRequest(em, call.deps, {
+    platformId: agent.platformId,
+    environment: call.environment,
+    request,
+    agentId: agent.id,
+    ...(key ? { idempotencyKey: key } : {}),
+    afterCreation: (q: Quote) => recordAgentQuote(em, agent, q, 'EXECUTE_QUOTE'),
+  });
   return quote;
 }
 
@@ -149,6 +143,18 @@ async function recordAgentQuote(em: EntityManager, agent: Agent, quote: Quote, a
     .execute('run');
 }
 
+/** Whether the agent made the quote (an agent reads and executes only its own). */
+async function isAgentQuote(em: EntityManager, agent: Pick<Agent, 'id' | 'platformId'>, quoteId: string): Promise<boolean> {
+  return (await em.findOne(AgentQuote, { quoteId, agentId: agent.id, platformId: agent.platformId })) !== null;
+}
+
+/** GET /agents/me/quotes/{quoteId}: a quote the agent made, as POST /quotes shows it; any other is not found. */
+export async function findAgentQuoteView(em: EntityManager, me: { agentId: string; platformId: string }, quoteId: string) {
+  const quote = (await isAgentQuote(em, { id: me.agentId, platformId: me.platformId }, quoteId)) ? await findQuoteView(em, me.platformId, quoteId) : null;
+  if (!quote) throw DomainError.notFound('Quote');
+  return quote;
+}
+
 /**
  * POST /agents/me/quotes/{quoteId}/execute: a quote the agent made (any other is not found),
  * executed by the payments context's one execute use case, as POST /quotes/{id}/execute is (a
@@ -158,8 +164,7 @@ async function recordAgentQuote(em: EntityManager, agent: Agent, quote: Quote, a
  */
 export async function executeAgentQuote(call: AgentCall, quoteId: string) {
   const { em, agent } = call;
-  const mine = await em.findOne(AgentQuote, { quoteId, agentId: agent.id, platformId: agent.platformId });
-  const quote = mine ? await em.findOne(Quote, { id: quoteId, platformId: agent.platformId }) : null;
+  const quote = (await isAgentQuote(em, agent, quoteId)) ? await em.findOne(Quote, { id: quoteId, platformId: agent.platformId }) : null;
   if (!quote) throw DomainError.notFound('Quote');
   await executeQuoteForRequest(em, call.deps, { quote, requestKey: executionRequestKey(agentScopedKey(agent.id, call.idempotencyKey)) });
   return actionOf(em, quote);

@@ -2,22 +2,14 @@ import { defineRoute } from '../../../api/route';
 import { errorResponses, IdParam } from '../../../api/schemas/common';
 import { DomainError } from '../../../domain/errors';
 import { toMinor } from '../../../domain/money';
-import { logger } from '../../../logger';
-import { changeCardOnWorkflow, startCardLifecycle, type CardRef } from '../../../temporal/starters/card-lifecycle';
-import type { Card } from '../entities';
-import { issueRevealLink } from '../services/card-reveal';
-import { CARD_TIMING } from '../services/card-timing';
+import { changeCard, issueCard, revealCard } from '../services/card-operations';
 import { cardView } from '../services/card-views';
-import { cardFromPayload, createCard, createProblems, type CardPayload, findCard, fundingSourceProblems, listCards } from '../services/cards';
+import { createProblems, findCard, fundingSourceProblems, listCards } from '../services/cards';
 import { CardCreateSchema, CardListQuerySchema, CardListSchema, CardRevealSchema, CardSchema, CardUpdateSchema } from '../schemas/card-schemas';
 
 const TAGS = ['Cards'];
 const CardIdParams = IdParam('cardId');
 const conflict = (description: string) => ({ description, schema: errorResponses[400].schema });
-
-export function cardRef(card: Card): CardRef {
-  return { id: card.id, platformId: card.platformId, cardholderId: card.cardholderId, environment: card.environment };
-}
 
 export const cardRoutes = [
   defineRoute({
@@ -46,7 +38,7 @@ export const cardRoutes = [
       501: { description: 'NOT_IMPLEMENTED: no card issuer is connected outside the sandbox', schema: errorResponses[400].schema },
     },
     handler: async ({ em, caller, body, deps, idempotencyKey }) => {
-      const card = await createCard(em, {
+      const card = await issueCard(em, deps, {
         platformId: caller.platformId,
         environment: caller.environment,
         ...(idempotencyKey ? { idempotencyKey } : {}),
@@ -58,12 +50,6 @@ export const cardRoutes = [
           ...(body.maxSpendPerTransaction !== undefined ? { maxSpendPerTransaction: toMinor(body.maxSpendPerTransaction) } : {}),
         },
       });
-      try {
-        await startCardLifecycle(deps.temporal, cardRef(card), CARD_TIMING, { taskQueue: deps.taskQueue });
-      } catch (err) {
-        // The card is recorded; the next update on it (update-with-start) starts its workflow.
-        logger.error({ err, cardId: card.id }, 'could not start the card lifecycle workflow');
-      }
       return { status: 201, body: cardView(card) };
     },
   }),
@@ -115,7 +101,6 @@ export const cardRoutes = [
       409: conflict('INVALID_STATE_TRANSITION (only ACTIVE ⇄ FROZEN and ACTIVE | FROZEN → CLOSED), CARD_ALREADY_CLOSED, CARD_NOT_MUTABLE (a CLOSED card)'),
     },
     handler: async ({ em, caller, params, body, deps }) => {
-      const card = await findCard(em, caller.platformId, params.cardId);
       const change = {
         ...(body.state ? { state: body.state } : {}),
         ...(body.fundingSources ? { fundingSources: body.fundingSources } : {}),
@@ -123,8 +108,7 @@ export const cardRoutes = [
           ? { maxSpendPerTransaction: body.maxSpendPerTransaction === null ? null : String(body.maxSpendPerTransaction) }
           : {}),
       };
-      const changed = await changeCardOnWorkflow(deps.temporal, cardRef(card), CARD_TIMING, change, { taskQueue: deps.taskQueue });
-      return { status: 200, body: cardFromPayload(changed as CardPayload) };
+      return { status: 200, body: await changeCard(em, deps, caller.platformId, params.cardId, change) };
     },
   }),
   defineRoute({
@@ -144,11 +128,7 @@ export const cardRoutes = [
       ),
     },
     handler: async ({ em, caller, params, deps }) => {
-      const card = await findCard(em, caller.platformId, params.cardId);
-      const link = await issueRevealLink(em, deps.config, card);
-      // An audit line names the card and the token that asked; the URL itself is never logged.
-      logger.info({ cardId: card.id, tokenId: caller.tokenId }, 'card reveal URL issued');
-      return { status: 200, body: link };
+      return { status: 200, body: await revealCard(em, deps.config, caller.platformId, params.cardId, caller.tokenId) };
     },
   }),
 ];

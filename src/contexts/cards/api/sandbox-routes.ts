@@ -1,14 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import type { z } from '../../../api/openapi-registry';
 import { defineRoute } from '../../../api/route';
 import { errorResponses, IdParam } from '../../../api/schemas/common';
-import { derivedId, newId } from '../../../domain/ids';
 import { toMinor } from '../../../domain/money';
-import { sendCardNetworkEvent } from '../../../temporal/starters/card-lifecycle';
 import type { CardNetworkEventArgs } from '../../../../workflows/cards/definitions';
-import { findCard } from '../services/cards';
-import { CARD_TIMING } from '../services/card-timing';
-import { cardRef } from './card-routes';
+import { simulateCardNetworkEvent } from '../services/card-operations';
 import {
   SandboxCardAdviceSchema,
   SandboxCardAuthorizationSchema,
@@ -58,17 +53,8 @@ function simulation<S extends z.ZodType>(
       404: errorResponses[404],
     },
     handler: async ({ em, caller, params, body, deps, idempotencyKey }) => {
-      const card = await findCard(em, caller.platformId, params.cardId);
-      // With an Idempotency-Key the event's token and a new card transaction's id derive from it,
-      // so a request repeated after its first attempt was applied is not applied twice.
-      const token = idempotencyKey ? derivedId('Request', caller.platformId, 'card-simulation', idempotencyKey) : randomUUID();
-      const newTransactionId = idempotencyKey ? derivedId('CardTransaction', caller.platformId, 'card-simulation', idempotencyKey) : newId('CardTransaction');
-      const outcome = await sendCardNetworkEvent(
-        deps.temporal,
-        cardRef(card),
-        CARD_TIMING,
-        { token, event: toEvent(body, newTransactionId) },
-        { taskQueue: deps.taskQueue },
+      const outcome = await simulateCardNetworkEvent(em, deps, { platformId: caller.platformId, cardId: params.cardId, idempotencyKey }, (newTransactionId) =>
+        toEvent(body, newTransactionId),
       );
       return { status: 202, body: outcome };
     },

@@ -1,4 +1,4 @@
-import type { CardTiming } from '../../../temporal/starters/card-lifecycle';
+import type { CardTiming } from '../starters/card-lifecycle';
 import { CARD_AUTHORIZATION_WINDOW_SECONDS } from './card-transactions';
 import { SANDBOX_PULL_CONFIRMATION_SECONDS } from '../domain/card-transactions';
 import { SANDBOX_ISSUER_SECONDS } from './cards';

@@ -1,6 +1,6 @@
 import { Card } from '../entities';
 import { findOverdue, type StrandedStart } from '../../../temporal/start-stranded';
-import { startCardLifecycle } from '../../../temporal/starters/card-lifecycle';
+import { startCardLifecycle } from '../starters/card-lifecycle';
 import { CARD_TIMING } from './card-timing';
 import { SANDBOX_ISSUER_SECONDS } from './cards';
 

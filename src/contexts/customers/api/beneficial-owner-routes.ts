@@ -1,7 +1,11 @@
-import { BeneficialOwner } from '../entities';
-import { DomainError } from '../../../domain/errors';
-import { createBeneficialOwner, ownerChangeProblems, ownerCreateProblems, updateBeneficialOwner } from '../services/beneficial-owners';
-import { listPage } from '../../../services/listing';
+import {
+  createBeneficialOwner,
+  findBeneficialOwner,
+  listBeneficialOwners,
+  ownerChangeProblems,
+  ownerCreateProblems,
+  updateBeneficialOwner,
+} from '../services/beneficial-owners';
 import { beneficialOwnerView } from '../services/verification-views';
 import { announceReadiness } from './verification-readiness';
 import { defineRoute } from '../../../api/route';
@@ -59,10 +63,7 @@ export const beneficialOwnerRoutes = [
     tags,
     query: BeneficialOwnerListQuerySchema,
     responses: { 200: { description: 'A page of beneficial owners', schema: BeneficialOwnerListSchema }, 400: errorResponses[400], 401: errorResponses[401] },
-    handler: async ({ em, caller, query }) => {
-      const where = { platformId: caller.platformId, customerId: query.customerId };
-      return { status: 200, body: await listPage(em, BeneficialOwner, where, query, (rows) => rows.map(beneficialOwnerView)) };
-    },
+    handler: async ({ em, caller, query }) => ({ status: 200, body: await listBeneficialOwners(em, caller.platformId, query) }),
   }),
   defineRoute({
     method: 'get',
@@ -72,11 +73,10 @@ export const beneficialOwnerRoutes = [
     tags,
     params: IdParam('beneficialOwnerId'),
     responses: { 200: { description: 'The beneficial owner', schema: BeneficialOwnerSchema }, 401: errorResponses[401], 404: errorResponses[404] },
-    handler: async ({ em, caller, params }) => {
-      const owner = await em.findOne(BeneficialOwner, { id: params.beneficialOwnerId, platformId: caller.platformId });
-      if (!owner) throw DomainError.notFound('Beneficial owner');
-      return { status: 200, body: beneficialOwnerView(owner) };
-    },
+    handler: async ({ em, caller, params }) => ({
+      status: 200,
+      body: beneficialOwnerView(await findBeneficialOwner(em, caller.platformId, params.beneficialOwnerId)),
+    }),
   }),
   defineRoute({
     method: 'patch',
@@ -89,8 +89,7 @@ export const beneficialOwnerRoutes = [
     body: BeneficialOwnerUpdateSchema,
     // The identity rules and the shares are judged with what is stored, together with the schema's errors.
     check: async ({ em, caller, params, body }) => {
-      const owner = await em.findOne(BeneficialOwner, { id: params.beneficialOwnerId, platformId: caller.platformId });
-      if (!owner) throw DomainError.notFound('Beneficial owner');
+      const owner = await findBeneficialOwner(em, caller.platformId, params.beneficialOwnerId);
       const raw = record(body);
       const info = record(raw.personalInfo);
       return ownerChangeProblems(em, owner, {

@@ -1,7 +1,7 @@
 import { csvFileProblems, MAX_CSV_BYTES, type ParsedCsv } from '../domain/bulk-import';
 import { DomainError, type FieldError } from '../../../domain/errors';
-import { bulkImportJobView, createBulkImportJob, discardBulkImportJob, findBulkImportJob } from '../services/bulk-import';
-import { startBulkCustomerImport } from '../../../temporal/starters/bulk-customer-import';
+import { bulkImportJobView, findBulkImportJob } from '../services/bulk-import';
+import { submitBulkImport } from '../services/bulk-import-submission';
 import type { UploadedFile } from '../../../api/multipart';
 import { defineRoute } from '../../../api/route';
 import { errorResponses, IdParam } from '../../../api/schemas/common';
@@ -45,23 +45,13 @@ export const bulkImportRoutes = [
       401: errorResponses[401],
     },
     handler: async ({ em, caller, file, deps, idempotencyKey }) => {
-      const { job, foundAgain } = await createBulkImportJob(em, {
+      const accepted = await submitBulkImport(em, deps, {
         platformId: caller.platformId,
         environment: caller.environment,
         csv: parsedCsv(file),
         ...(idempotencyKey ? { idempotencyKey } : {}),
       });
-      try {
-        // Found again, its workflow may have started already: the server refuses a second start of the job.
-        await startBulkCustomerImport(deps.temporal, { jobId: job.id, platformId: caller.platformId }, { taskQueue: deps.taskQueue });
-      } catch (err) {
-        // Nothing will process a new job: the upload leaves nothing behind, and the caller may send it again.
-        // A job found again may be importing already; if not, the sweep starts it.
-        if (!foundAgain) await discardBulkImportJob(em.fork(), job.id);
-        throw err;
-      }
-      // A job found again is answered as its first attempt was: accepted, PENDING (GET the job for its progress).
-      return { status: 202, body: { jobId: job.id, status: foundAgain ? 'PENDING' : job.status } };
+      return { status: 202, body: accepted };
     },
   }),
   defineRoute({

@@ -1,6 +1,7 @@
 import { Customer } from '../entities';
+import { announceOpenedAccounts } from '../../ledger';
 import { Platform } from '../../platforms';
-import type { WebhookEvent } from '../../webhooks';
+import { startWebhookDelivery, type WebhookEvent } from '../../webhooks';
 import { currentTerms } from '../domain/agreements';
 import { DomainError } from '../../../domain/errors';
 import { logger } from '../../../logger';
@@ -16,10 +17,8 @@ import {
 } from '../services/customers';
 import { changeWalletTiedContact, walletTiedChangeOf } from '../services/wallet-contact-change';
 import { signedCallOf, SignedRequestChallengeSchema, WalletSignatureHeadersSchema } from '../../../api/wallet-signature';
-import { announceOpenedAccounts } from '../../../temporal/starters/webhook-delivery';
 import { customerView } from '../services/customer-views';
 import { announceReadiness } from './verification-readiness';
-import { startWebhookDelivery } from '../../../temporal/starters/webhook-delivery';
 import type { ApiDeps } from '../../../api/context';
 import { defineRoute } from '../../../api/route';
 import { errorResponses, IdParam } from '../../../api/schemas/common';

@@ -1,8 +1,6 @@
-import { Document } from '../entities';
 import { checkDocumentFile, cleanFileName, MAX_DOCUMENT_BYTES } from '../domain/documents';
 import { DomainError, type FieldError } from '../../../domain/errors';
-import { deleteDocument, replaceDocument, uploadDocument, type StoredFile } from '../services/documents';
-import { listPage } from '../../../services/listing';
+import { deleteDocument, findDocument, listDocuments, replaceDocument, uploadDocument, type StoredFile } from '../services/documents';
 import { documentView } from '../services/verification-views';
 import { announceReadiness } from './verification-readiness';
 import type { UploadedFile } from '../../../api/multipart';
@@ -71,10 +69,7 @@ export const documentRoutes = [
     tags,
     query: DocumentListQuerySchema,
     responses: { 200: { description: 'A page of documents', schema: DocumentListSchema }, 400: errorResponses[400], 401: errorResponses[401] },
-    handler: async ({ em, caller, query }) => {
-      const where = { platformId: caller.platformId, ...(query.documentHolder ? { documentHolder: query.documentHolder } : {}) };
-      return { status: 200, body: await listPage(em, Document, where, query, (rows) => rows.map(documentView)) };
-    },
+    handler: async ({ em, caller, query }) => ({ status: 200, body: await listDocuments(em, caller.platformId, query) }),
   }),
   defineRoute({
     method: 'get',
@@ -85,11 +80,7 @@ export const documentRoutes = [
     tags,
     params: IdParam('documentId'),
     responses: { 200: { description: 'The document', schema: DocumentSchema }, 401: errorResponses[401], 404: errorResponses[404] },
-    handler: async ({ em, caller, params }) => {
-      const doc = await em.findOne(Document, { id: params.documentId, platformId: caller.platformId });
-      if (!doc) throw DomainError.notFound('Document');
-      return { status: 200, body: documentView(doc) };
-    },
+    handler: async ({ em, caller, params }) => ({ status: 200, body: documentView(await findDocument(em, caller.platformId, params.documentId)) }),
   }),
   defineRoute({
     method: 'put',

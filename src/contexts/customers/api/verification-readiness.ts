@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ApiDeps } from '../../../api/context';
 import type { Environment } from '../../platforms';
 import { logger } from '../../../logger';
-import { startWebhookDelivery } from '../../../temporal/starters/webhook-delivery';
+import { startWebhookDelivery } from '../../webhooks';
 import { markReadyForVerification } from '../services/verifications';
 
 /**

@@ -1,11 +1,5 @@
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { Customer, KycLink, Verification } from '../entities';
-import { DomainError } from '../../../domain/errors';
-import { isTerminalKycStatus, SANDBOX_RESOLUTION_DELAY_SECONDS } from '../domain/verification-sandbox';
-import { listPage } from '../../../services/listing';
 import { verificationView } from '../services/verification-views';
-import { verificationIdFor } from '../services/verifications';
-import { submitCustomerVerification } from '../../../temporal/starters/customer-verification';
+import { createKycLink, findVerification, listVerifications, submitVerification } from '../services/verification-requests';
 import { defineRoute } from '../../../api/route';
 import { errorResponses, IdParam } from '../../../api/schemas/common';
 import {
@@ -18,12 +12,6 @@ import {
 } from './verification-schemas';
 
 const tags = ['KYC/KYB Verifications'];
-
-/** The simulated provider's hosted flow; links are single-use and expire. */
-export const KYC_HOSTED_BASE_URL = 'https://kyc.sandbox.payments-service.example/onboard';
-export const KYC_LINK_TTL_MS = 24 * 60 * 60 * 1000;
-
-const alreadyDecided = (reason: string) => DomainError.invalidInput([{ field: 'customerId', constraint: 'notDecided', message: reason }], reason);
 
 export const verificationRoutes = [
   defineRoute({
@@ -43,26 +31,10 @@ export const verificationRoutes = [
       401: errorResponses[401],
       404: { description: 'Customer not found', schema: errorResponses[404].schema },
     },
-    handler: async ({ em, caller, body, deps }) => {
-      const customer = await em.findOne(Customer, { id: body.customerId, platformId: caller.platformId, isDeleted: false });
-      if (!customer) throw DomainError.notFound('Customer');
-      if (isTerminalKycStatus(customer.kycStatus))
-        throw alreadyDecided(`The customer's verification is already ${customer.kycStatus}; it cannot be submitted again`);
-      return {
-        status: 200,
-        body: await submitCustomerVerification(
-          deps.temporal,
-          {
-            verificationId: verificationIdFor(customer.id),
-            platformId: caller.platformId,
-            customerId: customer.id,
-            environment: caller.environment,
-            resolutionDelaySeconds: SANDBOX_RESOLUTION_DELAY_SECONDS,
-          },
-          { taskQueue: deps.taskQueue },
-        ),
-      };
-    },
+    handler: async ({ em, caller, body, deps }) => ({
+      status: 200,
+      body: await submitVerification(em, deps, { platformId: caller.platformId, environment: caller.environment, customerId: body.customerId }),
+    }),
   }),
   defineRoute({
     method: 'get',
@@ -73,14 +45,7 @@ export const verificationRoutes = [
     tags,
     query: VerificationListQuerySchema,
     responses: { 200: { description: 'A page of verifications', schema: VerificationListSchema }, 400: errorResponses[400], 401: errorResponses[401] },
-    handler: async ({ em, caller, query }) => {
-      const where = {
-        platformId: caller.platformId,
-        ...(query.customerId ? { customerId: query.customerId } : {}),
-        ...(query.verificationStatus ? { verificationStatus: query.verificationStatus } : {}),
-      };
-      return { status: 200, body: await listPage(em, Verification, where, query, (rows) => rows.map(verificationView)) };
-    },
+    handler: async ({ em, caller, query }) => ({ status: 200, body: await listVerifications(em, caller.platformId, query) }),
   }),
   defineRoute({
     method: 'get',
@@ -90,11 +55,7 @@ export const verificationRoutes = [
     tags,
     params: IdParam('verificationId'),
     responses: { 200: { description: 'The verification', schema: VerificationSchema }, 401: errorResponses[401], 404: errorResponses[404] },
-    handler: async ({ em, caller, params }) => {
-      const verification = await em.findOne(Verification, { id: params.verificationId, platformId: caller.platformId });
-      if (!verification) throw DomainError.notFound('Verification');
-      return { status: 200, body: verificationView(verification) };
-    },
+    handler: async ({ em, caller, params }) => ({ status: 200, body: verificationView(await findVerification(em, caller.platformId, params.verificationId)) }),
   }),
   defineRoute({
     method: 'post',
@@ -113,40 +74,6 @@ export const verificationRoutes = [
       404: { description: 'Customer not found', schema: errorResponses[404].schema },
       409: { description: "CONFLICT: the customer's contact details (email, phone) are not all VERIFIED yet", schema: errorResponses[400].schema },
     },
-    handler: async ({ em, caller, params, body }) => {
-      const customer = await em.findOne(Customer, { id: params.customerId, platformId: caller.platformId, isDeleted: false });
-      if (!customer) throw DomainError.notFound('Customer');
-      const unverified = Object.entries(customer.contactVerification ?? {})
-        .filter(([, state]) => state !== 'VERIFIED')
-        .map(([channel]) => channel);
-      if (unverified.length > 0) {
-        throw new DomainError('CONFLICT', `Contact verification is not complete (${unverified.join(', ')}); verify it before starting KYC`, {
-          unverifiedChannels: unverified,
-        });
-      }
-      const linkToken = randomBytes(24).toString('base64url');
-      const now = new Date();
-      const expiresAt = new Date(now.getTime() + KYC_LINK_TTL_MS);
-      em.create(KycLink, {
-        id: `KycLink:${randomUUID()}`,
-        platformId: caller.platformId,
-        customerId: customer.id,
-        tokenHash: createHash('sha256').update(linkToken).digest('hex'),
-        redirectUri: body.redirectUri ?? null,
-        expiresAt,
-        usedAt: null,
-        createdAt: now,
-      });
-      await em.flush();
-      return {
-        status: 201,
-        body: {
-          kycUrl: `${KYC_HOSTED_BASE_URL}/${linkToken}`,
-          expiresAt: expiresAt.toISOString(),
-          provider: 'SUMSUB',
-          token: `_act-sbx-${randomBytes(24).toString('base64url')}`,
-        },
-      };
-    },
+    handler: async ({ em, caller, params, body }) => ({ status: 201, body: await createKycLink(em, caller.platformId, params.customerId, body.redirectUri) }),
   }),
 ];

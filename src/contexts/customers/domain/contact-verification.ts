@@ -1,7 +1,7 @@
 import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
 import type { Environment } from '../../platforms';
 import type { ContactVerificationState } from '../entities/Customer';
-import { jurisdictionOf } from '../../../domain/countries';
+import { CONTACT_VERIFICATION_REGIONS, contactRegionOf, contactVerificationRequired } from '../../../domain/provider-regions';
 
 /**
  * Contact verification (spec §1, §7): in regulated regions the payment provider verifies a
@@ -9,31 +9,16 @@ import { jurisdictionOf } from '../../../domain/countries';
  * persistence lives in src/services/contact-verification.ts.
  */
 
+export { CONTACT_VERIFICATION_REGIONS, contactRegionOf, contactVerificationRequired };
+
 export type ContactChannel = 'email' | 'phone';
 export const CONTACT_CHANNELS: readonly ContactChannel[] = ['email', 'phone'];
-
-/** Platform regions whose provider verifies contacts. */
-export const CONTACT_VERIFICATION_REGIONS: readonly string[] = ['EU', 'UK'];
 
 /** The code that is always valid with a sandbox token (no email or SMS is sent there). */
 export const SANDBOX_CONTACT_CODE = '123456';
 export const CONTACT_CODE_TTL_MS = 10 * 60 * 1000;
 /** Wrong attempts a code survives; the last one burns it. */
 export const MAX_CONTACT_CODE_ATTEMPTS = 5;
-
-export function contactVerificationRequired(platformRegion: string): boolean {
-  return CONTACT_VERIFICATION_REGIONS.includes(platformRegion);
-}
-
-/**
- * The region whose provider serves a customer, for contact verification: the customer's own
- * jurisdiction when it has one the service distinguishes (EEA countries and `EU` → EU, GB → UK,
- * US), else its region code as is; customers without a region follow their platform's.
- */
-export function contactRegionOf(platformRegion: string, customerRegionCode: string | null | undefined): string {
-  if (!customerRegionCode) return platformRegion;
-  return jurisdictionOf(customerRegionCode) ?? customerRegionCode;
-}
 
 export interface Contacts {
   email?: string | null;

@@ -1,4 +1,4 @@
-import type { CustomerType, KycStatus } from '../entities/Customer';
+import type { CustomerType, KycStatus } from './customer-status';
 
 /** An accepted agreement, one entry per type (spec §2.7: latest acceptance each). */
 export interface AgreementConsent {

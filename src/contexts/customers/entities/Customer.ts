@@ -1,8 +1,8 @@
 import { Entity, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
+import type { CustomerType, KycStatus } from '../domain/customer-status';
 import type { AgreementConsent } from '../domain/onboarding';
 
-export type CustomerType = 'INDIVIDUAL' | 'BUSINESS';
-export type KycStatus = 'UNVERIFIED' | 'PENDING' | 'APPROVED' | 'REJECTED' | 'HOLD';
+export type { CustomerType, KycStatus };
 export type ContactVerificationStatus = 'PENDING' | 'VERIFIED';
 export interface ContactVerificationState {
   email?: ContactVerificationStatus;

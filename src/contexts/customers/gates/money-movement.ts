@@ -1,5 +1,5 @@
-import type { ExecutionGate } from '../../../domain/execution-gate';
-import { PASS } from '../../../domain/execution-gate';
+import type { ExecutionGate } from '../../../domain/execution-gate-contract';
+import { PASS } from '../../../domain/execution-gate-contract';
 import { assertCustomerMayMoveMoney } from '../services/money-movement-policy';
 
 /** The paying customer may move money (not deleted, verified, terms accepted); its row stays locked until the funds are held (the execution's read locks it, or this gate does). */

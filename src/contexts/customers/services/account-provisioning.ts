@@ -4,7 +4,7 @@ import { Customer } from '../entities';
 import { type InternalAccount, openPlannedAccounts } from '../../ledger';
 import type { Platform } from '../../platforms';
 import { openWalletEmailCredential } from '../../wallet-auth';
-import { customerAccountPlan } from '../domain/customer-accounts';
+import { customerAccountPlan } from './customer-account-plan';
 
 /**
  * Opens the internal accounts a customer should hold and does not yet (customerAccountPlan):
@@ -15,7 +15,7 @@ import { customerAccountPlan } from '../domain/customer-accounts';
  * Idempotent: call it whenever something that affects the plan changes (creation, consent,
  * currencies, approval). Runs in the caller's transaction (or opens one) and locks the
  * customer row, so concurrent calls never open an account twice. Returns the accounts it
- * opened; announce them after commit (announceOpenedAccounts in src/temporal/starters, or
+ * opened; announce them after commit (announceOpenedAccounts in the ledger context, or
  * recordOpenedAccountEvents of the ledger in an activity).
  */
 export async function provisionCustomerAccounts(em: EntityManager, platform: Platform, customer: Customer): Promise<InternalAccount[]> {

@@ -7,6 +7,9 @@ import { DomainError, type FieldError } from '../../../domain/errors';
 import { newId } from '../../../domain/ids';
 import { ownerKycStatus, ownershipExceeds100 } from '../domain/verification-sandbox';
 import { encrypt } from '../../../security/secrets';
+import type { SortOrder } from '../../../domain/pagination';
+import { listPage } from '../../../services/listing';
+import { beneficialOwnerView } from './verification-views';
 
 export interface OwnerPersonalInfoInput extends OwnerPersonalInfo {
   identifier: string;
@@ -157,4 +160,20 @@ export async function updateBeneficialOwner(
     await tx.flush();
     return owner;
   });
+}
+
+/** One of the platform's beneficial owners, or 404. */
+export async function findBeneficialOwner(em: EntityManager, platformId: string, beneficialOwnerId: string): Promise<BeneficialOwner> {
+  const owner = await em.findOne(BeneficialOwner, { id: beneficialOwnerId, platformId });
+  if (!owner) throw DomainError.notFound('Beneficial owner');
+  return owner;
+}
+
+/** GET /beneficial-owners: one business customer's owners, a page at a time. */
+export async function listBeneficialOwners(
+  em: EntityManager,
+  platformId: string,
+  query: { limit: number; cursor?: string; sortOrder?: SortOrder; customerId: string },
+) {
+  return listPage(em, BeneficialOwner, { platformId, customerId: query.customerId }, query, (rows) => rows.map(beneficialOwnerView));
 }

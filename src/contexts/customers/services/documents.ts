@@ -5,6 +5,9 @@ import { BeneficialOwner, Customer, Document, DocumentFile, Verification } from 
 import type { DocumentMimeType, DocumentSide, DocumentType } from '../domain/documents';
 import { DomainError } from '../../../domain/errors';
 import { newId } from '../../../domain/ids';
+import type { SortOrder } from '../../../domain/pagination';
+import { listPage } from '../../../services/listing';
+import { documentView } from './verification-views';
 
 export interface DocumentFields {
   documentType: DocumentType;
@@ -140,4 +143,21 @@ export async function deleteDocument(em: EntityManager, platformId: string, docu
     tx.remove(doc);
     await tx.flush();
   });
+}
+
+/** One of the platform's documents (its metadata), or 404. */
+export async function findDocument(em: EntityManager, platformId: string, documentId: string): Promise<Document> {
+  const doc = await em.findOne(Document, { id: documentId, platformId });
+  if (!doc) throw DomainError.notFound('Document');
+  return doc;
+}
+
+/** GET /documents: the platform's documents (one holder's when named), a page at a time. */
+export async function listDocuments(
+  em: EntityManager,
+  platformId: string,
+  query: { limit: number; cursor?: string; sortOrder?: SortOrder; documentHolder?: string },
+) {
+  const where = { platformId, ...(query.documentHolder ? { documentHolder: query.documentHolder } : {}) };
+  return listPage(em, Document, where, query, (rows) => rows.map(documentView));
 }

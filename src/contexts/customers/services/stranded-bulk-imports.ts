@@ -1,6 +1,6 @@
 import { BulkImportJob } from '../entities';
 import { findOverdue, type StrandedStart } from '../../../temporal/start-stranded';
-import { startBulkCustomerImport } from '../../../temporal/starters/bulk-customer-import';
+import { startBulkCustomerImport } from '../starters/bulk-customer-import';
 
 /**
  * An upload is recorded PENDING first and its workflow started after the commit. If the API dies

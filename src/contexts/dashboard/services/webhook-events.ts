@@ -2,9 +2,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Client } from '@temporalio/client';
 import { decodeCursor, toPage, type Page } from '../../../domain/pagination';
 import { DomainError } from '../../../domain/errors';
-import { startWebhookDelivery } from '../../../temporal/starters/webhook-delivery';
 import type { Caller } from '../../platforms';
-import { WebhookEvent, type WebhookDeliveryState } from '../../webhooks';
+import { startWebhookDelivery, WebhookEvent, type WebhookDeliveryState } from '../../webhooks';
 
 export interface WebhookEventFilter {
   limit: number;

@@ -1,21 +1,18 @@
-import { Platform } from '../../platforms';
 import type { ApiDeps } from '../../../api/context';
 import { defineRoute } from '../../../api/route';
 import { errorResponses, IdParam } from '../../../api/schemas/common';
 import { basePath } from '../../../config';
-import { DomainError } from '../../../domain/errors';
-import { openOwnershipChallenge, submitOwnershipSignature } from '../../../temporal/starters/external-account-verification';
 import {
   deleteExternalAccount,
   findExternalAccount,
   listExternalAccounts,
-  registrationProblems,
+  registrationProblemsOf,
   type NewExternalAccount,
   type Owner,
 } from '../services/external-accounts';
 import { externalAccountView } from '../services/external-account-views';
-import { registerExternalAccount } from '../services/account-registration';
-import { verificationInput } from '../services/verification-input';
+import { registerExternalAccountFor } from '../services/account-registration';
+import { openAccountOwnershipChallenge, submitAccountOwnershipSignature } from '../services/ownership-challenges';
 import {
   ExternalAccountCreateSchema,
   ExternalAccountListQuerySchema,
@@ -26,7 +23,7 @@ import {
   OwnershipVerifyRequestSchema,
   PlatformExternalAccountCreateSchema,
   PlatformExternalAccountListQuerySchema,
-} from './schemas';
+} from '../schemas/external-account-schemas';
 
 const TAGS = ['External Accounts'];
 const AccountIdParams = IdParam('externalAccountId');
@@ -56,8 +53,7 @@ function accountRoutes(owner: Owner) {
       tags: TAGS,
       body: owner === 'CUSTOMER' ? ExternalAccountCreateSchema : PlatformExternalAccountCreateSchema,
       idempotent: true,
-      check: async ({ em, caller, body }) =>
-        registrationProblems(await em.findOneOrFail(Platform, { id: caller.platformId }), body as Partial<NewExternalAccount>),
+      check: async ({ em, caller, body }) => registrationProblemsOf(em, caller.platformId, body as Partial<NewExternalAccount>),
       responses: {
         201: { description: 'Registered', schema: ExternalAccountSchema },
         400: {
@@ -69,11 +65,13 @@ function accountRoutes(owner: Owner) {
         409: conflict('DUPLICATE_EXTERNAL_ACCOUNT: this owner already has this account (details.existingAccountId)'),
       },
       handler: async ({ em, caller, body, deps, idempotencyKey }) => {
-        const platform = await em.findOneOrFail(Platform, { id: caller.platformId });
-        const account = await registerExternalAccount(
-          { em, platform, environment: caller.environment, owner, body: body as NewExternalAccount, ...(idempotencyKey ? { idempotencyKey } : {}) },
-          deps,
-        );
+        const account = await registerExternalAccountFor(em, deps, {
+          platformId: caller.platformId,
+          environment: caller.environment,
+          owner,
+          body: body as NewExternalAccount,
+          ...(idempotencyKey ? { idempotencyKey } : {}),
+        });
         return { status: 201, body: externalAccountView(account) };
       },
     }),
@@ -138,15 +136,11 @@ function accountRoutes(owner: Owner) {
         501: { description: 'NOT_IMPLEMENTED: LIVENESS outside the sandbox (no hosted liveness provider is connected)', schema: errorResponses[400].schema },
       },
       handler: async ({ em, caller, params, body, deps }) => {
-        const account = await findExternalAccount(em, caller.platformId, params.externalAccountId, owner);
-        if (body.method === 'LIVENESS' && account.environment !== 'SANDBOX') {
-          throw new DomainError('NOT_IMPLEMENTED', 'No hosted liveness provider is connected to this installation; use WALLET_SIGNATURE');
-        }
-        const challenge = await openOwnershipChallenge(
-          deps.temporal,
-          verificationInput(account),
-          { method: body.method, livenessLink: livenessLink(deps, account.id) },
-          { taskQueue: deps.taskQueue },
+        const challenge = await openAccountOwnershipChallenge(
+          em,
+          deps,
+          { platformId: caller.platformId, externalAccountId: params.externalAccountId, owner },
+          { method: body.method, livenessLink: (accountId) => livenessLink(deps, accountId) },
         );
         return { status: 201, body: challenge };
       },
@@ -171,8 +165,10 @@ function accountRoutes(owner: Owner) {
         409: conflict('CONFLICT: no WALLET_SIGNATURE challenge is outstanding'),
       },
       handler: async ({ em, caller, params, body, deps }) => {
-        const account = await findExternalAccount(em, caller.platformId, params.externalAccountId, owner);
-        return { status: 200, body: await submitOwnershipSignature(deps.temporal, verificationInput(account), body, { taskQueue: deps.taskQueue }) };
+        return {
+          status: 200,
+          body: await submitAccountOwnershipSignature(em, deps, { platformId: caller.platformId, externalAccountId: params.externalAccountId, owner }, body),
+        };
       },
     }),
   ];

@@ -1,10 +1,7 @@
 import { defineRoute } from '../../../api/route';
 import { errorResponses, IdParam } from '../../../api/schemas/common';
-import { DomainError } from '../../../domain/errors';
-import { completeLiveness } from '../../../temporal/starters/external-account-verification';
-import { ExternalAccount } from '../entities';
-import { verificationInput } from '../services/verification-input';
-import { LivenessOutcomeSchema } from './schemas';
+import { completeSandboxLiveness } from '../services/ownership-challenges';
+import { LivenessOutcomeSchema } from '../schemas/external-account-schemas';
 
 export const sandboxRoutes = [
   defineRoute({
@@ -24,17 +21,7 @@ export const sandboxRoutes = [
       409: { description: 'CONFLICT: no LIVENESS challenge is outstanding', schema: errorResponses[400].schema },
     },
     handler: async ({ em, caller, params, body, deps }) => {
-      const account = await em.findOne(ExternalAccount, { id: params.externalAccountId, platformId: caller.platformId, deletedAt: null });
-      if (!account) throw DomainError.notFound('External account');
-      const challenge = account.ownershipChallenge;
-      if (challenge?.method !== 'LIVENESS' || challenge.state !== 'OPEN')
-        throw new DomainError('CONFLICT', 'No LIVENESS challenge is outstanding for this account');
-      await completeLiveness(
-        deps.temporal,
-        verificationInput(account),
-        { challengeId: challenge.challengeId, passed: body.result === 'PASSED' },
-        { taskQueue: deps.taskQueue },
-      );
+      await completeSandboxLiveness(em, deps, caller.platformId, params.externalAccountId, body.result === 'PASSED');
       return { status: 202 };
     },
   }),

@@ -1,5 +1,5 @@
-import type { ExecutionGate } from '../../../domain/execution-gate';
-import { PASS } from '../../../domain/execution-gate';
+import type { ExecutionGate } from '../../../domain/execution-gate-contract';
+import { PASS } from '../../../domain/execution-gate-contract';
 import { assertExternalAccountUsable } from '../domain/account-usage';
 import { ExternalAccount } from '../entities';
 

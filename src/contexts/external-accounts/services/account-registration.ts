@@ -1,6 +1,8 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Client } from '@temporalio/client';
+import { Platform } from '../../platforms';
 import { logger } from '../../../logger';
-import { startExternalAccountVerification } from '../../../temporal/starters/external-account-verification';
+import { startExternalAccountVerification } from '../starters/external-account-verification';
 import type { ExternalAccount } from '../entities';
 import { createExternalAccount } from './external-accounts';
 import { verificationInput } from './verification-input';
@@ -25,4 +27,15 @@ export async function registerExternalAccount(
     }
   }
   return account;
+}
+
+/** registerExternalAccount for a request that names its platform: the platform's settings read first. */
+export async function registerExternalAccountFor(
+  em: EntityManager,
+  engine: { temporal: Client; taskQueue?: string },
+  registration: Omit<Parameters<typeof createExternalAccount>[1], 'platform'> & { platformId: string },
+): Promise<ExternalAccount> {
+  const { platformId, ...rest } = registration;
+  const platform = await em.findOneOrFail(Platform, { id: platformId });
+  return registerExternalAccount({ em, platform, ...rest }, engine);
 }

@@ -2,7 +2,7 @@ import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ExternalAccount } from '../entities';
 import { Customer } from '../../customers';
-import type { Platform, Environment } from '../../platforms';
+import { Platform, type Environment } from '../../platforms';
 import { DomainError, type FieldError } from '../../../domain/errors';
 import { derivedId, newId } from '../../../domain/ids';
 import { findCurrency } from '../../../domain/currencies';
@@ -29,6 +29,11 @@ export interface NewExternalAccount {
 }
 
 /** Problems only stored data or the platform's rules reveal, reported with the schema's. */
+/** The field problems of a registration by the platform (registrationProblems), its settings read first. */
+export async function registrationProblemsOf(em: EntityManager, platformId: string, body: Partial<NewExternalAccount>): Promise<FieldError[]> {
+  return registrationProblems(await em.findOneOrFail(Platform, { id: platformId }), body);
+}
+
 export function registrationProblems(platform: Platform, body: Partial<NewExternalAccount>): FieldError[] {
   const problems: FieldError[] = [];
   const info = body.accountInfo;

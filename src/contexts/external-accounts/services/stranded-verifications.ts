@@ -1,7 +1,7 @@
 import { ExternalAccount } from '../entities';
 import { SANDBOX_NAME_CHECK_SECONDS } from '../domain/registration';
 import { ofScopedPlatform, type StrandedStart } from '../../../temporal/start-stranded';
-import { startExternalAccountVerification } from '../../../temporal/starters/external-account-verification';
+import { startExternalAccountVerification } from '../starters/external-account-verification';
 import { verificationInput } from './verification-input';
 
 /**

@@ -1,5 +1,5 @@
 import { DomainError } from '../../../domain/errors';
-import { isUmaAddress } from '../../customers';
+import { isUmaAddress } from '../../../domain/identifiers/uma';
 
 export const INVITATION_STATUSES = ['PENDING', 'CLAIMED', 'EXPIRED', 'CANCELLED'] as const;
 export type InvitationStatus = (typeof INVITATION_STATUSES)[number];

@@ -1,9 +1,12 @@
 import { currencyView } from '../../../domain/currencies';
 import { effectiveStatus } from '../domain/invitation-rules';
+import type { InvitationView } from '../domain/uma-invitation';
 import type { Invitation } from '../entities';
 
+export type { InvitationView };
+
 /** The reference's UmaInvitation; amounts are int64 minor units (exact below 2^53, as MAX_AMOUNT is). */
-export function invitationView(inv: Invitation, now = new Date()) {
+export function invitationView(inv: Invitation, now = new Date()): InvitationView {
   return {
     code: inv.code,
     url: inv.url,
@@ -17,5 +20,3 @@ export function invitationView(inv: Invitation, now = new Date()) {
     ...(inv.claimedAt ? { claimedAt: inv.claimedAt.toISOString() } : {}),
   };
 }
-
-export type InvitationView = ReturnType<typeof invitationView>;

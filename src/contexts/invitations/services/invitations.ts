@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import type { InvitationLifecycleInput } from '../../../../workflows/invitations/definitions';
 import { DomainError, type FieldError } from '../../../domain/errors';
 import { logger } from '../../../logger';
-import { cancelThroughWorkflow, claimThroughWorkflow, startInvitationLifecycle } from '../../../temporal/starters/invitation-lifecycle';
+import { cancelThroughWorkflow, claimThroughWorkflow, startInvitationLifecycle } from '../starters/invitation-lifecycle';
 import { Customer, isUmaAddress } from '../../customers';
 import { type Environment, Platform, isOnOwnUmaDomain } from '../../platforms';
 import { assertCancellable, assertClaimable, invitationUrl } from '../domain/invitation-rules';

@@ -1,6 +1,6 @@
 import { Invitation } from '../entities';
 import { findOverdue, type StrandedStart } from '../../../temporal/start-stranded';
-import { startInvitationLifecycle } from '../../../temporal/starters/invitation-lifecycle';
+import { startInvitationLifecycle } from '../starters/invitation-lifecycle';
 
 /**
  * An invitation is stored first and its lifecycle workflow started after the commit. If the

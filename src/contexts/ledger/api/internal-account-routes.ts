@@ -1,6 +1,4 @@
-import { InternalAccount } from '../entities';
-import { internalAccountViews } from '../services/internal-account-views';
-import { listPage } from '../../../services/listing';
+import { listCustomerInternalAccounts, listPlatformInternalAccounts } from '../services/internal-account-views';
 import { defineRoute } from '../../../api/route';
 import {
   InternalAccountListQuerySchema,
@@ -11,7 +9,7 @@ import {
 import { errorResponses, IdParam } from '../../../api/schemas/common';
 import { InternalAccountSchema } from '../schemas/internal-account-schemas';
 import { reissueFundingInstructions } from '../services/funding-instructions';
-import { startWebhookDelivery } from '../../../temporal/starters/webhook-delivery';
+import { startWebhookDelivery } from '../../webhooks';
 import { logger } from '../../../logger';
 
 export const internalAccountRoutes = [
@@ -28,15 +26,7 @@ export const internalAccountRoutes = [
       400: errorResponses[400],
       401: errorResponses[401],
     },
-    handler: async ({ em, caller, query }) => {
-      const where = {
-        platformId: caller.platformId,
-        customerId: query.customerId ?? { $ne: null },
-        ...(query.currency ? { currency: query.currency } : {}),
-        ...(query.type ? { type: query.type } : {}),
-      };
-      return { status: 200, body: await listPage(em, InternalAccount, where, query, (rows) => internalAccountViews(em, rows)) };
-    },
+    handler: async ({ em, caller, query }) => ({ status: 200, body: await listCustomerInternalAccounts(em, caller.platformId, query) }),
   }),
   defineRoute({
     method: 'get',
@@ -51,19 +41,7 @@ export const internalAccountRoutes = [
       400: errorResponses[400],
       401: errorResponses[401],
     },
-    handler: async ({ em, caller, query }) => {
-      const accounts = await em.find(
-        InternalAccount,
-        {
-          platformId: caller.platformId,
-          customerId: null,
-          ...(query.currency ? { currency: query.currency } : {}),
-          ...(query.type ? { type: query.type } : {}),
-        },
-        { orderBy: { createdAt: 'asc', id: 'asc' } },
-      );
-      return { status: 200, body: { data: await internalAccountViews(em, accounts) } };
-    },
+    handler: async ({ em, caller, query }) => ({ status: 200, body: { data: await listPlatformInternalAccounts(em, caller.platformId, query) } }),
   }),
   defineRoute({
     method: 'post',

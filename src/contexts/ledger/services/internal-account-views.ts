@@ -1,6 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { createHash } from 'node:crypto';
-import { LedgerAccount, type InternalAccount } from '../entities';
+import { InternalAccount, LedgerAccount } from '../entities';
+import type { InternalAccountType } from '../entities/InternalAccount';
+import type { SortOrder } from '../../../domain/pagination';
+import { listPage } from '../../../services/listing';
 import { currency as currencyOf, currencyView } from '../../../domain/currencies';
 import { totalBalance } from '../domain/ledger';
 import { DEFAULT_DEPOSIT_NETWORK, type DepositNetwork } from '../../../domain/deposit-networks';
@@ -127,4 +130,45 @@ export async function internalAccountViews(em: EntityManager, accounts: Internal
   const ledgers = await em.find(LedgerAccount, { id: { $in: accounts.map((a) => a.id) } }, { refresh: true });
   const byId = new Map(ledgers.map((l) => [l.id, l]));
   return accounts.map((a) => internalAccountView(a, byId.get(a.id)!));
+}
+
+/** GET /customers/internal-accounts: customers' accounts (one customer's when named), newest first, a page at a time. */
+export async function listCustomerInternalAccounts(
+  em: EntityManager,
+  platformId: string,
+  query: {
+    limit: number;
+    cursor?: string | undefined;
+    sortOrder?: SortOrder | undefined;
+    customerId?: string | undefined;
+    currency?: string | undefined;
+    type?: InternalAccountType | undefined;
+  },
+) {
+  const where = {
+    platformId,
+    customerId: query.customerId ?? { $ne: null },
+    ...(query.currency ? { currency: query.currency } : {}),
+    ...(query.type ? { type: query.type } : {}),
+  };
+  return listPage(em, InternalAccount, where, query, (rows) => internalAccountViews(em, rows));
+}
+
+/** GET /platform/internal-accounts: the platform's own accounts, oldest first (not paginated). */
+export async function listPlatformInternalAccounts(
+  em: EntityManager,
+  platformId: string,
+  filter: { currency?: string | undefined; type?: InternalAccountType | undefined },
+) {
+  const accounts = await em.find(
+    InternalAccount,
+    {
+      platformId,
+      customerId: null,
+      ...(filter.currency ? { currency: filter.currency } : {}),
+      ...(filter.type ? { type: filter.type } : {}),
+    },
+    { orderBy: { createdAt: 'asc', id: 'asc' } },
+  );
+  return internalAccountViews(em, accounts);
 }

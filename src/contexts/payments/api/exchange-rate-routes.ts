@@ -1,7 +1,6 @@
 import { defineRoute } from '../../../api/route';
 import { errorResponses } from '../../../api/schemas/common';
-import { Platform } from '../../platforms';
-import { DEFAULT_SENDING_AMOUNT, listExchangeRates } from '../services/exchange-rates';
+import { platformExchangeRates } from '../services/exchange-rates';
 import { ExchangeRateListSchema, ExchangeRateQuerySchema } from './exchange-rate-schemas';
 
 export const exchangeRateRoutes = [
@@ -18,15 +17,6 @@ export const exchangeRateRoutes = [
       400: errorResponses[400],
       401: errorResponses[401],
     },
-    handler: async ({ em, caller, query }) => {
-      const platform = await em.findOneOrFail(Platform, { id: caller.platformId });
-      const data = listExchangeRates({
-        feeConfigs: platform.feeConfigs,
-        sourceCurrency: query.sourceCurrency,
-        destinationCurrencies: query.destinationCurrency,
-        sendingAmount: query.sendingAmount === undefined ? DEFAULT_SENDING_AMOUNT : BigInt(query.sendingAmount),
-      });
-      return { status: 200, body: { data } };
-    },
+    handler: async ({ em, caller, query }) => ({ status: 200, body: { data: await platformExchangeRates(em, caller.platformId, query) } }),
   }),
 ];

@@ -1,18 +1,7 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
-import { Platform } from '../../platforms';
-import { InternalAccount } from '../../ledger';
 import { defineRoute } from '../../../api/route';
 import { errorResponses, IdParam } from '../../../api/schemas/common';
-import { DomainError, type FieldError } from '../../../domain/errors';
-import {
-  checkWithdrawalAddress,
-  estimateWithdrawalFee,
-  isWithdrawalNetwork,
-  WITHDRAWAL_CURRENCIES,
-  withdrawalPairProblems,
-  type WithdrawalNetwork,
-} from '../domain/pricing/withdrawal-fees';
-import { lookupExternalAccount, lookupUmaAddress } from '../services/lookups';
+import { estimateWithdrawalFee, type WithdrawalNetwork } from '../domain/pricing/withdrawal-fees';
+import { lookupPlatformExternalAccount, lookupPlatformUmaAddress, withdrawalProblems } from '../services/lookups';
 import {
   EstimateCryptoWithdrawalFeeRequestSchema,
   EstimateCryptoWithdrawalFeeSchema,
@@ -24,32 +13,6 @@ import {
 
 const TAGS = ['Cross-Currency Transfers'];
 const bad = (description: string) => ({ description, schema: errorResponses[400].schema });
-
-/**
- * The withdrawal's stored-data checks: the account (another platform's or an unknown one is
- * `404`) must be ACTIVE and hold the currency; the network must carry the currency, and the
- * address must be of the network's form. Only values of the right type are judged here.
- */
-async function withdrawalProblems(em: EntityManager, platformId: string, raw: unknown): Promise<FieldError[]> {
-  const body = (raw && typeof raw === 'object' ? raw : {}) as Record<string, unknown>;
-  const errors: FieldError[] = [];
-  const currency = typeof body.currency === 'string' && WITHDRAWAL_CURRENCIES.includes(body.currency) ? body.currency : undefined;
-  const network = typeof body.cryptoNetwork === 'string' && isWithdrawalNetwork(body.cryptoNetwork) ? body.cryptoNetwork : undefined;
-  if (typeof body.internalAccountId === 'string' && body.internalAccountId.length > 0) {
-    const account = await em.findOne(InternalAccount, { id: body.internalAccountId, platformId });
-    if (!account) throw DomainError.notFound('Internal account');
-    if (account.status !== 'ACTIVE') errors.push({ field: 'internalAccountId', constraint: 'active', message: `the account is ${account.status}` });
-    if (currency && account.currency !== currency)
-      errors.push({ field: 'currency', constraint: 'matchesAccount', message: `the account holds ${account.currency}`, hint: { enum: [account.currency] } });
-  }
-  const pair = currency && network ? withdrawalPairProblems(currency, network) : [];
-  errors.push(...pair);
-  if (network && pair.length === 0 && typeof body.destinationAddress === 'string' && body.destinationAddress.length > 0) {
-    const address = checkWithdrawalAddress(network, body.destinationAddress);
-    if (!address.valid) errors.push({ field: 'destinationAddress', constraint: 'format', message: `not a ${network} address: ${address.reason}` });
-  }
-  return errors;
-}
 
 export const lookupRoutes = [
   defineRoute({
@@ -67,10 +30,10 @@ export const lookupRoutes = [
       401: errorResponses[401],
       404: { description: 'NOT_FOUND: no such live external account on this platform', schema: errorResponses[404].schema },
     },
-    handler: async ({ em, caller, params, query }) => {
-      const platform = await em.findOneOrFail(Platform, { id: caller.platformId });
-      return { status: 200, body: await lookupExternalAccount(em, { platform, accountId: params.accountId, sender: query }) };
-    },
+    handler: async ({ em, caller, params, query }) => ({
+      status: 200,
+      body: await lookupPlatformExternalAccount(em, caller.platformId, params.accountId, query),
+    }),
   }),
   defineRoute({
     method: 'get',
@@ -87,10 +50,10 @@ export const lookupRoutes = [
       401: errorResponses[401],
       404: { description: 'UMA_NOT_FOUND: well-formed, but no live customer of this platform has it', schema: errorResponses[404].schema },
     },
-    handler: async ({ em, caller, params, query }) => {
-      const platform = await em.findOneOrFail(Platform, { id: caller.platformId });
-      return { status: 200, body: await lookupUmaAddress(em, { platform, receiverUmaAddress: params.receiverUmaAddress, sender: query }) };
-    },
+    handler: async ({ em, caller, params, query }) => ({
+      status: 200,
+      body: await lookupPlatformUmaAddress(em, caller.platformId, params.receiverUmaAddress, query),
+    }),
   }),
   defineRoute({
     method: 'post',

@@ -1,18 +1,9 @@
 import { z } from '../../../api/openapi-registry';
 import { defineRoute } from '../../../api/route';
 import { errorResponses, IdParam } from '../../../api/schemas/common';
-import { DomainError } from '../../../domain/errors';
-import { domainErrorFrom } from '../../../temporal/failures';
-import { decideHold } from '../../../temporal/starters/quote';
-import { authorizeChallenge, resendChallenge } from '../../../temporal/starters/sca-challenge';
-import { requireScaSession, SCA_AUTHORIZATION_GATE } from '../../sca';
-import { Quote } from '../entities';
-import { isPending, type QuoteChallenge } from '../domain/quote-challenge';
-import { challengeWorkflowInput } from '../services/quote-workflow-input';
+import { authorizeQuoteChallenge, resendQuoteChallenge } from '../services/quote-challenges';
 import { quoteView } from '../services/quotes';
-import { QuoteSchema } from './quote-schemas';
-import { startChallengeWorkflow } from '../services/quote-execute';
-import { assertScaCustomer, findQuote } from './quote-routes';
+import { QuoteSchema } from '../schemas/quote-schemas';
 
 const TAGS = ['Strong Customer Authentication'];
 
@@ -29,12 +20,6 @@ export const ScaAuthorizationSchema = z
   })
   .strict()
   .openapi('ScaAuthorization');
-
-/** The quote's pending challenge, or 409 (none: authorized, lapsed, or the quote never needed one). */
-function pendingChallenge(q: Quote): QuoteChallenge {
-  if (q.status !== 'PENDING_AUTHORIZATION' || !isPending(q.scaChallenge)) throw new DomainError('CONFLICT', 'The quote has no pending challenge to authorize');
-  return q.scaChallenge;
-}
 
 export const quoteAuthorizationRoutes = [
   defineRoute({
@@ -68,24 +53,7 @@ export const quoteAuthorizationRoutes = [
       },
     },
     handler: async ({ em, caller, params, body, deps }) => {
-      const q = await findQuote(em, caller.platformId, params.quoteId);
-      await assertScaCustomer(em, q);
-      const challenge = pendingChallenge(q);
-      // The customer authorizes from a logged-in app: no live SCA login, no authorization.
-      await requireScaSession(em, { platformId: q.platformId, customerId: q.customerId! });
-      const answer = await authorizeChallenge(deps.temporal, challengeWorkflowInput(q, challenge), body, { taskQueue: deps.taskQueue });
-      if (answer.next) {
-        const now = await em.fork().findOneOrFail(Quote, { id: q.id });
-        if (now.scaChallenge?.id === answer.next.challengeId) await startChallengeWorkflow(deps, now, now.scaChallenge);
-      } else if (challenge.kind === 'HELD_EXECUTION') {
-        // The challenge's workflow signals the release (durable); this waits for it, to answer the quote as it left it.
-        try {
-          await decideHold(deps.temporal, q.transactionId, { gate: SCA_AUTHORIZATION_GATE, decision: 'APPROVE', decisionId: challenge.id });
-        } catch (err) {
-          if (domainErrorFrom(err)?.code !== 'CONFLICT') throw err;
-        }
-      }
-      return { status: 200 as const, body: quoteView(await em.fork().findOneOrFail(Quote, { id: q.id })) };
+      return { status: 200 as const, body: quoteView(await authorizeQuoteChallenge(em, deps, caller.platformId, params.quoteId, body)) };
     },
   }),
   defineRoute({
@@ -108,9 +76,7 @@ export const quoteAuthorizationRoutes = [
       429: { description: 'RATE_LIMITED: the code was re-sent too often', schema: errorResponses[400].schema },
     },
     handler: async ({ em, caller, params, deps }) => {
-      const q = await findQuote(em, caller.platformId, params.quoteId);
-      await assertScaCustomer(em, q);
-      await resendChallenge(deps.temporal, challengeWorkflowInput(q, pendingChallenge(q)), { taskQueue: deps.taskQueue });
+      await resendQuoteChallenge(em, deps, caller.platformId, params.quoteId);
       return { status: 204 as const };
     },
   }),

@@ -1,39 +1,13 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
-import { Platform } from '../../platforms';
-import { Quote, Transaction } from '../entities';
-import { transactionViews } from '../services/transaction-views';
 import { defineRoute } from '../../../api/route';
 import { errorResponses, IdParam, moneyMovementRefusals } from '../../../api/schemas/common';
-import { DomainError } from '../../../domain/errors';
-import { logger } from '../../../logger';
 import { executionRequestKey } from '../domain/execution-attempts';
-import { startQuote } from '../../../temporal/starters/quote';
-import { workflowInput } from '../services/quote-workflow-input';
-import { createQuote, quoteIds, quoteView, readQuoteRequestRows, type QuoteRequest } from '../services/quotes';
+import { quoteView, type QuoteRequest } from '../services/quotes';
 import { signedCallOf, SignedRequestChallengeSchema, WalletSignatureHeadersSchema } from '../../../api/wallet-signature';
-import { executedQuoteView, executeQuoteCreatedForRequest, executeQuoteForRequest, issueChallenge } from '../services/quote-execute';
-import { QuoteRequestSchema, QuoteSchema } from './quote-schemas';
-import { loadScaCustomer } from '../../sca';
+import { executedQuoteView, executeQuoteForRequest } from '../services/quote-execute';
+import { createQuoteForRequest, findQuote } from '../services/quote-requests';
+import { QuoteRequestSchema, QuoteSchema } from '../schemas/quote-schemas';
 
 const TAGS = ['Cross-Currency Transfers'];
-
-/** A quote of the caller's platform, or 404 QUOTE_NOT_FOUND. */
-export async function findQuote(em: EntityManager, platformId: string, quoteId: string): Promise<Quote> {
-  const q = await em.findOne(Quote, { id: quoteId, platformId });
-  if (!q) throw DomainError.notFound('Quote');
-  return q;
-}
-
-/** The transaction as it is now, read afresh (the payment's workflow may have moved it on). */
-export async function currentTransactionView(em: EntityManager, transactionId: string) {
-  return (await transactionViews(em, [await em.fork().findOneOrFail(Transaction, { id: transactionId })]))[0];
-}
-
-/** 409 CONFLICT unless the quote's customer is one of an SCA region (404 if it is gone). */
-export async function assertScaCustomer(em: EntityManager, q: Quote): Promise<void> {
-  if (!q.customerId) throw new DomainError('CONFLICT', "Strong Customer Authentication is not required: the quote is the platform's own");
-  await loadScaCustomer(em, q.platformId, q.customerId);
-}
 
 export const quoteRoutes = [
   defineRoute({
@@ -63,37 +37,14 @@ export const quoteRoutes = [
       409: { description: 'BANK_ACCOUNT_VALIDATION_PENDING: the destination is still being validated', schema: errorResponses[400].schema },
     },
     handler: async ({ em, caller, body, deps, idempotencyKey }) => {
-      // One statement reads what the request names; the checks find it in memory.
-      const platform =
-        (await readQuoteRequestRows(
-          em,
-          caller.platformId,
-          body as QuoteRequest,
-          idempotencyKey ? quoteIds(caller.platformId, idempotencyKey).quoteId : null,
-        )) ?? (await em.findOneOrFail(Platform, { id: caller.platformId }));
-      const q = await createQuote(em, {
-        platform,
+      const { quote, awaitingAuthorization } = await createQuoteForRequest(em, deps, {
+        platformId: caller.platformId,
         environment: caller.environment,
         request: body as QuoteRequest,
         ...(idempotencyKey ? { idempotencyKey } : {}),
       });
-      if (body.immediatelyExecute) {
-        await executeQuoteCreatedForRequest(em, deps, { quote: q, requestKey: executionRequestKey(idempotencyKey) });
-      } else {
-        try {
-          await startQuote(deps.temporal, workflowInput(q), { taskQueue: deps.taskQueue });
-        } catch (err) {
-          // Recorded already; executing it starts its workflow, and an unexecuted one simply cannot be executed after expiresAt.
-          logger.error({ err, quoteId: q.id }, 'could not start the quote workflow');
-        }
-      }
       // SCA: a real-time quote of a customer of an SCA region is answered 202 with its challenge and without payment instructions.
-      if (q.status === 'PENDING_AUTHORIZATION') {
-        await issueChallenge(em, deps, q, 'QUOTE_FUNDING');
-        return { status: 202, body: quoteView(await em.fork().findOneOrFail(Quote, { id: q.id })) };
-      }
-      // Read again: an immediate execution has moved it on.
-      return { status: 201, body: quoteView(body.immediatelyExecute ? await em.fork().findOneOrFail(Quote, { id: q.id }) : q) };
+      return { status: awaitingAuthorization ? 202 : 201, body: quoteView(quote) };
     },
   }),
   defineRoute({

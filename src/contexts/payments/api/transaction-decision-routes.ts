@@ -1,11 +1,9 @@
 import { defineRoute } from '../../../api/route';
 import { errorResponses, IdParam } from '../../../api/schemas/common';
 import { z } from '../../../api/openapi-registry';
-import { decidePendingTransaction } from '../services/transaction-decisions';
-import { Transaction } from '../entities';
-import { answerHold } from '../services/quote-execute';
-import { currentTransactionView } from './quote-routes';
-import { TransactionSchema } from './schemas';
+import { decideTransactionForPlatform } from '../services/transaction-decisions';
+import { currentTransactionView } from '../services/transaction-views';
+import { TransactionSchema } from '../schemas/transaction-schemas';
 
 const ApprovePaymentRequestSchema = z
   .object({
@@ -57,16 +55,14 @@ export const transactionDecisionRoutes = [
     idempotent: true,
     responses: decisionResponses('Approved'),
     handler: async ({ em, caller, params, body, deps, idempotencyKey }) => {
-      const id = await decidePendingTransaction(
-        { em, temporal: deps.temporal, taskQueue: deps.taskQueue, deciders: deps.transactionDeciders ?? [] },
+      const id = await decideTransactionForPlatform(
+        em,
+        deps,
         caller.platformId,
         params.transactionId,
         { decision: 'approve', body: body.receiverCustomerInfo ? { receiverCustomerInfo: body.receiverCustomerInfo } : {} },
         idempotencyKey,
       );
-      // An approved payment a later gate holds for its customer's SCA proof: the customer's challenge is issued now.
-      const quoteId = (await em.fork().findOneOrFail(Transaction, { id })).quoteId;
-      if (quoteId) await answerHold(em, deps, quoteId);
       return { status: 200, body: await currentTransactionView(em, id) };
     },
   }),
@@ -84,8 +80,9 @@ export const transactionDecisionRoutes = [
     idempotent: true,
     responses: decisionResponses('Rejected'),
     handler: async ({ em, caller, params, body, deps, idempotencyKey }) => {
-      const id = await decidePendingTransaction(
-        { em, temporal: deps.temporal, taskQueue: deps.taskQueue, deciders: deps.transactionDeciders ?? [] },
+      const id = await decideTransactionForPlatform(
+        em,
+        deps,
         caller.platformId,
         params.transactionId,
         { decision: 'reject', body: body.reason ? { reason: body.reason } : {} },

@@ -1,15 +1,10 @@
-import { Transaction } from '../entities/index';
-import { DomainError } from '../../../domain/errors';
 import { transactionViews } from '../services/transaction-views';
-import { listTransactions } from '../services/transactions';
+import { cancelTransaction, findTransactionView, listTransactions } from '../services/transactions';
 import { defineRoute } from '../../../api/route';
 import { errorResponses, IdParam } from '../../../api/schemas/common';
-import { TransactionListQuerySchema, TransactionListSchema, TransactionOrCardSchema, TransactionSchema } from './schemas';
+import { TransactionListQuerySchema, TransactionListSchema, TransactionOrCardSchema, TransactionSchema } from '../schemas/transaction-schemas';
 import { z } from '../../../api/openapi-registry';
-import { cancelPayout } from '../../../temporal/starters/quote';
 import { confirmReceiptDelivery } from '../services/outgoing-payments';
-import { currentTransactionView } from './quote-routes';
-import { findCardTransactionView } from '../../cards';
 
 export const transactionRoutes = [
   defineRoute({
@@ -35,16 +30,7 @@ export const transactionRoutes = [
       401: errorResponses[401],
       404: errorResponses[404],
     },
-    handler: async ({ em, caller, params }) => {
-      if (params.transactionId.startsWith('CardTransaction:')) {
-        const card = await findCardTransactionView(em, caller.platformId, params.transactionId);
-        if (!card) throw DomainError.notFound('Transaction');
-        return { status: 200, body: card };
-      }
-      const tx = await em.findOne(Transaction, { id: params.transactionId, platformId: caller.platformId });
-      if (!tx) throw DomainError.notFound('Transaction');
-      return { status: 200, body: (await transactionViews(em, [tx]))[0] };
-    },
+    handler: async ({ em, caller, params }) => ({ status: 200, body: await findTransactionView(em, caller.platformId, params.transactionId) }),
   }),
   defineRoute({
     method: 'post',
@@ -66,22 +52,13 @@ export const transactionRoutes = [
       404: errorResponses[404],
       409: { description: 'TRANSACTION_NOT_CANCELLABLE: settled already, or not a bank-rail transfer or pull', schema: errorResponses[400].schema },
     },
-    handler: async ({ em, caller, params, body, deps, idempotencyKey }) => {
-      const tx = await em.findOne(Transaction, { id: params.transactionId, platformId: caller.platformId });
-      if (!tx) throw DomainError.notFound('Transaction');
-      // A bank transfer out, or a pull from the customer's bank (ACH pull). Whether the bank has
-      // answered is the workflow's to say, not this read's: a retry of a cancel that succeeded
-      // finds the payment FAILED here and is still answered by its update id.
-      const pull = String(tx.source.accountId ?? '').startsWith('ExternalAccount:');
-      if (!(pull || (tx.type === 'OUTGOING' && CANCELLABLE_RAILS.has(tx.paymentRail ?? '')))) {
-        throw new DomainError(
-          'TRANSACTION_NOT_CANCELLABLE',
-          `Only a PROCESSING pull, or outgoing transfer on ${[...CANCELLABLE_RAILS].join(', ')}, can be cancelled`,
-        );
-      }
-      await cancelPayout(deps.temporal, tx.id, { ...(body.reason ? { reason: body.reason } : {}), ...(idempotencyKey ? { requestKey: idempotencyKey } : {}) });
-      return { status: 200 as const, body: await currentTransactionView(em, tx.id) };
-    },
+    handler: async ({ em, caller, params, body, deps, idempotencyKey }) => ({
+      status: 200 as const,
+      body: await cancelTransaction(em, deps.temporal, caller.platformId, params.transactionId, {
+        ...(body.reason ? { reason: body.reason } : {}),
+        ...(idempotencyKey ? { requestKey: idempotencyKey } : {}),
+      }),
+    }),
   }),
   defineRoute({
     method: 'post',
@@ -111,6 +88,3 @@ export const transactionRoutes = [
     },
   }),
 ];
-
-/** Bank rails whose transfers a bank can still recall before settlement. */
-const CANCELLABLE_RAILS = new Set(['ACH', 'WIRE', 'SWIFT']);

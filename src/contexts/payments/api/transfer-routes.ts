@@ -1,9 +1,9 @@
 import { defineRoute, type HandlerContext } from '../../../api/route';
 import { errorResponses, moneyMovementRefusals } from '../../../api/schemas/common';
 import { sameCurrencyTransfer, transferInOf, transferOutOf, type SameCurrencyTransfer } from '../services/same-currency-transfers';
-import { currentTransactionView } from './quote-routes';
-import { TransactionSchema } from './schemas';
-import { TransferInRequestSchema, TransferOutRequestSchema } from './transfer-schemas';
+import { currentTransactionView } from '../services/transaction-views';
+import { TransactionSchema } from '../schemas/transaction-schemas';
+import { TransferInRequestSchema, TransferOutRequestSchema } from '../schemas/transfer-schemas';
 
 /** The platform's transfer: answered with its transaction as it is now. */
 async function platformTransfer(

@@ -1,5 +1,5 @@
-import type { TransactionDecider } from '../../../domain/transaction-decision';
-import { decideIncomingPayment } from '../../../temporal/starters/incoming-payment';
+import type { TransactionDecider } from '../../../domain/transaction-decider-contract';
+import { decideIncomingPayment } from '../starters/incoming-payment';
 import { Transaction } from '../entities';
 
 /**

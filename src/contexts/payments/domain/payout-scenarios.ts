@@ -1,4 +1,4 @@
-import { scenarioSuffix } from '../../external-accounts';
+import { scenarioSuffix } from '../../../domain/sandbox-scenarios';
 
 /**
  * What the simulated rail does with a payout (spec §8, "account as payout destination of a

@@ -1,4 +1,4 @@
-import { scenarioSuffix } from '../../external-accounts';
+import { scenarioSuffix } from '../../../domain/sandbox-scenarios';
 
 /**
  * What the simulated bank does when the service pulls money from a customer's external account

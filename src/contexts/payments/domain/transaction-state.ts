@@ -32,3 +32,15 @@ export function incomingPaymentEventType(status: TransactionStatus): string | nu
   if (status === 'REJECTED') return 'INCOMING_PAYMENT.FAILED';
   return status === 'COMPLETED' || status === 'FAILED' || status === 'PENDING' ? `INCOMING_PAYMENT.${status}` : null;
 }
+
+/** Bank rails whose transfers a bank can still recall before settlement. */
+export const CANCELLABLE_RAILS: ReadonlySet<string> = new Set(['ACH', 'WIRE', 'SWIFT']);
+
+/**
+ * Whether a cancellation may be asked of a transaction: a bank transfer out, or a pull from the
+ * customer's bank (ACH pull). Whether the bank has answered is the workflow's to say, not this rule's.
+ */
+export function mayAskToCancel(t: { type: TransactionType; paymentRail?: string | null; sourceAccountId: string }): boolean {
+  const pull = t.sourceAccountId.startsWith('ExternalAccount:');
+  return pull || (t.type === 'OUTGOING' && CANCELLABLE_RAILS.has(t.paymentRail ?? ''));
+}

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { findCardTransactionView } from '../../cards';
 import { DomainError } from '../../../domain/errors';
-import type { TransactionListQuery } from '../api/schemas';
+import type { TransactionListQuery } from '../schemas/transaction-schemas';
 import { Quote, Transaction } from '../entities/index';
 import { quoteView } from './quotes';
 import { transactionViews } from './transaction-views';

@@ -1,4 +1,5 @@
-import type { FeeConfig } from '../../platforms';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { Platform, type FeeConfig } from '../../platforms';
 import { currency, currencyView } from '../../../domain/currencies';
 import { corridorTerms, destinationRail } from '../domain/pricing/corridors';
 import { platformFeeFor } from '../domain/pricing/platform-fees';
@@ -56,4 +57,19 @@ export function listExchangeRates(filter: ExchangeRateFilter) {
         };
       }),
   );
+}
+
+/** GET /exchange-rates: the corridors the filters select, with the platform's fees (its settings read first). */
+export async function platformExchangeRates(
+  em: EntityManager,
+  platformId: string,
+  query: { sourceCurrency?: string | undefined; destinationCurrency?: readonly string[] | undefined; sendingAmount?: string | number | bigint | undefined },
+) {
+  const platform = await em.findOneOrFail(Platform, { id: platformId });
+  return listExchangeRates({
+    feeConfigs: platform.feeConfigs,
+    sourceCurrency: query.sourceCurrency,
+    destinationCurrencies: query.destinationCurrency,
+    sendingAmount: query.sendingAmount === undefined ? DEFAULT_SENDING_AMOUNT : BigInt(query.sendingAmount),
+  });
 }

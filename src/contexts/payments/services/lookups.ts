@@ -3,7 +3,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { newId } from '../../../domain/ids';
 import { Customer, isUmaAddress } from '../../customers';
 import { ExternalAccount } from '../../external-accounts';
-import { isActiveFeeConfig, type Platform } from '../../platforms';
+import { InternalAccount } from '../../ledger';
+import { isActiveFeeConfig, Platform } from '../../platforms';
 import { currency, currencyView } from '../../../domain/currencies';
 import { DomainError, type FieldError } from '../../../domain/errors';
 import { Lookup } from '../entities';
@@ -11,6 +12,7 @@ import { corridorPreference, LOOKUP_LIFETIME_SECONDS, normalizeUmaAddress, requi
 import { findCorridorTerms } from '../domain/pricing/corridors';
 import { platformFeeFor } from '../domain/pricing/platform-fees';
 import { receivingCurrencies, SENDING_CURRENCIES } from '../domain/pricing/rates';
+import { checkWithdrawalAddress, isWithdrawalNetwork, WITHDRAWAL_CURRENCIES, withdrawalPairProblems } from '../domain/pricing/withdrawal-fees';
 import { rateBook as defaultRateBook, type RateBook } from './rate-book';
 
 /** The sender named by the lookup's query (both optional; see resolveSender). */
@@ -170,4 +172,42 @@ export async function lookupUmaAddress(em: EntityManager, ctx: LookupContext & {
     receiverFields,
   });
   return { receiverUmaAddress: receiver.umaAddress, ...result };
+}
+
+/** GET /receiver/external-account/{accountId}: the lookup with the platform's settings (fees, currencies) read first. */
+export async function lookupPlatformExternalAccount(em: EntityManager, platformId: string, accountId: string, sender: SenderQuery) {
+  const platform = await em.findOneOrFail(Platform, { id: platformId });
+  return lookupExternalAccount(em, { platform, accountId, sender });
+}
+
+/** GET /receiver/uma/{receiverUmaAddress}: the lookup with the platform's settings (fees, currencies) read first. */
+export async function lookupPlatformUmaAddress(em: EntityManager, platformId: string, receiverUmaAddress: string, sender: SenderQuery) {
+  const platform = await em.findOneOrFail(Platform, { id: platformId });
+  return lookupUmaAddress(em, { platform, receiverUmaAddress, sender });
+}
+
+/**
+ * The withdrawal's stored-data checks: the account (another platform's or an unknown one is
+ * `404`) must be ACTIVE and hold the currency; the network must carry the currency, and the
+ * address must be of the network's form. Only values of the right type are judged here.
+ */
+export async function withdrawalProblems(em: EntityManager, platformId: string, raw: unknown): Promise<FieldError[]> {
+  const body = (raw && typeof raw === 'object' ? raw : {}) as Record<string, unknown>;
+  const errors: FieldError[] = [];
+  const currency = typeof body.currency === 'string' && WITHDRAWAL_CURRENCIES.includes(body.currency) ? body.currency : undefined;
+  const network = typeof body.cryptoNetwork === 'string' && isWithdrawalNetwork(body.cryptoNetwork) ? body.cryptoNetwork : undefined;
+  if (typeof body.internalAccountId === 'string' && body.internalAccountId.length > 0) {
+    const account = await em.findOne(InternalAccount, { id: body.internalAccountId, platformId });
+    if (!account) throw DomainError.notFound('Internal account');
+    if (account.status !== 'ACTIVE') errors.push({ field: 'internalAccountId', constraint: 'active', message: `the account is ${account.status}` });
+    if (currency && account.currency !== currency)
+      errors.push({ field: 'currency', constraint: 'matchesAccount', message: `the account holds ${account.currency}`, hint: { enum: [account.currency] } });
+  }
+  const pair = currency && network ? withdrawalPairProblems(currency, network) : [];
+  errors.push(...pair);
+  if (network && pair.length === 0 && typeof body.destinationAddress === 'string' && body.destinationAddress.length > 0) {
+    const address = checkWithdrawalAddress(network, body.destinationAddress);
+    if (!address.valid) errors.push({ field: 'destinationAddress', constraint: 'format', message: `not a ${network} address: ${address.reason}` });
+  }
+  return errors;
 }

@@ -1,11 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Client } from '@temporalio/client';
 import type { PaymentExecution } from '../../../../workflows/payments/definitions';
-import { SCA_AUTHORIZATION_GATE, type ChallengeKind, type ScaCodeSender } from '../../sca';
+import { SCA_AUTHORIZATION_GATE, startScaChallenge, type ChallengeKind, type ScaCodeSender } from '../../sca';
 import type { SignedCall, SignedRequestChallenge } from '../../wallet-auth';
 import { DomainError, type ErrorCode } from '../../../domain/errors';
-import { confirmExecution, executeQuote } from '../../../temporal/starters/quote';
-import { startScaChallenge } from '../../../temporal/starters/sca-challenge';
+import { confirmExecution, executeThroughPaymentWorkflow } from '../starters/payment';
 import { isPending, type QuoteChallenge } from '../domain/quote-challenge';
 import { Quote } from '../entities';
 import { challengeQuote, type ChallengeDeps } from './quote-authorization';
@@ -108,7 +107,10 @@ export async function executeQuoteForRequest(em: EntityManager, deps: ExecutionD
   if (call) return fromWallet(em, deps, quote, call, requestKey);
   let executed: PaymentExecution;
   try {
-    executed = await executeQuote(deps.temporal, workflowInput(quote), { requestKey, ...(deps.taskQueue ? { taskQueue: deps.taskQueue } : {}) });
+    executed = await executeThroughPaymentWorkflow(deps.temporal, workflowInput(quote), {
+      requestKey,
+      ...(deps.taskQueue ? { taskQueue: deps.taskQueue } : {}),
+    });
   } catch (err) {
     // Not a refusal (an engine error: under a burst, a run can close before it answered every
     // update): the quote says whether, and by which request, it was executed.

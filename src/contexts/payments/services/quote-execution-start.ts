@@ -1,5 +1,5 @@
 import type { Client } from '@temporalio/client';
-import { startQuote } from '../../../temporal/starters/quote';
+import { startQuote } from '../starters/payment';
 import type { Quote } from '../entities';
 import { workflowInput } from './quote-workflow-input';
 

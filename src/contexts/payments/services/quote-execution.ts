@@ -7,7 +7,7 @@ import { Platform } from '../../platforms';
 import { Customer } from '../../customers';
 import { heldWhole, readJoined } from '../../../db/joined-rows';
 import { DomainError } from '../../../domain/errors';
-import type { ExecutionGate, ExecutionSubject, GateEvent, GateHold } from '../../../domain/execution-gate';
+import type { ExecutionGate, ExecutionSubject, GateEvent, GateHold } from '../../../domain/execution-gate-contract';
 import { payoutPlan, type PayoutPlan } from '../domain/payout-scenarios';
 import { pullPlan, type PullPlan } from '../domain/pull-scenarios';
 import { assertPaidBySendingFunds } from '../domain/quote-funding';
@@ -75,7 +75,7 @@ export interface ExecuteQuoteInput {
  * transaction to the hold's status and nothing else. A repeat of an execution that happened
  * returns it unchanged.
  */
-export async function executeQuote(em: EntityManager, input: ExecuteQuoteInput, gates: readonly ExecutionGate[]): Promise<ExecutionStep> {
+export async function runExecutionStep(em: EntityManager, input: ExecuteQuoteInput, gates: readonly ExecutionGate[]): Promise<ExecutionStep> {
   return em.transactional(async (tx) => {
     const { quote, payment, platform } = await lockedForExecution(tx, input.quoteId);
     const destination = heldExternalAccount(tx, quote, quote.destination.accountId);

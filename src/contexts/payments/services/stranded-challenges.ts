@@ -1,7 +1,6 @@
 import { Quote } from '../entities';
-import { SCA_CODE_TTL_MS } from '../../sca';
+import { SCA_CODE_TTL_MS, startScaChallenge } from '../../sca';
 import { findOverdue, type StrandedStart } from '../../../temporal/start-stranded';
-import { startScaChallenge } from '../../../temporal/starters/sca-challenge';
 import { isPending } from '../domain/quote-challenge';
 import { challengeWorkflowInput } from './quote-workflow-input';
 

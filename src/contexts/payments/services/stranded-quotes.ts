@@ -1,6 +1,6 @@
 import { Quote } from '../entities';
 import { findOverdue, type StrandedStart } from '../../../temporal/start-stranded';
-import { startQuote } from '../../../temporal/starters/quote';
+import { startQuote } from '../starters/payment';
 import { workflowInput } from './quote-workflow-input';
 
 /**

@@ -2,8 +2,9 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Client } from '@temporalio/client';
 import { DomainError } from '../../../domain/errors';
 import { newId } from '../../../domain/ids';
-import type { PendingTransaction, TransactionDecider } from '../../../domain/transaction-decision';
+import type { PendingTransaction, TransactionDecider } from '../../../domain/transaction-decider-contract';
 import { Transaction } from '../entities';
+import { answerHold, type ExecutionDeps } from './quote-execute';
 
 export type PlatformDecisionRequest =
   { decision: 'approve'; body: { receiverCustomerInfo?: Record<string, unknown> } } | { decision: 'reject'; body: { reason?: string } };
@@ -46,4 +47,36 @@ export async function decidePendingTransaction(
     return tx.id;
   }
   throw new DomainError('TRANSACTION_NOT_PENDING_PLATFORM_APPROVAL', 'The transaction is not waiting for the platform to approve or reject it');
+}
+
+/** What a platform's decision needs of the service: the engine, the registered deciders, and what answering a gate's hold needs. */
+export interface DecisionDeps extends ExecutionDeps {
+  transactionDeciders?: readonly TransactionDecider[];
+}
+
+/**
+ * POST /transactions/{id}/approve|reject: the platform's decision (decidePendingTransaction). An
+ * approved payment a later gate holds for its customer's SCA proof gets the customer's challenge
+ * now (answerHold). Returns the transaction's id.
+ */
+export async function decideTransactionForPlatform(
+  em: EntityManager,
+  deps: DecisionDeps,
+  platformId: string,
+  transactionId: string,
+  request: PlatformDecisionRequest,
+  requestKey: string | undefined,
+): Promise<string> {
+  const id = await decidePendingTransaction(
+    { em, temporal: deps.temporal, taskQueue: deps.taskQueue, deciders: deps.transactionDeciders ?? [] },
+    platformId,
+    transactionId,
+    request,
+    requestKey,
+  );
+  if (request.decision === 'approve') {
+    const quoteId = (await em.fork().findOneOrFail(Transaction, { id })).quoteId;
+    if (quoteId) await answerHold(em, deps, quoteId);
+  }
+  return id;
 }

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Customer } from '../../customers';
 import { InternalAccount, fundingInstructions } from '../../ledger';
-import type { Transaction } from '../entities/index';
+import { Transaction } from '../entities/index';
 import { currencyView } from '../../../domain/currencies';
 import { publicRail } from '../domain/payment-rails';
 import { heldWhole } from '../../../db/joined-rows';
@@ -145,4 +145,9 @@ export async function transactionViews(em: EntityManager, rows: Transaction[]) {
 export function reconciliationReferenceOf(account: InternalAccount): string | null {
   const info = fundingInstructions(account)[0]?.accountOrWalletInfo as Record<string, unknown> | undefined;
   return info && typeof info.reference === 'string' ? info.reference : null;
+}
+
+/** The transaction as it is now, read afresh (the payment's workflow may have moved it on). */
+export async function currentTransactionView(em: EntityManager, transactionId: string) {
+  return (await transactionViews(em, [await em.fork().findOneOrFail(Transaction, { id: transactionId })]))[0];
 }

@@ -4,9 +4,13 @@ import { InternalAccount } from '../../ledger';
 import { Transaction } from '../entities/index';
 import { listPage } from '../../../services/listing';
 import { decodeCursor, toPage, type SortOrder } from '../../../domain/pagination';
-import { CardTransaction, cardTransactionViews } from '../../cards';
-import type { TransactionListQuery } from '../api/schemas';
-import { transactionViews } from './transaction-views';
+import type { Client } from '@temporalio/client';
+import { CardTransaction, cardTransactionViews, findCardTransactionView } from '../../cards';
+import { DomainError } from '../../../domain/errors';
+import { cancelPayout } from '../starters/payment';
+import { CANCELLABLE_RAILS, mayAskToCancel } from '../domain/transaction-state';
+import type { TransactionListQuery } from '../schemas/transaction-schemas';
+import { currentTransactionView, transactionViews } from './transaction-views';
 
 /**
  * The accounts an account identifier names. A transaction row stores its source and destination
@@ -119,4 +123,41 @@ export async function listTransactions(em: EntityManager, platformId: string, q:
   (await transactionViews(em, paymentRows)).forEach((view, i) => views.set(paymentRows[i]!.id, view));
   (await cardTransactionViews(em, cardRows)).forEach((view, i) => views.set(cardRows[i]!.id, view));
   return { ...page, data: page.data.map((r) => views.get(r.id)) };
+}
+
+/** A transaction of the platform as it is now: a payment, or a card transaction (type CARD); 404 otherwise. */
+export async function findTransactionView(em: EntityManager, platformId: string, transactionId: string) {
+  if (transactionId.startsWith('CardTransaction:')) {
+    const card = await findCardTransactionView(em, platformId, transactionId);
+    if (!card) throw DomainError.notFound('Transaction');
+    return card;
+  }
+  const tx = await em.findOne(Transaction, { id: transactionId, platformId });
+  if (!tx) throw DomainError.notFound('Transaction');
+  return (await transactionViews(em, [tx]))[0]!;
+}
+
+/**
+ * POST /transactions/{id}/cancel: a bank transfer the bank has not settled yet is cancelled by its
+ * payment's workflow (funds already taken are refunded). A retry of a cancel that succeeded finds
+ * the payment FAILED here and is still answered by its update id (the request's key). Returns the
+ * transaction as it is now.
+ */
+export async function cancelTransaction(
+  em: EntityManager,
+  temporal: Client,
+  platformId: string,
+  transactionId: string,
+  request: { reason?: string; requestKey?: string },
+) {
+  const tx = await em.findOne(Transaction, { id: transactionId, platformId });
+  if (!tx) throw DomainError.notFound('Transaction');
+  if (!mayAskToCancel({ type: tx.type, paymentRail: tx.paymentRail ?? null, sourceAccountId: String(tx.source.accountId ?? '') })) {
+    throw new DomainError(
+      'TRANSACTION_NOT_CANCELLABLE',
+      `Only a PROCESSING pull, or outgoing transfer on ${[...CANCELLABLE_RAILS].join(', ')}, can be cancelled`,
+    );
+  }
+  await cancelPayout(temporal, tx.id, request);
+  return currentTransactionView(em, tx.id);
 }

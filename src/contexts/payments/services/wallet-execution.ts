@@ -11,7 +11,7 @@ import {
   type SignedOperation,
   type SignedRequestChallenge,
 } from '../../wallet-auth';
-import { decideHold, executeQuote } from '../../../temporal/starters/quote';
+import { decideHold, executeThroughPaymentWorkflow } from '../starters/payment';
 import { WALLET_PAYMENT_ACTIVITY } from '../domain/wallet-payload';
 import type { Quote } from '../entities';
 import { workflowInput } from './quote-workflow-input';
@@ -84,7 +84,7 @@ async function approveHold(em: EntityManager, deps: WalletExecutionDeps, quote: 
 }
 
 function execute(deps: WalletExecutionDeps, quote: Quote, requestKey: string, approved?: string[]): Promise<PaymentExecution> {
-  return executeQuote(deps.temporal, workflowInput(quote), {
+  return executeThroughPaymentWorkflow(deps.temporal, workflowInput(quote), {
     requestKey,
     ...(deps.taskQueue ? { taskQueue: deps.taskQueue } : {}),
     ...(approved ? { approved } : {}),

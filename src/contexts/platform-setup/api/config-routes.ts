@@ -7,8 +7,7 @@ import {
   reservedUmaDomainProblems,
   setUmaDomain,
 } from '../../platforms';
-import { provisionPlatformAccounts } from '../../ledger';
-import { announceOpenedAccounts } from '../../../temporal/starters/webhook-delivery';
+import { announceOpenedAccounts, provisionPlatformAccounts } from '../../ledger';
 import { defineRoute } from '../../../api/route';
 import { errorResponses } from '../../../api/schemas/common';
 import { PlatformConfigSchema, PlatformConfigUpdateSchema } from './schemas';

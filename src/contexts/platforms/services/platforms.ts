@@ -6,7 +6,7 @@ import type { PlatformCurrencyConfig, Region } from '../entities/Platform';
 import { newId } from '../../../domain/ids';
 import { DomainError } from '../../../domain/errors';
 import { defaultUmaDomain, isUmaDomain, OWN_DEFAULT_UMA_DOMAIN } from '../domain/uma-domains';
-import { reservedUmaDomainProblems, umaDomainTaken } from './uma-domain';
+import { reservedUmaDomainProblems, umaDomainTaken } from './uma-domain-assignment';
 import { hashClientSecret, newClientSecret } from '../../../security/secrets';
 
 export interface NewPlatform {

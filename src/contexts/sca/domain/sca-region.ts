@@ -1,4 +1,4 @@
-import { contactRegionOf, contactVerificationRequired } from '../../customers';
+import { contactRegionOf, contactVerificationRequired } from '../../../domain/provider-regions';
 
 /**
  * Who needs Strong Customer Authentication: customers served by a provider of an SCA region (EU,

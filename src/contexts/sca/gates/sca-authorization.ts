@@ -1,6 +1,6 @@
 import { Customer } from '../../customers';
 import { heldWhole } from '../../../db/joined-rows';
-import { PASS, type ExecutionGate } from '../../../domain/execution-gate';
+import { PASS, type ExecutionGate } from '../../../domain/execution-gate-contract';
 import { HOLD_MARGIN_SECONDS, paymentFactor, SCA_AUTHORIZATION_GATE } from '../domain/payment-challenges';
 import { assertPaymentFactorAvailable } from '../services/payment-factors';
 import { scaRequired } from '../domain/sca-region';

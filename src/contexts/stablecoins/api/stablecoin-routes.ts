@@ -1,9 +1,7 @@
 import { defineRoute } from '../../../api/route';
 import { errorResponses, IdParam } from '../../../api/schemas/common';
-import { logger } from '../../../logger';
-import { startStablecoinIssuance } from '../../../temporal/starters/stablecoin-issuance';
-import { findStablecoin, listStablecoins, registerStablecoin, requestEnablement } from '../services/stablecoins';
-import { stablecoinTiming } from '../services/stablecoin-timing';
+import { findStablecoin, listStablecoins, requestEnablement } from '../services/stablecoins';
+import { registerAndIssueStablecoin } from '../services/stablecoin-registration';
 import { stablecoinView } from '../services/stablecoin-views';
 import { StablecoinListQuerySchema, StablecoinListSchema, StablecoinRegisterSchema, StablecoinSchema } from './schemas';
 
@@ -33,13 +31,8 @@ export const stablecoinRoutes = [
       503: bad('SERVICE_UNAVAILABLE: the provider is out of reach'),
     },
     handler: async ({ em, caller, body, deps, idempotencyKey }) => {
-      const coin = await registerStablecoin(em, deps.config.masterKey, caller, body, idempotencyKey!);
-      try {
-        await startStablecoinIssuance(deps.temporal, coin, stablecoinTiming(), { taskQueue: deps.taskQueue });
-      } catch (err) {
-        // The stablecoin is recorded; the worker's sweep starts its issuance.
-        logger.error({ err, stablecoinId: coin.id }, 'could not start the stablecoin issuance workflow');
-      }
+      const engine = { temporal: deps.temporal, masterKey: deps.config.masterKey, ...(deps.taskQueue ? { taskQueue: deps.taskQueue } : {}) };
+      const coin = await registerAndIssueStablecoin(em, engine, caller, body, idempotencyKey!);
       return { status: 201, body: stablecoinView(coin) };
     },
   }),

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { scenarioSuffix } from '../../external-accounts';
+import { scenarioSuffix } from '../../../domain/sandbox-scenarios';
 import { ProviderRefusal, type AddressToLink, type ProviderCredentials, type ProviderOrder, type StablecoinProviderClient } from './provider';
 
 /**

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Client } from '@temporalio/client';
 import { DomainError, type ErrorCode } from '../../../domain/errors';
-import { fundStablecoinOperation, submitStablecoinOperation } from '../../../temporal/starters/stablecoin-operation';
+import { fundStablecoinOperation, submitStablecoinOperation } from '../starters/stablecoin-operation';
 import { SUBMISSION_REFUSALS } from '../domain/operation-rules';
 import { StablecoinOperation } from '../entities';
 import { findOperation } from './operations';

@@ -1,7 +1,7 @@
 import type { Stablecoin, StablecoinOperation } from '../entities';
 import type { StrandedStart } from '../../../temporal/start-stranded';
-import { startStablecoinIssuance } from '../../../temporal/starters/stablecoin-issuance';
-import { startStablecoinOperation } from '../../../temporal/starters/stablecoin-operation';
+import { startStablecoinIssuance } from '../starters/stablecoin-issuance';
+import { startStablecoinOperation } from '../starters/stablecoin-operation';
 import { strandedOperations } from './operations';
 import { issuancesUnderWay } from './stablecoins';
 import { stablecoinTiming } from './stablecoin-timing';

@@ -1,5 +1,5 @@
-import type { ExecutionGate } from '../../../domain/execution-gate';
-import { PASS } from '../../../domain/execution-gate';
+import type { ExecutionGate } from '../../../domain/execution-gate-contract';
+import { PASS } from '../../../domain/execution-gate-contract';
 import { InternalAccount } from '../../ledger';
 import { SIGNED_REQUEST_TTL_MS } from '../domain/auth-methods';
 

@@ -1,7 +1,7 @@
 import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy } from '@temporalio/client';
 import { WebhookEvent } from '../entities';
 import { findOverdue, type StrandedStart } from '../../../temporal/start-stranded';
-import { startWebhookDelivery } from '../../../temporal/starters/webhook-delivery';
+import { startWebhookDelivery } from '../starters/webhook-delivery';
 
 /**
  * Events are recorded in the database first and their delivery workflow is started after the

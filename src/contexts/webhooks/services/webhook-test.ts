@@ -3,7 +3,7 @@ import type { Client } from '@temporalio/client';
 import { Platform, type Caller } from '../../platforms';
 import { DomainError } from '../../../domain/errors';
 import { recordWebhookEvent } from './webhooks';
-import { startWebhookDelivery } from '../../../temporal/starters/webhook-delivery';
+import { startWebhookDelivery } from '../starters/webhook-delivery';
 
 /** What a test delivery needs of the API's dependencies (ApiDeps has them). */
 export interface TestWebhookDeps {

@@ -1,15 +1,16 @@
 import { WithStartWorkflowOperation, WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy, type Client } from '@temporalio/client';
-import type { scaChallenge } from '../../../workflows/sca/sca-challenge';
+import type { SignatureOf } from '../../../temporal/workflow-kind';
 import {
   authorizeChallengeUpdate,
-  resendChallengeUpdate,
   type ChallengeAuthorized,
+  resendChallengeUpdate,
+  SCA_CHALLENGE_WORKFLOW,
   type ScaChallengeInput,
   type ScaProof,
-} from '../../../workflows/sca/definitions';
-import { DomainError } from '../../domain/errors';
-import { BusinessStatusKey, CustomerIdKey, PlatformIdKey, QuoteIdKey, TransactionIdKey } from '../search-attributes';
-import { joiningStart, sendUpdate } from '../joining-start';
+} from '../../../../workflows/sca/definitions';
+import { DomainError } from '../../../domain/errors';
+import { BusinessStatusKey, CustomerIdKey, PlatformIdKey, QuoteIdKey, TransactionIdKey } from '../../../temporal/search-attributes';
+import { joiningStart, sendUpdate } from '../../../temporal/joining-start';
 
 /**
  * The one starter of the scaChallenge workflow (workflow id = challenge id; the customer, quote
@@ -18,7 +19,7 @@ import { joiningStart, sendUpdate } from '../joining-start';
  */
 function operation(input: ScaChallengeInput, taskQueue?: string) {
   return joiningStart({
-    workflowType: 'scaChallenge',
+    workflow: SCA_CHALLENGE_WORKFLOW,
     workflowId: input.challengeId,
     taskQueue,
     reuse: WorkflowIdReusePolicy.REJECT_DUPLICATE,
@@ -34,7 +35,7 @@ function operation(input: ScaChallengeInput, taskQueue?: string) {
 }
 
 const withStart = (input: ScaChallengeInput, taskQueue?: string) =>
-  new WithStartWorkflowOperation<typeof scaChallenge>('scaChallenge', operation(input, taskQueue));
+  new WithStartWorkflowOperation<SignatureOf<typeof SCA_CHALLENGE_WORKFLOW>>(SCA_CHALLENGE_WORKFLOW.type, operation(input, taskQueue));
 
 /** The challenge ended already (authorized, void or lapsed): nothing is pending any more. */
 function ended(err: unknown): never {
@@ -46,7 +47,7 @@ function ended(err: unknown): never {
 /** Starts the challenge's workflow (its lifetime on a durable timer), or joins it. */
 export async function startScaChallenge(client: Client, input: ScaChallengeInput, options: { taskQueue?: string } = {}): Promise<void> {
   try {
-    await client.workflow.start<typeof scaChallenge>('scaChallenge', operation(input, options.taskQueue));
+    await client.workflow.start<SignatureOf<typeof SCA_CHALLENGE_WORKFLOW>>(SCA_CHALLENGE_WORKFLOW.type, operation(input, options.taskQueue));
   } catch (err) {
     if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
   }

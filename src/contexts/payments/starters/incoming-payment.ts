@@ -1,17 +1,18 @@
 import { WithStartWorkflowOperation, WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy, type Client } from '@temporalio/client';
-import type { incomingPayment } from '../../../workflows/payments/incoming-payment';
+import type { SignatureOf } from '../../../temporal/workflow-kind';
 import {
   decideIncomingPaymentUpdate,
-  incomingPaymentPosted,
+  INCOMING_PAYMENT_WORKFLOW,
   type IncomingPaymentInput,
+  incomingPaymentPosted,
   type IncomingPaymentResult,
   type PlatformDecision,
-} from '../../../workflows/payments/definitions';
-import { DomainError, isErrorCode } from '../../domain/errors';
-import { domainErrorFrom, rethrowAsDomainError, runIsOver } from '../failures';
-import { AccountIdKey, BusinessStatusKey, CustomerIdKey, PlatformIdKey, TransactionIdKey } from '../search-attributes';
-import { joiningStart } from '../joining-start';
-import { retryingUnprocessedUpdate } from '../update-retry';
+} from '../../../../workflows/payments/definitions';
+import { DomainError, isErrorCode } from '../../../domain/errors';
+import { domainErrorFrom, rethrowAsDomainError, runIsOver } from '../../../temporal/failures';
+import { AccountIdKey, BusinessStatusKey, CustomerIdKey, PlatformIdKey, TransactionIdKey } from '../../../temporal/search-attributes';
+import { joiningStart } from '../../../temporal/joining-start';
+import { retryingUnprocessedUpdate } from '../../../temporal/update-retry';
 
 /**
  * Runs the incoming payment of `input.transactionId` and returns as soon as the money is posted
@@ -23,10 +24,10 @@ import { retryingUnprocessedUpdate } from '../update-retry';
 export async function runIncomingPayment(client: Client, input: IncomingPaymentInput, options: { taskQueue?: string } = {}): Promise<IncomingPaymentResult> {
   // An operation serves one call: every attempt builds its own.
   const startWorkflowOperation = () =>
-    new WithStartWorkflowOperation<typeof incomingPayment>(
-      'incomingPayment',
+    new WithStartWorkflowOperation<SignatureOf<typeof INCOMING_PAYMENT_WORKFLOW>>(
+      INCOMING_PAYMENT_WORKFLOW.type,
       joiningStart({
-        workflowType: 'incomingPayment',
+        workflow: INCOMING_PAYMENT_WORKFLOW,
         workflowId: input.transactionId,
         taskQueue: options.taskQueue,
         reuse: WorkflowIdReusePolicy.REJECT_DUPLICATE,
@@ -49,7 +50,7 @@ export async function runIncomingPayment(client: Client, input: IncomingPaymentI
   }
   // The payment finished earlier: answer with its outcome.
   try {
-    const finished = await client.workflow.getHandle<typeof incomingPayment>(input.transactionId).result();
+    const finished = await client.workflow.getHandle<SignatureOf<typeof INCOMING_PAYMENT_WORKFLOW>>(input.transactionId).result();
     if (finished.refusal) throw new DomainError(isErrorCode(finished.refusal.code) ? finished.refusal.code : 'FORBIDDEN', finished.refusal.message);
     return finished;
   } catch (err) {

@@ -1,8 +1,8 @@
 import { WorkflowIdReusePolicy, type Client } from '@temporalio/client';
-import type { stablecoinIssuance } from '../../../workflows/stablecoins/stablecoin-issuance';
-import type { StablecoinTiming } from '../../../workflows/stablecoins/definitions';
-import { PlatformIdKey, StablecoinIdKey } from '../search-attributes';
-import { joiningStart } from '../joining-start';
+import type { SignatureOf } from '../../../temporal/workflow-kind';
+import { STABLECOIN_ISSUANCE_WORKFLOW, type StablecoinTiming } from '../../../../workflows/stablecoins/definitions';
+import { PlatformIdKey, StablecoinIdKey } from '../../../temporal/search-attributes';
+import { joiningStart } from '../../../temporal/joining-start';
 
 /**
  * The issuance workflow of a registered token (workflow id = the stablecoin id). Starting it
@@ -14,10 +14,10 @@ export async function startStablecoinIssuance(
   timing: StablecoinTiming,
   options: { taskQueue?: string } = {},
 ): Promise<void> {
-  await client.workflow.start<typeof stablecoinIssuance>(
-    'stablecoinIssuance',
+  await client.workflow.start<SignatureOf<typeof STABLECOIN_ISSUANCE_WORKFLOW>>(
+    STABLECOIN_ISSUANCE_WORKFLOW.type,
     joiningStart({
-      workflowType: 'stablecoinIssuance',
+      workflow: STABLECOIN_ISSUANCE_WORKFLOW,
       workflowId: coin.id,
       taskQueue: options.taskQueue,
       reuse: WorkflowIdReusePolicy.ALLOW_DUPLICATE,

@@ -1,15 +1,16 @@
 import { WithStartWorkflowOperation, WorkflowIdReusePolicy, type Client } from '@temporalio/client';
-import type { cardLifecycle } from '../../../workflows/cards/card-lifecycle';
+import type { SignatureOf } from '../../../temporal/workflow-kind';
 import {
-  cardNetworkEventUpdate,
-  changeCardUpdate,
+  CARD_LIFECYCLE_WORKFLOW,
   type CardChangeArgs,
   type CardLifecycleInput,
   type CardNetworkEventArgs,
   type CardNetworkEventOutcome,
-} from '../../../workflows/cards/definitions';
-import { CardIdKey, CustomerIdKey, PlatformIdKey } from '../search-attributes';
-import { joiningStart, sendUpdate } from '../joining-start';
+  cardNetworkEventUpdate,
+  changeCardUpdate,
+} from '../../../../workflows/cards/definitions';
+import { CardIdKey, CustomerIdKey, PlatformIdKey } from '../../../temporal/search-attributes';
+import { joiningStart, sendUpdate } from '../../../temporal/joining-start';
 
 export interface CardRef {
   id: string;
@@ -32,7 +33,7 @@ export interface CardTiming {
 function operation(card: CardRef, timing: CardTiming, taskQueue?: string) {
   const input: CardLifecycleInput = { cardId: card.id, platformId: card.platformId, customerId: card.cardholderId, environment: card.environment, ...timing };
   return joiningStart({
-    workflowType: 'cardLifecycle',
+    workflow: CARD_LIFECYCLE_WORKFLOW,
     workflowId: card.id,
     taskQueue,
     reuse: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
@@ -47,7 +48,7 @@ function operation(card: CardRef, timing: CardTiming, taskQueue?: string) {
 
 /** POST /cards: the card is PROCESSING; its workflow waits for the issuer. */
 export async function startCardLifecycle(client: Client, card: CardRef, timing: CardTiming, options: { taskQueue?: string } = {}): Promise<void> {
-  await client.workflow.start<typeof cardLifecycle>('cardLifecycle', operation(card, timing, options.taskQueue));
+  await client.workflow.start<SignatureOf<typeof CARD_LIFECYCLE_WORKFLOW>>(CARD_LIFECYCLE_WORKFLOW.type, operation(card, timing, options.taskQueue));
 }
 
 /** PATCH /cards/{id}: the changed card, or the spec's refusal (409 INVALID_STATE_TRANSITION, CARD_ALREADY_CLOSED, CARD_NOT_MUTABLE). */
@@ -61,7 +62,10 @@ export async function changeCardOnWorkflow(
   return sendUpdate(() =>
     client.workflow.executeUpdateWithStart(changeCardUpdate, {
       args: [change],
-      startWorkflowOperation: new WithStartWorkflowOperation<typeof cardLifecycle>('cardLifecycle', operation(card, timing, options.taskQueue)),
+      startWorkflowOperation: new WithStartWorkflowOperation<SignatureOf<typeof CARD_LIFECYCLE_WORKFLOW>>(
+        CARD_LIFECYCLE_WORKFLOW.type,
+        operation(card, timing, options.taskQueue),
+      ),
     }),
   );
 }
@@ -77,7 +81,10 @@ export async function sendCardNetworkEvent(
   return sendUpdate(() =>
     client.workflow.executeUpdateWithStart(cardNetworkEventUpdate, {
       args: [args],
-      startWorkflowOperation: new WithStartWorkflowOperation<typeof cardLifecycle>('cardLifecycle', operation(card, timing, options.taskQueue)),
+      startWorkflowOperation: new WithStartWorkflowOperation<SignatureOf<typeof CARD_LIFECYCLE_WORKFLOW>>(
+        CARD_LIFECYCLE_WORKFLOW.type,
+        operation(card, timing, options.taskQueue),
+      ),
     }),
   );
 }

@@ -1,17 +1,18 @@
 import { WithStartWorkflowOperation, WorkflowIdReusePolicy, WorkflowNotFoundError, type Client } from '@temporalio/client';
-import { DomainError } from '../../domain/errors';
-import type { stablecoinOperation } from '../../../workflows/stablecoins/stablecoin-operation';
+import type { SignatureOf } from '../../../temporal/workflow-kind';
+import { DomainError } from '../../../domain/errors';
 import {
   fundStablecoinOperationUpdate,
-  submitStablecoinOperationUpdate,
+  STABLECOIN_OPERATION_WORKFLOW,
   type StablecoinOperationInput,
   type StablecoinStepOutcome,
   type StablecoinTiming,
-} from '../../../workflows/stablecoins/definitions';
-import { rethrowAsDomainError } from '../failures';
-import { PlatformIdKey, StablecoinIdKey } from '../search-attributes';
-import { joiningStart, sendUpdate } from '../joining-start';
-import { retryingUnprocessedUpdate } from '../update-retry';
+  submitStablecoinOperationUpdate,
+} from '../../../../workflows/stablecoins/definitions';
+import { rethrowAsDomainError } from '../../../temporal/failures';
+import { PlatformIdKey, StablecoinIdKey } from '../../../temporal/search-attributes';
+import { joiningStart, sendUpdate } from '../../../temporal/joining-start';
+import { retryingUnprocessedUpdate } from '../../../temporal/update-retry';
 
 export interface OperationRef {
   id: string;
@@ -21,7 +22,7 @@ export interface OperationRef {
 
 function options(op: OperationRef, timing: StablecoinTiming, taskQueue?: string) {
   return joiningStart({
-    workflowType: 'stablecoinOperation',
+    workflow: STABLECOIN_OPERATION_WORKFLOW,
     workflowId: op.id,
     taskQueue,
     reuse: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
@@ -40,7 +41,7 @@ export async function startStablecoinOperation(
   timing: StablecoinTiming,
   settings: { taskQueue?: string } = {},
 ): Promise<void> {
-  await client.workflow.start<typeof stablecoinOperation>('stablecoinOperation', options(op, timing, settings.taskQueue));
+  await client.workflow.start<SignatureOf<typeof STABLECOIN_OPERATION_WORKFLOW>>(STABLECOIN_OPERATION_WORKFLOW.type, options(op, timing, settings.taskQueue));
 }
 
 /**
@@ -57,7 +58,10 @@ export async function submitStablecoinOperation(
 ): Promise<StablecoinStepOutcome> {
   return sendUpdate(() =>
     client.workflow.executeUpdateWithStart(submitStablecoinOperationUpdate, {
-      startWorkflowOperation: new WithStartWorkflowOperation<typeof stablecoinOperation>('stablecoinOperation', options(op, timing, settings.taskQueue)),
+      startWorkflowOperation: new WithStartWorkflowOperation<SignatureOf<typeof STABLECOIN_OPERATION_WORKFLOW>>(
+        STABLECOIN_OPERATION_WORKFLOW.type,
+        options(op, timing, settings.taskQueue),
+      ),
     }),
   );
 }

@@ -1,4 +1,5 @@
-import { isTaskQueue, TASK_QUEUES, WORKFLOW_TASK_QUEUES, type WorkflowType } from './task-queues';
+import { isTaskQueue, TASK_QUEUES } from './task-queues';
+import type { WorkflowKind } from './workflow-kind';
 
 /**
  * TEMPORAL_TASK_QUEUE: every workflow on that one queue instead of the queues per context (the e2e
@@ -14,9 +15,9 @@ export function singleTaskQueue(env: NodeJS.ProcessEnv): string | undefined {
   return name;
 }
 
-/** The queue a starter starts a workflow of `type` on: the caller's one queue (tests), else TEMPORAL_TASK_QUEUE's, else its context's. */
-export function startTaskQueue(type: WorkflowType, oneQueue?: string): string {
-  return oneQueue ?? SINGLE_TASK_QUEUE ?? WORKFLOW_TASK_QUEUES[type];
+/** The queue a starter starts a workflow of that kind on: the caller's one queue (tests), else TEMPORAL_TASK_QUEUE's, else its contract's. */
+export function startTaskQueue(workflow: WorkflowKind, oneQueue?: string): string {
+  return oneQueue ?? SINGLE_TASK_QUEUE ?? workflow.taskQueue;
 }
 
 /**

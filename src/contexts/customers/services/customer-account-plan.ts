@@ -1,5 +1,6 @@
+// In services/, not domain/: it combines the ledger's account rules (through its face) with the customer's onboarding rule, and domain/ imports no context.
 import type { KycStatus } from '../entities/Customer';
-import { mayHoldBalances, type AgreementConsent } from './onboarding';
+import { mayHoldBalances, type AgreementConsent } from '../domain/onboarding';
 import { accountTypeFor, customersGetEmbeddedWallet, dedupeAccountPlan, EMBEDDED_WALLET_CURRENCY, type AccountSpec, type PlatformTraits } from '../../ledger';
 
 interface CustomerTraits {

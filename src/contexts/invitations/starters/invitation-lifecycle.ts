@@ -1,10 +1,15 @@
 import { WithStartWorkflowOperation, WorkflowIdReusePolicy, type Client } from '@temporalio/client';
-import type { invitationLifecycle } from '../../../workflows/invitations/invitation-lifecycle';
-import { cancelInvitationUpdate, claimInvitationUpdate, type InvitationLifecycleInput } from '../../../workflows/invitations/definitions';
-import type { InvitationView } from '../../contexts/invitations/services/invitation-views';
-import { domainErrorFrom } from '../failures';
-import { BusinessStatusKey, CustomerIdKey, PlatformIdKey } from '../search-attributes';
-import { joiningStart } from '../joining-start';
+import type { SignatureOf } from '../../../temporal/workflow-kind';
+import {
+  cancelInvitationUpdate,
+  claimInvitationUpdate,
+  INVITATION_LIFECYCLE_WORKFLOW,
+  type InvitationLifecycleInput,
+} from '../../../../workflows/invitations/definitions';
+import type { InvitationView } from '../domain/uma-invitation';
+import { domainErrorFrom } from '../../../temporal/failures';
+import { BusinessStatusKey, CustomerIdKey, PlatformIdKey } from '../../../temporal/search-attributes';
+import { joiningStart } from '../../../temporal/joining-start';
 
 /**
  * The lifecycle workflow of one invitation (workflow id = its code). Claims and cancellations
@@ -13,7 +18,7 @@ import { joiningStart } from '../joining-start';
  */
 function operation(input: InvitationLifecycleInput, taskQueue?: string) {
   return joiningStart({
-    workflowType: 'invitationLifecycle',
+    workflow: INVITATION_LIFECYCLE_WORKFLOW,
     workflowId: input.code,
     taskQueue,
     reuse: WorkflowIdReusePolicy.REJECT_DUPLICATE,
@@ -27,7 +32,7 @@ function operation(input: InvitationLifecycleInput, taskQueue?: string) {
 }
 
 export async function startInvitationLifecycle(client: Client, input: InvitationLifecycleInput, options: { taskQueue?: string } = {}): Promise<void> {
-  await client.workflow.start<typeof invitationLifecycle>('invitationLifecycle', operation(input, options.taskQueue));
+  await client.workflow.start<SignatureOf<typeof INVITATION_LIFECYCLE_WORKFLOW>>(INVITATION_LIFECYCLE_WORKFLOW.type, operation(input, options.taskQueue));
 }
 
 /**
@@ -37,11 +42,13 @@ export async function startInvitationLifecycle(client: Client, input: Invitation
 async function settle(
   client: Client,
   input: InvitationLifecycleInput,
-  send: (op: WithStartWorkflowOperation<typeof invitationLifecycle>) => Promise<InvitationView>,
+  send: (op: WithStartWorkflowOperation<SignatureOf<typeof INVITATION_LIFECYCLE_WORKFLOW>>) => Promise<InvitationView>,
   taskQueue?: string,
 ): Promise<InvitationView | undefined> {
   try {
-    return await send(new WithStartWorkflowOperation<typeof invitationLifecycle>('invitationLifecycle', operation(input, taskQueue)));
+    return await send(
+      new WithStartWorkflowOperation<SignatureOf<typeof INVITATION_LIFECYCLE_WORKFLOW>>(INVITATION_LIFECYCLE_WORKFLOW.type, operation(input, taskQueue)),
+    );
   } catch (err) {
     const refusal = domainErrorFrom(err);
     if (refusal) throw refusal;

@@ -1,17 +1,18 @@
 import { WithStartWorkflowOperation, WorkflowIdReusePolicy, type Client } from '@temporalio/client';
-import type { externalAccountVerification } from '../../../workflows/external-accounts/external-account-verification';
+import type { SignatureOf } from '../../../temporal/workflow-kind';
 import {
+  EXTERNAL_ACCOUNT_VERIFICATION_WORKFLOW,
+  type ExternalAccountVerificationInput,
   livenessCompletedSignal,
   openOwnershipChallengeUpdate,
-  submitOwnershipSignatureUpdate,
-  type ExternalAccountVerificationInput,
   type OwnershipChallengeView,
   type OwnershipMethodValue,
-} from '../../../workflows/external-accounts/definitions';
-import { DomainError } from '../../domain/errors';
-import { rethrowAsDomainError } from '../failures';
-import { AccountIdKey, CustomerIdKey, PlatformIdKey } from '../search-attributes';
-import { joiningStart } from '../joining-start';
+  submitOwnershipSignatureUpdate,
+} from '../../../../workflows/external-accounts/definitions';
+import { DomainError } from '../../../domain/errors';
+import { rethrowAsDomainError } from '../../../temporal/failures';
+import { AccountIdKey, CustomerIdKey, PlatformIdKey } from '../../../temporal/search-attributes';
+import { joiningStart } from '../../../temporal/joining-start';
 
 /**
  * The verification workflow of one external account (workflow id = account id). Every way in
@@ -20,7 +21,7 @@ import { joiningStart } from '../joining-start';
  */
 function operation(input: ExternalAccountVerificationInput, taskQueue?: string) {
   return joiningStart({
-    workflowType: 'externalAccountVerification',
+    workflow: EXTERNAL_ACCOUNT_VERIFICATION_WORKFLOW,
     workflowId: input.externalAccountId,
     taskQueue,
     reuse: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
@@ -39,7 +40,10 @@ export async function startExternalAccountVerification(
   input: ExternalAccountVerificationInput,
   options: { taskQueue?: string } = {},
 ): Promise<void> {
-  await client.workflow.start<typeof externalAccountVerification>('externalAccountVerification', operation(input, options.taskQueue));
+  await client.workflow.start<SignatureOf<typeof EXTERNAL_ACCOUNT_VERIFICATION_WORKFLOW>>(
+    EXTERNAL_ACCOUNT_VERIFICATION_WORKFLOW.type,
+    operation(input, options.taskQueue),
+  );
 }
 
 /** POST …/challenge: the challenge the wallet must answer. */
@@ -49,8 +53,8 @@ export async function openOwnershipChallenge(
   request: { method: OwnershipMethodValue; livenessLink: string },
   options: { taskQueue?: string } = {},
 ): Promise<OwnershipChallengeView> {
-  const startWorkflowOperation = new WithStartWorkflowOperation<typeof externalAccountVerification>(
-    'externalAccountVerification',
+  const startWorkflowOperation = new WithStartWorkflowOperation<SignatureOf<typeof EXTERNAL_ACCOUNT_VERIFICATION_WORKFLOW>>(
+    EXTERNAL_ACCOUNT_VERIFICATION_WORKFLOW.type,
     operation(input, options.taskQueue),
   );
   try {
@@ -71,8 +75,8 @@ export async function submitOwnershipSignature(
   signature: { signature: string; signatureScheme?: 'bip137' | 'electrum' },
   options: { taskQueue?: string } = {},
 ): Promise<unknown> {
-  const startWorkflowOperation = new WithStartWorkflowOperation<typeof externalAccountVerification>(
-    'externalAccountVerification',
+  const startWorkflowOperation = new WithStartWorkflowOperation<SignatureOf<typeof EXTERNAL_ACCOUNT_VERIFICATION_WORKFLOW>>(
+    EXTERNAL_ACCOUNT_VERIFICATION_WORKFLOW.type,
     operation(input, options.taskQueue),
   );
   let result;
@@ -98,9 +102,12 @@ export async function completeLiveness(
   outcome: { challengeId: string; passed: boolean },
   options: { taskQueue?: string } = {},
 ): Promise<void> {
-  await client.workflow.signalWithStart<typeof externalAccountVerification, [{ challengeId: string; passed: boolean }]>('externalAccountVerification', {
-    ...operation(input, options.taskQueue),
-    signal: livenessCompletedSignal,
-    signalArgs: [outcome],
-  });
+  await client.workflow.signalWithStart<SignatureOf<typeof EXTERNAL_ACCOUNT_VERIFICATION_WORKFLOW>, [{ challengeId: string; passed: boolean }]>(
+    EXTERNAL_ACCOUNT_VERIFICATION_WORKFLOW.type,
+    {
+      ...operation(input, options.taskQueue),
+      signal: livenessCompletedSignal,
+      signalArgs: [outcome],
+    },
+  );
 }

@@ -1,20 +1,21 @@
 import { WithStartWorkflowOperation, WorkflowIdReusePolicy, type Client } from '@temporalio/client';
-import type { payment } from '../../../workflows/payments/payment';
+import type { SignatureOf } from '../../../temporal/workflow-kind';
 import {
   cancelPayoutUpdate,
   decideHoldUpdate,
-  type HoldDecisionRequest,
   executePaymentUpdate,
   fundQuoteUpdate,
+  type HoldDecisionRequest,
+  PAYMENT_WORKFLOW,
   type PaymentExecution,
   type QuoteInput,
-} from '../../../workflows/payments/definitions';
+} from '../../../../workflows/payments/definitions';
 import { WorkflowNotFoundError } from '@temporalio/common';
-import { DomainError } from '../../domain/errors';
-import { domainErrorFrom, rethrowAsDomainError, runIsOver } from '../failures';
-import { CustomerIdKey, PlatformIdKey, QuoteIdKey, TransactionIdKey, BusinessStatusKey } from '../search-attributes';
-import { joiningStart, sendUpdate } from '../joining-start';
-import { retryingUnprocessedUpdate } from '../update-retry';
+import { DomainError } from '../../../domain/errors';
+import { domainErrorFrom, rethrowAsDomainError, runIsOver } from '../../../temporal/failures';
+import { CustomerIdKey, PlatformIdKey, QuoteIdKey, TransactionIdKey, BusinessStatusKey } from '../../../temporal/search-attributes';
+import { joiningStart, sendUpdate } from '../../../temporal/joining-start';
+import { retryingUnprocessedUpdate } from '../../../temporal/update-retry';
 
 /**
  * The one starter of the payment workflow: one workflow per payment, from its quote's creation to
@@ -26,7 +27,7 @@ import { retryingUnprocessedUpdate } from '../update-retry';
  */
 function operation(input: QuoteInput, taskQueue?: string) {
   return joiningStart({
-    workflowType: 'payment',
+    workflow: PAYMENT_WORKFLOW,
     workflowId: input.transactionId,
     taskQueue,
     reuse: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
@@ -43,12 +44,12 @@ function operation(input: QuoteInput, taskQueue?: string) {
 
 /** Starts the payment's workflow unless it runs; an operation serves one call, so every attempt builds its own. */
 function withStart(input: QuoteInput, taskQueue?: string) {
-  return new WithStartWorkflowOperation<typeof payment>('payment', operation(input, taskQueue));
+  return new WithStartWorkflowOperation<SignatureOf<typeof PAYMENT_WORKFLOW>>(PAYMENT_WORKFLOW.type, operation(input, taskQueue));
 }
 
 /** Starts the payment's workflow with its quote: it waits for execution or expires the quote on its timer. */
 export async function startQuote(client: Client, input: QuoteInput, options: { taskQueue?: string } = {}): Promise<void> {
-  await client.workflow.start<typeof payment>('payment', operation(input, options.taskQueue));
+  await client.workflow.start<SignatureOf<typeof PAYMENT_WORKFLOW>>(PAYMENT_WORKFLOW.type, operation(input, options.taskQueue));
 }
 
 /**
@@ -58,7 +59,7 @@ export async function startQuote(client: Client, input: QuoteInput, options: { t
  * after the workflow ended is told from another request (a repeat, 409). `approved`: the gates
  * the request's proof satisfies (checked by the caller before it asks).
  */
-export async function executeQuote(
+export async function executeThroughPaymentWorkflow(
   client: Client,
   input: QuoteInput,
   options: { requestKey: string; taskQueue?: string; approved?: string[] },

@@ -9,8 +9,8 @@ import {
 } from '../../src/contexts/payments/services/outgoing-payments';
 import {
   endHeldExecution,
-  executeQuote,
   fundQuote,
+  runExecutionStep,
   type EndHeldExecutionInput,
   type ExecuteQuoteInput,
 } from '../../src/contexts/payments/services/quote-execution';
@@ -27,8 +27,9 @@ export function outgoingPaymentActivities({ orm, metrics, executionGates = EXECU
     return { events };
   };
   return {
+    // The activity keeps its name: recorded histories schedule `executeQuote`. It runs the execution step.
     async executeQuote(input: ExecuteQuoteInput) {
-      return executeQuote(orm.em.fork(), input, executionGates);
+      return runExecutionStep(orm.em.fork(), input, executionGates);
     },
     async fundQuote(input: { quoteId: string; amount: string }) {
       return fundQuote(orm.em.fork(), input, executionGates);

@@ -1,6 +1,10 @@
-import { QuoteIdKey, CustomerIdKey, TransactionIdKey } from '../../src/temporal/search-attributes';
-import type { OutgoingPaymentInput } from './definitions';
-import { runPayment } from './payment-steps';
+// RETIRED since 5cc2062 (2026-11-26): started only as the child of a retired `quote` run (see
+// retired/quote.ts for why both are kept and when they can be deleted). Kept honest by
+// test/replay/replay.test.ts (test/histories/outgoingPayment/*.json) and the outgoingPayment cases of
+// test/workflows/payments.mocked.test.ts. Its steps are the current payment's (runPayment).
+import { QuoteIdKey, CustomerIdKey, TransactionIdKey } from '../../../src/temporal/search-attributes';
+import type { OutgoingPaymentInput } from '../definitions';
+import { runPayment } from '../run-payment';
 
 /**
  * A payment started by a quote's workflow as its child (workflow id = transaction id): how every

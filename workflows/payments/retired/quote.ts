@@ -1,3 +1,13 @@
+// RETIRED since 5cc2062 (2026-11-26, "One workflow per payment"): nothing starts `quote` any more (new
+// quotes start `payment`, workflows/payments/payment.ts). Kept, unchanged in what it does, because a
+// deployment upgraded from an earlier build may still hold an open run (one whose workers were stopped
+// across the upgrade: such runs predate versioned workers, d1e35ed, so whichever build is current finishes them).
+// Delete it, with retired/outgoing-payment.ts, their entries in workflows/payments/index.ts and the
+// task-queue and versioning lists, and test/histories/{quote,outgoingPayment}, once every deployment
+// that ran a build before 5cc2062 counts none open:
+//   temporal workflow count --query "WorkflowType IN ('quote', 'outgoingPayment') AND ExecutionStatus = 'Running'"
+// Kept honest by test/replay/replay.test.ts (test/histories/quote/*.json) and the quote cases of
+// test/workflows/payments.mocked.test.ts.
 import {
   allHandlersFinished,
   condition,
@@ -10,13 +20,13 @@ import {
   WorkflowIdReusePolicy,
 } from '@temporalio/workflow';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
-import type { PaymentActivities } from '../../activities/payments';
-import type { Execution } from '../../src/contexts/payments/services/quote-execution';
-import { BusinessStatusKey, CustomerIdKey, PlatformIdKey, QuoteIdKey, TransactionIdKey } from '../../src/temporal/search-attributes';
-import { deliverEvents } from '../webhooks/announce';
-import { executeQuoteUpdate, fundQuoteUpdate, type QuoteExecution, type QuoteInput } from './definitions';
+import type { PaymentActivities } from '../../../activities/payments';
+import type { Execution } from '../../../src/contexts/payments/services/quote-execution';
+import { BusinessStatusKey, CustomerIdKey, PlatformIdKey, QuoteIdKey, TransactionIdKey } from '../../../src/temporal/search-attributes';
+import { deliverEvents } from '../../webhooks/announce';
+import { executeQuoteUpdate, fundQuoteUpdate, type QuoteExecution, type QuoteInput } from '../definitions';
 import { outgoingPayment } from './outgoing-payment';
-import { asApplicationFailure } from '../update-failures';
+import { asApplicationFailure } from '../../update-failures';
 
 // Short database steps: local activities, no task round trip through the server. Refusals (every
 // DomainError: an expired quote, insufficient funds, a gate's code) reach the workflow as

@@ -1,9 +1,9 @@
 import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy, type Client } from '@temporalio/client';
-import type { bulkCustomerImport } from '../../../workflows/customers/bulk-customer-import';
-import type { BulkCustomerImportInput } from '../../../workflows/customers/definitions';
-import { rethrowAsDomainError } from '../failures';
-import { BusinessStatusKey, PlatformIdKey } from '../search-attributes';
-import { startTaskQueue } from '../task-queue';
+import type { SignatureOf } from '../../../temporal/workflow-kind';
+import { BULK_CUSTOMER_IMPORT_WORKFLOW, type BulkCustomerImportInput } from '../../../../workflows/customers/definitions';
+import { rethrowAsDomainError } from '../../../temporal/failures';
+import { BusinessStatusKey, PlatformIdKey } from '../../../temporal/search-attributes';
+import { startTaskQueue } from '../../../temporal/task-queue-settings';
 
 /**
  * Starts the import of an uploaded job (workflow id = job id; PlatformId and BusinessStatus as
@@ -16,9 +16,9 @@ export async function startBulkCustomerImport(
   options: { taskQueue?: string } = {},
 ): Promise<void> {
   try {
-    await client.workflow.start<typeof bulkCustomerImport>('bulkCustomerImport', {
+    await client.workflow.start<SignatureOf<typeof BULK_CUSTOMER_IMPORT_WORKFLOW>>(BULK_CUSTOMER_IMPORT_WORKFLOW.type, {
       workflowId: input.jobId,
-      taskQueue: startTaskQueue('bulkCustomerImport', options.taskQueue),
+      taskQueue: startTaskQueue(BULK_CUSTOMER_IMPORT_WORKFLOW, options.taskQueue),
       workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
       args: [{ jobId: input.jobId, platformId: input.platformId }],
       typedSearchAttributes: [

@@ -1,15 +1,16 @@
 import { WithStartWorkflowOperation, WorkflowIdReusePolicy, type Client } from '@temporalio/client';
-import type { customerVerification } from '../../../workflows/customers/customer-verification';
 import {
+  CUSTOMER_VERIFICATION_WORKFLOW,
+  type CustomerVerificationInput,
   submitVerification,
   VERIFICATION_ALREADY_DECIDED,
-  type CustomerVerificationInput,
   type VerificationSnapshot,
-} from '../../../workflows/customers/definitions';
-import { DomainError } from '../../domain/errors';
-import { domainErrorFrom } from '../failures';
-import { CustomerIdKey, PlatformIdKey } from '../search-attributes';
-import { joiningStart } from '../joining-start';
+} from '../../../../workflows/customers/definitions';
+import { DomainError } from '../../../domain/errors';
+import { domainErrorFrom } from '../../../temporal/failures';
+import { CustomerIdKey, PlatformIdKey } from '../../../temporal/search-attributes';
+import type { SignatureOf } from '../../../temporal/workflow-kind';
+import { joiningStart } from '../../../temporal/joining-start';
 
 /**
  * Sends a submission (POST /verifications) to the customer's verification workflow and returns
@@ -22,10 +23,10 @@ export async function submitCustomerVerification(
   input: CustomerVerificationInput,
   options: { taskQueue?: string } = {},
 ): Promise<VerificationSnapshot> {
-  const startWorkflowOperation = new WithStartWorkflowOperation<typeof customerVerification>(
-    'customerVerification',
+  const startWorkflowOperation = new WithStartWorkflowOperation<SignatureOf<typeof CUSTOMER_VERIFICATION_WORKFLOW>>(
+    CUSTOMER_VERIFICATION_WORKFLOW.type,
     joiningStart({
-      workflowType: 'customerVerification',
+      workflow: CUSTOMER_VERIFICATION_WORKFLOW,
       workflowId: input.verificationId,
       taskQueue: options.taskQueue,
       reuse: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
