@@ -63,7 +63,7 @@ async function bulkCopies(templateId: string): Promise<void> {
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-test(`a platform with ${COUNT} transactions: the Payments page's first list (API and render) in under ${LIMIT_MS} ms`, async () => {
+test(`a platform with ${COUNT} transactions: the Payments page's first list (API and render) (measured and printed; the target is 1 s)`, async () => {
   const p = await h.platform();
   const customer = await p.api.post('/customers', { customerType: 'INDIVIDUAL', platformCustomerId: 'bulk-owner', fullName: 'Bulk Owner' });
   const usd = (await p.api.get(`/customers/internal-accounts?customerId=${encodeURIComponent(customer.body.id)}&currency=USD`)).body.data[0].id as string;
