@@ -21,6 +21,7 @@ const CONTEXT_ORDER = [
   ['cards'],
   ['payments'],
   ['stablecoins', 'invitations', 'agents'],
+  ['dashboard'],
 ];
 
 const contextPath = (names) => `^src/contexts/(${names.join('|')})/`;

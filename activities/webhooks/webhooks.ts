@@ -1,6 +1,8 @@
 import { createPrivateKey, type KeyObject } from 'node:crypto';
 import { Platform } from '../../src/contexts/platforms/entities';
-import { WebhookEvent } from '../../src/contexts/webhooks/entities';
+import { randomUUID } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { WebhookDeliveryAttempt, WebhookEvent } from '../../src/contexts/webhooks/entities';
 import { classifyResponse, type DeliveryOutcome } from '../../src/contexts/webhooks/domain/webhook-retry';
 import { SIGNATURE_HEADER, SIGNATURE_HEADER_ALIAS, signWebhookBodyWithKeys } from '../../src/security/webhook-signature';
 import { activeSigningKeys, unsealPrivateKey, type ActiveSigningKey } from '../../src/contexts/platforms/services/signing-keys';
@@ -17,6 +19,45 @@ export const APPROVAL_CALL_TIMEOUT_MS = 5_000;
 const APPROVAL_ANSWER_CAP = 16_384;
 
 export type AttemptOutcome = DeliveryOutcome & { url?: string; responseBody?: string; alreadyDelivered?: true };
+
+/**
+ * The events' counters and their attempts' rows in one statement (the insert rides on the update
+ * as a data-modifying CTE): an attempt is never counted without its row, nor the reverse, and the
+ * first attempts of a payment's events stay one write.
+ */
+async function saveAttempts(em: EntityManager, events: WebhookEvent[], attempts: WebhookDeliveryAttempt[]): Promise<void> {
+  if (events.length === 0) return;
+  const counters = events.map((e) => ({
+    id: e.id,
+    state: e.state,
+    attempts: e.attempts,
+    last_response_status: e.lastResponseStatus ?? null,
+    last_attempt_at: e.lastAttemptAt ?? null,
+    held_back_at: e.heldBackAt ?? null,
+  }));
+  const rows = attempts.map((a) => ({
+    id: a.id,
+    event_id: a.eventId,
+    attempted_at: a.attemptedAt,
+    response_status: a.responseStatus ?? null,
+    duration_ms: a.durationMs,
+    error: a.error ?? null,
+    outcome: a.outcome,
+  }));
+  await em.getConnection().execute(
+    `with attempted as (
+       insert into webhook_delivery_attempts (id, event_id, attempted_at, response_status, duration_ms, error, outcome)
+       select id, event_id, attempted_at, response_status, duration_ms, error, outcome
+       from jsonb_to_recordset(?::jsonb) as a(id text, event_id text, attempted_at timestamptz, response_status integer, duration_ms integer, error text, outcome text)
+     )
+     update webhook_events w
+        set state = c.state, attempts = c.attempts, last_response_status = c.last_response_status, last_attempt_at = c.last_attempt_at, held_back_at = c.held_back_at
+       from jsonb_to_recordset(?::jsonb) as c(id text, state text, attempts integer, last_response_status integer, last_attempt_at timestamptz, held_back_at timestamptz)
+      where w.id = c.id`,
+    [JSON.stringify(rows), JSON.stringify(counters)],
+    'run',
+  );
+}
 
 export function webhookActivities({
   orm,
@@ -39,8 +80,12 @@ export function webhookActivities({
     return parsed;
   }
 
-  /** Posts one recorded event to its platform's endpoint and records the attempt on it (flushed by the caller). */
+  /**
+   * Posts one recorded event to its platform's endpoint and records the attempt on it: its counters,
+   * and a row of its own (time, status, duration, outcome) handed to `record`; the caller writes both at once.
+   */
   async function post(
+    record: (attempt: WebhookDeliveryAttempt) => void,
     event: WebhookEvent,
     platform: Platform,
     keys: ActiveSigningKey[],
@@ -49,6 +94,7 @@ export function webhookActivities({
     const url = platform.webhookEndpoint;
     let outcome: AttemptOutcome;
     let status: number | null = null;
+    const startedAt = new Date();
     if (!url) {
       outcome = { kind: 'NO_ENDPOINT' };
     } else {
@@ -74,6 +120,15 @@ export function webhookActivities({
     event.lastAttemptAt = new Date();
     event.lastResponseStatus = status;
     if (outcome.kind === 'DELIVERED' || outcome.kind === 'DUPLICATE') event.state = 'DELIVERED';
+    record({
+      id: randomUUID(),
+      eventId: event.id,
+      attemptedAt: startedAt,
+      responseStatus: status,
+      durationMs: event.lastAttemptAt.getTime() - startedAt.getTime(),
+      error: outcome.kind === 'UNREACHABLE' ? outcome.error : outcome.kind === 'NO_ENDPOINT' ? 'no webhook endpoint is configured' : null,
+      outcome: outcome.kind,
+    });
     return outcome;
   }
 
@@ -110,6 +165,8 @@ export function webhookActivities({
     let keys: Awaited<ReturnType<typeof activeSigningKeys>> | undefined;
     const outcomes: { eventId: string; outcome: AttemptOutcome }[] = [];
     let deliveredNow = 0;
+    const attemptRows: WebhookDeliveryAttempt[] = [];
+    const changed = new Set<WebhookEvent>();
     for (const eventId of eventIds) {
       const event = events.get(eventId);
       if (!event) throw new Error(`webhook event ${eventId} is not recorded`);
@@ -124,19 +181,23 @@ export function webhookActivities({
       if (!admitted.post) {
         // Not an attempt (its count stays). A never-attempted event is marked once, so that the sweep for stranded
         // deliveries (never attempted, no workflow) passes it over.
-        if (event.attempts === 0) event.heldBackAt ??= new Date();
+        if (event.attempts === 0 && !event.heldBackAt) {
+          event.heldBackAt = new Date();
+          changed.add(event);
+        }
         countWebhookAttempt(metrics, admitted.outcome);
         outcomes.push({ eventId, outcome: admitted.outcome });
         continue;
       }
       keys ??= await activeSigningKeys(em, masterKey, [...pairs.values()]);
-      const outcome = await post(event, platform, keys.get(`${event.platformId}/${event.environment}`)!);
+      changed.add(event);
+      const outcome = await post((a) => attemptRows.push(a), event, platform, keys.get(`${event.platformId}/${event.environment}`)!);
       countWebhookAttempt(metrics, outcome);
       if (platform.webhookEndpoint) breakers.record(platform.id, platform.webhookEndpoint, outcome, admitted.probe);
       if (!wasDelivered && event.state === 'DELIVERED') deliveredNow++;
       outcomes.push({ eventId, outcome });
     }
-    await em.flush();
+    await saveAttempts(em, [...changed], attemptRows);
     await breakers.save();
     // Counted once recorded: a repeat of this step finds those events delivered already.
     if (deliveredNow > 0) metrics?.webhookDeliveries.inc({ outcome: 'delivered' }, deliveredNow);
@@ -177,7 +238,10 @@ export function webhookActivities({
       const keys = (await activeSigningKeys(em, masterKey, [{ platformId: event.platformId, environment: event.environment }])).get(
         `${event.platformId}/${event.environment}`,
       )!;
-      const outcome = await post(event, platform, keys, { timeoutMs: approvalCallTimeoutMs, responseCap: APPROVAL_ANSWER_CAP });
+      const outcome = await post((a) => em.persist(em.create(WebhookDeliveryAttempt, a)), event, platform, keys, {
+        timeoutMs: approvalCallTimeoutMs,
+        responseCap: APPROVAL_ANSWER_CAP,
+      });
       countWebhookAttempt(metrics, outcome);
       if (event.state !== 'DELIVERED') event.state = 'FAILED';
       await em.flush();

@@ -4,7 +4,8 @@ import { pinoHttp } from 'pino-http';
 import { basePath, DEFAULT_ABUSE_LIMITS } from '../config';
 import { loggedUrl, logger } from '../logger';
 import type { ApiDeps } from './context';
-import { authenticate } from './middleware/auth';
+import { authenticate, authFailureThrottle } from './middleware/auth';
+import type { FailureThrottle } from '../security/failure-throttle';
 import { errorHandler } from './middleware/errors';
 import { notFoundHandler } from './middleware/not-found';
 import { undecodablePathHandler } from './middleware/undecodable-path';
@@ -64,13 +65,21 @@ export function createApp(deps: ApiDeps) {
 
   // Contexts' pages for people other than the partner (a cardholder's reveal page), each with
   // its own credential, so they come before partner authentication.
-  const contexts = discover<{ routes: RouteSpec<never, never, never>[]; publicRouter?: (deps: ApiDeps) => express.Router }>(CONTEXTS_DIR, 'api/index');
-  for (const { module } of contexts) if (module.publicRouter) app.use(base, module.publicRouter(deps));
+  // The dashboard's sign-in is one of them: it checks a token's secret, counted with every other failed authentication.
+  const limits = deps.config.limits ?? DEFAULT_ABUSE_LIMITS;
+  const now = deps.now ?? Date.now;
+  const authFailures = authFailureThrottle(limits, now);
+  const contexts = discover<{
+    routes: RouteSpec<never, never, never>[];
+    publicRouter?: (deps: ApiDeps, shared: { authFailures: FailureThrottle; now: () => number }) => express.Router;
+    rootRouter?: (deps: ApiDeps) => express.Router;
+  }>(CONTEXTS_DIR, 'api/index');
+  // Pages outside the API base (the dashboard's front end), with no credentials of their own.
+  for (const { module } of contexts) if (module.rootRouter) app.use(module.rootRouter(deps));
+  for (const { module } of contexts) if (module.publicRouter) app.use(base, module.publicRouter(deps, { authFailures, now }));
 
   const api = express.Router();
   // Credentials and the rate limit first: bodies are read by each route, within its own limit.
-  const limits = deps.config.limits ?? DEFAULT_ABUSE_LIMITS;
-  const now = deps.now ?? Date.now;
   // Every answer of the authenticated API — refusals and the 404 of an unknown path included —
   // is the caller's own: no shared or browser cache may keep it.
   api.use((_req: Request, res: Response, next) => {
@@ -78,7 +87,7 @@ export function createApp(deps: ApiDeps) {
     next();
   });
   api.use(temporalDeadline(deps.temporal, deps.config.temporalCallTimeoutMs));
-  api.use(authenticate(deps, limits, now));
+  api.use(authenticate(deps, limits, now, authFailures));
   api.use(rateLimitPerToken(limits, now));
   const routes = contexts.flatMap(({ module }) => module.routes);
   for (const route of [...routes].sort(byPathSpecificity)) mountRoute(api, deps, route);

@@ -7,6 +7,18 @@ import type { ScaCodeSender } from '../contexts/sca';
 import type { WalletAuthConfig } from '../contexts/wallet-auth/services/wallet-auth-config';
 import type { ApiMetrics } from './metrics';
 import type { TransactionDecider } from '../domain/transaction-decider-contract';
+import type { SessionPolicy } from '../contexts/dashboard';
+
+/** The dashboard's sessions and what it links to; defaults without it. */
+export interface DashboardOptions {
+  /** Idle and absolute timeouts (30 minutes, 12 hours by default). */
+  session?: SessionPolicy;
+  /** Temporal UI's address, for the dashboard's links to a payment's workflows; null: none. */
+  temporalUiUrl?: string | null;
+  temporalNamespace?: string;
+  /** The built front end (dashboard/dist at the top of the checkout unless a test says otherwise). */
+  distDir?: string;
+}
 
 export interface ApiDeps {
   orm: MikroORM;
@@ -32,6 +44,7 @@ export interface ApiDeps {
   transactionDeciders?: readonly TransactionDecider[];
   /** How long a UMA payment the platform deferred (202) waits for its decision (5 s unless a test shortens it). */
   incomingPaymentApprovalWindowMs?: number;
+  dashboard?: DashboardOptions;
 }
 
 export type { Caller } from '../contexts/platforms/services/caller';

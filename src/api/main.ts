@@ -8,6 +8,25 @@ import { ensureSearchAttributes } from '../temporal/register-search-attributes';
 import { createApp } from './app';
 import { loadWalletAuthConfig } from '../contexts/wallet-auth/services/wallet-auth-config';
 import { createApiMetrics } from './metrics';
+import type { DashboardOptions } from './context';
+import { DEFAULT_SESSION_POLICY } from '../contexts/dashboard';
+
+/** DASHBOARD_IDLE_MINUTES (30) and DASHBOARD_ABSOLUTE_HOURS (12) bound its sessions; TEMPORAL_UI_URL is linked to. */
+function dashboardOptions(env: NodeJS.ProcessEnv, temporalNamespace: string): DashboardOptions {
+  const positive = (name: string, fallback: number) => {
+    const value = Number(env[name] ?? fallback);
+    if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number`);
+    return value;
+  };
+  return {
+    session: {
+      idleTimeoutMs: positive('DASHBOARD_IDLE_MINUTES', DEFAULT_SESSION_POLICY.idleTimeoutMs / 60_000) * 60_000,
+      absoluteTimeoutMs: positive('DASHBOARD_ABSOLUTE_HOURS', DEFAULT_SESSION_POLICY.absoluteTimeoutMs / 3_600_000) * 3_600_000,
+    },
+    temporalUiUrl: env.TEMPORAL_UI_URL || null,
+    temporalNamespace,
+  };
+}
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -26,6 +45,7 @@ async function main(): Promise<void> {
     config,
     metrics,
     walletAuth: loadWalletAuthConfig(process.env),
+    dashboard: dashboardOptions(process.env, config.temporalNamespace),
     ...(tracing ? { requestSpans: tracing.requestSpans } : {}),
   });
   const server = app.listen(config.port, config.host, (err?: Error) => {
@@ -35,7 +55,16 @@ async function main(): Promise<void> {
       logger.fatal({ err, host: config.host, port: config.port }, 'API cannot listen');
       process.exit(1);
     }
-    logger.info({ host: config.host, port: config.port, baseUrl: config.publicBaseUrl, reference: `${config.publicBaseUrl}/reference` }, 'API listening');
+    logger.info(
+      {
+        host: config.host,
+        port: config.port,
+        baseUrl: config.publicBaseUrl,
+        reference: `${config.publicBaseUrl}/reference`,
+        dashboard: `${new URL(config.publicBaseUrl).origin}/dashboard`,
+      },
+      'API listening',
+    );
   });
 
   const shutdown = (signal: string) => {

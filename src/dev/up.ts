@@ -160,6 +160,8 @@ async function startStack(start: Starter, isStopping: () => boolean, stopRequest
     MASTER_KEY: masterKey(),
     PORT: String(port),
     WEBHOOK_ALLOW_LOOPBACK: process.env.WEBHOOK_ALLOW_LOOPBACK ?? '1',
+    // The dashboard links a payment to its workflows there.
+    ...(/^https?:/.test(temporalUi) ? { TEMPORAL_UI_URL: temporalUi } : {}),
   };
   // The tsx loader in node itself: one process per service (the tsx CLI would fork a second one).
   start('worker', process.execPath, ['--import', 'tsx', 'worker/main.ts'], env);
@@ -177,6 +179,7 @@ async function startStack(start: Starter, isStopping: () => boolean, stopRequest
       'Payments service is running.',
       `  API base URL:    ${baseUrl}`,
       `  API reference:   ${baseUrl}/reference   (OpenAPI: ${baseUrl}/openapi.json)`,
+      `  Dashboard:       ${new URL(baseUrl).origin}/dashboard   (sign in with the sandbox credentials below)`,
       `  Temporal UI:     ${temporalUi}`,
       `  Readiness:       http://127.0.0.1:${port}/ready`,
       `  Metrics:         API ${scrape(apiMetrics)}, worker ${scrape(workerMetrics)}, Temporal SDK ${temporalMetricsAddress ? `http://${temporalMetricsAddress}/metrics` : 'off'}`,

@@ -97,6 +97,7 @@ interface World {
   agentId: string;
   actionId: string;
   deviceCode: string;
+  webhookEventId: string;
 }
 
 /** Request bodies A sent successfully, by `METHOD /path/{template}`: replayed by B on A's ids. */
@@ -331,7 +332,11 @@ async function buildWorld(auth: string, platformId: string): Promise<World> {
       (r) => r.body.status === 'COMPLETED',
     );
   for (const id of [incomingTransactionId, quote.transactionId]) expect((await settled(id)).body.status).toBe('COMPLETED');
+  const [webhookEvent] = await h.orm.em
+    .getConnection()
+    .execute<{ id: string }[]>('select id from webhook_events where platform_id = ? order by created_at limit 1', [platformId]);
   return {
+    webhookEventId: webhookEvent!.id,
     customerId,
     businessId: business.id,
     umaAddress: customer.umaAddress,
@@ -412,6 +417,8 @@ function valueOf(w: World, name: string, path: string, at = name): string | unde
       return w.quoteId;
     case 'transactionId':
       return w.transactionId;
+    case 'eventId':
+      return w.webhookEventId;
     case 'beneficialOwnerId':
       return w.ownerId;
     case 'documentId':

@@ -8,7 +8,9 @@ import { serviceDocument } from '../support/service-document';
 const root = join(__dirname, '../..');
 const page = (path: string) => readFileSync(join(root, path), 'utf8');
 const readme = page('README.md');
-const docs = readdirSync(join(root, 'docs')).map((name) => page(`docs/${name}`));
+const docs = readdirSync(join(root, 'docs'))
+  .filter((name) => name.endsWith('.md'))
+  .map((name) => page(`docs/${name}`));
 const architecture = page('docs/architecture.md');
 const paragraphAfter = (heading: string) => {
   const at = architecture.indexOf(heading);

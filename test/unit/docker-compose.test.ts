@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { parse } from 'yaml';
+import { DEFAULT_DASHBOARD_DIST } from '../../src/contexts/dashboard/api/pages';
 import { workerTaskQueues } from '../../src/temporal/task-queue-settings';
 import { TASK_QUEUES } from '../../src/temporal/task-queues';
 
@@ -85,6 +86,21 @@ test('the image is built in stages and runs the compiled build as an unprivilege
   expect(runtime).toMatch(/^USER node$/m);
   expect(runtime).toMatch(/^CMD \["node", "dist\/src\/api\/main\.js"\]$/m);
   expect(withoutComments(dockerfile)).not.toMatch(/tsx/);
+});
+
+test('the image builds the dashboard and puts it where the compiled API serves it from', () => {
+  const build = dockerfile.slice(0, dockerfile.indexOf('\nFROM ', dockerfile.indexOf('AS build')));
+  expect(build).toMatch(/^RUN npm ci --prefix dashboard --no-audit --no-fund$/m);
+  expect(build).toMatch(/^RUN npm run build --prefix dashboard && node dashboard\/scripts\/first-load-size\.mjs dashboard\/dist$/m);
+  for (const part of ['index.html', 'vite.config.ts', 'tsconfig.json', 'src', 'scripts', 'package-lock.json'])
+    expect([part, new RegExp(`^COPY .*dashboard/${part.replace('.', '\\.')}\\b`, 'm').test(build)]).toEqual([part, true]);
+  // The compiled pages.js sits at dist/src/contexts/dashboard/api, so its default dist is under dist/ in the image.
+  const served = join('dist', relative(root, DEFAULT_DASHBOARD_DIST));
+  const runtime = dockerfile.slice(dockerfile.lastIndexOf('\nFROM '));
+  expect(runtime).toContain(`COPY --from=build /app/dashboard/dist ./${served}\n`);
+  // The host's own install and build stay out of the context (the image makes its own).
+  const ignored = read('.dockerignore').split('\n');
+  expect(ignored).toEqual(expect.arrayContaining(['dashboard/node_modules', 'dashboard/dist']));
 });
 
 test('every process of the service runs a compiled entry point that exists in the source', () => {

@@ -1,5 +1,17 @@
 import type { NextFunction, Request, Response } from 'express';
+import { timingSafeEqual } from 'node:crypto';
 import type { AbuseLimits } from '../../config';
+import {
+  CSRF_HEADER,
+  cookieValue,
+  DEFAULT_SESSION_POLICY,
+  findLiveSession,
+  isSafeMethod,
+  recordDashboardWrite,
+  SESSION_COOKIE,
+} from '../../contexts/dashboard';
+import { logger } from '../../logger';
+import { routeTemplateOf } from '../route-template';
 import { authenticateAgentToken } from '../../contexts/agents/services/agent-authentication';
 import { deviceCodeCredential } from '../../contexts/agents/services/device-codes';
 import { checkCredentials } from '../../contexts/platforms/services/authentication';
@@ -41,23 +53,8 @@ const DEVICE_CODE = /^[A-Za-z0-9-]{1,64}$/;
  * scrypt hash is not checked from an address in its window (its first good check, which
  * re-hashes it, must come from an address not failing).
  */
-export function authenticate(deps: ApiDeps, limits: AbuseLimits, now: () => number) {
-  const failures = new FailureThrottle(
-    {
-      failuresBeforeLockout: limits.authFailuresBeforeLockout,
-      firstLockoutMs: limits.authLockoutSeconds * 1000,
-      maxLockoutMs: limits.authLockoutMaxSeconds * 1000,
-    },
-    now,
-  );
-
-  /** A failed check of a well-formed credential: counted, and answered 429 inside the address's window. */
-  const failed = (res: Response, address: string, wait: number, refusal: DomainError): never => {
-    // Decided after the same read and hash for every credential: the answer says nothing of which exist.
-    if (wait > 0) throw tooManyRequests(res, wait, 'Too many failed authentications from this address');
-    failures.fail(address);
-    throw refusal;
-  };
+export function authenticate(deps: ApiDeps, limits: AbuseLimits, now: () => number, failures = authFailureThrottle(limits, now)) {
+  const failed = failedCheck(failures);
 
   const agentCaller = async (req: Request, res: Response): Promise<Caller> => {
     const match = BEARER.exec(req.get('authorization') ?? '');
@@ -96,26 +93,49 @@ export function authenticate(deps: ApiDeps, limits: AbuseLimits, now: () => numb
   };
 
   const platformCaller = async (req: Request, res: Response): Promise<Caller> => {
-    const header = req.get('authorization') ?? '';
-    const match = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header);
+    const header = req.get('authorization');
+    // HTTP Basic wins when both are sent; without it, a dashboard session's cookie stands in for it.
+    if (header === undefined) {
+      const cookie = cookieValue(req.get('cookie'), SESSION_COOKIE);
+      if (cookie !== undefined) return sessionCaller(req, res, cookie);
+    }
+    const match = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header ?? '');
     if (!match) throw DomainError.unauthorized();
     const decoded = Buffer.from(match[1]!, 'base64').toString('utf8');
     // Token ids contain a colon themselves (`Token:<uuid>`); secrets never do, so split at the last one.
     const colon = decoded.lastIndexOf(':');
     if (colon <= 0) throw DomainError.unauthorized();
-    // Clients whose `user:password` option cannot hold a colon send the id without its prefix.
-    const userName = decoded.slice(0, colon);
-    // Malformed, so no token's: refused without a query, and counted nowhere (it guesses nothing).
-    if (userName.length > MAX_USER_NAME_LENGTH || CONTROL_CHARACTERS.test(userName)) throw DomainError.unauthorized();
-    const tokenId = userName.startsWith('Token:') ? userName : `Token:${userName}`;
-    const secret = decoded.slice(colon + 1);
+    return checkPlatformSecret(deps, failures, req, res, decoded.slice(0, colon), decoded.slice(colon + 1));
+  };
 
-    const address = throttledAddress(req.ip);
-    const wait = failures.lockedForSeconds(address);
-    const checked = await checkCredentials(deps.orm.em.fork(), deps.config.masterKey, tokenId, secret, { slowCheckAllowed: wait === 0 });
-    if (!('token' in checked)) return failed(res, address, wait, DomainError.unauthorized());
-    const { token } = checked;
-    return { platformId: token.platformId, tokenId: token.id, environment: token.environment, permissions: token.permissions };
+  /**
+   * A dashboard session's caller: its token as stored now. Every write must carry the session's
+   * CSRF token (a cross-site page can make the browser send the cookie, but cannot read the token),
+   * else 403 before anything runs; every write is recorded once answered.
+   */
+  const sessionCaller = async (req: Request, res: Response, cookie: string): Promise<Caller> => {
+    const policy = deps.dashboard?.session ?? DEFAULT_SESSION_POLICY;
+    const live = await findLiveSession(deps.orm.em.fork(), cookie, now(), policy);
+    if (!live) throw DomainError.unauthorized('The dashboard session is over or unknown; sign in again');
+    if (!isSafeMethod(req.method)) {
+      if (!sameSecret(req.get(CSRF_HEADER) ?? '', live.session.csrfToken)) {
+        throw new DomainError('FORBIDDEN', 'A write made with a dashboard session needs the X-CSRF-Token header the session was given');
+      }
+      res.on('finish', () => {
+        const entry = {
+          sessionId: live.session.id,
+          tokenId: live.caller.tokenId,
+          platformId: live.caller.platformId,
+          method: req.method,
+          path: routeTemplateOf(req, res),
+          status: res.statusCode,
+          at: new Date(now()),
+        };
+        recordDashboardWrite(deps.orm.em.fork(), entry).catch((err: unknown) => logger.error({ err, ...entry }, 'could not record a dashboard write'));
+      });
+    }
+    res.locals.dashboardSessionId = live.session.id;
+    return live.caller;
   };
 
   const callers = { platform: platformCaller, agent: agentCaller, 'device-code': deviceCodeCaller };
@@ -123,4 +143,58 @@ export function authenticate(deps: ApiDeps, limits: AbuseLimits, now: () => numb
     res.locals.caller = (await callers[credentialKindOf(req.method, req.path)](req, res)) satisfies Caller;
     next();
   };
+}
+
+/** The per-address count of failed authentications (`limits`), shared by every credential check of one app. */
+export function authFailureThrottle(limits: AbuseLimits, now: () => number): FailureThrottle {
+  return new FailureThrottle(
+    {
+      failuresBeforeLockout: limits.authFailuresBeforeLockout,
+      firstLockoutMs: limits.authLockoutSeconds * 1000,
+      maxLockoutMs: limits.authLockoutMaxSeconds * 1000,
+    },
+    now,
+  );
+}
+
+/** A failed check of a well-formed credential: counted, and answered 429 inside the address's window. */
+function failedCheck(failures: FailureThrottle) {
+  return (res: Response, address: string, wait: number, refusal: DomainError): never => {
+    // Decided after the same read and hash for every credential: the answer says nothing of which exist.
+    if (wait > 0) throw tooManyRequests(res, wait, 'Too many failed authentications from this address');
+    failures.fail(address);
+    throw refusal;
+  };
+}
+
+/**
+ * A platform token's id and secret (HTTP Basic, or a dashboard sign-in), checked and counted as
+ * every credential is: a wrong one counts toward the address's lockout (429 inside it), a right
+ * one always goes through.
+ */
+export async function checkPlatformSecret(
+  deps: ApiDeps,
+  failures: FailureThrottle,
+  req: Request,
+  res: Response,
+  userName: string,
+  secret: string,
+): Promise<Caller> {
+  // Malformed, so no token's: refused without a query, and counted nowhere (it guesses nothing).
+  if (userName.length === 0 || userName.length > MAX_USER_NAME_LENGTH || CONTROL_CHARACTERS.test(userName)) throw DomainError.unauthorized();
+  // Clients whose `user:password` option cannot hold a colon send the id without its prefix.
+  const tokenId = userName.startsWith('Token:') ? userName : `Token:${userName}`;
+  const address = throttledAddress(req.ip);
+  const wait = failures.lockedForSeconds(address);
+  const checked = await checkCredentials(deps.orm.em.fork(), deps.config.masterKey, tokenId, secret, { slowCheckAllowed: wait === 0 });
+  if (!('token' in checked)) return failedCheck(failures)(res, address, wait, DomainError.unauthorized());
+  const { token } = checked;
+  return { platformId: token.platformId, tokenId: token.id, environment: token.environment, permissions: token.permissions };
+}
+
+/** Compares a presented token with the stored one in constant time. */
+function sameSecret(presented: string, stored: string): boolean {
+  const a = Buffer.from(presented);
+  const b = Buffer.from(stored);
+  return a.length === b.length && timingSafeEqual(a, b);
 }

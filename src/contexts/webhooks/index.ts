@@ -1,5 +1,5 @@
 // The webhooks context's public face: what other contexts may use of it (its api/ stays private).
-export { WebhookEvent } from './entities';
+export { WebhookDeliveryAttempt, WebhookEvent, type WebhookDeliveryState } from './entities';
 export { webhookEndpointErrors } from './services/webhook-destinations';
 export { sendTestWebhook } from './services/webhook-test';
 export { startWebhookDelivery } from './starters/webhook-delivery';

@@ -1,2 +1,3 @@
 // The webhooks context's entities.
+export * from './WebhookDeliveryAttempt';
 export * from './WebhookEvent';

@@ -1,0 +1,3 @@
+// The dashboard context's entities.
+export * from './DashboardAuditEntry';
+export * from './DashboardSession';
