@@ -1,8 +1,7 @@
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { Transaction } from '../../src/contexts/payments/entities';
-import { BASE, Harness } from '../support/harness';
+import { startBrowserApp, type BrowserApp } from '../support/browser-app';
+import { BASE, type Harness } from '../support/harness';
 
 // The issue's speed bound: a platform with 10,000 transactions lists its first page in under 1 s. This
 // test measures and prints it but asserts only what must hold on any machine (the page lists, the query
@@ -14,27 +13,20 @@ import { BASE, Harness } from '../support/harness';
 // profiles), with the browser's own timing of the call the page made. Run: npm test -- test/browser/dashboard-10k.test.ts (figures printed
 // and written to .data/dashboard-10k.json; docs/dashboard.md, "Speed").
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const COUNT = 10_000;
 
+let app: BrowserApp;
 let h: Harness;
-let server: Server;
 let browser: Browser;
 let origin: string;
 
 beforeAll(async () => {
-  h = await Harness.start();
-  server = await new Promise<Server>((resolve) => {
-    const s = h.app.listen(0, '127.0.0.1', () => resolve(s));
-  });
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+  app = await startBrowserApp();
+  ({ h, browser, origin } = app);
 }, 120_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)));
-  await h?.stop();
+  await app?.stop();
 });
 
 /** COUNT - 1 copies of the template transaction, one second apart before it, in one statement. */

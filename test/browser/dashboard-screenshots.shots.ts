@@ -1,13 +1,12 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, statSync } from 'node:fs';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { connectedAgent } from '../support/agent-fixtures';
 import { eventually } from '../support/eventually';
 import { eurAccount, ibanOf } from '../support/external-account-fixtures';
-import { Harness } from '../support/harness';
+import { startBrowserApp, type BrowserApp } from '../support/browser-app';
+import type { Harness } from '../support/harness';
 
 // The screenshots in docs/dashboard.md: a seeded sandbox platform (customers, funded accounts, payouts that
 // complete and one that fails, an agent's payment waiting for approval) shown in Debian's Chromium at
@@ -15,27 +14,20 @@ import { Harness } from '../support/harness';
 // (apt-get install pngquant). Not part of `npm test` (its name is not *.test.ts); run it with
 //   npm test -- --testMatch '**/test/browser/dashboard-screenshots.shots.ts'
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const OUT = join(__dirname, '../../docs/images');
 
+let app: BrowserApp;
 let h: Harness;
-let server: Server;
 let browser: Browser;
 let origin: string;
 
 beforeAll(async () => {
-  h = await Harness.start();
-  server = await new Promise<Server>((resolve) => {
-    const s = h.app.listen(0, '127.0.0.1', () => resolve(s));
-  });
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+  app = await startBrowserApp();
+  ({ h, browser, origin } = app);
 }, 120_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)));
-  await h?.stop();
+  await app?.stop();
 });
 
 async function shoot(page: Page, name: string): Promise<void> {
