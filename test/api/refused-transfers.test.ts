@@ -85,7 +85,9 @@ async function onlyPaidRemain(p: Funded, paidIds: string[], funds: number, each:
 test('50 parallel POST /transfer-out of 1,000 against 10,000: 10 paid, 40 refused INSUFFICIENT_FUNDS, and only the 10 are listed', async () => {
   const p = await funded(10_000);
   const answers = await Promise.all(
-    Array.from({ length: 50 }, () => p.api.post('/transfer-out', { source: { accountId: p.usd }, destination: { accountId: p.bank }, amount: 1_000 })),
+    Array.from({ length: 50 }, () =>
+      p.api.postRetryingUnavailable('/transfer-out', { source: { accountId: p.usd }, destination: { accountId: p.bank }, amount: 1_000 }),
+    ),
   );
   const paid = answers.filter((a) => a.status === 201);
   const refused = answers.filter((a) => a.status !== 201);
@@ -136,7 +138,9 @@ test("an agent's parallel transfers over the balance: the refused ones leave no 
   const redeemed = await request(h.app).post(`${BASE}/agents/device-codes/${encodeURIComponent(created.body.deviceCode.code)}/redeem`);
   const agent = new Api(h.app, `Bearer ${redeemed.body.accessToken}`);
   const answers = await Promise.all(
-    Array.from({ length: 8 }, () => agent.post('/agents/me/transfer-out', { source: { accountId: p.usd }, destination: { accountId: p.bank }, amount: 1_000 })),
+    Array.from({ length: 8 }, () =>
+      agent.postRetryingUnavailable('/agents/me/transfer-out', { source: { accountId: p.usd }, destination: { accountId: p.bank }, amount: 1_000 }),
+    ),
   );
   const paid = answers.filter((a) => a.status === 201);
   expect(answers.filter((a) => a.status !== 201).map((a) => `${a.status} ${a.body.code}`)).toEqual(Array(5).fill('400 INSUFFICIENT_FUNDS'));

@@ -180,6 +180,19 @@ export class Api {
     const r = request(this.app).post(`${BASE}${path}`).set('Authorization', this.auth).set(headers);
     return checked(body === undefined ? r : r.send(body as object), 'POST', path);
   }
+  /**
+   * A POST as a partner's client sends it: with an Idempotency-Key, and sent again with the same key
+   * after its Retry-After when answered 503 (the engine not reached within the request's deadline, as on a
+   * saturated machine with many requests at once; issue 37), which the service answers by doing the work once.
+   */
+  async postRetryingUnavailable(path: string, body?: unknown, attempts = 5) {
+    const headers = { 'Idempotency-Key': randomUUID() };
+    for (let attempt = 1; ; attempt++) {
+      const res = await this.post(path, body, headers);
+      if (res.status !== 503 || attempt === attempts) return res;
+      await new Promise((resolve) => setTimeout(resolve, Number(res.headers['retry-after'] ?? 1) * 1000));
+    }
+  }
   patch(path: string, body: unknown, headers: Record<string, string> = {}) {
     return checked(
       request(this.app)
