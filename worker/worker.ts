@@ -54,7 +54,7 @@ export async function createWorker(setup: WorkerSetup): Promise<Worker> {
 }
 
 /**
- * One Worker per task queue (src/temporal/task-queues.ts), sharing the connection, the activities' deps
+ * One Worker per task queue (the names in src/temporal/task-queues.ts), sharing the connection, the activities' deps
  * and one workflow bundle (bundled once, not once per queue). Each queue gets slots of its own, so that a
  * backlog on one never takes another's.
  */
