@@ -9,6 +9,7 @@ import {
   type ExternalAccountVerificationInput,
 } from '../../workflows/external-accounts/definitions';
 import { quietTemporalRuntime, startMockedWorker, type MockedWorker } from '../support/bundled-worker';
+import { executeUpdateWithStartOnTestServer } from '../support/update-with-start';
 
 // The externalAccountVerification state machine with in-memory activities: which step runs after
 // which durable timer (name check, banking-day window, challenge expiry), and the webhooks it
@@ -133,16 +134,19 @@ test('both checks of one account run side by side, each on its own timer', async
   expect(delivered).toHaveLength(2);
 });
 
-function challenge(args: ExternalAccountVerificationInput) {
-  const startWorkflowOperation = new WithStartWorkflowOperation<typeof externalAccountVerification>('externalAccountVerification', {
+function verificationStart(args: ExternalAccountVerificationInput) {
+  return new WithStartWorkflowOperation<typeof externalAccountVerification>('externalAccountVerification', {
     workflowId: args.externalAccountId,
     taskQueue,
     workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
     args: [args],
   });
-  return env.client.workflow.executeUpdateWithStart(openOwnershipChallengeUpdate, {
+}
+
+function challenge(args: ExternalAccountVerificationInput) {
+  return executeUpdateWithStartOnTestServer(env.client.workflow, openOwnershipChallengeUpdate, {
     args: [{ method: 'WALLET_SIGNATURE', livenessLink: 'http://x' }],
-    startWorkflowOperation,
+    startWorkflowOperation: () => verificationStart(args),
   });
 }
 
@@ -159,13 +163,10 @@ test('an unanswered challenge expires on its timer and the run ends; a later sig
   expect(timer).toBeLessThanOrEqual(15 * 60);
 
   signatureOutcome = 'EXPIRED';
-  const startWorkflowOperation = new WithStartWorkflowOperation<typeof externalAccountVerification>('externalAccountVerification', {
-    workflowId: args.externalAccountId,
-    taskQueue,
-    workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
-    args: [args],
+  const answer = await executeUpdateWithStartOnTestServer(env.client.workflow, submitOwnershipSignatureUpdate, {
+    args: [{ signature: '0x00' }],
+    startWorkflowOperation: () => verificationStart(args),
   });
-  const answer = await env.client.workflow.executeUpdateWithStart(submitOwnershipSignatureUpdate, { args: [{ signature: '0x00' }], startWorkflowOperation });
   expect(answer.outcome).toBe('EXPIRED');
   await env.client.workflow.getHandle(args.externalAccountId).result();
   expect(calls).toEqual(['open:WALLET_SIGNATURE', 'expire', 'signature:EXPIRED']);

@@ -6,6 +6,7 @@ import type { DeliveryOutcome } from '../../src/contexts/webhooks/domain/webhook
 import type { incomingPayment } from '../../workflows/payments/incoming-payment';
 import { incomingPaymentPosted, incomingPaymentStatusQuery, type IncomingPaymentInput, type PostedPayment } from '../../workflows/payments/definitions';
 import { quietTemporalRuntime, startMockedWorker, type MockedWorker } from '../support/bundled-worker';
+import { executeUpdateWithStartOnTestServer } from '../support/update-with-start';
 
 // The incomingPayment state machine with in-memory activities: one posting step, the update
 // answered with the posted payment (or the refusal), first webhook attempts from the payment
@@ -82,15 +83,16 @@ function input(): IncomingPaymentInput {
 
 /** As the API's starter does: start and wait for the `posted` update in one call. */
 function postWithStart(args: IncomingPaymentInput) {
-  const startWorkflowOperation = new WithStartWorkflowOperation<typeof incomingPayment>('incomingPayment', {
-    workflowId: args.transactionId,
-    taskQueue,
-    args: [args],
-    workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
-  });
+  const startWorkflowOperation = () =>
+    new WithStartWorkflowOperation<typeof incomingPayment>('incomingPayment', {
+      workflowId: args.transactionId,
+      taskQueue,
+      args: [args],
+      workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
+    });
   return {
-    updated: env.client.workflow.executeUpdateWithStart(incomingPaymentPosted, { startWorkflowOperation }),
-    handle: () => startWorkflowOperation.workflowHandle(),
+    updated: executeUpdateWithStartOnTestServer(env.client.workflow, incomingPaymentPosted, { startWorkflowOperation }),
+    handle: async () => env.client.workflow.getHandle(args.transactionId),
   };
 }
 

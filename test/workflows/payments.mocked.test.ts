@@ -12,6 +12,7 @@ import { cancelPayoutUpdate, decideHoldUpdate, executePaymentUpdate, executeQuot
 import type { payment } from '../../workflows/payments/payment';
 import { bundledWorker, quietTemporalRuntime, startMockedWorker, type MockedWorker } from '../support/bundled-worker';
 import { replayHistory } from '../support/replay';
+import { executeUpdateWithStartOnTestServer } from '../support/update-with-start';
 
 // The quote and outgoingPayment state machines with in-memory activities, on the time-skipping
 // server: every sandbox payout row with its durable timers (the 6-minute and 1-minute cases
@@ -152,25 +153,19 @@ test('a quote not executed in its lifetime expires on its timer and is announced
 test('execution is an update answered with the transaction; the payment runs in its own workflow', async () => {
   const input = startQuote(300);
   nextPlan = { outcome: 'COMPLETES', afterSeconds: 0 };
-  const startWorkflowOperation = new WithStartWorkflowOperation<typeof quote>('quote', {
-    workflowId: input.quoteId,
-    taskQueue,
-    workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
-    args: [input],
-  });
-  const answer = await env.client.workflow.executeUpdateWithStart(executeQuoteUpdate, { startWorkflowOperation });
-  expect(answer.transactionId).toBe(`Transaction:${input.quoteId.slice(6)}`);
-  expect(await env.client.workflow.getHandle(input.quoteId).result()).toBe('EXECUTED');
-  expect(await env.client.workflow.getHandle(answer.transactionId).result()).toBe('COMPLETED');
-  // A later execute (the quote's run has ended) starts a run that finds the execution and only answers.
-  const again = await env.client.workflow.executeUpdateWithStart(executeQuoteUpdate, {
-    startWorkflowOperation: new WithStartWorkflowOperation<typeof quote>('quote', {
+  const quoteStart = () =>
+    new WithStartWorkflowOperation<typeof quote>('quote', {
       workflowId: input.quoteId,
       taskQueue,
       workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
       args: [input],
-    }),
-  });
+    });
+  const answer = await executeUpdateWithStartOnTestServer(env.client.workflow, executeQuoteUpdate, { startWorkflowOperation: quoteStart });
+  expect(answer.transactionId).toBe(`Transaction:${input.quoteId.slice(6)}`);
+  expect(await env.client.workflow.getHandle(input.quoteId).result()).toBe('EXECUTED');
+  expect(await env.client.workflow.getHandle(answer.transactionId).result()).toBe('COMPLETED');
+  // A later execute (the quote's run has ended) starts a run that finds the execution and only answers.
+  const again = await executeUpdateWithStartOnTestServer(env.client.workflow, executeQuoteUpdate, { startWorkflowOperation: quoteStart });
   expect(again.transactionId).toBe(answer.transactionId);
   expect(await env.client.workflow.getHandle(input.quoteId).result()).toBe('EXECUTED');
   expect(calls).toEqual(['execute', 'complete', 'execute']);
@@ -261,10 +256,10 @@ describe("payment: one workflow from the quote to the payment's end (workflow id
       args: [input],
     });
   const execute = (input: QuoteInput, requestKey: string) =>
-    env.client.workflow.executeUpdateWithStart(executePaymentUpdate, {
+    executeUpdateWithStartOnTestServer(env.client.workflow, executePaymentUpdate, {
       args: [{ requestKey }],
       updateId: `execute:${requestKey}`,
-      startWorkflowOperation: withStart(input),
+      startWorkflowOperation: () => withStart(input),
     });
   const history = async (handle: WorkflowHandle) => (await handle.fetchHistory()).events ?? [];
 
