@@ -205,6 +205,11 @@ test('sandbox tools: a payout made in the browser reaches COMPLETED in the list,
     .getByRole('table', { name: 'Webhooks of this payment' })
     .getByRole('cell', { name: 'OUTGOING_PAYMENT.COMPLETED', exact: true })
     .waitFor({ timeout: 30_000 });
+  // Its ledger entries: the 100.00 USD held from the customer's account (a debit), then settled.
+  const ledger = page.getByRole('table', { name: 'Ledger entries' });
+  await ledger.getByRole('cell', { name: 'Outgoing payment settled', exact: true }).waitFor({ timeout: 30_000 });
+  const held = ledger.getByTestId('ledger-posting').filter({ hasText: usdValue! });
+  await expect(held.textContent()).resolves.toMatch(/^.*Outgoing payment: funds held.*100\.00 USD$/);
   // The server agrees: the payment COMPLETED, and its COMPLETED webhook among the events it caused.
   expect((await owner.api.get(`/transactions/${encodeURIComponent(transactionId)}`)).body.status).toBe('COMPLETED');
   const events = (await owner.api.get(`/webhook-events?resourceId=${encodeURIComponent(transactionId)}&limit=100`)).body.data as { type: string }[];
