@@ -191,6 +191,24 @@ test('sandbox tools: a payout made in the browser reaches COMPLETED in the list,
   await fundForm.getByRole('button', { name: 'Fund the account' }).click();
   await fundForm.getByText(/^Funded: 1,000\.00 USD available/).waitFor();
 
+  // An incoming UMA payment to the same account, from a sandbox sender: approved by the platform's endpoint, credited.
+  const receiveForm = page.locator('section', { has: page.getByRole('heading', { name: /Receive a payment/ }) });
+  await receiveForm.getByLabel('To account').selectOption(usdValue!);
+  await receiveForm.getByLabel('Amount').fill('25.00');
+  await receiveForm.getByRole('button', { name: 'Receive the payment' }).click();
+  await receiveForm.getByText(/^Received: the payment is COMPLETED/).waitFor({ timeout: 30_000 });
+  const incomingHref = (await receiveForm.getByRole('link', { name: 'Open the incoming payment' }).getAttribute('href'))!;
+  const incomingId = decodeURIComponent(incomingHref.replace(/^.*\/payments\//, ''));
+  const incoming = (await owner.api.get(`/transactions/${encodeURIComponent(incomingId)}`)).body;
+  expect(incoming).toMatchObject({
+    type: 'INCOMING',
+    status: 'COMPLETED',
+    source: { sourceType: 'UMA_ADDRESS' },
+    receivedAmount: { amount: 2_500 },
+  });
+  const credited = (await owner.api.get(`/customers/internal-accounts?customerId=${encodeURIComponent(incoming.customerId)}&currency=USD`)).body.data;
+  expect(credited.map((a: { id: string; balance: { amount: number } }) => [a.id, a.balance.amount])).toEqual([[usdValue, 102_500]]);
+
   const payoutForm = page.locator('section', { has: page.getByRole('heading', { name: /Send a payout/ }) });
   await payoutForm.getByLabel('From account').selectOption(usdValue!);
   await payoutForm.getByLabel('Amount').fill('100.00');
