@@ -43,6 +43,7 @@ describe('GET /webhook-events and /webhook-events/{id}', () => {
     expect(listed).toEqual({
       id: expect.any(String),
       type: 'INCOMING_PAYMENT.COMPLETED',
+      resourceId: fundingId,
       state: 'DELIVERED',
       attempts: 1,
       lastResponseStatus: 200,
@@ -64,6 +65,7 @@ describe('GET /webhook-events and /webhook-events/{id}', () => {
     expect(detail.status).toBe(200);
     const sent = h.receiver.received.find((w) => w.body.id === listed.id)!;
     expect(detail.body.payload).toBe(sent.rawBody);
+    expect(detail.body.resourceId).toBe(fundingId);
     expect(detail.body.deliveryAttempts).toEqual([
       { attemptedAt: expect.any(String), responseStatus: 200, durationMs: expect.any(Number), error: null, outcome: 'DELIVERED' },
     ]);

@@ -223,6 +223,13 @@ test('sandbox tools: a payout made in the browser reaches COMPLETED in the list,
     .getByRole('table', { name: 'Webhooks of this payment' })
     .getByRole('cell', { name: 'OUTGOING_PAYMENT.COMPLETED', exact: true })
     .waitFor({ timeout: 30_000 });
+  // Each event names what it is about: this payment, linked to its page.
+  const completedEvent = page
+    .getByRole('table', { name: 'Webhooks of this payment' })
+    .getByTestId('webhook-event-row')
+    .filter({ has: page.getByRole('cell', { name: 'OUTGOING_PAYMENT.COMPLETED', exact: true }) });
+  const resourceHref = (await completedEvent.getByRole('link', { name: transactionId, exact: true }).getAttribute('href'))!;
+  expect(decodeURIComponent(resourceHref)).toBe(`/dashboard/payments/${transactionId}`);
   // Its ledger entries: the 100.00 USD held from the customer's account (a debit), then settled.
   const ledger = page.getByRole('table', { name: 'Ledger entries' });
   await ledger.getByRole('cell', { name: 'Outgoing payment settled', exact: true }).waitFor({ timeout: 30_000 });
@@ -344,6 +351,7 @@ test('resend a webhook from the Webhooks page: a second delivery attempt is reco
     (n) => n === 1,
     20_000,
   );
+  await events.getByTestId('webhook-event-row').getByRole('link', { name: fundingId, exact: true }).waitFor();
   await events.getByRole('button', { name: 'Show attempts of INCOMING_PAYMENT.COMPLETED' }).click();
   const attempts = page.getByRole('table', { name: 'Delivery attempts' }).locator('tbody tr');
   await attempts.first().waitFor();
