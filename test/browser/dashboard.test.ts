@@ -466,6 +466,39 @@ test('create an API token (its secret shown once) and revoke it: its Basic authe
   expect((await owner.api.get('/tokens?limit=100')).body.data.map((t: { name: string }) => t.name)).not.toContain(name);
 }, 60_000);
 
+test("edit a customer beyond email: name, phone and address are saved as the API's PATCH takes them; refusals list every field", async () => {
+  const created = await owner.api.post('/customers', { customerType: 'INDIVIDUAL', platformCustomerId: `edit-${randomUUID()}`, fullName: 'Before Edit' });
+  const customerId = created.body.id as string;
+  const page = await ownerPage();
+  await page.goto(`${origin}/dashboard/customers/${encodeURIComponent(customerId)}`);
+  const form = page.getByRole('form', { name: 'Edit the customer' });
+  await form.getByLabel('Full name').waitFor({ timeout: 20_000 });
+  await form.getByLabel('Full name').fill('After Edit');
+  await form.getByLabel('Phone number').fill('+14155550123');
+  await form.getByLabel('Address line 1').fill('1 Market St');
+  await form.getByLabel('City').fill('San Francisco');
+  await form.getByLabel('Postal code').fill('94105');
+  await form.getByLabel('Country').fill('US');
+  await form.getByRole('button', { name: 'Save' }).click();
+  await form.getByText('Saved.').waitFor();
+  expect((await owner.api.get(`/customers/${encodeURIComponent(customerId)}`)).body).toMatchObject({
+    fullName: 'After Edit',
+    phoneNumber: '+14155550123',
+    address: { line1: '1 Market St', city: 'San Francisco', postalCode: '94105', country: 'US' },
+  });
+  await page.getByRole('heading', { level: 1, name: 'After Edit' }).waitFor();
+
+  // Email and phone together, and a nationality that is no country: the API's refusal, every field listed, nothing stored.
+  await form.getByLabel('Email').fill('after@example.com');
+  await form.getByLabel('Phone number').fill('+14155550199');
+  await form.getByLabel('Nationality').fill('XX');
+  await form.getByRole('button', { name: 'Save' }).click();
+  const alert = form.getByRole('alert');
+  await alert.waitFor();
+  await expect(alert.locator('li code').allTextContents()).resolves.toEqual(expect.arrayContaining(['email', 'phoneNumber', 'nationality']));
+  expect((await owner.api.get(`/customers/${encodeURIComponent(customerId)}`)).body).toMatchObject({ phoneNumber: '+14155550123' });
+}, 60_000);
+
 test("another platform's payment id typed into the URL shows not found, and nothing of it", async () => {
   const other = await h.platform();
   const { fundingId } = await fundedCustomer(other, 4_242);
