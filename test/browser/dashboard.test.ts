@@ -259,6 +259,10 @@ test('a VIEW token sees the pages with every write control disabled, and the ser
     const enabled = await writes.evaluateAll((buttons) => buttons.filter((b) => !(b as unknown as { disabled: boolean }).disabled).map((b) => b.textContent));
     expect({ label, enabled }).toEqual({ label, enabled: [] });
   }
+  // The Cards page offers no card action at all to a token that may not make them (the owner's has an Actions column).
+  await go(page, 'Cards');
+  await page.getByRole('table', { name: 'Cards' }).waitFor();
+  await expect(page.getByRole('columnheader', { name: 'Actions' }).count()).resolves.toBe(0);
   // Past the disabled button: the session's own CSRF token, a write the token may not make.
   const status = await page.evaluate(async (base) => {
     const session = (await (await fetch(`${base}/dashboard/session`, { credentials: 'same-origin' })).json()) as { csrfToken: string };
@@ -498,6 +502,34 @@ test("edit a customer beyond email: name, phone and address are saved as the API
   await expect(alert.locator('li code').allTextContents()).resolves.toEqual(expect.arrayContaining(['email', 'phoneNumber', 'nationality']));
   expect((await owner.api.get(`/customers/${encodeURIComponent(customerId)}`)).body).toMatchObject({ phoneNumber: '+14155550123' });
 }, 60_000);
+
+test('freeze, unfreeze and close a card from the Cards page, offered only in the states that allow them', async () => {
+  const { customerId, usd } = await fundedCustomer(owner, 10_000);
+  const issued = await owner.api.post('/cards', { cardholderId: customerId, form: 'VIRTUAL', fundingSources: [usd] });
+  expect(issued.status).toBe(201);
+  const cardId = issued.body.id as string;
+  const cardState = () => owner.api.get(`/cards/${encodeURIComponent(cardId)}`).then((r) => r.body as { state: string; brand: string; last4: string });
+  const active = await eventually(cardState, (c) => c.state === 'ACTIVE', 60_000);
+  const name = `${active.brand} •••• ${active.last4}`;
+
+  const page = await ownerPage();
+  await go(page, 'Cards');
+  await page.getByRole('columnheader', { name: 'Actions' }).waitFor();
+  const row = page.getByRole('table', { name: 'Cards' }).getByTestId('list-row').filter({ hasText: name });
+  await row.getByRole('button', { name: `Freeze ${name}`, exact: true }).click();
+  await row.getByRole('button', { name: `Unfreeze ${name}`, exact: true }).waitFor({ timeout: 20_000 });
+  expect((await cardState()).state).toBe('FROZEN');
+  await expect(row.getByRole('button', { name: `Freeze ${name}`, exact: true }).count()).resolves.toBe(0);
+  await row.getByRole('button', { name: `Unfreeze ${name}`, exact: true }).click();
+  await row.getByRole('button', { name: `Freeze ${name}`, exact: true }).waitFor({ timeout: 20_000 });
+  expect((await cardState()).state).toBe('ACTIVE');
+  // Closing cannot be undone: it asks once more, then the card has no action left.
+  await row.getByRole('button', { name: `Close ${name}`, exact: true }).click();
+  await row.getByRole('button', { name: `Confirm closing ${name}`, exact: true }).click();
+  await row.getByText('CLOSED', { exact: true }).waitFor({ timeout: 20_000 });
+  await expect(row.getByRole('button').count()).resolves.toBe(0);
+  expect((await cardState()).state).toBe('CLOSED');
+}, 120_000);
 
 test("another platform's payment id typed into the URL shows not found, and nothing of it", async () => {
   const other = await h.platform();
