@@ -53,18 +53,13 @@ function CardActions({ card }: { card: Card }) {
     <div className="row">
       {actions.map((a) =>
         a.state === 'CLOSED' && closing ? (
-          <button key={a.label} type="button" disabled={change.isPending} onClick={() => change.mutate('CLOSED')}>
-            Confirm closing {cardName(card)}
+          <button key={a.label} type="button" autoFocus disabled={change.isPending} onClick={() => change.mutate('CLOSED')}>
+            Confirm closing<span className="visually-hidden"> {cardName(card)}</span>
           </button>
         ) : (
-          <button
-            key={a.label}
-            type="button"
-            disabled={change.isPending}
-            onClick={() => (a.state === 'CLOSED' ? setClosing(true) : change.mutate(a.state))}
-            aria-label={`${a.label} ${cardName(card)}`}
-          >
+          <button key={a.label} type="button" disabled={change.isPending} onClick={() => (a.state === 'CLOSED' ? setClosing(true) : change.mutate(a.state))}>
             {a.label}
+            <span className="visually-hidden"> {cardName(card)}</span>
           </button>
         ),
       )}
