@@ -27,6 +27,13 @@ export interface Transaction {
   updatedAt: string;
 }
 
+export interface LedgerEntry {
+  id: string;
+  description: string;
+  postedAt: string;
+  postings: { accountId: string; accountKind: string; direction: 'DEBIT' | 'CREDIT'; amount: Money }[];
+}
+
 export interface WebhookEvent {
   id: string;
   type: string;

@@ -43,6 +43,7 @@ describe('GET /webhook-events and /webhook-events/{id}', () => {
     expect(listed).toEqual({
       id: expect.any(String),
       type: 'INCOMING_PAYMENT.COMPLETED',
+      resourceId: fundingId,
       state: 'DELIVERED',
       attempts: 1,
       lastResponseStatus: 200,
@@ -64,6 +65,7 @@ describe('GET /webhook-events and /webhook-events/{id}', () => {
     expect(detail.status).toBe(200);
     const sent = h.receiver.received.find((w) => w.body.id === listed.id)!;
     expect(detail.body.payload).toBe(sent.rawBody);
+    expect(detail.body.resourceId).toBe(fundingId);
     expect(detail.body.deliveryAttempts).toEqual([
       { attemptedAt: expect.any(String), responseStatus: 200, durationMs: expect.any(Number), error: null, outcome: 'DELIVERED' },
     ]);
@@ -168,5 +170,52 @@ describe('GET /dashboard/metrics', () => {
     const other = await h.platform();
     expect((await get(other, '/dashboard/metrics')).body.payments.byStatus).toEqual({});
     expect((await get(p, '/dashboard/metrics?window=1y')).status).toBe(400);
+  });
+});
+
+describe('GET /transactions/{id}/ledger-entries', () => {
+  type Posting = { accountId: string; accountKind: string; direction: 'DEBIT' | 'CREDIT'; amount: { amount: number; currency: { code: string } } };
+  type Entry = { id: string; description: string; postedAt: string; postings: Posting[] };
+
+  test("a completed payout's entries: funds held then settled, debits equal credits per currency; another platform gets 404", async () => {
+    const p = await h.platform();
+    const { usd, customerId } = await fundedCustomer(p);
+    const payoutId = await completedPayout(p, usd, customerId);
+    const res = await get(p, `/transactions/${encodeURIComponent(payoutId)}/ledger-entries`);
+    expect(res.status).toBe(200);
+    const entries = res.body.data as Entry[];
+    expect(entries.map((e) => e.description)).toEqual(['Outgoing payment: funds held', 'Outgoing payment settled']);
+    for (const entry of entries) {
+      expect(Number.isNaN(Date.parse(entry.postedAt))).toBe(false);
+      const sides = new Map<string, { DEBIT: number; CREDIT: number }>();
+      for (const posting of entry.postings) {
+        expect(Number.isInteger(posting.amount.amount) && posting.amount.amount > 0).toBe(true);
+        const side = sides.get(posting.amount.currency.code) ?? { DEBIT: 0, CREDIT: 0 };
+        side[posting.direction] += posting.amount.amount;
+        sides.set(posting.amount.currency.code, side);
+        expect(posting.accountId === usd || posting.accountId.startsWith(`Ledger:${p.platform.id}:`)).toBe(true);
+      }
+      for (const [currency, side] of sides) expect({ currency, debits: side.DEBIT }).toEqual({ currency, debits: side.CREDIT });
+    }
+    // The hold takes the 1,000 cents sent from the customer's account into PENDING_OUTGOING.
+    expect(entries[0]!.postings).toEqual([
+      {
+        accountId: usd,
+        accountKind: 'INTERNAL_ACCOUNT',
+        direction: 'DEBIT',
+        amount: { amount: 1_000, currency: expect.objectContaining({ code: 'USD', decimals: 2 }) },
+      },
+      {
+        accountId: `Ledger:${p.platform.id}:PENDING_OUTGOING:USD`,
+        accountKind: 'PENDING_OUTGOING',
+        direction: 'CREDIT',
+        amount: { amount: 1_000, currency: expect.objectContaining({ code: 'USD' }) },
+      },
+    ]);
+
+    const other = await h.platform();
+    const refused = await get(other, `/transactions/${encodeURIComponent(payoutId)}/ledger-entries`);
+    expect([refused.status, refused.body.code]).toEqual([404, 'TRANSACTION_NOT_FOUND']);
+    expect((await get(p, `/transactions/${encodeURIComponent('Transaction:00000000-0000-4000-8000-000000000000')}/ledger-entries`)).status).toBe(404);
   });
 });

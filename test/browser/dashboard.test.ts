@@ -191,6 +191,24 @@ test('sandbox tools: a payout made in the browser reaches COMPLETED in the list,
   await fundForm.getByRole('button', { name: 'Fund the account' }).click();
   await fundForm.getByText(/^Funded: 1,000\.00 USD available/).waitFor();
 
+  // An incoming UMA payment to the same account, from a sandbox sender: approved by the platform's endpoint, credited.
+  const receiveForm = page.locator('section', { has: page.getByRole('heading', { name: /Receive a payment/ }) });
+  await receiveForm.getByLabel('To account').selectOption(usdValue!);
+  await receiveForm.getByLabel('Amount').fill('25.00');
+  await receiveForm.getByRole('button', { name: 'Receive the payment' }).click();
+  await receiveForm.getByText(/^Received: the payment is COMPLETED/).waitFor({ timeout: 30_000 });
+  const incomingHref = (await receiveForm.getByRole('link', { name: 'Open the incoming payment' }).getAttribute('href'))!;
+  const incomingId = decodeURIComponent(incomingHref.replace(/^.*\/payments\//, ''));
+  const incoming = (await owner.api.get(`/transactions/${encodeURIComponent(incomingId)}`)).body;
+  expect(incoming).toMatchObject({
+    type: 'INCOMING',
+    status: 'COMPLETED',
+    source: { sourceType: 'UMA_ADDRESS' },
+    receivedAmount: { amount: 2_500 },
+  });
+  const credited = (await owner.api.get(`/customers/internal-accounts?customerId=${encodeURIComponent(incoming.customerId)}&currency=USD`)).body.data;
+  expect(credited.map((a: { id: string; balance: { amount: number } }) => [a.id, a.balance.amount])).toEqual([[usdValue, 102_500]]);
+
   const payoutForm = page.locator('section', { has: page.getByRole('heading', { name: /Send a payout/ }) });
   await payoutForm.getByLabel('From account').selectOption(usdValue!);
   await payoutForm.getByLabel('Amount').fill('100.00');
@@ -205,6 +223,18 @@ test('sandbox tools: a payout made in the browser reaches COMPLETED in the list,
     .getByRole('table', { name: 'Webhooks of this payment' })
     .getByRole('cell', { name: 'OUTGOING_PAYMENT.COMPLETED', exact: true })
     .waitFor({ timeout: 30_000 });
+  // Each event names what it is about: this payment, linked to its page.
+  const completedEvent = page
+    .getByRole('table', { name: 'Webhooks of this payment' })
+    .getByTestId('webhook-event-row')
+    .filter({ has: page.getByRole('cell', { name: 'OUTGOING_PAYMENT.COMPLETED', exact: true }) });
+  const resourceHref = (await completedEvent.getByRole('link', { name: transactionId, exact: true }).getAttribute('href'))!;
+  expect(decodeURIComponent(resourceHref)).toBe(`/dashboard/payments/${transactionId}`);
+  // Its ledger entries: the 100.00 USD held from the customer's account (a debit), then settled.
+  const ledger = page.getByRole('table', { name: 'Ledger entries' });
+  await ledger.getByRole('cell', { name: 'Outgoing payment settled', exact: true }).waitFor({ timeout: 30_000 });
+  const held = ledger.getByTestId('ledger-posting').filter({ hasText: usdValue! });
+  await expect(held.textContent()).resolves.toMatch(/^.*Outgoing payment: funds held.*100\.00 USD$/);
   // The server agrees: the payment COMPLETED, and its COMPLETED webhook among the events it caused.
   expect((await owner.api.get(`/transactions/${encodeURIComponent(transactionId)}`)).body.status).toBe('COMPLETED');
   const events = (await owner.api.get(`/webhook-events?resourceId=${encodeURIComponent(transactionId)}&limit=100`)).body.data as { type: string }[];
@@ -229,6 +259,10 @@ test('a VIEW token sees the pages with every write control disabled, and the ser
     const enabled = await writes.evaluateAll((buttons) => buttons.filter((b) => !(b as unknown as { disabled: boolean }).disabled).map((b) => b.textContent));
     expect({ label, enabled }).toEqual({ label, enabled: [] });
   }
+  // The Cards page offers no card action at all to a token that may not make them (the owner's has an Actions column).
+  await go(page, 'Cards');
+  await page.getByRole('table', { name: 'Cards' }).waitFor();
+  await expect(page.getByRole('columnheader', { name: 'Actions' }).count()).resolves.toBe(0);
   // Past the disabled button: the session's own CSRF token, a write the token may not make.
   const status = await page.evaluate(async (base) => {
     const session = (await (await fetch(`${base}/dashboard/session`, { credentials: 'same-origin' })).json()) as { csrfToken: string };
@@ -321,6 +355,7 @@ test('resend a webhook from the Webhooks page: a second delivery attempt is reco
     (n) => n === 1,
     20_000,
   );
+  await events.getByTestId('webhook-event-row').getByRole('link', { name: fundingId, exact: true }).waitFor();
   await events.getByRole('button', { name: 'Show attempts of INCOMING_PAYMENT.COMPLETED' }).click();
   const attempts = page.getByRole('table', { name: 'Delivery attempts' }).locator('tbody tr');
   await attempts.first().waitFor();
@@ -434,6 +469,67 @@ test('create an API token (its secret shown once) and revoke it: its Basic authe
   expect((await basic(auth, '/transactions?limit=1')).status).toBe(401);
   expect((await owner.api.get('/tokens?limit=100')).body.data.map((t: { name: string }) => t.name)).not.toContain(name);
 }, 60_000);
+
+test("edit a customer beyond email: name, phone and address are saved as the API's PATCH takes them; refusals list every field", async () => {
+  const created = await owner.api.post('/customers', { customerType: 'INDIVIDUAL', platformCustomerId: `edit-${randomUUID()}`, fullName: 'Before Edit' });
+  const customerId = created.body.id as string;
+  const page = await ownerPage();
+  await page.goto(`${origin}/dashboard/customers/${encodeURIComponent(customerId)}`);
+  const form = page.getByRole('form', { name: 'Edit the customer' });
+  await form.getByLabel('Full name').waitFor({ timeout: 20_000 });
+  await form.getByLabel('Full name').fill('After Edit');
+  await form.getByLabel('Phone number').fill('+14155550123');
+  await form.getByLabel('Address line 1').fill('1 Market St');
+  await form.getByLabel('City').fill('San Francisco');
+  await form.getByLabel('Postal code').fill('94105');
+  await form.getByLabel('Country').fill('US');
+  await form.getByRole('button', { name: 'Save' }).click();
+  await form.getByText('Saved.').waitFor();
+  expect((await owner.api.get(`/customers/${encodeURIComponent(customerId)}`)).body).toMatchObject({
+    fullName: 'After Edit',
+    phoneNumber: '+14155550123',
+    address: { line1: '1 Market St', city: 'San Francisco', postalCode: '94105', country: 'US' },
+  });
+  await page.getByRole('heading', { level: 1, name: 'After Edit' }).waitFor();
+
+  // Email and phone together, and a nationality that is no country: the API's refusal, every field listed, nothing stored.
+  await form.getByLabel('Email').fill('after@example.com');
+  await form.getByLabel('Phone number').fill('+14155550199');
+  await form.getByLabel('Nationality').fill('XX');
+  await form.getByRole('button', { name: 'Save' }).click();
+  const alert = form.getByRole('alert');
+  await alert.waitFor();
+  await expect(alert.locator('li code').allTextContents()).resolves.toEqual(expect.arrayContaining(['email', 'phoneNumber', 'nationality']));
+  expect((await owner.api.get(`/customers/${encodeURIComponent(customerId)}`)).body).toMatchObject({ phoneNumber: '+14155550123' });
+}, 60_000);
+
+test('freeze, unfreeze and close a card from the Cards page, offered only in the states that allow them', async () => {
+  const { customerId, usd } = await fundedCustomer(owner, 10_000);
+  const issued = await owner.api.post('/cards', { cardholderId: customerId, form: 'VIRTUAL', fundingSources: [usd] });
+  expect(issued.status).toBe(201);
+  const cardId = issued.body.id as string;
+  const cardState = () => owner.api.get(`/cards/${encodeURIComponent(cardId)}`).then((r) => r.body as { state: string; brand: string; last4: string });
+  const active = await eventually(cardState, (c) => c.state === 'ACTIVE', 60_000);
+  const name = `${active.brand} •••• ${active.last4}`;
+
+  const page = await ownerPage();
+  await go(page, 'Cards');
+  await page.getByRole('columnheader', { name: 'Actions' }).waitFor();
+  const row = page.getByRole('table', { name: 'Cards' }).getByTestId('list-row').filter({ hasText: name });
+  await row.getByRole('button', { name: `Freeze ${name}`, exact: true }).click();
+  await row.getByRole('button', { name: `Unfreeze ${name}`, exact: true }).waitFor({ timeout: 20_000 });
+  expect((await cardState()).state).toBe('FROZEN');
+  await expect(row.getByRole('button', { name: `Freeze ${name}`, exact: true }).count()).resolves.toBe(0);
+  await row.getByRole('button', { name: `Unfreeze ${name}`, exact: true }).click();
+  await row.getByRole('button', { name: `Freeze ${name}`, exact: true }).waitFor({ timeout: 20_000 });
+  expect((await cardState()).state).toBe('ACTIVE');
+  // Closing cannot be undone: it asks once more, then the card has no action left.
+  await row.getByRole('button', { name: `Close ${name}`, exact: true }).click();
+  await row.getByRole('button', { name: `Confirm closing ${name}`, exact: true }).click();
+  await row.getByText('CLOSED', { exact: true }).waitFor({ timeout: 20_000 });
+  await expect(row.getByRole('button').count()).resolves.toBe(0);
+  expect((await cardState()).state).toBe('CLOSED');
+}, 120_000);
 
 test("another platform's payment id typed into the URL shows not found, and nothing of it", async () => {
   const other = await h.platform();

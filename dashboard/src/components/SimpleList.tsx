@@ -15,11 +15,14 @@ export function SimpleList<T extends { id: string; status?: string; createdAt?: 
   label,
   columns,
   query = {},
+  status = (item) => item.status,
 }: {
   path: string;
   label: string;
   columns: Column<T>[];
   query?: Record<string, string | undefined>;
+  /** The item's state, when the API names it otherwise than `status` (a card's `state`). */
+  status?: (item: T) => string | undefined;
 }) {
   const paging = useCursor();
   const list = useQuery({
@@ -46,12 +49,12 @@ export function SimpleList<T extends { id: string; status?: string; createdAt?: 
         </thead>
         <tbody>
           {list.data.data.map((item) => (
-            <tr key={item.id}>
+            <tr key={item.id} data-testid="list-row">
               {columns.map((c) => (
                 <td key={c.label}>{c.value(item)}</td>
               ))}
               <td>
-                <Status value={item.status} />
+                <Status value={status(item)} />
               </td>
               <td>
                 <When at={item.createdAt} />

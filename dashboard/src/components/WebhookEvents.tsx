@@ -1,5 +1,6 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { Link } from 'react-router';
 import { get, newKey, post, type Page } from '../api';
 import { useCursor } from '../paging';
 import { POLL_MS } from '../poll';
@@ -46,7 +47,7 @@ export function WebhookEvents({ filters, label }: { filters: EventFilters; label
                 <Status value={e.state} />
               </td>
               <td>
-                <code>{e.resourceId ?? '—'}</code>
+                <ResourceLink id={e.resourceId} />
               </td>
               <td>
                 <When at={e.createdAt} />
@@ -64,6 +65,19 @@ export function WebhookEvents({ filters, label }: { filters: EventFilters; label
       {open && <EventDetail id={open} />}
       <Pager hasMore={events.data.hasMore} atFirst={paging.atFirst} onFirst={paging.first} onNext={() => paging.next(events.data?.nextCursor)} />
     </>
+  );
+}
+
+/** The resource an event is about, linked to its page when the dashboard has one. */
+function ResourceLink({ id }: { id: string | null | undefined }) {
+  if (!id) return <>—</>;
+  const page = id.startsWith('Transaction:') || id.startsWith('CardTransaction:') ? 'payments' : id.startsWith('Customer:') ? 'customers' : null;
+  return page ? (
+    <Link to={`/${page}/${encodeURIComponent(id)}`}>
+      <code>{id}</code>
+    </Link>
+  ) : (
+    <code>{id}</code>
   );
 }
 

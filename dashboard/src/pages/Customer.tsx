@@ -1,9 +1,10 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
-import { get, patch, type Page } from '../api';
+import { get, type Page } from '../api';
 import { useInternalAccounts } from '../accounts';
 import { PageTitle } from '../components/Layout';
-import { Done, ErrorMessage, Field, Json, Loading, Status, When, WriteButton } from '../components/ui';
+import { CustomerEdit } from '../components/CustomerEdit';
+import { ErrorMessage, Json, Loading, Status, When } from '../components/ui';
 import { formatMoney } from '../money';
 import { customerName, type Customer as CustomerT } from '../types';
 
@@ -53,13 +54,8 @@ function Related({ title, path, query, columns }: { title: string; path: string;
 
 export default function Customer() {
   const { id = '' } = useParams();
-  const queryClient = useQueryClient();
   const customer = useQuery({ queryKey: ['customer', id], queryFn: () => get<CustomerT>(`/customers/${encodeURIComponent(id)}`) });
   const accounts = useInternalAccounts(id);
-  const edit = useMutation({
-    mutationFn: (body: Record<string, unknown>) => patch<CustomerT>(`/customers/${encodeURIComponent(id)}`, body),
-    onSuccess: (c) => queryClient.setQueryData(['customer', id], c),
-  });
   if (customer.error) return <ErrorMessage error={customer.error} />;
   if (!customer.data) return <Loading what="the customer" />;
   const c = customer.data;
@@ -122,21 +118,7 @@ export default function Customer() {
       <Related title="Agents" path="/agents" query={{ customerId: c.id }} columns={['id', 'name', 'createdAt']} />
       <section aria-labelledby="h-edit" className="card">
         <h2 id="h-edit">Edit</h2>
-        <form
-          key={c.email ?? ''}
-          onSubmit={(e) => {
-            e.preventDefault();
-            const email = String(new FormData(e.currentTarget).get('email') ?? '').trim();
-            edit.mutate({ customerType: c.customerType, email });
-          }}
-        >
-          <Field label="Email">{(fid) => <input id={fid} name="email" type="email" defaultValue={c.email ?? ''} required />}</Field>
-          <WriteButton permission="MANAGE" disabled={edit.isPending}>
-            Save
-          </WriteButton>
-        </form>
-        {edit.isSuccess && <Done>Saved.</Done>}
-        <ErrorMessage error={edit.error} />
+        <CustomerEdit customer={c} />
       </section>
     </>
   );

@@ -8,7 +8,7 @@ import { WebhookEvents } from '../components/WebhookEvents';
 import { formatMinor, formatMoney } from '../money';
 import { POLL_MS } from '../poll';
 import { useSession } from '../session';
-import type { Transaction } from '../types';
+import type { LedgerEntry, Transaction } from '../types';
 
 const FINAL = new Set(['COMPLETED', 'FAILED', 'REJECTED', 'REFUNDED', 'EXPIRED']);
 
@@ -189,8 +189,52 @@ export default function Payment() {
           <ErrorMessage error={act.error} />
         </section>
       )}
+      <h2>Ledger entries</h2>
+      <LedgerEntries transactionId={t.id} settled={FINAL.has(t.status)} />
       <h2>Webhooks it caused</h2>
       <WebhookEvents filters={{ resourceId: t.id }} label="Webhooks of this payment" />
     </>
+  );
+}
+
+/** GET /transactions/{id}/ledger-entries (beyond the reference): each posting as a debit or a credit. */
+function LedgerEntries({ transactionId, settled }: { transactionId: string; settled: boolean }) {
+  const entries = useQuery({
+    queryKey: ['ledger-entries', transactionId, settled],
+    queryFn: () => get<{ data: LedgerEntry[] }>(`/transactions/${encodeURIComponent(transactionId)}/ledger-entries`),
+    refetchInterval: settled ? false : POLL_MS,
+  });
+  if (entries.error) return <ErrorMessage error={entries.error} />;
+  if (!entries.data) return <Loading what="ledger entries" />;
+  if (entries.data.data.length === 0) return <p className="muted">Nothing has moved in the ledger yet.</p>;
+  return (
+    <table aria-label="Ledger entries">
+      <thead>
+        <tr>
+          <th scope="col">Posted</th>
+          <th scope="col">Entry</th>
+          <th scope="col">Account</th>
+          <th scope="col" className="num">
+            Debit
+          </th>
+          <th scope="col" className="num">
+            Credit
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {entries.data.data.flatMap((entry) =>
+          entry.postings.map((p, i) => (
+            <tr key={`${entry.id}-${i}`} data-testid="ledger-posting">
+              <td>{i === 0 ? <When at={entry.postedAt} /> : ''}</td>
+              <td>{i === 0 ? entry.description : ''}</td>
+              <td>{p.accountKind === 'INTERNAL_ACCOUNT' ? <code>{p.accountId}</code> : p.accountKind}</td>
+              <td className="num">{p.direction === 'DEBIT' ? formatMoney(p.amount) : ''}</td>
+              <td className="num">{p.direction === 'CREDIT' ? formatMoney(p.amount) : ''}</td>
+            </tr>
+          )),
+        )}
+      </tbody>
+    </table>
   );
 }

@@ -7,7 +7,7 @@ import { PageTitle } from '../components/Layout';
 import { Done, ErrorMessage, Field, Loading, WriteButton } from '../components/ui';
 import { formatMoney, parseMajor } from '../money';
 import { useSession } from '../session';
-import type { Customer, InternalAccount } from '../types';
+import type { Customer, InternalAccount, Transaction } from '../types';
 
 // §8: the last three digits of the destination account select what the sandbox does with a payout.
 const SCENARIOS = [
@@ -19,6 +19,13 @@ const SCENARIOS = [
   { suffix: '007', label: 'Payout and refund fail' },
   { suffix: '008', label: 'Cancelled while processing, refunded after a minute' },
   { suffix: '003', label: 'Completes after about 6 minutes' },
+];
+
+// The sender's user name picks what happens once the platform approves an incoming UMA payment (docs/webhooks.md).
+const SENDERS = [
+  { address: '$sandbox.sender@sender.example.com', label: 'Credited (COMPLETED)' },
+  { address: '$sandbox.sender006@sender.example.com', label: 'Not creditable: refunded to the sender (…006)' },
+  { address: '$sandbox.sender007@sender.example.com', label: 'Not creditable, and the refund fails (…007)' },
 ];
 
 /** A German IBAN with correct check digits (ISO 13616 mod-97) ending in the scenario's suffix. */
@@ -49,6 +56,7 @@ export default function Sandbox() {
   const queryClient = useQueryClient();
   const accounts = useInternalAccounts();
   const list = accounts.data?.data ?? [];
+  const customerAccounts = list.filter((a) => a.customerId?.startsWith('Customer:'));
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['internal-accounts'] });
 
   const createCustomer = useMutation({
@@ -60,6 +68,23 @@ export default function Sandbox() {
     mutationFn: ({ accountId, amount }: { accountId: string; amount: bigint }) =>
       post<InternalAccount>(`/sandbox/internal-accounts/${encodeURIComponent(accountId)}/fund`, { amount: Number(amount) }, newKey()),
     onSuccess: refresh,
+  });
+  const receive = useMutation({
+    mutationFn: ({ account, amount, sender }: { account: InternalAccount; amount: bigint; sender: string }) =>
+      post<Transaction>(
+        '/sandbox/uma/receive',
+        {
+          senderUmaAddress: sender,
+          customerId: account.customerId,
+          receivingCurrencyCode: account.balance.currency.code,
+          receivingCurrencyAmount: Number(amount),
+        },
+        newKey(),
+      ),
+    onSettled: () => {
+      void refresh();
+      void queryClient.invalidateQueries({ queryKey: ['transactions'] });
+    },
   });
   const [payoutStep, setPayoutStep] = useState('');
   const payout = useMutation({
@@ -120,6 +145,13 @@ export default function Sandbox() {
     const amount = amountOf(e.currentTarget, account);
     if (account && amount && amount > 0n) fund.mutate({ accountId: account.id, amount });
   }
+  function submitReceive(e: FormEvent<HTMLFormElement>) {
+    e.preventDefault();
+    const account = accountOf(e.currentTarget);
+    const amount = amountOf(e.currentTarget, account);
+    const sender = String(new FormData(e.currentTarget).get('sender') ?? SENDERS[0]!.address);
+    if (account && amount && amount > 0n) receive.mutate({ account, amount, sender });
+  }
   function submitPayout(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
     const account = accountOf(e.currentTarget);
@@ -171,11 +203,43 @@ export default function Sandbox() {
             {fund.isSuccess && <Done>Funded: {formatMoney(fund.data.balance)} available.</Done>}
             <ErrorMessage error={fund.error} />
           </section>
+          <section aria-labelledby="h-receive" className="card">
+            <h2 id="h-receive">3. Receive a payment from a UMA sender</h2>
+            <p>A sandbox sender pays one of your customers by UMA; your webhook endpoint is asked to approve it first (without an endpoint it is approved).</p>
+            <form onSubmit={submitReceive}>
+              <Field label="To account">{(id) => <AccountSelect id={id} accounts={customerAccounts} />}</Field>
+              <Field label="Amount" hint="In the account's currency, e.g. 25.00">
+                {(id) => <input id={id} name="amount" inputMode="decimal" defaultValue="25.00" required pattern="\d+(\.\d+)?" />}
+              </Field>
+              <Field label="Sender">
+                {(id) => (
+                  <select id={id} name="sender" defaultValue={SENDERS[0]!.address}>
+                    {SENDERS.map((s) => (
+                      <option key={s.address} value={s.address}>
+                        {s.label}: {s.address}
+                      </option>
+                    ))}
+                  </select>
+                )}
+              </Field>
+              <WriteButton permission="TRANSACT" disabled={receive.isPending}>
+                Receive the payment
+              </WriteButton>
+            </form>
+            {receive.isSuccess && (
+              <Done>
+                Received: the payment is {receive.data.status}
+                {receive.data.status === 'PENDING' ? ' (decide it in Approvals)' : ''}.{' '}
+                <Link to={`/payments/${encodeURIComponent(receive.data.id)}`}>Open the incoming payment</Link>.
+              </Done>
+            )}
+            <ErrorMessage error={receive.error} />
+          </section>
           <section aria-labelledby="h-payout" className="card">
-            <h2 id="h-payout">3. Send a payout</h2>
+            <h2 id="h-payout">4. Send a payout</h2>
             <p>To a new EUR bank account of the same customer, whose IBAN ends in the scenario's digits.</p>
             <form onSubmit={submitPayout}>
-              <Field label="From account">{(id) => <AccountSelect id={id} accounts={list.filter((a) => a.customerId?.startsWith('Customer:'))} />}</Field>
+              <Field label="From account">{(id) => <AccountSelect id={id} accounts={customerAccounts} />}</Field>
               <Field label="Amount" hint="In the source account's currency; at least 5.00">
                 {(id) => <input id={id} name="amount" inputMode="decimal" defaultValue="100.00" required pattern="\d+(\.\d+)?" />}
               </Field>

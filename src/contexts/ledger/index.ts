@@ -8,6 +8,8 @@ export {
   type PlatformTraits,
 } from './domain/internal-accounts';
 export { type PostingLine } from './domain/ledger';
+export { TransactionLedgerEntriesSchema } from './schemas/ledger-entry-schemas';
+export { transactionLedgerEntries, type LedgerEntryView } from './services/ledger-entries';
 export { InternalAccount, JournalEntry, LedgerAccount } from './entities';
 export { InternalAccountListQuerySchema, InternalAccountListSchema, InternalAccountSchema, SandboxFundRequestSchema } from './schemas/internal-account-schemas';
 export { type LedgerAuditContributor } from './services/audit';

@@ -13,6 +13,10 @@ const WebhookEventSummarySchema = z
   .object({
     id: z.string(),
     type: z.string(),
+    resourceId: z.string().nullable().openapi({
+      description:
+        "What the event is about: the first id its payload's data names, in this order: id (the transaction, customer, account … itself), transactionId, customerId, accountId, internalAccountId, quoteId; null when it names none",
+    }),
     state: z
       .enum(WEBHOOK_STATES)
       .openapi({ description: 'PENDING: not accepted yet (retrying); DELIVERED: the endpoint accepted it; FAILED: retries ran out' }),

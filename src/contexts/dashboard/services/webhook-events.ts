@@ -16,6 +16,12 @@ export interface WebhookEventFilter {
   createdBefore?: string;
 }
 
+/** The data fields an event names a resource by: its own id, or the transaction / customer / account it is about. */
+const RESOURCE_FIELDS = ['id', 'transactionId', 'customerId', 'accountId', 'internalAccountId', 'quoteId'];
+
+/** The resource an event is about: the first of RESOURCE_FIELDS its payload's data names (its own id first). */
+const RESOURCE_ID_SQL = `coalesce(${RESOURCE_FIELDS.map((field) => `payload::jsonb -> 'data' ->> '${field}'`).join(', ')}) as resource_id`;
+
 interface EventRow {
   id: string;
   type: string;
@@ -24,12 +30,14 @@ interface EventRow {
   last_response_status: number | null;
   last_attempt_at: Date | null;
   created_at: Date;
+  resource_id: string | null;
   payload?: string;
 }
 
 const listView = (row: EventRow) => ({
   id: row.id,
   type: row.type,
+  resourceId: row.resource_id,
   state: row.state,
   attempts: row.attempts,
   lastResponseStatus: row.last_response_status,
@@ -38,9 +46,6 @@ const listView = (row: EventRow) => ({
 });
 
 export type WebhookEventView = ReturnType<typeof listView>;
-
-/** The data fields an event names a resource by: its own id, or the transaction / customer / account it is about. */
-const RESOURCE_FIELDS = ['id', 'transactionId', 'customerId', 'accountId', 'internalAccountId', 'quoteId'];
 
 /**
  * The caller's platform's webhook events in its token's environment, newest first, by keyset on
@@ -67,7 +72,7 @@ export async function listWebhookEvents(em: EntityManager, caller: Caller, q: We
   const connection = em.getConnection();
   const [rows, counted] = await Promise.all([
     connection.execute<EventRow[]>(
-      `select id, type, state, attempts, last_response_status, last_attempt_at, created_at from webhook_events where ${filter}${keyset} order by created_at desc, id desc limit ?`,
+      `select id, type, state, attempts, last_response_status, last_attempt_at, created_at, ${RESOURCE_ID_SQL} from webhook_events where ${filter}${keyset} order by created_at desc, id desc limit ?`,
       [...params, ...(after ? [new Date(after.createdAt), after.id] : []), q.limit + 1],
     ),
     connection.execute<{ n: string }[]>(`select count(*) as n from webhook_events where ${filter}`, params),
@@ -84,7 +89,7 @@ export async function listWebhookEvents(em: EntityManager, caller: Caller, q: We
 export async function getWebhookEvent(em: EntityManager, caller: Caller, eventId: string) {
   const connection = em.getConnection();
   const [event] = await connection.execute<EventRow[]>(
-    'select id, type, state, attempts, last_response_status, last_attempt_at, created_at, payload from webhook_events where id = ? and platform_id = ? and environment = ?',
+    `select id, type, state, attempts, last_response_status, last_attempt_at, created_at, ${RESOURCE_ID_SQL}, payload from webhook_events where id = ? and platform_id = ? and environment = ?`,
     [eventId, caller.platformId, caller.environment],
   );
   if (!event) throw DomainError.notFound('Webhook event');

@@ -152,3 +152,15 @@ export function auditLedger(input: AuditInput): AuditFinding[] {
   }
   return findings;
 }
+
+export type PostingDirection = 'DEBIT' | 'CREDIT';
+
+/**
+ * A signed posting as a bookkeeper reads it. Every account here keeps its balance as credits less
+ * debits (a customer's balance is money the service owes, the outside world's accounts mirror
+ * it), so a posting that raises the balance is a CREDIT and one that lowers it a DEBIT; the amount
+ * is then its size. An entry's debits equal its credits in each currency.
+ */
+export function postingSide(amount: Minor): { direction: PostingDirection; amount: Minor } {
+  return amount < 0n ? { direction: 'DEBIT', amount: -amount } : { direction: 'CREDIT', amount };
+}

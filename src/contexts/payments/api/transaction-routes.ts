@@ -1,5 +1,6 @@
 import { transactionViews } from '../services/transaction-views';
-import { cancelTransaction, findTransactionView, listTransactions } from '../services/transactions';
+import { cancelTransaction, findTransactionLedgerEntries, findTransactionView, listTransactions } from '../services/transactions';
+import { TransactionLedgerEntriesSchema } from '../../ledger';
 import { defineRoute } from '../../../api/route';
 import { errorResponses, IdParam } from '../../../api/schemas/common';
 import { TransactionListQuerySchema, TransactionListSchema, TransactionOrCardSchema, TransactionSchema } from '../schemas/transaction-schemas';
@@ -31,6 +32,22 @@ export const transactionRoutes = [
       404: errorResponses[404],
     },
     handler: async ({ em, caller, params }) => ({ status: 200, body: await findTransactionView(em, caller.platformId, params.transactionId) }),
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/transactions/:transactionId/ledger-entries',
+    operationId: 'listTransactionLedgerEntries',
+    summary: "List a transaction's ledger entries",
+    description:
+      'The double-entry journal entries the transaction posted (funds held, settled, released, returned …), oldest first, each with its debits and credits. Beyond the public reference (for the dashboard; HTTP Basic works too).',
+    tags: ['Transactions'],
+    params: IdParam('transactionId'),
+    responses: {
+      200: { description: "The transaction's entries", schema: TransactionLedgerEntriesSchema },
+      401: errorResponses[401],
+      404: errorResponses[404],
+    },
+    handler: async ({ em, caller, params }) => ({ status: 200, body: await findTransactionLedgerEntries(em, caller.platformId, params.transactionId) }),
   }),
   defineRoute({
     method: 'post',

@@ -1,6 +1,6 @@
 import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
 import { Customer } from '../../customers';
-import { InternalAccount } from '../../ledger';
+import { InternalAccount, transactionLedgerEntries } from '../../ledger';
 import { Transaction } from '../entities/index';
 import { listPage } from '../../../services/listing';
 import { decodeCursor, toPage, type SortOrder } from '../../../domain/pagination';
@@ -135,6 +135,18 @@ export async function findTransactionView(em: EntityManager, platformId: string,
   const tx = await em.findOne(Transaction, { id: transactionId, platformId });
   if (!tx) throw DomainError.notFound('Transaction');
   return (await transactionViews(em, [tx]))[0]!;
+}
+
+/**
+ * GET /transactions/{id}/ledger-entries (beyond the reference): what the transaction (a payment or a
+ * card transaction) posted in the ledger; 404 for another platform's, as GET /transactions/{id}.
+ */
+export async function findTransactionLedgerEntries(em: EntityManager, platformId: string, transactionId: string) {
+  const owned = transactionId.startsWith('CardTransaction:')
+    ? await em.count(CardTransaction, { id: transactionId, platformId })
+    : await em.count(Transaction, { id: transactionId, platformId });
+  if (owned === 0) throw DomainError.notFound('Transaction');
+  return { data: await transactionLedgerEntries(em, platformId, transactionId) };
 }
 
 /**
