@@ -529,6 +529,14 @@ test('freeze, unfreeze and close a card from the Cards page, offered only in the
   await row.getByText('CLOSED', { exact: true }).waitFor({ timeout: 20_000 });
   await expect(row.getByRole('button').count()).resolves.toBe(0);
   expect((await cardState()).state).toBe('CLOSED');
+  // The cardholder's page lists the card with its state.
+  await page.goto(`${origin}/dashboard/customers/${encodeURIComponent(customerId)}`);
+  await page
+    .getByRole('table', { name: 'Cards' })
+    .getByRole('row')
+    .filter({ hasText: cardId })
+    .getByText('CLOSED', { exact: true })
+    .waitFor({ timeout: 20_000 });
 }, 120_000);
 
 test("another platform's payment id typed into the URL shows not found, and nothing of it", async () => {

@@ -11,6 +11,8 @@ import { customerName, type Customer as CustomerT } from '../types';
 interface Item {
   id: string;
   status?: string;
+  /** A card's lifecycle (cards answer `state`, not `status`). */
+  state?: string;
   createdAt?: string;
   [k: string]: unknown;
 }
@@ -40,7 +42,7 @@ function Related({ title, path, query, columns }: { title: string; path: string;
               <tr key={item.id}>
                 {columns.map((c) => (
                   <td key={String(c)}>
-                    {c === 'status' ? <Status value={item.status} /> : c === 'createdAt' ? <When at={item.createdAt} /> : String(item[c] ?? '—')}
+                    {c === 'status' || c === 'state' ? <Status value={item[c]} /> : c === 'createdAt' ? <When at={item.createdAt} /> : String(item[c] ?? '—')}
                   </td>
                 ))}
               </tr>
@@ -114,7 +116,7 @@ export default function Customer() {
       <Related title="Verifications" path="/verifications" query={{ customerId: c.id }} columns={['id', 'status', 'createdAt']} />
       <Related title="Documents" path="/documents" query={{ customerId: c.id }} columns={['id', 'documentType', 'createdAt']} />
       <Related title="Beneficial owners" path="/beneficial-owners" query={{ customerId: c.id }} columns={['id', 'status', 'createdAt']} />
-      <Related title="Cards" path="/cards" query={{ cardholderId: c.id }} columns={['id', 'status', 'createdAt']} />
+      <Related title="Cards" path="/cards" query={{ cardholderId: c.id }} columns={['id', 'state', 'createdAt']} />
       <Related title="Agents" path="/agents" query={{ customerId: c.id }} columns={['id', 'name', 'createdAt']} />
       <section aria-labelledby="h-edit" className="card">
         <h2 id="h-edit">Edit</h2>
