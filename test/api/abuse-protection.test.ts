@@ -334,9 +334,10 @@ describe('authentication failures are throttled per address, never per token', (
         times.legacy.push(l.ms);
         times.unknown.push(u.ms);
       }
-      const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-      // One scrypt check of this kind takes ~100 ms and 32 MB: anyone could spend them without limit.
-      expect(Math.abs(median(times.legacy) - median(times.unknown))).toBeLessThan(30);
+      // One scrypt check of this kind takes ~100 ms and 32 MB: anyone could spend them without limit. As above,
+      // the fastest answer of each kind is compared: a scrypt would be in every legacy answer, the fastest too,
+      // while a loaded core moves medians (one run pinned to a shared core read 30 ms and more between them).
+      expect(Math.abs(Math.min(...times.legacy) - Math.min(...times.unknown))).toBeLessThan(30);
       // The rightful client's first good check (which re-hashes the token) works from any other
       // address at once, and from this one after the window.
       expect((await s.get('127.0.0.6', basic(tokenId, secret))).status).toBe(429);
