@@ -79,7 +79,9 @@ test('retries with back-off over two days until the receiver accepts, with the s
   expect(elapsedHours).toBeLessThan(7 * 24);
   const stored = await orm.em.fork().findOneOrFail(WebhookEvent, { id: event.id });
   expect(stored).toMatchObject({ state: 'DELIVERED', attempts: 101, lastResponseStatus: 200 });
-});
+  // 101 real HTTP attempts, each a timer, an activity and a database write: about 20 s on a quiet machine,
+  // over jest's 60 s on one loaded core (docs/testing.md, run 15). The budget is for that work, not a wait.
+}, 240_000);
 
 test('a 409 from the receiver means it already has the event: no more retries', async () => {
   const event = await newEvent();
