@@ -4,11 +4,16 @@
 # Usage:
 #   bin/lib/postgres.sh start  <name> <port> [<db>]   initialise .data/<name> if needed, start it on
 #                                                     127.0.0.1:<port> unless running, create <db> if missing
-#   bin/lib/postgres.sh stop   <name>                 stop it (fast mode) if running
+#   bin/lib/postgres.sh stop   <name> [--force]       stop it (fast mode) if running; refused while a runner uses it
+#   bin/lib/postgres.sh release <name> <pid>          runner <pid> is done with it: stop it if no other runner of
+#                                                     this checkout uses it and a runner started it (else leave it up)
 #   bin/lib/postgres.sh status <name>                 print its state; exit 0 if running, 3 if not
 #   bin/lib/postgres.sh url    <name> <port> <db>     print postgresql://payments:<secret>@127.0.0.1:<port>/<db>
 # e.g. dev:   bin/lib/postgres.sh start postgres 55432 payments
 #      tests: bin/lib/postgres.sh start postgres-test 55433 payments_test
+# With PG_RUNNER_PID=<pid>, `start` records that runner <pid> (npm start's, start:cluster's) uses the cluster
+# (bin/lib/pg-runners.sh, files in .data/<name>.runners/): the runners share one server, and the last one to stop
+# stops it, if a runner started it; a server started by hand is left running.
 #
 # Superuser "payments", UTF8, listening on 127.0.0.1 only; the Unix socket sits in .data/<name>.sock and the
 # server log in .data/<name>.log. Password authentication (scram-sha-256, TCP and socket alike): the secret is
@@ -37,8 +42,9 @@ source "$ROOT/bin/lib/common.sh"
 
 usage() {
   cat >&2 <<USAGE
-usage: $0 start  <name> <port> [<db>]
-       $0 stop   <name>
+usage: $0 start  <name> <port> [<db>]       (PG_RUNNER_PID=<pid>: a runner uses it)
+       $0 stop   <name> [--force]
+       $0 release <name> <pid>
        $0 status <name>
        $0 url    <name> <port> <db>
   e.g. $0 start postgres 55432 payments
@@ -284,6 +290,7 @@ cmd_start() {
     [ "$cur" = "$port" ] ||
       die "cluster $name is already running on port ${cur:-?}, not $port." "stop it first: $0 stop $name"
     say "PostgreSQL '$name' already running on 127.0.0.1:$port"
+    [ -z "${PG_RUNNER_PID:-}" ] || runners take "$name" "$PG_RUNNER_PID" running
   else
     say "starting PostgreSQL '$name' on 127.0.0.1:$port (log: $DATA/$name.log)"
     if ! as_pg "$PG_BIN/pg_ctl" -D "$CLUSTER" \
@@ -300,15 +307,41 @@ cmd_start() {
           "see the log."
     fi
     rm -f "$DATA/.pg_ctl.$$.err"
+    if [ -n "${PG_RUNNER_PID:-}" ]; then runners take "$name" "$PG_RUNNER_PID" started; else runners hand-started "$name"; fi
   fi
   if trusts; then upgrade_to_password "$name" "$port"; PASSWORD="$(read_secret "$name")"; fi
   [ -z "$db" ] || ensure_db "$port" "$db"
 }
 
+runners() { # bin/lib/pg-runners.sh <command> on this cluster's runner files (called with the lock held)
+  local sub="$1" name="$2"; shift 2
+  bash "$ROOT/bin/lib/pg-runners.sh" "$sub" "$DATA/$name.runners" "$@"
+}
+
 cmd_stop() {
-  local name="$1" rc=0
+  local name="$1" force="${2:-}" rc=0 users
   check_name "$name"
+  [ -z "$force" ] || [ "$force" = --force ] || usage
   find_pg_bin; setup_identity; lock "$name"; locate "$name"
+  users="$(runners live "$name" | tr '\n' ' ')"
+  if [ -n "$users" ] && [ -z "$force" ]; then
+    die "PostgreSQL '$name' is in use by runner pid ${users% } (npm start or start:cluster of this checkout)." \
+        "stop those first (Ctrl-C in their terminals): the last one stops it; or: $0 stop $name --force"
+  fi
+  stop_server "$name"
+}
+
+cmd_release() {
+  local name="$1" pid="$2" verdict
+  check_name "$name"
+  [[ "$pid" =~ ^[0-9]+$ ]] || usage
+  find_pg_bin; setup_identity; lock "$name"; locate "$name"
+  verdict="$(runners release "$name" "$pid")"
+  if [ "$verdict" = stop ]; then stop_server "$name"; else say "leaving PostgreSQL '$name' running: ${verdict#keep }"; fi
+}
+
+stop_server() { # with the lock held
+  local name="$1" rc=0
   pg_status || rc=$?
   case "$rc" in
     0) say "stopping PostgreSQL '$name'"
@@ -340,7 +373,8 @@ cmd_url() {
 sub="$1"; shift
 case "$sub" in
   start)  [ $# -eq 2 ] || [ $# -eq 3 ] || usage; cmd_start "$@" ;;
-  stop)   [ $# -eq 1 ] || usage; cmd_stop "$@" ;;
+  stop)   [ $# -eq 1 ] || [ $# -eq 2 ] || usage; cmd_stop "$@" ;;
+  release) [ $# -eq 2 ] || usage; cmd_release "$@" ;;
   status) [ $# -eq 1 ] || usage; cmd_status "$@" ;;
   url)    [ $# -eq 3 ] || usage; cmd_url "$@" ;;
   -h|--help|help) usage ;;

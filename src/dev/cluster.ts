@@ -7,6 +7,7 @@ import { CLUSTER_PORTS as P } from './cluster-ports';
 import { stackMasterKey } from './master-key';
 import { portOpen, waitForPort } from './ports';
 import { acquireRunnerLock } from './runner-lock';
+import { releaseOwnPostgres } from './shared-postgres';
 import { stopChildren } from './stop-children';
 import { sandboxCredentials } from './sandbox-credentials';
 
@@ -71,11 +72,8 @@ async function main(): Promise<void> {
     say('stopping…');
     // Reverse order: HAProxy, APIs, workers, UI, Temporal.
     await stopChildren(children, say, 20_000);
-    if (process.env.OWN_POSTGRES_CLUSTER) {
-      await new Promise<void>((done) =>
-        spawn('bash', [join(root, 'bin/lib/postgres.sh'), 'stop', process.env.OWN_POSTGRES_CLUSTER!], { stdio: 'inherit' }).once('exit', () => done()),
-      );
-    }
+    // Stopped only if no other runner of this checkout (npm start, start:cluster) still uses it.
+    await releaseOwnPostgres(root);
     lock.release();
     say(`stopped; data kept in ${shown(dataDir)}/ and the PostgreSQL databases`);
     process.exit(code);

@@ -6,6 +6,7 @@ import { sandboxCredentials } from './sandbox-credentials';
 import { stopLeftovers } from './leftovers';
 import { portOpen, waitForPort } from './ports';
 import { acquireRunnerLock } from './runner-lock';
+import { releaseOwnPostgres } from './shared-postgres';
 import { stopChildren } from './stop-children';
 import { stackDataDir, stackMasterKey } from './master-key';
 import { keepDataPrivate } from './private-data';
@@ -70,11 +71,8 @@ async function main(): Promise<void> {
     await stopChildren(children, say, 15_000);
     // A start still under way (migrations, say) ends before its database goes away.
     await Promise.race([startup.catch(() => undefined), sleep(20_000)]);
-    if (process.env.OWN_POSTGRES_CLUSTER) {
-      await new Promise<void>((done) =>
-        spawn('bash', [join(root, 'bin/lib/postgres.sh'), 'stop', process.env.OWN_POSTGRES_CLUSTER!], { stdio: 'inherit' }).once('exit', () => done()),
-      );
-    }
+    // Stopped only if no other runner of this checkout (npm start, start:cluster) still uses it.
+    await releaseOwnPostgres(root);
     lock.release();
     say(`stopped; data kept in ${shown(dataDir)}/`);
     process.exit(code);

@@ -11,6 +11,8 @@ import { freePorts, waitForPort } from '../../src/dev/ports';
 
 const root = resolve(__dirname, '../..');
 const dataDir = join(root, '.data', 'dev-runner-test');
+/** A second stack of the same checkout on the same PostgreSQL (as start:cluster shares npm start's). */
+const secondDataDir = join(root, '.data', 'dev-runner-second');
 const cluster = 'postgres-dev-runner-test';
 const READY = 'Payments service is running.';
 let ports: { pg: number; temporal: number; ui: number; api: number; metrics: number; workerMetrics: number; sdkMetrics: number };
@@ -21,19 +23,22 @@ interface Runner {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-function startRunner(): Runner {
+type Ports = typeof ports;
+
+/** A runner on this test's PostgreSQL cluster; `stateDir` and `on`: another stack of the same checkout beside the first. */
+function startRunner(stateDir = dataDir, on: Ports = ports): Runner {
   const env: NodeJS.ProcessEnv = { ...process.env };
   for (const name of ['DATABASE_URL', 'TEMPORAL_ADDRESS', 'MASTER_KEY', 'TEMPORAL_CLI']) delete env[name];
   Object.assign(env, {
-    DEV_DATA_DIR: dataDir,
+    DEV_DATA_DIR: stateDir,
     PG_CLUSTER: cluster,
-    PG_PORT: String(ports.pg),
-    TEMPORAL_PORT: String(ports.temporal),
-    TEMPORAL_UI_PORT: String(ports.ui),
-    PORT: String(ports.api),
-    METRICS_PORT: String(ports.metrics),
-    WORKER_METRICS_PORT: String(ports.workerMetrics),
-    TEMPORAL_METRICS_ADDRESS: `127.0.0.1:${ports.sdkMetrics}`,
+    PG_PORT: String(on.pg),
+    TEMPORAL_PORT: String(on.temporal),
+    TEMPORAL_UI_PORT: String(on.ui),
+    PORT: String(on.api),
+    METRICS_PORT: String(on.metrics),
+    WORKER_METRICS_PORT: String(on.workerMetrics),
+    TEMPORAL_METRICS_ADDRESS: `127.0.0.1:${on.sdkMetrics}`,
     LOG_LEVEL: 'warn',
   });
   const proc = spawn('bash', [join(root, 'bin/up')], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -97,12 +102,12 @@ function descendants(pid: number): number[] {
 }
 
 /** Processes whose command line names this test's state folder (the Temporal server's SQLite file). */
-const usingDataDir = () =>
+const usingDataDir = (stateDir = dataDir) =>
   readdirSync('/proc')
     .filter((e) => /^\d+$/.test(e))
     .filter((e) => {
       try {
-        return readFileSync(`/proc/${e}/cmdline`, 'utf8').includes(dataDir) && alive(Number(e));
+        return readFileSync(`/proc/${e}/cmdline`, 'utf8').includes(stateDir) && alive(Number(e));
       } catch {
         return false;
       }
@@ -112,8 +117,8 @@ const pgRunning = () => spawnSync('bash', [join(root, 'bin/lib/postgres.sh'), 's
 const noStackTrace = (text: string) => expect(text.split('\n').filter((l) => /^\s+at .+\(?.+:\d+:\d+\)?$|Unhandled|uncaught/i.test(l))).toEqual([]);
 
 const runners: Runner[] = [];
-const launch = () => {
-  const r = startRunner();
+const launch = (stateDir?: string, on?: Ports) => {
+  const r = startRunner(stateDir, on);
   runners.push(r);
   return r;
 };
@@ -127,9 +132,10 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const r of runners) if (r.proc.exitCode === null && r.proc.signalCode === null) r.proc.kill('SIGINT');
   await Promise.race([Promise.all(runners.map((r) => r.exited)), new Promise((r) => setTimeout(r, 30_000))]);
-  for (const pid of usingDataDir()) process.kill(Number(pid), 'SIGKILL');
-  spawnSync('bash', [join(root, 'bin/lib/postgres.sh'), 'stop', cluster], { stdio: 'ignore' });
+  for (const pid of [...usingDataDir(), ...usingDataDir(secondDataDir)]) process.kill(Number(pid), 'SIGKILL');
+  spawnSync('bash', [join(root, 'bin/lib/postgres.sh'), 'stop', cluster, '--force'], { stdio: 'ignore' });
   rmSync(dataDir, { recursive: true, force: true });
+  rmSync(secondDataDir, { recursive: true, force: true });
 }, 60_000);
 
 let first: Runner;
@@ -154,6 +160,32 @@ test('a second start while one runs says so, exits, and leaves the first one run
     .flat()
     .find((a) => a && a.family === 'IPv4' && !a.internal);
   if (external) expect(await portOpen(ports.api, external.address)).toBe(false);
+}, 300_000);
+
+test('another runner on the same PostgreSQL stops: it leaves the server running for the first, whose stack still answers', async () => {
+  // A second stack of this checkout (its own state folder and ports) on the first one's PostgreSQL cluster, as
+  // start:cluster runs beside npm start; its Ctrl-C used to stop the shared server under the first.
+  const [temporal, ui, api, metrics, workerMetrics, sdkMetrics] = await freePorts(6);
+  const second = launch(secondDataDir, {
+    ...ports,
+    temporal: temporal!,
+    ui: ui!,
+    api: api!,
+    metrics: metrics!,
+    workerMetrics: workerMetrics!,
+    sdkMetrics: sdkMetrics!,
+  });
+  await running(second);
+  expect(readFileSync(join(root, '.data', `${cluster}.runners`, String(second.proc.pid)), 'utf8')).toMatch(new RegExp(`^${second.proc.pid} \\d+`));
+  second.proc.kill('SIGINT');
+  expect((await second.exited).code).toBe(0);
+  expect(second.output()).toContain(`leaving PostgreSQL '${cluster}' running: still used by runner pid ${first.proc.pid}`);
+  expect(usingDataDir(secondDataDir)).toEqual([]);
+
+  expect(pgRunning()).toBe(true);
+  const ready = await fetch(`http://127.0.0.1:${ports.api}/ready`);
+  expect([ready.status, await ready.json()]).toEqual([200, { status: 'ready', checks: { postgres: 'ok', temporal: 'ok' } }]);
+  expect(first.proc.exitCode).toBeNull();
 }, 300_000);
 
 test('the state folder is private: the Temporal SQLite file and all else in it 600, its folders 700', () => {
