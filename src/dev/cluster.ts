@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
+import { constants } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { basePath } from '../config';
 import { ensureNamespace, temporalPortsFrom, writeHaproxyConfig, writeTemporalConfigs } from './cluster-configs';
@@ -8,6 +9,8 @@ import { stackMasterKey } from './master-key';
 import { portOpen, waitForPort } from './ports';
 import { acquireRunnerLock } from './runner-lock';
 import { releaseOwnPostgres } from './shared-postgres';
+import { LastLines } from './last-lines';
+import { decideRestart, type ReplicaRun } from './restart-policy';
 import { stopChildren } from './stop-children';
 import { sandboxCredentials } from './sandbox-credentials';
 
@@ -16,6 +19,8 @@ import { sandboxCredentials } from './sandbox-credentials';
  * then runs this, compiled): the Temporal server (PostgreSQL persistence and visibility) and its Web UI,
  * two worker processes, two API processes behind HAProxy. One runner per checkout; its children are tethered
  * to it (bin/lib/tethered.sh), so none outlives it; Ctrl-C (or `npm run start:cluster -- --stop`) stops all.
+ * A replica (API or worker) that exits is started again with back-off, until it keeps crashing; the Temporal
+ * server, its UI, HAProxy or PostgreSQL going away stops all (docs/production.md, "What restarts, what stops").
  */
 
 const root = resolve(__dirname, '../../..'); // compiled: dist/src/dev/
@@ -42,6 +47,17 @@ function writeConfigs(): { temporalRoot: string; uiRoot: string; haproxyConfig: 
   return { temporalRoot, uiRoot, haproxyConfig };
 }
 
+/** What the runner says of its children that are not replicas, when one of them exits. */
+const INFRASTRUCTURE: Record<string, string> = { temporal: 'the Temporal server', 'temporal-ui': 'the Temporal Web UI', haproxy: 'HAProxy' };
+const isReplica = (name: string) => /^(api|worker)-\d+$/.test(name);
+
+/** "SIGKILL", "code 1": the tether (bin/lib/tethered.sh) exits 128+N when its command died of signal N. */
+function exitDescription(code: number | null, signal: NodeJS.Signals | null): string {
+  if (signal) return signal;
+  const name = code !== null && code > 128 ? Object.entries(constants.signals).find(([, n]) => n === code - 128)?.[0] : undefined;
+  return name ?? `code ${code}`;
+}
+
 /** Resolves once `url` answers 200 (through HAProxy: some replica is ready). */
 async function answers(url: string, timeoutMs: number): Promise<void> {
   const until = Date.now() + timeoutMs;
@@ -65,10 +81,12 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   const children: { name: string; proc: ChildProcess }[] = [];
+  const pendingRestarts = new Set<NodeJS.Timeout>();
   let stopping = false;
   const stopAll = async (code: number) => {
     if (stopping) return;
     stopping = true;
+    pendingRestarts.forEach((timer) => clearTimeout(timer));
     say('stopping…');
     // Reverse order: HAProxy, APIs, workers, UI, Temporal.
     await stopChildren(children, say, 20_000);
@@ -84,30 +102,82 @@ async function main(): Promise<void> {
     void stopAll(1);
   });
 
+  // An API or worker replica that exits is started again (src/dev/restart-policy.ts) while the other one serves;
+  // anything else that exits (the Temporal server, its UI, HAProxy) stops everything: the replicas need it.
   const start = (name: string, command: string, args: string[], childEnv: NodeJS.ProcessEnv = process.env) => {
-    const proc = spawn('bash', [join(root, 'bin/lib/tethered.sh'), join(runDir, `${name}.pid`), command, ...args], {
-      cwd: root,
-      env: childEnv,
-      stdio: ['pipe', 'inherit', 'inherit'],
-      detached: true,
-    });
-    children.push({ name, proc });
-    proc.once('exit', (code, signal) => {
-      if (!stopping) {
-        say(`${name} exited (${signal ?? code}); stopping everything`);
-        void stopAll(1);
-      }
-    });
-    return proc;
+    const entry = { name, proc: undefined as unknown as ChildProcess };
+    children.push(entry);
+    const output = new LastLines(20);
+    const runs: ReplicaRun[] = [];
+    const run = () => {
+      const proc = spawn('bash', [join(root, 'bin/lib/tethered.sh'), join(runDir, `${name}.pid`), command, ...args], {
+        cwd: root,
+        env: childEnv,
+        // Passed through as they come, and the last lines kept for the message if the replica keeps crashing.
+        stdio: ['pipe', 'pipe', 'pipe'],
+        detached: true,
+      });
+      proc.stdout!.on('data', (chunk: Buffer) => (process.stdout.write(chunk), output.add(chunk)));
+      proc.stderr!.on('data', (chunk: Buffer) => (process.stderr.write(chunk), output.add(chunk)));
+      entry.proc = proc;
+      const startedAt = Date.now();
+      proc.once('exit', (code, signal) => {
+        if (stopping) return;
+        const how = exitDescription(code, signal);
+        if (!isReplica(name)) {
+          say(`${INFRASTRUCTURE[name] ?? name} (${name}) exited (${how}); the replicas cannot work without it: stopping everything`);
+          void stopAll(1);
+          return;
+        }
+        runs.push({ startedAt, exitedAt: Date.now() });
+        const decision = decideRestart(runs);
+        if (!decision.restart) {
+          const lines = output.last().map((line) => `  | ${line}`);
+          say(
+            `${name} exited ${decision.exitsInWindow} times within ${decision.windowMs / 1000} s (the last: ${how}); not restarting it again: stopping everything. Its last log lines:\n${lines.join('\n') || '  | (none)'}`,
+          );
+          void stopAll(1);
+          return;
+        }
+        const meanwhile = name.startsWith('api-') ? 'HAProxy sends its requests to the other API' : 'the other worker polls its task queues';
+        say(`${name} exited (${how}); starting it again in ${decision.afterMs / 1000} s (${meanwhile})`);
+        const timer = setTimeout(() => {
+          pendingRestarts.delete(timer);
+          if (!stopping) run();
+        }, decision.afterMs);
+        pendingRestarts.add(timer);
+      });
+      return proc;
+    };
+    return run();
   };
 
   try {
     await startCluster(start, () => stopping);
+    const [host, port] = [env('SQL_HOST'), Number(env('SQL_PORT'))];
+    void postgresGone(host, port, () => stopping).then((gone) => {
+      if (!gone || stopping) return;
+      say(`PostgreSQL (${host}:${port}) has not answered for 10 s; the Temporal server and the replicas cannot work without it: stopping everything`);
+      void stopAll(1);
+    });
   } catch (err) {
     if (stopping) return;
     say(`failed: ${err instanceof Error ? err.message : String(err)}`);
     await stopAll(1);
   }
+}
+
+/**
+ * PostgreSQL is no child of the runner (pg_ctl runs it, or it is DATABASE_URL's server), so it is watched: resolves
+ * true once it has refused connections at 5 checks in a row, 2 s apart (a restart by hand within that is ridden out).
+ */
+async function postgresGone(host: string, port: number, isStopping: () => boolean): Promise<boolean> {
+  for (let missed = 0; missed < 5;) {
+    await sleep(2_000);
+    if (isStopping()) return false;
+    missed = (await portOpen(port, host)) ? 0 : missed + 1;
+  }
+  return true;
 }
 
 type Starter = (name: string, command: string, args: string[], env?: NodeJS.ProcessEnv) => ChildProcess;
