@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
-import { constants } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { basePath } from '../config';
 import { ensureNamespace, temporalPortsFrom, writeHaproxyConfig, writeTemporalConfigs } from './cluster-configs';
@@ -9,9 +8,8 @@ import { stackMasterKey } from './master-key';
 import { portOpen, waitForPort } from './ports';
 import { acquireRunnerLock } from './runner-lock';
 import { releaseOwnPostgres } from './shared-postgres';
-import { LastLines } from './last-lines';
-import { decideRestart, type ReplicaRun } from './restart-policy';
 import { stopChildren } from './stop-children';
+import { Supervisor } from './supervisor';
 import { sandboxCredentials } from './sandbox-credentials';
 
 /**
@@ -47,17 +45,6 @@ function writeConfigs(): { temporalRoot: string; uiRoot: string; haproxyConfig: 
   return { temporalRoot, uiRoot, haproxyConfig };
 }
 
-/** What the runner says of its children that are not replicas, when one of them exits. */
-const INFRASTRUCTURE: Record<string, string> = { temporal: 'the Temporal server', 'temporal-ui': 'the Temporal Web UI', haproxy: 'HAProxy' };
-const isReplica = (name: string) => /^(api|worker)-\d+$/.test(name);
-
-/** "SIGKILL", "code 1": the tether (bin/lib/tethered.sh) exits 128+N when its command died of signal N. */
-function exitDescription(code: number | null, signal: NodeJS.Signals | null): string {
-  if (signal) return signal;
-  const name = code !== null && code > 128 ? Object.entries(constants.signals).find(([, n]) => n === code - 128)?.[0] : undefined;
-  return name ?? `code ${code}`;
-}
-
 /** Resolves once `url` answers 200 (through HAProxy: some replica is ready). */
 async function answers(url: string, timeoutMs: number): Promise<void> {
   const until = Date.now() + timeoutMs;
@@ -80,16 +67,27 @@ async function main(): Promise<void> {
     say('stop it with Ctrl-C in its terminal, or: npm run start:cluster -- --stop');
     process.exit(1);
   }
-  const children: { name: string; proc: ChildProcess }[] = [];
-  const pendingRestarts = new Set<NodeJS.Timeout>();
   let stopping = false;
+  // An API or worker replica that exits is started again while the other one serves; the Temporal server, its UI
+  // or HAProxy exiting, or a replica that keeps crashing, stops everything (src/dev/supervisor.ts).
+  const supervisor = new Supervisor({
+    spawnChild: (name, command, args, childEnv) =>
+      spawn('bash', [join(root, 'bin/lib/tethered.sh'), join(runDir, `${name}.pid`), command, ...args], {
+        cwd: root,
+        env: childEnv,
+        stdio: ['pipe', 'pipe', 'pipe'],
+        detached: true,
+      }),
+    say,
+    stopEverything: () => void stopAll(1),
+  });
   const stopAll = async (code: number) => {
     if (stopping) return;
     stopping = true;
-    pendingRestarts.forEach((timer) => clearTimeout(timer));
+    supervisor.stop();
     say('stopping…');
     // Reverse order: HAProxy, APIs, workers, UI, Temporal.
-    await stopChildren(children, say, 20_000);
+    await stopChildren(supervisor.children, say, 20_000);
     // Stopped only if no other runner of this checkout (npm start, start:cluster) still uses it.
     await releaseOwnPostgres(root);
     lock.release();
@@ -101,56 +99,7 @@ async function main(): Promise<void> {
     say(`${stopping ? 'while stopping: ' : 'failed: '}${err.message}`);
     void stopAll(1);
   });
-
-  // An API or worker replica that exits is started again (src/dev/restart-policy.ts) while the other one serves;
-  // anything else that exits (the Temporal server, its UI, HAProxy) stops everything: the replicas need it.
-  const start = (name: string, command: string, args: string[], childEnv: NodeJS.ProcessEnv = process.env) => {
-    const entry = { name, proc: undefined as unknown as ChildProcess };
-    children.push(entry);
-    const output = new LastLines(20);
-    const runs: ReplicaRun[] = [];
-    const run = () => {
-      const proc = spawn('bash', [join(root, 'bin/lib/tethered.sh'), join(runDir, `${name}.pid`), command, ...args], {
-        cwd: root,
-        env: childEnv,
-        // Passed through as they come, and the last lines kept for the message if the replica keeps crashing.
-        stdio: ['pipe', 'pipe', 'pipe'],
-        detached: true,
-      });
-      proc.stdout!.on('data', (chunk: Buffer) => (process.stdout.write(chunk), output.add(chunk)));
-      proc.stderr!.on('data', (chunk: Buffer) => (process.stderr.write(chunk), output.add(chunk)));
-      entry.proc = proc;
-      const startedAt = Date.now();
-      proc.once('exit', (code, signal) => {
-        if (stopping) return;
-        const how = exitDescription(code, signal);
-        if (!isReplica(name)) {
-          say(`${INFRASTRUCTURE[name] ?? name} (${name}) exited (${how}); the replicas cannot work without it: stopping everything`);
-          void stopAll(1);
-          return;
-        }
-        runs.push({ startedAt, exitedAt: Date.now() });
-        const decision = decideRestart(runs);
-        if (!decision.restart) {
-          const lines = output.last().map((line) => `  | ${line}`);
-          say(
-            `${name} exited ${decision.exitsInWindow} times within ${decision.windowMs / 1000} s (the last: ${how}); not restarting it again: stopping everything. Its last log lines:\n${lines.join('\n') || '  | (none)'}`,
-          );
-          void stopAll(1);
-          return;
-        }
-        const meanwhile = name.startsWith('api-') ? 'HAProxy sends its requests to the other API' : 'the other worker polls its task queues';
-        say(`${name} exited (${how}); starting it again in ${decision.afterMs / 1000} s (${meanwhile})`);
-        const timer = setTimeout(() => {
-          pendingRestarts.delete(timer);
-          if (!stopping) run();
-        }, decision.afterMs);
-        pendingRestarts.add(timer);
-      });
-      return proc;
-    };
-    return run();
-  };
+  const start: Starter = (name, command, args, childEnv) => supervisor.start(name, command, args, childEnv);
 
   try {
     await startCluster(start, () => stopping);
