@@ -28,9 +28,14 @@ export function rethrowAsDomainError(err: unknown): never {
 /** gRPC's DEADLINE_EXCEEDED (4) and UNAVAILABLE (14). */
 const OUT_OF_REACH_CODES = new Set([4, 14]);
 
+/** gRPC's FAILED_PRECONDITION, as the server answers an update while the workflow's task is failing. */
+const FAILED_PRECONDITION = 9;
+
 /**
  * Temporal did not answer in time or could not be reached (the request's deadline passed, the
- * channel has no connection): nothing is known to have been refused, and the same request sent
+ * channel has no connection), or it took no update for now because the workflow's task is failing
+ * (the worker that had it died: the server takes updates again once another worker completes the
+ * task, after its timeout): nothing is known to have been refused, and the same request sent
  * again (the starts and updates are keyed by business ids) does the work at most once. The API
  * answers it 503, so a partner's retry can reach a replica that can reach Temporal.
  */
@@ -38,8 +43,13 @@ export function temporalOutOfReach(err: unknown): boolean {
   for (let cause: unknown = err; cause instanceof Error; cause = cause.cause) {
     if (cause instanceof WorkflowUpdateRPCTimeoutOrCancelledError) return true;
     if (isGrpcServiceError(cause) && OUT_OF_REACH_CODES.has(cause.code)) return true;
+    if (workflowTaskFailing(cause)) return true;
   }
   return false;
+}
+
+function workflowTaskFailing(err: Error): boolean {
+  return (err as { code?: unknown }).code === FAILED_PRECONDITION && /workflow task in failed state/i.test(err.message);
 }
 
 /**

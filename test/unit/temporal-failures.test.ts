@@ -3,7 +3,7 @@ import { ActivityFailure, ApplicationFailure, RetryState } from '@temporalio/com
 import { toActivityFailure } from '../../activities/failures';
 import { HTTP_STATUS } from '../../src/api/error-status';
 import { DomainError, ERROR_CODES } from '../../src/domain/errors';
-import { domainErrorFrom } from '../../src/temporal/failures';
+import { domainErrorFrom, temporalOutOfReach } from '../../src/temporal/failures';
 
 // Regression: the sandbox route looked for the ApplicationFailure directly under
 // WorkflowFailedError, but a refusal raised by an activity arrives one level deeper (wrapped in
@@ -62,4 +62,24 @@ describe('toActivityFailure', () => {
 
 test('every error code has an HTTP status', () => {
   for (const code of ERROR_CODES) expect(HTTP_STATUS[code]).toBeGreaterThanOrEqual(400);
+});
+
+describe('temporalOutOfReach', () => {
+  // Regression (test/e2e/cluster.test.ts): a worker SIGKILLed while it held a payment's workflow task left the task
+  // failing until its timeout; the execute sent meanwhile was refused FAILED_PRECONDITION and answered 500.
+  const grpc = (code: number, message: string) => Object.assign(new Error(message), { code, details: message, metadata: {} });
+
+  test("an update refused while the workflow's task is failing is a retry later (503), as the client's error carries it", () => {
+    // executeUpdateWithStart rethrows the multi-operation's failure with the update's message and the status code.
+    const refused = Object.assign(new Error('Unable to perform workflow execution update due to Workflow Task in failed state.'), { code: 9 });
+    expect(temporalOutOfReach(refused)).toBe(true);
+    expect(temporalOutOfReach(grpc(9, 'Unable to perform workflow execution update due to Workflow Task in failed state.'))).toBe(true);
+  });
+
+  test('deadlines and lost connections are too; other failed preconditions and errors are not', () => {
+    expect(temporalOutOfReach(grpc(4, 'Deadline exceeded'))).toBe(true);
+    expect(temporalOutOfReach(grpc(14, 'No connection established'))).toBe(true);
+    expect(temporalOutOfReach(grpc(9, 'Namespace is not active'))).toBe(false);
+    expect(temporalOutOfReach(new Error('Unable to perform workflow execution update due to Workflow Task in failed state.'))).toBe(false);
+  });
 });
