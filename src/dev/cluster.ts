@@ -9,6 +9,7 @@ import { portOpen, waitForPort } from './ports';
 import { acquireRunnerLock } from './runner-lock';
 import { releaseOwnPostgres } from './shared-postgres';
 import { stopChildren } from './stop-children';
+import { Supervisor } from './supervisor';
 import { sandboxCredentials } from './sandbox-credentials';
 
 /**
@@ -16,6 +17,8 @@ import { sandboxCredentials } from './sandbox-credentials';
  * then runs this, compiled): the Temporal server (PostgreSQL persistence and visibility) and its Web UI,
  * two worker processes, two API processes behind HAProxy. One runner per checkout; its children are tethered
  * to it (bin/lib/tethered.sh), so none outlives it; Ctrl-C (or `npm run start:cluster -- --stop`) stops all.
+ * A replica (API or worker) that exits is started again with back-off, until it keeps crashing; the Temporal
+ * server, its UI, HAProxy or PostgreSQL going away stops all (docs/production.md, "What restarts, what stops").
  */
 
 const root = resolve(__dirname, '../../..'); // compiled: dist/src/dev/
@@ -64,14 +67,27 @@ async function main(): Promise<void> {
     say('stop it with Ctrl-C in its terminal, or: npm run start:cluster -- --stop');
     process.exit(1);
   }
-  const children: { name: string; proc: ChildProcess }[] = [];
   let stopping = false;
+  // An API or worker replica that exits is started again while the other one serves; the Temporal server, its UI
+  // or HAProxy exiting, or a replica that keeps crashing, stops everything (src/dev/supervisor.ts).
+  const supervisor = new Supervisor({
+    spawnChild: (name, command, args, childEnv) =>
+      spawn('bash', [join(root, 'bin/lib/tethered.sh'), join(runDir, `${name}.pid`), command, ...args], {
+        cwd: root,
+        env: childEnv,
+        stdio: ['pipe', 'pipe', 'pipe'],
+        detached: true,
+      }),
+    say,
+    stopEverything: () => void stopAll(1),
+  });
   const stopAll = async (code: number) => {
     if (stopping) return;
     stopping = true;
+    supervisor.stop();
     say('stopping…');
     // Reverse order: HAProxy, APIs, workers, UI, Temporal.
-    await stopChildren(children, say, 20_000);
+    await stopChildren(supervisor.children, say, 20_000);
     // Stopped only if no other runner of this checkout (npm start, start:cluster) still uses it.
     await releaseOwnPostgres(root);
     lock.release();
@@ -83,31 +99,34 @@ async function main(): Promise<void> {
     say(`${stopping ? 'while stopping: ' : 'failed: '}${err.message}`);
     void stopAll(1);
   });
-
-  const start = (name: string, command: string, args: string[], childEnv: NodeJS.ProcessEnv = process.env) => {
-    const proc = spawn('bash', [join(root, 'bin/lib/tethered.sh'), join(runDir, `${name}.pid`), command, ...args], {
-      cwd: root,
-      env: childEnv,
-      stdio: ['pipe', 'inherit', 'inherit'],
-      detached: true,
-    });
-    children.push({ name, proc });
-    proc.once('exit', (code, signal) => {
-      if (!stopping) {
-        say(`${name} exited (${signal ?? code}); stopping everything`);
-        void stopAll(1);
-      }
-    });
-    return proc;
-  };
+  const start: Starter = (name, command, args, childEnv) => supervisor.start(name, command, args, childEnv);
 
   try {
     await startCluster(start, () => stopping);
+    const [host, port] = [env('SQL_HOST'), Number(env('SQL_PORT'))];
+    void postgresGone(host, port, () => stopping).then((gone) => {
+      if (!gone || stopping) return;
+      say(`PostgreSQL (${host}:${port}) has not answered for 10 s; the Temporal server and the replicas cannot work without it: stopping everything`);
+      void stopAll(1);
+    });
   } catch (err) {
     if (stopping) return;
     say(`failed: ${err instanceof Error ? err.message : String(err)}`);
     await stopAll(1);
   }
+}
+
+/**
+ * PostgreSQL is no child of the runner (pg_ctl runs it, or it is DATABASE_URL's server), so it is watched: resolves
+ * true once it has refused connections at 5 checks in a row, 2 s apart (a restart by hand within that is ridden out).
+ */
+async function postgresGone(host: string, port: number, isStopping: () => boolean): Promise<boolean> {
+  for (let missed = 0; missed < 5;) {
+    await sleep(2_000);
+    if (isStopping()) return false;
+    missed = (await portOpen(port, host)) ? 0 : missed + 1;
+  }
+  return true;
 }
 
 type Starter = (name: string, command: string, args: string[], env?: NodeJS.ProcessEnv) => ChildProcess;

@@ -73,10 +73,10 @@ export function waitForPort(port: number, timeoutMs: number): Promise<void> {
   });
 }
 
-/** Whether something accepts TCP connections on 127.0.0.1:`port` right now. */
-export function portOpen(port: number): Promise<boolean> {
+/** Whether something accepts TCP connections on `host`:`port` right now. */
+export function portOpen(port: number, host = '127.0.0.1'): Promise<boolean> {
   return new Promise((resolve) => {
-    const socket = connect(port, '127.0.0.1');
+    const socket = connect(port, host);
     socket.setTimeout(2_000, () => (socket.destroy(), resolve(false)));
     socket.once('connect', () => (socket.destroy(), resolve(true)));
     socket.once('error', () => (socket.destroy(), resolve(false)));

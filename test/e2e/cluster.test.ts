@@ -1,17 +1,22 @@
 import { Client, Connection } from '@temporalio/client';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Client as PgClient } from 'pg';
 import { CLUSTER_PORTS } from '../../src/dev/cluster-ports';
 import { acquireRunnerLock } from '../../src/dev/runner-lock';
+import { parseProcessRecord } from '../../src/dev/processes';
+import { runLedgerAudit } from '../../src/contexts/ledger-audit';
+import { openOrm } from '../../src/db/orm';
 import { eventually } from '../support/eventually';
 
 // `npm run start:cluster` as an operator runs it, in short: the Temporal server (built once, cached) on
 // PostgreSQL, two workers and two APIs from the compiled build behind HAProxy. The test starts it from the
-// cached build, asks /ready through HAProxy, runs one payout to COMPLETED, and stops it with Ctrl-C.
-// Its databases are on the test PostgreSQL server; its state folder is a temporary one.
+// cached build, asks /ready through HAProxy, runs one payout to COMPLETED; then runs payouts as a partner
+// does while one API and one worker are SIGKILLed (the runner starts them again: src/dev/restart-policy.ts),
+// and stops it with Ctrl-C. Its databases are on the test PostgreSQL server; its state folder is a temporary one.
 
 const root = resolve(__dirname, '../..');
 const built = spawnSync('bash', [join(root, 'bin/lib/temporal-server.sh'), '--cached'], { stdio: 'ignore' }).status === 0;
@@ -24,7 +29,20 @@ const lb = `http://127.0.0.1:${CLUSTER_PORTS.api}`;
 const dbName = 'cluster_smoke';
 let runner: ChildProcess | undefined;
 let output = '';
+/** The runner's own lines (`[cluster] …`), apart from its children's logs. */
+const runnerSaid: string[] = [];
+/** Error lines (pino level 50) the replicas logged, shown when a request failed. */
+const errorsLogged: string[] = [];
+const keepErrors = (d: Buffer) =>
+  errorsLogged.push(
+    ...d
+      .toString()
+      .split('\n')
+      .filter((line) => line.includes('"level":50')),
+  );
 let stateDir: string;
+let databaseUrl: URL;
+let creds: { tokenId: string; clientSecret: string; baseUrl: string };
 
 async function admin<T>(work: (pg: PgClient) => Promise<T>): Promise<T> {
   const pg = new PgClient({ connectionString: process.env.TEST_DATABASE_URL });
@@ -66,15 +84,69 @@ afterAll(async () => {
   rmSync(stateDir, { recursive: true, force: true });
 }, 120_000);
 
+/**
+ * A partner's client: every POST with an Idempotency-Key, sent again with the same key after 0.5 s when it got no
+ * answer, 502 or 504 (HAProxy: the replica it was sent to died), 503 (HAProxy with no replica ready, or the API's own
+ * SERVICE_UNAVAILABLE with Retry-After: 1 when Temporal did not answer in time) or 409 OPERATION_IN_PROGRESS (the
+ * same key still held by a request of a replica that died, until its claim lapses).
+ */
+class PartnerClient {
+  requests = 0;
+  readonly retries: Record<string, number> = {};
+  readonly failed: string[] = [];
+
+  constructor(private readonly authorization: string) {}
+
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- response bodies are asserted field by field
+  async call(method: string, path: string, body?: unknown): Promise<{ status: number; body: Record<string, any> }> {
+    const key = randomUUID();
+    const deadline = Date.now() + 180_000;
+    for (;;) {
+      this.requests++;
+      let outcome: string;
+      try {
+        const res = await fetch(`${creds.baseUrl}${path}`, {
+          method,
+          headers: {
+            authorization: this.authorization,
+            ...(method === 'POST' ? { 'idempotency-key': key, 'content-type': 'application/json' } : {}),
+          },
+          body: body === undefined ? undefined : JSON.stringify(body),
+          signal: AbortSignal.timeout(30_000),
+        });
+        const text = await res.text();
+        // HAProxy's own pages are HTML; the API answers JSON.
+        const parsed = (res.headers.get('content-type')?.includes('json') && text ? JSON.parse(text) : {}) as Record<string, unknown>;
+        const inProgress = res.status === 409 && parsed.code === 'OPERATION_IN_PROGRESS';
+        if (![502, 503, 504].includes(res.status) && !inProgress) return { status: res.status, body: parsed };
+        outcome = `${res.status} ${typeof parsed.code === 'string' ? parsed.code : '(HAProxy)'}`;
+      } catch {
+        outcome = 'no answer';
+      }
+      this.retries[outcome] = (this.retries[outcome] ?? 0) + 1;
+      if (Date.now() > deadline) return { status: 0, body: { outcome } };
+      await new Promise((r) => setTimeout(r, 500)); // the partner's wait before sending again
+    }
+  }
+
+  /** The body of a final answer; one with another status than `expected` is counted as failed. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- response bodies are asserted field by field
+  async send(method: string, path: string, body?: unknown, expected = [200, 201]): Promise<Record<string, any>> {
+    const answer = await this.call(method, path, body);
+    if (!expected.includes(answer.status)) this.failed.push(`${method} ${path}: ${answer.status} ${JSON.stringify(answer.body).slice(0, 300)}`);
+    return answer.body;
+  }
+}
+
 maybe(
-  'starts from the cached build, answers /ready through HAProxy, pays out to COMPLETED on the payments queue, and stops on Ctrl-C',
+  'starts from the cached build, answers /ready through HAProxy, and pays out to COMPLETED on the payments queue',
   async () => {
     await takeClusterPorts();
     await admin(async (pg) => {
       await pg.query(`drop database if exists ${dbName} with (force)`);
       await pg.query(`create database ${dbName}`);
     });
-    const databaseUrl = new URL(process.env.TEST_DATABASE_URL!);
+    databaseUrl = new URL(process.env.TEST_DATABASE_URL!);
     databaseUrl.pathname = `/${dbName}`;
     stateDir = mkdtempSync(join(tmpdir(), 'payments-cluster-'));
     runner = spawn('bash', [join(root, 'bin/cluster')], {
@@ -82,8 +154,17 @@ maybe(
       env: { ...process.env, DATABASE_URL: databaseUrl.toString(), CLUSTER_DATA_DIR: stateDir, LOG_LEVEL: 'warn', MASTER_KEY: undefined },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    runner.stdout!.on('data', (d: Buffer) => (output += d.toString()));
-    runner.stderr!.on('data', (d: Buffer) => (output = (output + d.toString()).slice(-20_000)));
+    runner.stdout!.on('data', (d: Buffer) => ((output += d.toString()), keepErrors(d)));
+    runner.stderr!.on('data', (d: Buffer) => {
+      output = (output + d.toString()).slice(-20_000);
+      keepErrors(d);
+      runnerSaid.push(
+        ...d
+          .toString()
+          .split('\n')
+          .filter((line) => line.startsWith('[cluster] ')),
+      );
+    });
 
     // The same credentials line as `npm start`, printed once everything answers.
     const line = await eventually(
@@ -92,7 +173,7 @@ maybe(
       480_000,
     ).catch(() => undefined);
     if (!line) throw new Error(`the cluster did not start:\n${output.slice(-4_000)}`);
-    const creds = JSON.parse(line) as { tokenId: string; clientSecret: string; baseUrl: string };
+    creds = JSON.parse(line) as typeof creds;
     expect(creds.baseUrl).toBe(`${lb}/2025-10-13`);
 
     const ready = await fetch(`${lb}/ready`);
@@ -100,15 +181,9 @@ maybe(
     expect(await ready.json()).toEqual({ status: 'ready', checks: { postgres: 'ok', temporal: 'ok' } });
 
     const auth = `Basic ${Buffer.from(`${creds.tokenId}:${creds.clientSecret}`).toString('base64')}`;
-    const call = async (method: string, path: string, body?: unknown) => {
-      const res = await fetch(`${creds.baseUrl}${path}`, {
-        method,
-        headers: { authorization: auth, 'content-type': 'application/json' },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- response bodies are asserted field by field
-      return { status: res.status, body: (await res.json()) as Record<string, any> };
-    };
+    // As a partner sends them: a 503 while the busy machine's Temporal server is slow is sent again.
+    const partner = new PartnerClient(auth);
+    const call = (method: string, path: string, body?: unknown) => partner.call(method, path, body);
     const customer = await call('POST', '/customers', { customerType: 'INDIVIDUAL', platformCustomerId: 'cluster-1', fullName: 'Ada Lovelace' });
     expect(customer.status).toBe(201);
     const account = (await call('GET', `/customers/internal-accounts?customerId=${encodeURIComponent(customer.body.id)}&currency=USD`)).body.data[0];
@@ -146,7 +221,148 @@ maybe(
     } finally {
       await connection.close();
     }
+  },
+  900_000,
+);
 
+/** The pid of a replica's process (bin/lib/tethered.sh writes it; none while the replica waits to be started again). */
+function replicaPid(name: string): number | undefined {
+  try {
+    return parseProcessRecord(readFileSync(join(stateDir, 'run', `${name}.pid`), 'utf8'))?.pid;
+  } catch {
+    return undefined;
+  }
+}
+
+async function answers(url: string): Promise<boolean> {
+  try {
+    return (await fetch(url, { signal: AbortSignal.timeout(3_000) })).ok;
+  } catch {
+    return false;
+  }
+}
+
+/** Identities (`<pid>@<host>`) of the workers polling the payments queue's workflow tasks on the cluster's server. */
+async function paymentsPollers(): Promise<string[]> {
+  const connection = await Connection.connect({ address: `127.0.0.1:${CLUSTER_PORTS.temporal}` });
+  try {
+    const { pollers } = await connection.workflowService.describeTaskQueue({ namespace: 'default', taskQueue: { name: 'payments' }, taskQueueType: 1 });
+    return (pollers ?? []).map((p) => p.identity ?? '');
+  } finally {
+    await connection.close();
+  }
+}
+
+maybe(
+  'a SIGKILL of one API and one worker under payout load: both are started again, every payout completes, no request fails after retries, the ledger balances',
+  async () => {
+    const partner = new PartnerClient(`Basic ${Buffer.from(`${creds.tokenId}:${creds.clientSecret}`).toString('base64')}`);
+    const customer = await partner.send('POST', '/customers', { customerType: 'INDIVIDUAL', platformCustomerId: 'cluster-load', fullName: 'Grace Hopper' });
+    const accounts = await partner.send('GET', `/customers/internal-accounts?customerId=${encodeURIComponent(customer.id)}&currency=USD`);
+    const usd = accounts.data[0].id as string;
+    await partner.send('POST', `/sandbox/internal-accounts/${usd}/fund`, { amount: 1_000_000 });
+    const bank = await partner.send('POST', '/customers/external-accounts', {
+      customerId: customer.id,
+      currency: 'EUR',
+      accountInfo: {
+        accountType: 'EUR_ACCOUNT',
+        iban: 'DE89370400440532013000',
+        beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Grace Hopper', countryOfResidence: 'DE' },
+      },
+    });
+    expect(partner.failed).toEqual([]);
+
+    const PAYOUTS = 40;
+    const IN_FLIGHT = 8;
+    const transactionIds: string[] = [];
+    let next = 0;
+    const payOut = async () => {
+      for (let i = next++; i < PAYOUTS; i = next++) {
+        const quote = await partner.send('POST', '/quotes', {
+          source: { sourceType: 'ACCOUNT', accountId: usd },
+          destination: { destinationType: 'ACCOUNT', accountId: bank.id },
+          lockedCurrencySide: 'SENDING',
+          lockedCurrencyAmount: 1_000 + i,
+        });
+        if (!quote.id) continue;
+        await partner.send('POST', `/quotes/${quote.id}/execute`);
+        transactionIds.push(quote.transactionId as string);
+      }
+    };
+    const started = Date.now();
+    const load = Promise.all(Array.from({ length: IN_FLIGHT }, payOut));
+
+    // Mid-load: a quarter of the payouts executed, the rest to come.
+    await eventually(
+      async () => transactionIds.length,
+      (n) => n >= PAYOUTS / 4,
+      300_000,
+    );
+    const killed = { api: replicaPid('api-1')!, worker: replicaPid('worker-1')! };
+    const killedAt = Date.now();
+    process.kill(killed.api, 'SIGKILL');
+    process.kill(killed.worker, 'SIGKILL');
+
+    const apiBack = eventually(
+      async () => replicaPid('api-1') !== killed.api && (await answers(`http://127.0.0.1:${CLUSTER_PORTS.apiReplicas[0]}/health`)),
+      (up) => up,
+      120_000,
+    ).then(() => Date.now() - killedAt);
+    const workerBack = eventually(
+      async () => {
+        const pid = replicaPid('worker-1');
+        return pid !== undefined && pid !== killed.worker && (await paymentsPollers()).some((identity) => identity.startsWith(`${pid}@`));
+      },
+      (up) => up,
+      180_000,
+    ).then(() => Date.now() - killedAt);
+    // Through HAProxy the survivor answered meanwhile, and the restarted API does again.
+    const [, apiBackMs, workerBackMs] = await Promise.all([load, apiBack, workerBack]);
+    expect(await answers(`http://127.0.0.1:${CLUSTER_PORTS.apiReplicas[0]}/ready`)).toBe(true);
+    // The runner said what it did, and did nothing else: no other process exited.
+    const exits = runnerSaid.filter((line) => / exited /.test(line)).sort();
+    expect(exits).toEqual([
+      expect.stringMatching(/^\[cluster\] api-1 exited \(SIGKILL\); starting it again in 0\.5 s \(HAProxy sends its requests to the other API\)$/),
+      expect.stringMatching(/^\[cluster\] worker-1 exited \(SIGKILL\); starting it again in 0\.5 s/),
+    ]);
+    expect(runner!.exitCode).toBeNull();
+
+    expect({ failed: partner.failed, errorsLogged: partner.failed.length ? errorsLogged.slice(-6) : [] }).toEqual({ failed: [], errorsLogged: [] });
+    expect(transactionIds).toHaveLength(PAYOUTS);
+    // Each payout's state until it is final (asked again only while it is not).
+    const states = new Map<string, string>();
+    await eventually(
+      async () => {
+        for (const id of transactionIds)
+          if (!['COMPLETED', 'FAILED'].includes(states.get(id) ?? '')) states.set(id, (await partner.send('GET', `/transactions/${id}`)).status as string);
+        return [...states.values()];
+      },
+      (all) => all.every((status) => ['COMPLETED', 'FAILED'].includes(status)),
+      300_000,
+    );
+    expect(new Set(states.values())).toEqual(new Set(['COMPLETED']));
+    const completedMs = Date.now() - started;
+
+    const orm = await openOrm(databaseUrl.toString(), { poolMax: 2 });
+    try {
+      expect((await runLedgerAudit(orm.em.fork())).findings).toEqual([]);
+    } finally {
+      await orm.close();
+    }
+    const retried = Object.values(partner.retries).reduce((a, b) => a + b, 0);
+    console.log(
+      `cluster under kill -9 of api-1 and worker-1: ${PAYOUTS} payouts (${IN_FLIGHT} in flight) all COMPLETED in ${(completedMs / 1000).toFixed(1)} s; ` +
+        `${partner.requests} requests, ${retried} sent again (${JSON.stringify(partner.retries)}), 0 failed; ` +
+        `api-1 back (new pid, /health 200) ${(apiBackMs / 1000).toFixed(1)} s after the kill, worker-1 back (new pid polling the payments queue) ${(workerBackMs / 1000).toFixed(1)} s after`,
+    );
+  },
+  900_000,
+);
+
+maybe(
+  'stops on Ctrl-C',
+  async () => {
+    expect(runner?.exitCode).toBeNull();
     expect(await stop()).toBe(0);
     expect(
       await fetch(`${lb}/ready`).then(
