@@ -14,6 +14,7 @@ import { STRANDED_STARTS } from '../src/contexts/stranded-starts';
 import { workerTaskQueues } from '../src/temporal/task-queue-settings';
 import { workerDeployment } from '../src/temporal/worker-deployment';
 import { createWorkers } from './worker';
+import { skipWorkflowPromiseStacks } from './workflow-promise-stacks';
 
 /**
  * SDK, workflow and activity logs as pino JSON lines (activity entries carry workflowId and runId),
@@ -50,6 +51,7 @@ async function main(): Promise<void> {
   const taskQueues = workerTaskQueues(process.env);
   const deployment = workerDeployment(process.env);
   const connection = await NativeConnection.connect({ address: config.temporalAddress });
+  if (!config.workflowStackTraces) skipWorkflowPromiseStacks();
   const workers = await createWorkers(
     {
       connection,
@@ -60,7 +62,15 @@ async function main(): Promise<void> {
     },
     taskQueues,
   );
-  logger.info({ temporalAddress: config.temporalAddress, taskQueues, deployment: deployment ?? 'unversioned' }, 'worker started');
+  logger.info(
+    {
+      temporalAddress: config.temporalAddress,
+      taskQueues,
+      deployment: deployment ?? 'unversioned',
+      workflowStackTraces: config.workflowStackTraces ? 'on' : 'off',
+    },
+    'worker started',
+  );
 
   // Every minute: start the workflow of recorded work whose start was lost (src/contexts/stranded-starts.ts)
   // and forget idempotency records past their retention.
