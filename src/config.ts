@@ -31,8 +31,8 @@ export interface Config {
   /** TEMPORAL_CALL_TIMEOUT_MS: how long one API request may wait on Temporal before answering 503. */
   temporalCallTimeoutMs: number;
   /**
-   * WORKFLOW_STACK_TRACES=on: the worker keeps the SDK's stack trace of every workflow promise, for the stack trace
-   * query (Temporal UI's "Stack Trace" tab); off (the default) saves its CPU (worker/workflow-promise-stacks.ts).
+   * WORKFLOW_STACK_TRACES=1: the worker keeps the SDK's stack trace of every workflow promise, for the stack trace
+   * query (Temporal UI's "Stack Trace" tab); unset or 0 (the default) saves its CPU (worker/workflow-promise-stacks.ts).
    */
   workflowStackTraces: boolean;
 }
@@ -159,14 +159,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     tracing: !!(env.OTEL_EXPORTER_OTLP_ENDPOINT || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT),
     webhookAllowLoopback: loadWebhookAllowLoopback(env),
     temporalCallTimeoutMs: positiveMs(env, 'TEMPORAL_CALL_TIMEOUT_MS', DEFAULT_TEMPORAL_CALL_TIMEOUT_MS),
-    workflowStackTraces: onOff(env, 'WORKFLOW_STACK_TRACES', false),
+    workflowStackTraces: flag(env, 'WORKFLOW_STACK_TRACES'),
   };
-}
-
-/** `on` or `off` (unset: the default); anything else is refused at start, not read as one of them. */
-function onOff(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
-  const value = env[name];
-  if (value === undefined || value === '') return fallback;
-  if (value === 'on' || value === 'off') return value === 'on';
-  throw new Error(`${name} must be on or off, not ${JSON.stringify(value)}`);
 }

@@ -10,9 +10,9 @@ import workerThreads from 'node:worker_threads';
  *
  * `skipWorkflowPromiseStacks` leaves that hook out of the SDK's workflow threads this process starts from now on:
  * each such thread gets one module preloaded (`--import` of a data: URL, so dev and the compiled build need no
- * extra file) that replaces the hook's installer before the SDK's thread code loads. Nothing else changes: failures
- * keep their stacks; the stack trace query answers with no stacks. WORKFLOW_STACK_TRACES=on keeps the SDK's default
- * (a worker restarted with it to look at a stuck workflow). Returns how to undo it (tests).
+ * extra file) that replaces the hook's installer before the SDK's thread code loads. Failures keep their stacks; the
+ * stack trace query is refused ("Workflow stack traces are not enabled on this worker"). WORKFLOW_STACK_TRACES=1 keeps
+ * the SDK's default (a worker restarted with it to look at a stuck workflow). Returns how to undo it (tests).
  */
 export function skipWorkflowPromiseStacks(): () => void {
   const Original = workerThreads.Worker;

@@ -62,10 +62,10 @@ test('a workflow thread started after skipWorkflowPromiseStacks has no promise h
   expect(await hookInstalledIn(join(dir, 'workflow', 'workflow-worker-thread.js'))).toBe(true);
 });
 
-test('WORKFLOW_STACK_TRACES is on or off (off by default); anything else stops the start', () => {
+test('WORKFLOW_STACK_TRACES is a flag like the others (off by default); anything else stops the start', () => {
   const base = { DATABASE_URL: 'postgres://x@127.0.0.1/x', MASTER_KEY: Buffer.alloc(32).toString('base64') };
   expect(loadConfig(base).workflowStackTraces).toBe(false);
-  expect(loadConfig({ ...base, WORKFLOW_STACK_TRACES: 'on' }).workflowStackTraces).toBe(true);
-  expect(loadConfig({ ...base, WORKFLOW_STACK_TRACES: 'off' }).workflowStackTraces).toBe(false);
-  expect(() => loadConfig({ ...base, WORKFLOW_STACK_TRACES: 'yes' })).toThrow('WORKFLOW_STACK_TRACES must be on or off, not "yes"');
+  expect(loadConfig({ ...base, WORKFLOW_STACK_TRACES: '1' }).workflowStackTraces).toBe(true);
+  expect(loadConfig({ ...base, WORKFLOW_STACK_TRACES: '0' }).workflowStackTraces).toBe(false);
+  expect(() => loadConfig({ ...base, WORKFLOW_STACK_TRACES: 'yes' })).toThrow('WORKFLOW_STACK_TRACES must be 1 or 0, not "yes"');
 });
