@@ -1,6 +1,5 @@
 import { Client, Connection } from '@temporalio/client';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -11,6 +10,7 @@ import { parseProcessRecord } from '../../src/dev/processes';
 import { runLedgerAudit } from '../../src/contexts/ledger-audit';
 import { openOrm } from '../../src/db/orm';
 import { eventually } from '../support/eventually';
+import { PartnerClient, PayoutLoad, preparePayer } from '../proof/partner-load';
 
 // `npm run start:cluster` as an operator runs it, in short: the Temporal server (built once, cached) on
 // PostgreSQL, two workers and two APIs from the compiled build behind HAProxy. The test starts it from the
@@ -84,60 +84,6 @@ afterAll(async () => {
   rmSync(stateDir, { recursive: true, force: true });
 }, 120_000);
 
-/**
- * A partner's client: every POST with an Idempotency-Key, sent again with the same key after 0.5 s when it got no
- * answer, 502 or 504 (HAProxy: the replica it was sent to died), 503 (HAProxy with no replica ready, or the API's own
- * SERVICE_UNAVAILABLE with Retry-After: 1 when Temporal did not answer in time) or 409 OPERATION_IN_PROGRESS (the
- * same key still held by a request of a replica that died, until its claim lapses).
- */
-class PartnerClient {
-  requests = 0;
-  readonly retries: Record<string, number> = {};
-  readonly failed: string[] = [];
-
-  constructor(private readonly authorization: string) {}
-
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- response bodies are asserted field by field
-  async call(method: string, path: string, body?: unknown): Promise<{ status: number; body: Record<string, any> }> {
-    const key = randomUUID();
-    const deadline = Date.now() + 180_000;
-    for (;;) {
-      this.requests++;
-      let outcome: string;
-      try {
-        const res = await fetch(`${creds.baseUrl}${path}`, {
-          method,
-          headers: {
-            authorization: this.authorization,
-            ...(method === 'POST' ? { 'idempotency-key': key, 'content-type': 'application/json' } : {}),
-          },
-          body: body === undefined ? undefined : JSON.stringify(body),
-          signal: AbortSignal.timeout(30_000),
-        });
-        const text = await res.text();
-        // HAProxy's own pages are HTML; the API answers JSON.
-        const parsed = (res.headers.get('content-type')?.includes('json') && text ? JSON.parse(text) : {}) as Record<string, unknown>;
-        const inProgress = res.status === 409 && parsed.code === 'OPERATION_IN_PROGRESS';
-        if (![502, 503, 504].includes(res.status) && !inProgress) return { status: res.status, body: parsed };
-        outcome = `${res.status} ${typeof parsed.code === 'string' ? parsed.code : '(HAProxy)'}`;
-      } catch {
-        outcome = 'no answer';
-      }
-      this.retries[outcome] = (this.retries[outcome] ?? 0) + 1;
-      if (Date.now() > deadline) return { status: 0, body: { outcome } };
-      await new Promise((r) => setTimeout(r, 500)); // the partner's wait before sending again
-    }
-  }
-
-  /** The body of a final answer; one with another status than `expected` is counted as failed. */
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- response bodies are asserted field by field
-  async send(method: string, path: string, body?: unknown, expected = [200, 201]): Promise<Record<string, any>> {
-    const answer = await this.call(method, path, body);
-    if (!expected.includes(answer.status)) this.failed.push(`${method} ${path}: ${answer.status} ${JSON.stringify(answer.body).slice(0, 300)}`);
-    return answer.body;
-  }
-}
-
 maybe(
   'starts from the cached build, answers /ready through HAProxy, and pays out to COMPLETED on the payments queue',
   async () => {
@@ -180,9 +126,8 @@ maybe(
     expect(ready.status).toBe(200);
     expect(await ready.json()).toEqual({ status: 'ready', checks: { postgres: 'ok', temporal: 'ok' } });
 
-    const auth = `Basic ${Buffer.from(`${creds.tokenId}:${creds.clientSecret}`).toString('base64')}`;
     // As a partner sends them: a 503 while the busy machine's Temporal server is slow is sent again.
-    const partner = new PartnerClient(auth);
+    const partner = PartnerClient.basic(creds.baseUrl, creds);
     const call = (method: string, path: string, body?: unknown) => partner.call(method, path, body);
     const customer = await call('POST', '/customers', { customerType: 'INDIVIDUAL', platformCustomerId: 'cluster-1', fullName: 'Ada Lovelace' });
     expect(customer.status).toBe(201);
@@ -256,48 +201,16 @@ async function paymentsPollers(): Promise<string[]> {
 maybe(
   'a SIGKILL of one API and one worker under payout load: both are started again, every payout completes, no request fails after retries, the ledger balances',
   async () => {
-    const partner = new PartnerClient(`Basic ${Buffer.from(`${creds.tokenId}:${creds.clientSecret}`).toString('base64')}`);
-    const customer = await partner.send('POST', '/customers', { customerType: 'INDIVIDUAL', platformCustomerId: 'cluster-load', fullName: 'Grace Hopper' });
-    const accounts = await partner.send('GET', `/customers/internal-accounts?customerId=${encodeURIComponent(customer.id)}&currency=USD`);
-    const usd = accounts.data[0].id as string;
-    await partner.send('POST', `/sandbox/internal-accounts/${usd}/fund`, { amount: 1_000_000 });
-    const bank = await partner.send('POST', '/customers/external-accounts', {
-      customerId: customer.id,
-      currency: 'EUR',
-      accountInfo: {
-        accountType: 'EUR_ACCOUNT',
-        iban: 'DE89370400440532013000',
-        beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'Grace Hopper', countryOfResidence: 'DE' },
-      },
-    });
+    const partner = PartnerClient.basic(creds.baseUrl, creds);
+    const payer = await preparePayer(partner, 'cluster-load');
     expect(partner.failed).toEqual([]);
 
     const PAYOUTS = 40;
     const IN_FLIGHT = 8;
-    const transactionIds: string[] = [];
-    let next = 0;
-    const payOut = async () => {
-      for (let i = next++; i < PAYOUTS; i = next++) {
-        const quote = await partner.send('POST', '/quotes', {
-          source: { sourceType: 'ACCOUNT', accountId: usd },
-          destination: { destinationType: 'ACCOUNT', accountId: bank.id },
-          lockedCurrencySide: 'SENDING',
-          lockedCurrencyAmount: 1_000 + i,
-        });
-        if (!quote.id) continue;
-        await partner.send('POST', `/quotes/${quote.id}/execute`);
-        transactionIds.push(quote.transactionId as string);
-      }
-    };
-    const started = Date.now();
-    const load = Promise.all(Array.from({ length: IN_FLIGHT }, payOut));
+    const load = new PayoutLoad(partner, payer, PAYOUTS, IN_FLIGHT);
 
     // Mid-load: a quarter of the payouts executed, the rest to come.
-    await eventually(
-      async () => transactionIds.length,
-      (n) => n >= PAYOUTS / 4,
-      300_000,
-    );
+    await load.executed(PAYOUTS / 4);
     const killed = { api: replicaPid('api-1')!, worker: replicaPid('worker-1')! };
     const killedAt = Date.now();
     process.kill(killed.api, 'SIGKILL');
@@ -317,7 +230,7 @@ maybe(
       180_000,
     ).then(() => Date.now() - killedAt);
     // Through HAProxy the survivor answered meanwhile, and the restarted API does again.
-    const [, apiBackMs, workerBackMs] = await Promise.all([load, apiBack, workerBack]);
+    const [, apiBackMs, workerBackMs] = await Promise.all([load.sent, apiBack, workerBack]);
     expect(await answers(`http://127.0.0.1:${CLUSTER_PORTS.apiReplicas[0]}/ready`)).toBe(true);
     // The runner said what it did, and did nothing else: no other process exited.
     const exits = runnerSaid.filter((line) => / exited /.test(line)).sort();
@@ -328,20 +241,9 @@ maybe(
     expect(runner!.exitCode).toBeNull();
 
     expect({ failed: partner.failed, errorsLogged: partner.failed.length ? errorsLogged.slice(-6) : [] }).toEqual({ failed: [], errorsLogged: [] });
-    expect(transactionIds).toHaveLength(PAYOUTS);
-    // Each payout's state until it is final (asked again only while it is not).
-    const states = new Map<string, string>();
-    await eventually(
-      async () => {
-        for (const id of transactionIds)
-          if (!['COMPLETED', 'FAILED'].includes(states.get(id) ?? '')) states.set(id, (await partner.send('GET', `/transactions/${id}`)).status as string);
-        return [...states.values()];
-      },
-      (all) => all.every((status) => ['COMPLETED', 'FAILED'].includes(status)),
-      300_000,
-    );
+    expect(load.transactionIds).toHaveLength(PAYOUTS);
+    const { states, elapsedMs: completedMs } = await load.settled();
     expect(new Set(states.values())).toEqual(new Set(['COMPLETED']));
-    const completedMs = Date.now() - started;
 
     const orm = await openOrm(databaseUrl.toString(), { poolMax: 2 });
     try {
@@ -349,10 +251,9 @@ maybe(
     } finally {
       await orm.close();
     }
-    const retried = Object.values(partner.retries).reduce((a, b) => a + b, 0);
     console.log(
       `cluster under kill -9 of api-1 and worker-1: ${PAYOUTS} payouts (${IN_FLIGHT} in flight) all COMPLETED in ${(completedMs / 1000).toFixed(1)} s; ` +
-        `${partner.requests} requests, ${retried} sent again (${JSON.stringify(partner.retries)}), 0 failed; ` +
+        `${partner.requests} requests, ${partner.retried} sent again (${JSON.stringify(partner.retries)}), 0 failed; ` +
         `api-1 back (new pid, /health 200) ${(apiBackMs / 1000).toFixed(1)} s after the kill, worker-1 back (new pid polling the payments queue) ${(workerBackMs / 1000).toFixed(1)} s after`,
     );
   },
