@@ -172,6 +172,17 @@ export class ClusterStack implements ProofStack {
     supervised.proc.kill('SIGKILL');
   }
 
+  /** The process id of a running component ('temporal', 'haproxy', an API or a worker); undefined while it is not running. */
+  pid(component: string): number | undefined {
+    const proc = this.processes.get(component)?.proc;
+    return proc && proc.exitCode === null && proc.signalCode === null ? proc.pid : undefined;
+  }
+
+  /** The Temporal server's Prometheus listener (127.0.0.1:<port>/metrics). */
+  get temporalMetricsPort(): number {
+    return this.temporal.ports.metrics;
+  }
+
   async restart(component: string): Promise<void> {
     if (component !== 'postgres') await this.exited(component);
     await this.startComponent(component);
