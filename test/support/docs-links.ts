@@ -154,10 +154,16 @@ export function commandProblems(named: NamedCommand, ctx: CommandContext): strin
     const path = program === 'npx' ? rest[0] : first;
     if (path && !path.startsWith('-') && !path.startsWith('dist/') && !placeholder(path) && !exists(path)) say(`no file ${path}`);
   } else if (program && !exists(program)) say(`no file ${program}`);
+  // `npm run drill -- <name> [--options]`: the drill is a file of test/proof/drills/, and its options are that file's.
+  const drill = script === 'drill' ? args[0] : undefined;
+  if (script === 'drill' && (!drill || (!placeholder(drill) && !exists(`test/proof/drills/${drill}.ts`))))
+    say(`no drill ${drill ?? '(none)'} (test/proof/drills/<name>.ts)`);
   for (const arg of args.map((a) => a.replace(/^['"]|['"]$/g, ''))) {
     if (arg.startsWith('test/') && !placeholder(arg) && !exists(arg.replace(/\/$/, ''))) say(`no file or folder ${arg}`);
     const flag = /^--([a-z][a-z-]*)/.exec(arg)?.[1];
     if (flag && script && ['bench', 'chaos', 'fuzz'].includes(script) && !takesFlag(script, flag, ctx)) say(`npm run ${script} takes no --${flag}`);
+    if (flag && drill && !placeholder(drill) && !new RegExp(`^\\s*'?${flag}'?:\\s*\\{\\s*type:`, 'm').test(ctx.read(`test/proof/drills/${drill}.ts`) ?? ''))
+      say(`the ${drill} drill takes no --${flag}`);
   }
   return problems;
 }

@@ -131,9 +131,10 @@ describe('the command check itself', () => {
     'test/api/quotes.test.ts': '',
     'test/unit': '',
     'scripts/write-endpoints-doc.ts': '',
+    'test/proof/drills/capacity.ts': "parseArgs({\n  options: {\n    payouts: { type: 'string', default: '200' },\n  },\n});\n",
   };
   const context: CommandContext = {
-    scripts: { bench: 'bash bin/bench', chaos: 'bash bin/chaos', test: 'bash bin/test', start: 'bash bin/up' },
+    scripts: { bench: 'bash bin/bench', chaos: 'bash bin/chaos', test: 'bash bin/test', start: 'bash bin/up', drill: 'bash bin/drill' },
     read: (path) => files[path],
     sources: 'const only = process.env.BENCH_ONLY; TEST_CPU_LIST="${TEST_CPU_LIST:-}"',
   };
@@ -168,6 +169,14 @@ describe('the command check itself', () => {
     expect(check('`npm test -- test/api/quote.test.ts` `bin/fuzz`')).toEqual([
       'docs/x.md:1: `npm test -- test/api/quote.test.ts`: no file or folder test/api/quote.test.ts',
       'docs/x.md:1: `bin/fuzz`: no file bin/fuzz',
+    ]);
+  });
+
+  test('a drill is a file of test/proof/drills/ and takes the options that file declares', () => {
+    expect(check('`npm run drill -- capacity --payouts 40` `npm run drill -- <name>`')).toEqual([]);
+    expect(check('`npm run drill -- restore`')).toEqual(['docs/x.md:1: `npm run drill -- restore`: no drill restore (test/proof/drills/<name>.ts)']);
+    expect(check('`npm run drill -- capacity --minutes 5`')).toEqual([
+      'docs/x.md:1: `npm run drill -- capacity --minutes 5`: the capacity drill takes no --minutes',
     ]);
   });
 
