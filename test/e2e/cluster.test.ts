@@ -10,6 +10,7 @@ import { parseProcessRecord } from '../../src/dev/processes';
 import { runLedgerAudit } from '../../src/contexts/ledger-audit';
 import { openOrm } from '../../src/db/orm';
 import { eventually } from '../support/eventually';
+import { takeTopologyTurn } from '../support/production-topology';
 import { PartnerClient, PayoutLoad, preparePayer } from '../proof/partner-load';
 
 // `npm run start:cluster` as an operator runs it, in short: the Temporal server (built once, cached) on
@@ -76,9 +77,11 @@ async function takeClusterPorts(): Promise<void> {
   );
 }
 
+let releaseTurn: (() => void) | undefined;
 afterAll(async () => {
   await stop();
   releasePorts?.();
+  releaseTurn?.();
   if (!built) return;
   await admin((pg) => pg.query(`drop database if exists ${dbName} with (force)`));
   rmSync(stateDir, { recursive: true, force: true });
@@ -87,6 +90,7 @@ afterAll(async () => {
 maybe(
   'starts from the cached build, answers /ready through HAProxy, and pays out to COMPLETED on the payments queue',
   async () => {
+    releaseTurn = await takeTopologyTurn();
     await takeClusterPorts();
     await admin(async (pg) => {
       await pg.query(`drop database if exists ${dbName} with (force)`);
