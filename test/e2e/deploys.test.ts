@@ -1,0 +1,41 @@
+import { spawnSync } from 'node:child_process';
+import { join, resolve } from 'node:path';
+import { failedChecks, figureLines, runDeploysDrill } from '../proof/drills/deploys';
+
+// `npm run drill:deploys` in short (test/proof/drills/deploys.ts): the production topology of its own, workers
+// versioned as build A, payouts running; (a) both APIs restarted one at a time, drained in HAProxy first, by the
+// module `npm run deploy:apis` runs (src/dev/rolling-deploy.ts): no request fails; (b) build B (dist/ copied into
+// a folder of its own: the same code, without a second compile) joins, is made current, A drains (the server's
+// drainage checks every 5 s here, 30 s in production) and its workers stop: every payout COMPLETED, those executed
+// before the switch on A, after it on B, the ledger audit clean.
+
+const root = resolve(__dirname, '../..');
+const built = spawnSync('bash', [join(root, 'bin/lib/temporal-server.sh'), '--cached'], { stdio: 'ignore' }).status === 0;
+if (!built) {
+  console.warn('test/e2e/deploys.test.ts skipped: the Temporal server is not built yet (bin/lib/temporal-server.sh builds it; .ci/run does)');
+}
+const maybe = built ? test : test.skip;
+
+maybe(
+  'APIs restarted one at a time with no failed request; a new worker build made current while payouts run, the old one drained and stopped, every payout COMPLETED on its build',
+  async () => {
+    // The compiled build the stack runs (the drill's npm script compiles too).
+    const build = spawnSync('npm', ['run', '--silent', 'build'], { cwd: root, encoding: 'utf8' });
+    expect(build.status).toBe(0);
+    const result = await runDeploysDrill({ name: 'e2e-deploys', payouts: 24, inFlight: 4, buildB: 'copy', drainage: 'quick' });
+    console.log(figureLines(result).join('\n'));
+
+    expect(result.requests.failed).toEqual([]);
+    expect(result.apis.replicas.map((r) => r.name)).toEqual(['api-1', 'api-2']);
+    expect(result.workers).toMatchObject({ deploymentName: 'payments-drill', from: ['A'], to: 'B', retired: ['worker-1', 'worker-2'] });
+    expect(result.payouts.completed).toBe(result.payouts.count);
+    expect(result.payouts.misplaced).toEqual([]);
+    expect(result.payouts.onA).toBeGreaterThan(0);
+    expect(result.payouts.onB).toBeGreaterThan(0);
+    expect(result.oldWorkersRunning).toEqual([]);
+    expect(Object.values(result.unplannedExits).every((n) => n === 0)).toBe(true);
+    expect(result.auditFindings).toEqual([]);
+    expect(failedChecks(result)).toEqual([]);
+  },
+  900_000,
+);
