@@ -27,14 +27,14 @@ const apiFleet: ApiFleet = {
   restart: async (name) => void (await askRunner(requests, { action: 'restart', name })),
 };
 
-const workerFleet: WorkerFleet = {
+const workerFleet = (): WorkerFleet => ({
   temporalAddress: `127.0.0.1:${P.temporal}`,
   namespace: process.env.TEMPORAL_NAMESPACE || 'default',
   temporalCli: env('TEMPORAL_CLI_PATH'),
   workers: async () => ((await askRunner(requests, { action: 'status' })).replicas ?? []).filter((r) => r.name.startsWith('worker-')),
   startWorkers: async (buildId, buildDir) => (await askRunner(requests, { action: 'start-workers', buildId, buildDir })).started ?? [],
   retire: async (name) => void (await askRunner(requests, { action: 'retire', name })),
-};
+});
 
 async function main(): Promise<void> {
   const [what, buildDir] = process.argv.slice(2);
@@ -49,7 +49,7 @@ async function main(): Promise<void> {
   }
   if (what === 'workers' && buildDir) {
     const minutes = Number(process.env.DEPLOY_DRAIN_TIMEOUT_MINUTES ?? 60);
-    const figures = await rollWorkers(workerFleet, { buildId: env('WORKER_BUILD_ID'), buildDir }, say, { drainTimeoutMs: minutes * 60_000 });
+    const figures = await rollWorkers(workerFleet(), { buildId: env('WORKER_BUILD_ID'), buildDir }, say, { drainTimeoutMs: minutes * 60_000 });
     process.stdout.write(
       `workers deployed: ${figures.deploymentName}:${figures.to} current after ${(figures.currentMs / 1000).toFixed(1)} s; ` +
         `${figures.from.join(', ') || 'no older build'} drained and stopped (${figures.retired.join(', ') || 'none'}) after ${(figures.drainedMs / 1000).toFixed(1)} s\n`,

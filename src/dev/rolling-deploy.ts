@@ -99,7 +99,12 @@ async function answers200(url: string): Promise<boolean> {
  * until it holds none, stop and start it, wait until its /ready passes, put it back, and wait until HAProxy's own
  * check has it UP before the next one is drained (so some replica always takes requests).
  */
-export async function rollApis(fleet: ApiFleet, say: (line: string) => void, timeoutMs = 180_000): Promise<ApiRollFigures> {
+export async function rollApis(
+  fleet: ApiFleet,
+  say: (line: string) => void,
+  timeoutMs = 180_000,
+  isReady: (url: string) => Promise<boolean> = answers200,
+): Promise<ApiRollFigures> {
   const started = Date.now();
   const figures: ApiRollFigures['replicas'] = [];
   const server = async (name: string) => (await backendServers(fleet.haproxySocket)).find((s) => s.server === name);
@@ -127,7 +132,7 @@ export async function rollApis(fleet: ApiFleet, say: (line: string) => void, tim
     say(`${replica.name}: holds no request (${t1 - t0} ms); stopping it (SIGTERM) and starting it on the new build`);
     await fleet.restart(replica.name);
     const t2 = Date.now();
-    await until(`${replica.name} did not answer ${replica.readyUrl}`, async () => ((await answers200(replica.readyUrl)) ? true : undefined), timeoutMs, 200);
+    await until(`${replica.name} did not answer ${replica.readyUrl}`, async () => ((await isReady(replica.readyUrl)) ? true : undefined), timeoutMs, 200);
     const t3 = Date.now();
     await setServerState(fleet.haproxySocket, replica.server, 'ready');
     await until(
@@ -239,16 +244,27 @@ async function makeCurrent(
   replacing: string | undefined,
   timeoutMs: number,
   beforeCurrent?: () => void,
+  say?: (line: string) => void,
 ): Promise<void> {
   const needed = [
-    ...TASK_QUEUES.map((name) => ({ name, type: 'workflow' })),
-    ...(replacing ? ((await describeVersion(fleet, deploymentName, replacing))?.taskQueuesInfos ?? []) : []),
+    ...new Set([
+      ...TASK_QUEUES.map((name) => `${name}/workflow`),
+      ...((replacing ? (await describeVersion(fleet, deploymentName, replacing))?.taskQueuesInfos : undefined) ?? []).map((q) => `${q.name}/${q.type}`),
+    ]),
   ];
+  // A busy server registers a new version's queues one poll at a time: minutes on a loaded machine.
+  let missing = needed;
+  let lastSaid = Date.now();
   await until(
-    `${deploymentName}:${buildId} does not poll every task queue (${needed.map((q) => `${q.name}/${q.type}`).join(', ')})`,
+    `${deploymentName}:${buildId} does not poll every task queue yet (missing: ${missing.join(', ')}); run this again to wait on`,
     async () => {
-      const info = await describeVersion(fleet, deploymentName, buildId);
-      return needed.every((want) => info?.taskQueuesInfos?.some((q) => q.name === want.name && q.type === want.type)) ? true : undefined;
+      const polled = ((await describeVersion(fleet, deploymentName, buildId))?.taskQueuesInfos ?? []).map((q) => `${q.name}/${q.type}`);
+      missing = needed.filter((want) => !polled.includes(want));
+      if (missing.length && Date.now() - lastSaid > 30_000) {
+        say?.(`${deploymentName}:${buildId} polls ${needed.length - missing.length} of ${needed.length} task queues; waiting for ${missing.join(', ')}`);
+        lastSaid = Date.now();
+      }
+      return missing.length === 0 ? true : undefined;
     },
     timeoutMs,
     1_000,
@@ -278,7 +294,7 @@ async function makeCurrent(
 export async function ensureCurrentVersion(
   fleet: WorkerFleet,
   say: (line: string) => void,
-  timeoutMs = 180_000,
+  timeoutMs = 900_000,
 ): Promise<{ deploymentName: string; current: string; running: WorkerReplica[] }> {
   const running = (await fleet.workers()).filter((w) => w.running);
   if (running.length === 0) throw new Error('no worker is running');
@@ -288,7 +304,7 @@ export async function ensureCurrentVersion(
   if (current) return { deploymentName, current, running };
   const first = running[0]!.buildId!;
   say(`${deploymentName}:${first} is not current yet: making it current first`);
-  await makeCurrent(fleet, deploymentName, first, undefined, timeoutMs);
+  await makeCurrent(fleet, deploymentName, first, undefined, timeoutMs, undefined, say);
   return { deploymentName, current: first, running };
 }
 
@@ -304,7 +320,7 @@ export async function rollWorkers(
   say: (line: string) => void,
   options: { timeoutMs?: number; drainTimeoutMs?: number; beforeCurrent?: () => void; onCurrent?: () => void } = {},
 ): Promise<WorkerRollFigures> {
-  const { timeoutMs = 180_000, drainTimeoutMs = 3_600_000 } = options;
+  const { timeoutMs = 900_000, drainTimeoutMs = 3_600_000 } = options;
   const started = Date.now();
   const { deploymentName, current, running } = await ensureCurrentVersion(fleet, say, timeoutMs);
   const old = running.filter((w) => w.buildId !== target.buildId);
@@ -315,7 +331,7 @@ export async function rollWorkers(
       const names = await fleet.startWorkers(target.buildId, target.buildDir);
       say(`started ${names.join(', ')} as ${deploymentName}:${target.buildId} (from ${target.buildDir})`);
     }
-    await makeCurrent(fleet, deploymentName, target.buildId, current, timeoutMs, options.beforeCurrent);
+    await makeCurrent(fleet, deploymentName, target.buildId, current, timeoutMs, options.beforeCurrent, say);
     currentMs = Date.now() - started;
     say(`${deploymentName}:${target.buildId} is current (${currentMs} ms): new workflows run on it; pinned ones stay on ${oldBuilds.join(', ') || current}`);
   } else say(`${deploymentName}:${target.buildId} is already current`);
@@ -328,7 +344,7 @@ export async function rollWorkers(
       `${deploymentName}:${build} has not drained (pinned workflows still run on it): its workers keep running; run this again to wait on, or see docs/production.md "Zero-downtime deploys" step 5`,
       async () => {
         const status = (await describeVersion(fleet, deploymentName, build))?.drainageInfo?.drainageStatus;
-        if (Date.now() - lastSaid > 30_000) {
+        if (status !== 'drained' && Date.now() - lastSaid > 30_000) {
           say(`${deploymentName}:${build} is ${status ?? 'not reported yet'}; waiting until it is drained`);
           lastSaid = Date.now();
         }
