@@ -33,7 +33,8 @@ const workerFleet = (): WorkerFleet => ({
   temporalCli: env('TEMPORAL_CLI_PATH'),
   workers: async () => ((await askRunner(requests, { action: 'status' })).replicas ?? []).filter((r) => r.name.startsWith('worker-')),
   startWorkers: async (buildId, buildDir) => (await askRunner(requests, { action: 'start-workers', buildId, buildDir })).started ?? [],
-  retire: async (name) => void (await askRunner(requests, { action: 'retire', name })),
+  // A worker ends its in-flight tasks before it exits.
+  retire: async (name) => void (await askRunner(requests, { action: 'retire', name }, 600_000)),
 });
 
 async function main(): Promise<void> {

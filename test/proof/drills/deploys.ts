@@ -16,7 +16,7 @@ import {
   type WorkerRollFigures,
 } from '../../../src/dev/rolling-deploy';
 import { ClusterStack } from '../cluster-stack';
-import { PartnerClient, PayoutLoad, preparePayer } from '../partner-load';
+import { PartnerClient, PayoutLoad, preparePayer, type Payer } from '../partner-load';
 
 /**
  * `npm run drill:deploys`: both rolling deploys of docs/production.md "Rolling deploys" under payout load, on the
@@ -51,6 +51,8 @@ export interface DeploysDrillResult {
     completed: number;
     onA: number;
     onB: number;
+    /** Payouts of A whose workflow closed after B's set-current-version was sent: in flight on A at the switch, finished there. */
+    onAFinishedAfterSwitch: number;
     startedBeforeSwitch: number;
     startedAfterSwitch: number;
     settledMs: number;
@@ -84,9 +86,52 @@ export function figureLines(result: DeploysDrillResult): string[] {
     `(a) APIs rolled one at a time in ${s(apis.totalMs)}: ${apis.replicas.map((r) => `${r.name} drained in ${r.drainMs} ms, ready ${s(r.readyMs)} after its stop, back in HAProxy after ${s(r.backMs)}`).join('; ')}`,
     `(a) requests meanwhile: ${requests.duringApis}, sent again ${JSON.stringify(requests.retriedDuringApis)}, failed ${requests.failed.length}`,
     `(b) workers: ${workers.deploymentName}:${workers.to} current ${s(workers.currentMs)} after B's workers were started; ${workers.from.join(', ')} drained and its workers (${workers.retired.join(', ')}) stopped after ${s(workers.drainedMs)}`,
-    `(b) payouts: ${payouts.count}, ${payouts.completed} COMPLETED in ${s(payouts.settledMs)}; ran on A ${payouts.onA}, on B ${payouts.onB}; executed before the switch ${payouts.startedBeforeSwitch} (all on A), after it ${payouts.startedAfterSwitch} (all on B)`,
+    `(b) payouts: ${payouts.count}, ${payouts.completed} COMPLETED in ${s(payouts.settledMs)}; ran on A ${payouts.onA} (${payouts.onAFinishedAfterSwitch} of them finished on A after B's set-current-version was sent), on B ${payouts.onB}; executed before the switch ${payouts.startedBeforeSwitch} (all on A), after it ${payouts.startedAfterSwitch} (all on B)`,
     `requests in all: ${requests.total}, sent again ${JSON.stringify(requests.retried)}, failed ${requests.failed.length}; ledger audit findings: ${result.auditFindings.length}; unplanned exits: ${Object.values(result.unplannedExits).reduce((a, b) => a + b, 0)}`,
   ];
+}
+
+/**
+ * Payouts without end until stop(): PayoutLoad batches of three per lane, one after the other, so that payouts are in
+ * flight whenever the deploy switches builds, however long each step takes on the machine.
+ */
+class SteadyLoad {
+  private readonly loads: PayoutLoad[] = [];
+  private stopping = false;
+  private readonly running: Promise<void>;
+  readonly startedAt = Date.now();
+
+  constructor(partner: PartnerClient, payer: Payer, inFlight: number) {
+    this.running = (async () => {
+      while (!this.stopping) {
+        const batch = new PayoutLoad(partner, payer, inFlight * 3, inFlight);
+        this.loads.push(batch);
+        await batch.sent;
+      }
+    })();
+  }
+
+  /** Every payout executed so far, in order. */
+  get ids(): string[] {
+    return this.loads.flatMap((load) => load.transactionIds);
+  }
+
+  async executed(n: number, timeoutMs = 600_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (this.ids.length < n) {
+      if (Date.now() > deadline) throw new Error(`${n} payouts not executed within ${timeoutMs / 1000} s (${this.ids.length} were)`);
+      await new Promise((done) => setTimeout(done, 200));
+    }
+  }
+
+  /** Ends the load after its current batch; resolves once every payout is final. */
+  async stop(): Promise<{ states: Map<string, string>; elapsedMs: number }> {
+    this.stopping = true;
+    await this.running;
+    const states = new Map<string, string>();
+    for (const load of this.loads) for (const [id, status] of (await load.settled(600_000)).states) states.set(id, status);
+    return { states, elapsedMs: Date.now() - this.startedAt };
+  }
 }
 
 /** A webhook receiver that accepts everything, so that the platform's webhook deliveries end. */
@@ -152,7 +197,7 @@ export async function runDeploysDrill(options: DeploysDrillOptions): Promise<Dep
     const platform = await stack.sandboxPartner('drill-deploys', receiver.url);
     const partner = new PartnerClient(stack.baseUrl, platform.authorization);
     const payer = await preparePayer(partner, 'drill-deploys', 100_000_000);
-    const load = new PayoutLoad(partner, payer, options.payouts, options.inFlight);
+    const load = new SteadyLoad(partner, payer, options.inFlight);
     await load.executed(Math.ceil(options.payouts / 10));
 
     say('(a) rolling the APIs under load');
@@ -169,35 +214,32 @@ export async function runDeploysDrill(options: DeploysDrillOptions): Promise<Dep
     const compiling = Date.now();
     const dirB = await buildB(stack, options.buildB);
     say(`B compiled into ${dirB} in ${((Date.now() - compiling) / 1000).toFixed(1)} s (${options.buildB === 'copy' ? 'dist/ copied' : 'tsc'})`);
-    const switchAt = { before: 0, after: 0 };
-    // The first load may have ended by then (B's workers take a while to start): a second one starts at the switch.
-    let loadAfter: PayoutLoad | undefined;
+    const switchAt = { before: 0, after: 0, at: 0 };
     const workers = await rollWorkers(workerFleet, { buildId: 'B', buildDir: dirB }, say, {
       drainTimeoutMs: 600_000,
-      beforeCurrent: () => (switchAt.before = load.transactionIds.length),
-      onCurrent: () => {
-        switchAt.after = load.transactionIds.length;
-        loadAfter = new PayoutLoad(partner, payer, Math.ceil(options.payouts / 4), options.inFlight);
-      },
+      beforeCurrent: () => ((switchAt.before = load.ids.length), (switchAt.at = Date.now())),
+      onCurrent: () => (switchAt.after = load.ids.length),
     });
-    say(`payouts executed before B was current: ${switchAt.before} of ${options.payouts}; ${load.transactionIds.length - switchAt.before} since`);
+    // Payouts go on after the switch (on B) until there are as many as asked, and some after it in any case.
+    await load.executed(Math.max(options.payouts, switchAt.after + Math.ceil(options.payouts / 5)));
+    const { states, elapsedMs } = await load.stop();
+    say(`payouts executed before B was current: ${switchAt.before}; after it: ${load.ids.length - switchAt.before}`);
 
-    const first = await load.settled(600_000);
-    const second = await loadAfter!.settled(600_000);
-    const states = new Map([...first.states, ...second.states]);
     const client = new Client({ connection });
-    const builds = new Map<string, string>();
-    const ids = [...load.transactionIds, ...loadAfter!.transactionIds];
+    const builds = new Map<string, { build: string; closedAfterSwitch: boolean }>();
+    const ids = load.ids;
     for (const id of ids) {
-      const info = (await client.workflow.getHandle(id).describe()).raw.workflowExecutionInfo?.versioningInfo;
-      builds.set(id, info?.deploymentVersion?.buildId ?? 'unversioned');
+      const described = await client.workflow.getHandle(id).describe();
+      const build = described.raw.workflowExecutionInfo?.versioningInfo?.deploymentVersion?.buildId ?? 'unversioned';
+      builds.set(id, { build, closedAfterSwitch: (described.closeTime?.getTime() ?? 0) > switchAt.at });
     }
-    // Executed before B was made current: on A. Executed once every lane had sent its request after the switch, or
-    // by the second load: on B. The few in between may have been started on either.
-    const afterFrom = Math.min(switchAt.after + options.inFlight, load.transactionIds.length);
+    // Executed before B was made current: on A. Executed once every lane had sent a request after the switch: on B.
+    // The few in between may have started on either.
+    const afterFrom = switchAt.after + options.inFlight;
     const misplaced = ids.flatMap((id, i) => {
       const want = i < switchAt.before ? 'A' : i >= afterFrom ? 'B' : undefined;
-      return want && builds.get(id) !== want ? [`${id} (#${i}) ran on ${builds.get(id)}, not ${want}`] : [];
+      const ran = builds.get(id)?.build;
+      return want && ran !== want ? [`${id} (#${i}) ran on ${ran}, not ${want}`] : [];
     });
     const orm = await openOrm(stack.databaseUrl, { poolMax: 2 });
     let auditFindings: unknown[];
@@ -206,7 +248,7 @@ export async function runDeploysDrill(options: DeploysDrillOptions): Promise<Dep
     } finally {
       await orm.close();
     }
-    const onBuild = (build: string) => [...builds.values()].filter((b) => b === build).length;
+    const onBuild = (build: string) => [...builds.values()].filter((b) => b.build === build).length;
     return {
       apis,
       workers,
@@ -216,9 +258,10 @@ export async function runDeploysDrill(options: DeploysDrillOptions): Promise<Dep
         completed: [...states.values()].filter((status) => status === 'COMPLETED').length,
         onA: onBuild('A'),
         onB: onBuild('B'),
+        onAFinishedAfterSwitch: [...builds.values()].filter((b) => b.build === 'A' && b.closedAfterSwitch).length,
         startedBeforeSwitch: switchAt.before,
         startedAfterSwitch: Math.max(0, ids.length - afterFrom),
-        settledMs: first.elapsedMs,
+        settledMs: elapsedMs,
         misplaced,
       },
       oldWorkersRunning: stack
