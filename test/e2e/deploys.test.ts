@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { failedChecks, figureLines, runDeploysDrill } from '../proof/drills/deploys';
 
 // `npm run drill:deploys` in short (test/proof/drills/deploys.ts): the production topology of its own, workers
-// versioned as build A, payouts running; (a) both APIs restarted one at a time, drained in HAProxy first, by the
+// versioned as build A, payouts running without pause (4 in flight); (a) both APIs restarted one at a time, drained in HAProxy first, by the
 // module `npm run deploy:apis` runs (src/dev/rolling-deploy.ts): no request fails; (b) build B (dist/ copied into
 // a folder of its own: the same code, without a second compile) joins, is made current, A drains (the server's
 // drainage checks every 5 s here, 30 s in production) and its workers stop: every payout COMPLETED, those executed
