@@ -96,9 +96,16 @@ export function writeTemporalConfigs(
   return { temporalRoot, uiRoot };
 }
 
-/** HAProxy's configuration: `port` in front of the API replicas, each checked on /ready every second. */
+/** Where HAProxy's runtime API listens when its configuration is `haproxyConfig`: beside it. */
+export const haproxySocketOf = (haproxyConfig: string) => join(resolve(haproxyConfig, '..'), 'haproxy.sock');
+
+/**
+ * HAProxy's configuration: `port` in front of the API replicas (servers api1, api2… of backend api_replicas), each
+ * checked on /ready every second; its runtime API (admin level) on the socket `haproxySocketOf(target)`.
+ */
 export function writeHaproxyConfig(root: string, target: string, port: number, replicaPorts: readonly number[]): void {
   renderTemplate(root, 'haproxy.template.cfg', target, {
+    STATS_SOCKET: haproxySocketOf(target),
     PORT: port,
     SERVERS: replicaPorts.map((replica, i) => `  server api${i + 1} 127.0.0.1:${replica} check`).join('\n'),
   });

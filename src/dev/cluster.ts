@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { basePath } from '../config';
 import { ensureNamespace, temporalPortsFrom, writeHaproxyConfig, writeTemporalConfigs } from './cluster-configs';
@@ -9,7 +9,8 @@ import { portOpen, waitForPort } from './ports';
 import { acquireRunnerLock } from './runner-lock';
 import { releaseOwnPostgres } from './shared-postgres';
 import { stopChildren } from './stop-children';
-import { Supervisor } from './supervisor';
+import { serveRunnerRequests, type ReplicaStatus, type RunnerAnswer, type RunnerRequest } from './runner-requests';
+import { isReplica, Supervisor } from './supervisor';
 import { sandboxCredentials } from './sandbox-credentials';
 
 /**
@@ -85,6 +86,7 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     supervisor.stop();
+    requests?.stop();
     say('stopping…');
     // Reverse order: HAProxy, APIs, workers, UI, Temporal.
     await stopChildren(supervisor.children, say, 20_000);
@@ -100,9 +102,13 @@ async function main(): Promise<void> {
     void stopAll(1);
   });
   const start: Starter = (name, command, args, childEnv) => supervisor.start(name, command, args, childEnv);
+  let requests: { stop: () => void } | undefined;
 
   try {
-    await startCluster(start, () => stopping);
+    const cluster = await startCluster(start, () => stopping);
+    if (!cluster) return;
+    // Deploy scripts (npm run deploy:apis, deploy:workers) ask for replicas to be restarted, started or retired.
+    requests = serveRunnerRequests(join(runDir, 'requests'), (request) => answerRequest(request, supervisor, cluster));
     const [host, port] = [env('SQL_HOST'), Number(env('SQL_PORT'))];
     void postgresGone(host, port, () => stopping).then((gone) => {
       if (!gone || stopping) return;
@@ -131,7 +137,44 @@ async function postgresGone(host: string, port: number, isStopping: () => boolea
 
 type Starter = (name: string, command: string, args: string[], env?: NodeJS.ProcessEnv) => ChildProcess;
 
-async function startCluster(start: Starter, isStopping: () => boolean): Promise<void> {
+/** What the runner knows of its replicas, and how it starts one more worker (worker-N) from a compiled build. */
+interface RunningCluster {
+  replicas: Map<string, Omit<ReplicaStatus, 'running'>>;
+  startWorker: (n: number, buildDir: string, buildId?: string) => void;
+}
+
+/** A deploy script's request (src/dev/runner-requests.ts), done by the supervisor: no restart counts as a crash. */
+async function answerRequest(request: RunnerRequest, supervisor: Supervisor, cluster: RunningCluster): Promise<RunnerAnswer> {
+  const running = (name: string) => {
+    const proc = supervisor.children.find((child) => child.name === name)?.proc;
+    return proc !== undefined && proc.exitCode === null && proc.signalCode === null;
+  };
+  switch (request.action) {
+    case 'status':
+      return { ok: true, replicas: [...cluster.replicas.values()].map((replica) => ({ ...replica, running: running(replica.name) })) };
+    case 'restart':
+    case 'retire':
+      say(`${request.action === 'restart' ? 'restarting' : 'retiring'} ${request.name} (a deploy asked)`);
+      await supervisor.stopOnRequest(request.name, request.action);
+      if (request.action === 'retire') cluster.replicas.delete(request.name);
+      return { ok: true };
+    case 'start-workers': {
+      if (!process.env.WORKER_DEPLOYMENT_NAME) return { ok: false, error: 'the cluster runs unversioned workers (WORKER_DEPLOYMENT_NAME is not set)' };
+      const builds = resolve(dataDir, 'builds');
+      const buildDir = resolve(request.buildDir);
+      if (!buildDir.startsWith(`${builds}/`) || !existsSync(join(buildDir, 'worker/main.js')))
+        return { ok: false, error: `${request.buildDir} is no compiled build under ${shown(builds)}/` };
+      const taken = supervisor.children.map((child) => child.name).filter((name) => name.startsWith('worker-') && isReplica(name));
+      let next = Math.max(0, ...taken.map((name) => Number(name.slice('worker-'.length)))) + 1;
+      const started = P.workerMetrics.map(() => next++);
+      for (const n of started) cluster.startWorker(n, buildDir, request.buildId);
+      return { ok: true, started: started.map((n) => `worker-${n}`) };
+    }
+  }
+}
+
+async function startCluster(start: Starter, isStopping: () => boolean): Promise<RunningCluster | undefined> {
+  const replicas = new Map<string, Omit<ReplicaStatus, 'running'>>();
   const ports = [P.api, ...P.apiReplicas, P.temporal, P.temporalHttp, P.ui, ...P.apiMetrics, ...P.workerMetrics, ...P.sdkMetrics, P.temporalMetrics];
   for (const port of ports)
     if (await portOpen(port)) throw new Error(`port ${port} is in use by another program: stop it first (docs/production.md: Running the production topology)`);
@@ -143,14 +186,14 @@ async function startCluster(start: Starter, isStopping: () => boolean): Promise<
   start('temporal', join(tools, 'temporal-server'), ['--root', temporalRoot, '--config', 'config', '--env', 'cluster', '--allow-no-auth', 'start']);
   await waitForPort(P.temporal, 120_000);
   await ensureNamespace(temporalAddress, say);
-  if (isStopping()) return;
+  if (isStopping()) return undefined;
   start('temporal-ui', join(tools, 'temporal-ui-server'), ['--root', uiRoot, '--config', 'config', '--env', 'cluster', 'start']);
 
   const databaseUrl = env('DATABASE_URL');
   const baseUrl = `http://127.0.0.1:${P.api}${basePath('')}`;
   say('running migrations');
   const creds = await sandboxCredentials(databaseUrl, baseUrl, { dataDir, masterKey: stackMasterKey(dataDir, { create: true }), say });
-  if (isStopping()) return;
+  if (isStopping()) return undefined;
 
   const common = {
     ...process.env,
@@ -164,21 +207,31 @@ async function startCluster(start: Starter, isStopping: () => boolean): Promise<
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
   };
   // Compiled JavaScript (npm run build), one Node process per replica; workers poll WORKER_TASK_QUEUES (default: all).
-  P.workerMetrics.forEach((metricsPort, i) =>
-    start(`worker-${i + 1}`, process.execPath, [join(root, 'dist/worker/main.js')], {
+  // worker-N's metrics ports: the N-th of four from the first (a new build's workers start beside the old ones').
+  const startWorker = (n: number, buildDir: string, buildId = process.env.WORKER_BUILD_ID) => {
+    const name = `worker-${n}`;
+    start(name, process.execPath, [join(buildDir, 'worker/main.js')], {
       ...common,
-      WORKER_METRICS_PORT: String(metricsPort),
-      TEMPORAL_METRICS_ADDRESS: `127.0.0.1:${P.sdkMetrics[i]}`,
-    }),
-  );
-  P.apiReplicas.forEach((port, i) =>
-    start(`api-${i + 1}`, process.execPath, [join(root, 'dist/src/api/main.js')], { ...common, PORT: String(port), METRICS_PORT: String(P.apiMetrics[i]) }),
-  );
+      ...(buildId ? { WORKER_BUILD_ID: buildId } : {}),
+      WORKER_METRICS_PORT: String(P.workerMetrics[0] + ((n - 1) % 4)),
+      TEMPORAL_METRICS_ADDRESS: `127.0.0.1:${P.sdkMetrics[0] + ((n - 1) % 4)}`,
+    });
+    replicas.set(name, {
+      name,
+      buildDir,
+      ...(process.env.WORKER_DEPLOYMENT_NAME && buildId ? { deploymentName: process.env.WORKER_DEPLOYMENT_NAME, buildId } : {}),
+    });
+  };
+  P.workerMetrics.forEach((_, i) => startWorker(i + 1, join(root, 'dist')));
+  P.apiReplicas.forEach((port, i) => {
+    start(`api-${i + 1}`, process.execPath, [join(root, 'dist/src/api/main.js')], { ...common, PORT: String(port), METRICS_PORT: String(P.apiMetrics[i]) });
+    replicas.set(`api-${i + 1}`, { name: `api-${i + 1}`, buildDir: join(root, 'dist') });
+  });
   await Promise.all(P.apiReplicas.map((port) => answers(`http://127.0.0.1:${port}/ready`, 120_000)));
-  if (isStopping()) return;
+  if (isStopping()) return undefined;
   start('haproxy', env('HAPROXY'), ['-db', '-f', haproxyConfig]);
   await answers(`http://127.0.0.1:${P.api}/ready`, 30_000);
-  if (isStopping()) return;
+  if (isStopping()) return undefined;
 
   process.stdout.write(
     [
@@ -195,6 +248,7 @@ async function startCluster(start: Starter, isStopping: () => boolean): Promise<
       '',
     ].join('\n') + '\n',
   );
+  return { replicas, startWorker };
 }
 
 main().catch((err: unknown) => {

@@ -26,6 +26,8 @@ export class Supervisor {
   /** In start order, each with its current process (stop them in reverse: src/dev/stop-children.ts). */
   readonly children: { name: string; proc: ChildProcess }[] = [];
   private readonly pendingRestarts = new Set<NodeJS.Timeout>();
+  /** Replicas stopped on request (a rolling deploy): what to do when each exits, instead of counting a crash. */
+  private readonly requested = new Map<string, { then: 'restart' | 'retire'; done: () => void }>();
   private stopped = false;
 
   constructor(private readonly options: SupervisorOptions) {}
@@ -53,6 +55,13 @@ export class Supervisor {
       proc.once('exit', (code, signal) => {
         if (this.stopped) return;
         const how = exitDescription(code, signal);
+        const request = this.requested.get(name);
+        if (request) {
+          this.requested.delete(name);
+          say(`${name} stopped on request (${how}); ${request.then === 'restart' ? 'starting it again now' : 'not starting it again'}`);
+          if (request.then === 'restart') run();
+          return request.done();
+        }
         if (!isReplica(name)) {
           say(`${INFRASTRUCTURE[name] ?? name} (${name}) exited (${how}); the replicas cannot work without it: stopping everything`);
           return this.giveUp();
@@ -77,6 +86,23 @@ export class Supervisor {
       return proc;
     };
     return run();
+  }
+
+  /**
+   * Stops replica `name` as a deploy asks (SIGTERM: an API ends its requests, a worker its tasks) and then starts it
+   * again at once, on whatever its command now runs (`restart`), or leaves it stopped (`retire`). Neither counts
+   * as a crash in the restart policy. Resolves once it exited (and, for `restart`, its new process is spawned).
+   */
+  stopOnRequest(name: string, then: 'restart' | 'retire'): Promise<void> {
+    const entry = this.children.find((child) => child.name === name);
+    if (!entry || !isReplica(name)) return Promise.reject(new Error(`no replica named ${name}`));
+    if (this.requested.has(name)) return Promise.reject(new Error(`${name} is already being stopped on request`));
+    const { proc } = entry;
+    if (proc.exitCode !== null || proc.signalCode !== null) return Promise.reject(new Error(`${name} is not running (it is waiting to be started again)`));
+    return new Promise((done) => {
+      this.requested.set(name, { then, done });
+      proc.kill('SIGTERM');
+    });
   }
 
   private giveUp(): void {

@@ -1,10 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Client as PgClient } from 'pg';
 import { basePath } from '../../src/config';
-import { writeHaproxyConfig } from '../../src/dev/cluster-configs';
+import { haproxySocketOf, writeHaproxyConfig } from '../../src/dev/cluster-configs';
 import { freePorts } from '../../src/dev/ports';
 import { migrate, openOrm } from '../../src/db/orm';
 import { KillablePostgres } from './killable-postgres';
@@ -35,6 +35,11 @@ export interface ClusterStackOptions {
   env?: Record<string, string>;
   /** Puts a proxy between a worker or an API (`worker-1`, `worker-2`, `api-1`, `api-2`) and PostgreSQL or Temporal. */
   upstream?: Upstream;
+  /**
+   * How often the server checks a draining Worker Deployment version, and how long a version counts as draining
+   * after it stopped being current (deploy/temporal/dynamic-config.yaml: 30s and 1m), e.g. `{ refresh: '5s', grace: '5s' }`.
+   */
+  drainage?: { refresh: string; grace: string };
 }
 
 interface Supervised {
@@ -69,6 +74,8 @@ export class ClusterStack implements ProofStack {
   private postgres!: KillablePostgres;
   private temporal!: TemporalServer;
   private dbUrl = '';
+  /** Workers of another compiled build than dist/ (startWorkerBuild): their folder and their WORKER_BUILD_ID. */
+  private readonly workerBuilds = new Map<string, { dir: string; buildId: string }>();
 
   private constructor(private readonly options: ClusterStackOptions) {
     this.dir = join(root, '.data', options.name);
@@ -106,6 +113,61 @@ export class ClusterStack implements ProofStack {
 
   get baseUrl(): string {
     return `${this.apiUrl}${basePath('')}`;
+  }
+
+  /** HAProxy's runtime API (its servers are api1, api2… of backend api_replicas). */
+  get haproxySocket(): string {
+    return haproxySocketOf(join(this.dir, 'haproxy.cfg'));
+  }
+
+  /** An API replica's own readiness URL (not through HAProxy). */
+  apiReadyUrl(name: string): string {
+    return `http://127.0.0.1:${this.ports.api[name]}/ready`;
+  }
+
+  /** The workers started, in order, with the Worker Deployment version they poll as (from their environment). */
+  workers(): { name: string; running: boolean; deploymentName?: string; buildId?: string }[] {
+    return [...WORKER_PROCESSES, ...this.workerBuilds.keys()].map((name) => {
+      const proc = this.processes.get(name)?.proc;
+      const deploymentName = this.options.env?.WORKER_DEPLOYMENT_NAME;
+      const buildId = this.workerBuilds.get(name)?.buildId ?? this.options.env?.WORKER_BUILD_ID;
+      return {
+        name,
+        running: proc !== undefined && proc.exitCode === null && proc.signalCode === null,
+        ...(deploymentName && buildId ? { deploymentName, buildId } : {}),
+      };
+    });
+  }
+
+  /** Stops a replica as a deploy does (SIGTERM, not counted as a crash) and starts it again on the same ports. */
+  async restartGracefully(name: string): Promise<void> {
+    await this.stopGracefully(name);
+    await this.startComponent(name);
+  }
+
+  /** Stops a replica for good (SIGTERM: an API ends its requests, a worker its tasks); not counted as a crash. */
+  async stopGracefully(name: string): Promise<void> {
+    const supervised = this.processes.get(name);
+    if (!supervised?.proc || supervised.proc.exitCode !== null || supervised.proc.signalCode !== null) return;
+    supervised.expectingExit = true;
+    const exited = this.exited(name);
+    supervised.proc.kill('SIGTERM');
+    await exited;
+  }
+
+  /** Starts as many workers as the stack runs from another compiled build (`dir` holds worker/main.js), versioned as `buildId`. */
+  async startWorkerBuild(buildId: string, dir: string): Promise<string[]> {
+    const first = WORKER_PROCESSES.length + this.workerBuilds.size + 1;
+    const names = WORKER_PROCESSES.map((_, i) => `worker-${first + i}`);
+    const ports = await freePorts(2 * names.length);
+    for (const name of names) {
+      this.workerBuilds.set(name, { dir, buildId });
+      this.ports.workerMetrics[name] = ports.shift()!;
+      this.ports.sdkMetrics[name] = ports.shift()!;
+      this.unplannedExits[name] = 0;
+    }
+    await Promise.all(names.map((name) => this.startComponent(name)));
+    return names;
   }
 
   private async boot(): Promise<void> {
@@ -150,6 +212,14 @@ export class ClusterStack implements ProofStack {
       logFile: join(this.dir, 'temporal.log'),
       say: this.say,
     });
+    if (this.options.drainage) {
+      const file = join(this.dir, 'temporal/dynamic-config.yaml');
+      const { refresh, grace } = this.options.drainage;
+      const text = readFileSync(file, 'utf8')
+        .replace(/(VersionDrainageStatusRefreshInterval:\n\s+- value: )\S+/, `$1${refresh}`)
+        .replace(/(VersionDrainageStatusVisibilityGracePeriod:\n\s+- value: )\S+/, `$1${grace}`);
+      writeFileSync(file, text);
+    }
     await this.startComponent('temporal');
     this.say('starting 2 workers and 2 APIs (compiled build), then HAProxy');
     await Promise.all(WORKER_PROCESSES.map((name) => this.startComponent(name)));
@@ -191,7 +261,7 @@ export class ClusterStack implements ProofStack {
   /** Stops everything in order: HAProxy, APIs, workers, Temporal, PostgreSQL. */
   async stop(): Promise<void> {
     this.stopping = true;
-    for (const name of ['haproxy', ...API_PROCESSES, ...WORKER_PROCESSES, 'temporal']) {
+    for (const name of ['haproxy', ...API_PROCESSES, ...this.workerBuilds.keys(), ...WORKER_PROCESSES, 'temporal']) {
       const supervised = this.processes.get(name);
       const proc = supervised?.proc;
       if (!proc || proc.exitCode !== null || proc.signalCode !== null) continue;
@@ -268,8 +338,10 @@ export class ClusterStack implements ProofStack {
       WEBHOOK_ALLOW_LOOPBACK: '1',
       ...this.options.env,
     };
+    const build = this.workerBuilds.get(name);
     const logFrom = logSize(join(this.dir, `${name}.log`));
-    this.spawnSupervised(name, process.execPath, [join(root, isApi ? 'dist/src/api/main.js' : 'dist/worker/main.js')], env);
+    const main = build ? join(build.dir, 'worker/main.js') : join(root, isApi ? 'dist/src/api/main.js' : 'dist/worker/main.js');
+    this.spawnSupervised(name, process.execPath, [main], build ? { ...env, WORKER_BUILD_ID: build.buildId } : env);
     if (isApi) await this.waitFor(`http://127.0.0.1:${this.ports.api[name]}/health`, name);
     else await this.waitForLog(name, logFrom, '"msg":"worker started"');
   }

@@ -90,3 +90,29 @@ test("the tether's exit status names the signal its command died of", () => {
   expect(exitDescription(null, 'SIGINT')).toBe('SIGINT');
   expect(exitDescription(1, null)).toBe('code 1');
 });
+
+test('a deploy restarts a replica more often than the crash limit allows, at once, without ending the run; a retired one stays stopped', async () => {
+  const { s, said, stopped } = supervisor();
+  s.start('api-1', 'sleep', ['600']);
+  s.start('worker-1', 'sleep', ['600']);
+  const pids = [s.children[0]!.proc.pid];
+  // Six requested restarts within a second: five crashes in a minute would end the run.
+  for (let i = 0; i < 6; i++) {
+    await s.stopOnRequest('api-1', 'restart');
+    pids.push(s.children[0]!.proc.pid);
+  }
+  expect(new Set(pids).size).toBe(7);
+  expect(s.children[0]!.proc.exitCode).toBeNull();
+  await s.stopOnRequest('worker-1', 'retire');
+  await new Promise((done) => setTimeout(done, 200));
+  expect(s.children[1]!.proc.signalCode).toBe('SIGTERM');
+  expect(stopped()).toBe(0);
+  expect(said).toEqual([
+    ...Array(6).fill('api-1 stopped on request (SIGTERM); starting it again now'),
+    'worker-1 stopped on request (SIGTERM); not starting it again',
+  ]);
+  await expect(s.stopOnRequest('worker-1', 'restart')).rejects.toThrow('worker-1 is not running');
+  await expect(s.stopOnRequest('temporal', 'restart')).rejects.toThrow('no replica named temporal');
+  s.stop();
+  s.children[0]!.proc.kill('SIGKILL');
+});
