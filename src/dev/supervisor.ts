@@ -32,7 +32,7 @@ export const isReplica = (name: string) => /^(api|worker|temporal)-\d+$/.test(na
 function meanwhileFor(name: string): string {
   if (name.startsWith('api-')) return 'HAProxy sends its requests to the other API';
   if (name.startsWith('temporal-'))
-    return "the other Temporal node serves: HAProxy sends the frontend connections to it, the ring moves this node's shards to it";
+    return "the other Temporal node serves: HAProxy sends the frontend connections to it, and the ring moves this node's shards to it if it stays down";
   return 'the other worker polls its task queues';
 }
 

@@ -95,7 +95,7 @@ test('a Temporal server node killed once is started again while the other node s
     10_000,
   );
   expect(said).toEqual([
-    "temporal-1 exited (SIGKILL); starting it again in 0.02 s (the other Temporal node serves: HAProxy sends the frontend connections to it, the ring moves this node's shards to it)",
+    "temporal-1 exited (SIGKILL); starting it again in 0.02 s (the other Temporal node serves: HAProxy sends the frontend connections to it, and the ring moves this node's shards to it if it stays down)",
   ]);
   expect(stopped()).toBe(0);
   s.start('temporal-lb', 'bash', ['-c', 'exit 1']);
