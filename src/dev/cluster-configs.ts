@@ -33,6 +33,14 @@ export interface TemporalPostgres {
   password: string;
 }
 
+/** One node of a Temporal server of several (one membership ring on the same databases), behind one shared frontend address. */
+export interface TemporalNode {
+  /** 1, 2, …: its configuration goes to `temporal-<index>/` under the data folder. */
+  index: number;
+  /** The loopback port of HAProxy in front of every node's frontend (writeTemporalLbConfig): the cluster's address. */
+  sharedFrontendPort: number;
+}
+
 /** The ports start:cluster gives its server: history, matching and worker at fixed offsets from the frontend. */
 export function temporalPortsFrom(frontend: number, frontendHttp: number, membership: number, metrics: number, ui: number): TemporalServerPorts {
   return {
@@ -69,8 +77,9 @@ export function writeTemporalConfigs(
   dataDir: string,
   ports: TemporalServerPorts,
   pg: TemporalPostgres,
+  node?: TemporalNode,
 ): { temporalRoot: string; uiRoot: string } {
-  const temporalRoot = join(dataDir, 'temporal');
+  const temporalRoot = join(dataDir, node ? `temporal-${node.index}` : 'temporal');
   const dynamicConfig = join(temporalRoot, 'dynamic-config.yaml');
   mkdirSync(join(temporalRoot, 'config'), { recursive: true });
   copyFileSync(join(root, 'deploy/temporal/dynamic-config.yaml'), dynamicConfig);
@@ -90,9 +99,13 @@ export function writeTemporalConfigs(
     WORKER_PORT: ports.worker,
     WORKER_MEMBERSHIP_PORT: ports.workerMembership,
     DYNAMIC_CONFIG: dynamicConfig,
+    CLUSTER_FRONTEND_ADDRESS: `127.0.0.1:${node?.sharedFrontendPort ?? ports.frontend}`,
   });
   const uiRoot = join(dataDir, 'temporal-ui');
-  renderTemplate(root, 'temporal/ui.yaml.template', join(uiRoot, 'config/cluster.yaml'), { FRONTEND_PORT: ports.frontend, UI_PORT: ports.ui });
+  renderTemplate(root, 'temporal/ui.yaml.template', join(uiRoot, 'config/cluster.yaml'), {
+    FRONTEND_PORT: node?.sharedFrontendPort ?? ports.frontend,
+    UI_PORT: ports.ui,
+  });
   return { temporalRoot, uiRoot };
 }
 
@@ -108,6 +121,17 @@ export function writeHaproxyConfig(root: string, target: string, port: number, r
     STATS_SOCKET: haproxySocketOf(target),
     PORT: port,
     SERVERS: replicaPorts.map((replica, i) => `  server api${i + 1} 127.0.0.1:${replica} check`).join('\n'),
+  });
+}
+
+/**
+ * HAProxy in TCP mode (gRPC) in front of the Temporal nodes' frontends: `port` is the one address the workers, the
+ * APIs and the Web UI use; a node that refuses connections is out at once (deploy/temporal/haproxy.template.cfg).
+ */
+export function writeTemporalLbConfig(root: string, target: string, port: number, frontendPorts: readonly number[]): void {
+  renderTemplate(root, 'temporal/haproxy.template.cfg', target, {
+    PORT: port,
+    SERVERS: frontendPorts.map((frontend, i) => `  server temporal${i + 1} 127.0.0.1:${frontend} check`).join('\n'),
   });
 }
 

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { basePath } from '../config';
-import { ensureNamespace, temporalPortsFrom, writeHaproxyConfig, writeTemporalConfigs } from './cluster-configs';
+import { ensureNamespace, temporalPortsFrom, writeHaproxyConfig, writeTemporalConfigs, writeTemporalLbConfig } from './cluster-configs';
 import { CLUSTER_PORTS as P } from './cluster-ports';
 import { stackMasterKey } from './master-key';
 import { portOpen, waitForPort } from './ports';
@@ -12,14 +12,16 @@ import { stopChildren } from './stop-children';
 import { serveRunnerRequests, type ReplicaStatus, type RunnerAnswer, type RunnerRequest } from './runner-requests';
 import { isReplica, Supervisor } from './supervisor';
 import { sandboxCredentials } from './sandbox-credentials';
+import { TemporalAdmin } from './temporal-ring';
 
 /**
  * The production topology on this machine, for `npm run start:cluster` (bin/cluster builds and provisions,
- * then runs this, compiled): the Temporal server (PostgreSQL persistence and visibility) and its Web UI,
+ * then runs this, compiled): the Temporal server as two nodes in one ring (PostgreSQL persistence and visibility)
+ * behind HAProxy, and its Web UI,
  * two worker processes, two API processes behind HAProxy. One runner per checkout; its children are tethered
  * to it (bin/lib/tethered.sh), so none outlives it; Ctrl-C (or `npm run start:cluster -- --stop`) stops all.
- * A replica (API or worker) that exits is started again with back-off, until it keeps crashing; the Temporal
- * server, its UI, HAProxy or PostgreSQL going away stops all (docs/production.md, "What restarts, what stops").
+ * A replica (API, worker or Temporal node) that exits is started again with back-off, until it keeps crashing; either
+ * HAProxy, the UI or PostgreSQL going away stops all (docs/production.md, "What restarts, what stops").
  */
 
 const root = resolve(__dirname, '../../..'); // compiled: dist/src/dev/
@@ -37,13 +39,44 @@ function env(name: string): string {
   return value;
 }
 
-function writeConfigs(): { temporalRoot: string; uiRoot: string; haproxyConfig: string } {
-  const ports = temporalPortsFrom(P.temporal, P.temporalHttp, P.temporalMembership, P.temporalMetrics, P.ui);
+function writeConfigs(): { temporalRoots: string[]; uiRoot: string; haproxyConfig: string; temporalLbConfig: string } {
   const pg = { host: env('SQL_HOST'), port: env('SQL_PORT'), user: env('SQL_USER'), password: env('SQL_PASSWORD') };
-  const { temporalRoot, uiRoot } = writeTemporalConfigs(root, dataDir, ports, pg);
+  const nodes = P.temporalNodes.map((node, i) =>
+    writeTemporalConfigs(root, dataDir, temporalPortsFrom(node.frontend, node.http, node.membership, node.metrics, P.ui), pg, {
+      index: i + 1,
+      sharedFrontendPort: P.temporal,
+    }),
+  );
+  const temporalLbConfig = join(dataDir, 'temporal-haproxy.cfg');
+  writeTemporalLbConfig(
+    root,
+    temporalLbConfig,
+    P.temporal,
+    P.temporalNodes.map((node) => node.frontend),
+  );
   const haproxyConfig = join(dataDir, 'haproxy.cfg');
   writeHaproxyConfig(root, haproxyConfig, P.api, P.apiReplicas);
-  return { temporalRoot, uiRoot, haproxyConfig };
+  return { temporalRoots: nodes.map((node) => node.temporalRoot), uiRoot: nodes[0]!.uiRoot, haproxyConfig, temporalLbConfig };
+}
+
+/** Resolves once the node whose frontend is `frontendPort` sees `members` hosts in its history ring (it joined). */
+async function inRing(frontendPort: number, members: number, timeoutMs: number): Promise<string[]> {
+  const admin = new TemporalAdmin(`127.0.0.1:${frontendPort}`);
+  const until = Date.now() + timeoutMs;
+  try {
+    for (;;) {
+      const history = await admin.describeCluster().then(
+        (view) => view.rings.history ?? [],
+        () => [],
+      );
+      if (history.length >= members) return history;
+      if (Date.now() > until)
+        throw new Error(`the Temporal node on :${frontendPort} has ${history.length} of ${members} history hosts in its ring after ${timeoutMs / 1000} s`);
+      await sleep(500);
+    }
+  } finally {
+    admin.close();
+  }
 }
 
 /** Resolves once `url` answers 200 (through HAProxy: some replica is ready). */
@@ -69,8 +102,8 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   let stopping = false;
-  // An API or worker replica that exits is started again while the other one serves; the Temporal server, its UI
-  // or HAProxy exiting, or a replica that keeps crashing, stops everything (src/dev/supervisor.ts).
+  // An API, worker or Temporal node that exits is started again while the other one serves; the UI or either
+  // HAProxy exiting, or a replica that keeps crashing, stops everything (src/dev/supervisor.ts).
   const supervisor = new Supervisor({
     spawnChild: (name, command, args, childEnv) =>
       spawn('bash', [join(root, 'bin/lib/tethered.sh'), join(runDir, `${name}.pid`), command, ...args], {
@@ -88,7 +121,7 @@ async function main(): Promise<void> {
     supervisor.stop();
     requests?.stop();
     say('stopping…');
-    // Reverse order: HAProxy, APIs, workers, UI, Temporal.
+    // Reverse order: HAProxy, APIs, workers, UI, Temporal nodes, HAProxy in front of them.
     await stopChildren(supervisor.children, say, 20_000);
     // Stopped only if no other runner of this checkout (npm start, start:cluster) still uses it.
     await releaseOwnPostgres(root);
@@ -175,18 +208,45 @@ async function answerRequest(request: RunnerRequest, supervisor: Supervisor, clu
 
 async function startCluster(start: Starter, isStopping: () => boolean): Promise<RunningCluster | undefined> {
   const replicas = new Map<string, Omit<ReplicaStatus, 'running'>>();
-  const ports = [P.api, ...P.apiReplicas, P.temporal, P.temporalHttp, P.ui, ...P.apiMetrics, ...P.workerMetrics, ...P.sdkMetrics, P.temporalMetrics];
+  const ports = [
+    P.api,
+    ...P.apiReplicas,
+    P.temporal,
+    ...P.temporalNodes.flatMap((node) => [node.frontend, node.http, node.metrics]),
+    P.ui,
+    ...P.apiMetrics,
+    ...P.workerMetrics,
+    ...P.sdkMetrics,
+  ];
   for (const port of ports)
     if (await portOpen(port)) throw new Error(`port ${port} is in use by another program: stop it first (docs/production.md: Running the production topology)`);
   const tools = env('TEMPORAL_SERVER_DIR');
-  const { temporalRoot, uiRoot, haproxyConfig } = writeConfigs();
+  const { temporalRoots, uiRoot, haproxyConfig, temporalLbConfig } = writeConfigs();
   const temporalAddress = `127.0.0.1:${P.temporal}`;
 
-  say(`starting the Temporal server on ${temporalAddress} (PostgreSQL databases temporal, temporal_visibility)`);
-  start('temporal', join(tools, 'temporal-server'), ['--root', temporalRoot, '--config', 'config', '--env', 'cluster', '--allow-no-auth', 'start']);
-  await waitForPort(P.temporal, 120_000);
-  await ensureNamespace(temporalAddress, say);
-  if (isStopping()) return undefined;
+  // HAProxy first: the nodes' cluster address (clusterMetadata rpcAddress) and everyone's TEMPORAL_ADDRESS is its port.
+  say(
+    `starting the Temporal server: ${P.temporalNodes.length} nodes in one ring (PostgreSQL databases temporal, temporal_visibility), HAProxy on ${temporalAddress} in front`,
+  );
+  start('temporal-lb', env('HAPROXY'), ['-db', '-f', temporalLbConfig]);
+  // One node after the other: the first creates the cluster's metadata, the next joins its ring.
+  for (const [i, node] of P.temporalNodes.entries()) {
+    start(`temporal-${i + 1}`, join(tools, 'temporal-server'), [
+      '--root',
+      temporalRoots[i]!,
+      '--config',
+      'config',
+      '--env',
+      'cluster',
+      '--allow-no-auth',
+      'start',
+    ]);
+    await waitForPort(node.frontend, 120_000);
+    if (i === 0) await ensureNamespace(temporalAddress, say);
+    const ring = await inRing(node.frontend, i + 1, 120_000);
+    say(`temporal-${i + 1} (frontend 127.0.0.1:${node.frontend}) is in the ring: history hosts ${ring.join(', ')}`);
+    if (isStopping()) return undefined;
+  }
   start('temporal-ui', join(tools, 'temporal-ui-server'), ['--root', uiRoot, '--config', 'config', '--env', 'cluster', 'start']);
 
   const databaseUrl = env('DATABASE_URL');
@@ -236,12 +296,13 @@ async function startCluster(start: Starter, isStopping: () => boolean): Promise<
   process.stdout.write(
     [
       '',
-      'Payments service is running (production topology: Temporal server on PostgreSQL, 2 workers, 2 APIs behind HAProxy).',
+      `Payments service is running (production topology: Temporal server of ${P.temporalNodes.length} nodes on PostgreSQL, 2 workers, 2 APIs behind HAProxy).`,
       `  API base URL:    ${baseUrl}   (HAProxy → 127.0.0.1:${P.apiReplicas.join(', 127.0.0.1:')})`,
       `  API reference:   ${baseUrl}/reference   (OpenAPI: ${baseUrl}/openapi.json)`,
-      `  Temporal UI:     http://127.0.0.1:${P.ui}   (Temporal frontend ${temporalAddress})`,
+      `  Temporal UI:     http://127.0.0.1:${P.ui}   (Temporal frontend ${temporalAddress}: HAProxy → 127.0.0.1:${P.temporalNodes.map((node) => node.frontend).join(', 127.0.0.1:')})`,
       `  Readiness:       http://127.0.0.1:${P.api}/ready`,
-      `  Metrics:         APIs ${P.apiMetrics.map((p) => `http://127.0.0.1:${p}/metrics`).join(' ')}, workers ${P.workerMetrics.map((p) => `http://127.0.0.1:${p}/metrics`).join(' ')}, Temporal server http://127.0.0.1:${P.temporalMetrics}/metrics`,
+      `  Metrics:         APIs ${P.apiMetrics.map((p) => `http://127.0.0.1:${p}/metrics`).join(' ')}, workers ${P.workerMetrics.map((p) => `http://127.0.0.1:${p}/metrics`).join(' ')}, Temporal nodes ${P.temporalNodes.map((node) => `http://127.0.0.1:${node.metrics}/metrics`).join(' ')}`,
+      `  Ring:            npm run cluster:ring   (each node's view of the membership ring, and which node holds each history shard)`,
       '  Sandbox credentials (HTTP Basic: tokenId as user, clientSecret as password):',
       JSON.stringify(creds),
       'Press Ctrl-C to stop (or: npm run start:cluster -- --stop).',

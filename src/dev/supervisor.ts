@@ -4,9 +4,9 @@ import { LastLines } from './last-lines';
 import { decideRestart, REPLICA_RESTART_POLICY, type ReplicaRun, type RestartPolicy } from './restart-policy';
 
 /**
- * The children of `npm run start:cluster` (src/dev/cluster.ts): a replica (API or worker, named `api-N`, `worker-N`)
- * that exits is started again as the restart policy says, and one that keeps crashing ends the run; any other child
- * (the Temporal server, its UI, HAProxy) exiting ends it at once: the replicas cannot work without it. Ending the
+ * The children of `npm run start:cluster` (src/dev/cluster.ts): a replica (API, worker or Temporal server node, named
+ * `api-N`, `worker-N`, `temporal-N`) that exits is started again as the restart policy says, and one that keeps
+ * crashing ends the run; any other child (HAProxy in front of the Temporal nodes, the Web UI, HAProxy) exiting ends it at once: the replicas cannot work without it. Ending the
  * run (stopping the rest) is the caller's `stopEverything`; children's output passes through to `out`.
  */
 export interface SupervisorOptions {
@@ -19,8 +19,22 @@ export interface SupervisorOptions {
 }
 
 /** What the runner calls its children that are not replicas, when one of them exits. */
-const INFRASTRUCTURE: Record<string, string> = { temporal: 'the Temporal server', 'temporal-ui': 'the Temporal Web UI', haproxy: 'HAProxy' };
-export const isReplica = (name: string) => /^(api|worker)-\d+$/.test(name);
+const INFRASTRUCTURE: Record<string, string> = {
+  temporal: 'the Temporal server',
+  'temporal-lb': "HAProxy in front of the Temporal server's nodes",
+  'temporal-ui': 'the Temporal Web UI',
+  haproxy: 'HAProxy',
+};
+/** An API, a worker or a Temporal server node (`temporal-N`, one of several in one ring): another one serves while it restarts. */
+export const isReplica = (name: string) => /^(api|worker|temporal)-\d+$/.test(name);
+
+/** What serves meanwhile, in the runner's line about a replica it starts again. */
+function meanwhileFor(name: string): string {
+  if (name.startsWith('api-')) return 'HAProxy sends its requests to the other API';
+  if (name.startsWith('temporal-'))
+    return "the other Temporal node serves: HAProxy sends the frontend connections to it, and the ring moves this node's shards to it if it stays down";
+  return 'the other worker polls its task queues';
+}
 
 export class Supervisor {
   /** In start order, each with its current process (stop them in reverse: src/dev/stop-children.ts). */
@@ -75,8 +89,7 @@ export class Supervisor {
           );
           return this.giveUp();
         }
-        const meanwhile = name.startsWith('api-') ? 'HAProxy sends its requests to the other API' : 'the other worker polls its task queues';
-        say(`${name} exited (${how}); starting it again in ${decision.afterMs / 1000} s (${meanwhile})`);
+        say(`${name} exited (${how}); starting it again in ${decision.afterMs / 1000} s (${meanwhileFor(name)})`);
         const timer = setTimeout(() => {
           this.pendingRestarts.delete(timer);
           if (!this.stopped) run();

@@ -1,22 +1,22 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Client as PgClient } from 'pg';
 import { basePath } from '../../src/config';
-import { haproxySocketOf, writeHaproxyConfig } from '../../src/dev/cluster-configs';
+import { haproxySocketOf, writeHaproxyConfig, writeTemporalLbConfig } from '../../src/dev/cluster-configs';
 import { freePorts } from '../../src/dev/ports';
 import { migrate, openOrm } from '../../src/db/orm';
 import { KillablePostgres } from './killable-postgres';
 import { createSandboxPartner, withPort, type Partner, type ProofStack, type Upstream } from './proof-stack';
 import { sleep, sumOfCounter } from './stack';
-import { prepareTemporalServer, type TemporalServer } from './temporal-server';
+import { prepareTemporalNodes, type TemporalServer } from './temporal-server';
 
 /**
  * The production topology (as `npm run start:cluster` runs it) on ports and data of its own (`.data/<name>`,
  * PostgreSQL in `.data/postgres-<name>`): a project-owned PostgreSQL cluster holding the payments database and
- * Temporal's, the Temporal server on it, two workers and two APIs from the compiled build (dist/, `npm run
- * build`), HAProxy in front of the APIs (partners talk to it). Every process can be SIGKILLed and restarted on the
+ * Temporal's, the Temporal server on it (two nodes in one ring behind HAProxy, by default), two workers and two APIs
+ * from the compiled build (dist/, `npm run build`), HAProxy in front of the APIs (partners talk to it). Every process can be SIGKILLed and restarted on the
  * same ports and data; one that exits on its own is restarted, as a supervisor would, and counted.
  */
 
@@ -24,8 +24,13 @@ const root = resolve(__dirname, '../..');
 const REPLICAS = 2;
 const API_PROCESSES = Array.from({ length: REPLICAS }, (_, i) => `api-${i + 1}`);
 const WORKER_PROCESSES = Array.from({ length: REPLICAS }, (_, i) => `worker-${i + 1}`);
-/** What the crash campaign kills in turn: one API replica, one worker, the Temporal server, PostgreSQL. */
+/**
+ * What the crash campaign kills in turn: one API replica, one worker, the Temporal server (`temporal`: its node 1,
+ * `temporal-1`; the other node serves meanwhile), PostgreSQL.
+ */
 export const CLUSTER_COMPONENTS = ['postgres', 'temporal', 'worker-1', 'api-1'] as const;
+/** `temporal` (the crash campaign's name) is node 1. */
+const processName = (component: string) => (component === 'temporal' ? 'temporal-1' : component);
 
 export interface ClusterStackOptions {
   /** Names the PostgreSQL cluster (`.data/postgres-<name>`) and the folder of logs and configuration (`.data/<name>`). */
@@ -40,6 +45,8 @@ export interface ClusterStackOptions {
    * after it stopped being current (deploy/temporal/dynamic-config.yaml: 30s and 1m), e.g. `{ refresh: '5s', grace: '5s' }`.
    */
   drainage?: { refresh: string; grace: string };
+  /** Temporal server nodes in one ring (`temporal-1`, …), behind HAProxy (`temporal-lb`), as start:cluster runs them: 2 by default. */
+  temporalNodes?: number;
 }
 
 interface Supervised {
@@ -51,6 +58,7 @@ interface Supervised {
 interface Ports {
   postgres: number;
   haproxy: number;
+  temporalLb: number;
   api: Record<string, number>;
   apiMetrics: Record<string, number>;
   workerMetrics: Record<string, number>;
@@ -62,9 +70,9 @@ export class ClusterStack implements ProofStack {
   readonly components = CLUSTER_COMPONENTS;
   readonly apiProcesses = API_PROCESSES;
   readonly workerProcesses = WORKER_PROCESSES;
-  readonly unplannedExits: Record<string, number> = Object.fromEntries(
-    ['postgres', 'temporal', 'haproxy', ...WORKER_PROCESSES, ...API_PROCESSES].map((name) => [name, 0]),
-  );
+  readonly unplannedExits: Record<string, number>;
+  /** `temporal-1`, `temporal-2`, …: the Temporal server's nodes. */
+  readonly temporalProcesses: readonly string[];
   readonly masterKeyBase64 = randomBytes(32).toString('base64');
   private readonly say: (message: string) => void;
   private readonly processes = new Map<string, Supervised>();
@@ -72,7 +80,7 @@ export class ClusterStack implements ProofStack {
   private stopping = false;
   private ports!: Ports;
   private postgres!: KillablePostgres;
-  private temporal!: TemporalServer;
+  private temporalNodes!: TemporalServer[];
   private dbUrl = '';
   /** Workers of another compiled build than dist/ (startWorkerBuild): their folder and their WORKER_BUILD_ID. */
   private readonly workerBuilds = new Map<string, { dir: string; buildId: string }>();
@@ -80,6 +88,10 @@ export class ClusterStack implements ProofStack {
   private constructor(private readonly options: ClusterStackOptions) {
     this.dir = join(root, '.data', options.name);
     this.say = options.say ?? ((m) => process.stderr.write(`[cluster-stack] ${m}\n`));
+    this.temporalProcesses = Array.from({ length: options.temporalNodes ?? 2 }, (_, i) => `temporal-${i + 1}`);
+    this.unplannedExits = Object.fromEntries(
+      ['postgres', 'temporal-lb', ...this.temporalProcesses, 'haproxy', ...WORKER_PROCESSES, ...API_PROCESSES].map((name) => [name, 0]),
+    );
   }
 
   /** A fresh stack: a new payments database and Temporal's, the server, workers, APIs, HAProxy. */
@@ -102,8 +114,19 @@ export class ClusterStack implements ProofStack {
     return this.dbUrl;
   }
 
+  /** HAProxy's in front of the Temporal nodes' frontends: what the workers and the APIs use. */
   get temporalAddress(): string {
-    return this.temporal.address;
+    return `127.0.0.1:${this.ports.temporalLb}`;
+  }
+
+  /** Each Temporal node's own frontend (`temporal-1` first), for asking one node about the ring. */
+  get temporalNodeAddresses(): string[] {
+    return this.temporalNodes.map((node) => node.address);
+  }
+
+  /** Each Temporal node's history service address (`temporal-1` first): the ring's name for it as a shard owner. */
+  get temporalHistoryHosts(): string[] {
+    return this.temporalNodes.map((node) => `127.0.0.1:${node.ports.history}`);
   }
 
   /** HAProxy's address: what partners use. */
@@ -174,12 +197,13 @@ export class ClusterStack implements ProofStack {
     if (!existsSync(join(root, 'dist/worker/main.js'))) throw new Error('no compiled build in dist/: run npm run build (bin/chaos does)');
     rmSync(this.dir, { recursive: true, force: true });
     mkdirSync(this.dir, { recursive: true });
-    const ports = await freePorts(2 + 4 * REPLICAS);
+    const ports = await freePorts(3 + 4 * REPLICAS);
     const next = () => ports.shift()!;
     const each = (names: readonly string[]) => Object.fromEntries(names.map((name) => [name, next()]));
     this.ports = {
       postgres: next(),
       haproxy: next(),
+      temporalLb: next(),
       api: each(API_PROCESSES),
       apiMetrics: each(API_PROCESSES),
       workerMetrics: each(WORKER_PROCESSES),
@@ -205,22 +229,35 @@ export class ClusterStack implements ProofStack {
     await migrate(orm, this.dbUrl);
     await orm.close();
 
-    this.say('starting the Temporal server (PostgreSQL persistence and visibility)');
-    this.temporal = await prepareTemporalServer({
+    this.say(`starting the Temporal server: ${this.temporalProcesses.length} nodes in one ring (PostgreSQL persistence and visibility), HAProxy in front`);
+    this.temporalNodes = await prepareTemporalNodes({
       postgresUrl: this.postgres.url('postgres'),
       dataDir: this.dir,
-      logFile: join(this.dir, 'temporal.log'),
+      nodes: this.temporalProcesses.length,
+      sharedFrontendPort: this.ports.temporalLb,
       say: this.say,
     });
     if (this.options.drainage) {
-      const file = join(this.dir, 'temporal/dynamic-config.yaml');
+      // Every node's own copy of deploy/temporal/dynamic-config.yaml.
       const { refresh, grace } = this.options.drainage;
-      const text = readFileSync(file, 'utf8')
-        .replace(/(VersionDrainageStatusRefreshInterval:\n\s+- value: )\S+/, `$1${refresh}`)
-        .replace(/(VersionDrainageStatusVisibilityGracePeriod:\n\s+- value: )\S+/, `$1${grace}`);
-      writeFileSync(file, text);
+      for (const entry of readdirSync(this.dir).filter((name) => /^temporal(-\d+)?$/.test(name))) {
+        const file = join(this.dir, entry, 'dynamic-config.yaml');
+        if (!existsSync(file)) continue;
+        const text = readFileSync(file, 'utf8')
+          .replace(/(VersionDrainageStatusRefreshInterval:\n\s+- value: )\S+/, `$1${refresh}`)
+          .replace(/(VersionDrainageStatusVisibilityGracePeriod:\n\s+- value: )\S+/, `$1${grace}`);
+        writeFileSync(file, text);
+      }
     }
-    await this.startComponent('temporal');
+    writeTemporalLbConfig(
+      root,
+      join(this.dir, 'temporal-haproxy.cfg'),
+      this.ports.temporalLb,
+      this.temporalNodes.map((node) => node.ports.frontend),
+    );
+    await this.startComponent('temporal-lb');
+    // One after the other: node 1 creates the cluster's metadata, each next one joins the ring of those before it.
+    for (const [i, name] of this.temporalProcesses.entries()) await this.startNode(name, i + 1);
     this.say('starting 2 workers and 2 APIs (compiled build), then HAProxy');
     await Promise.all(WORKER_PROCESSES.map((name) => this.startComponent(name)));
     await Promise.all(API_PROCESSES.map((name) => this.startComponent(name)));
@@ -236,32 +273,34 @@ export class ClusterStack implements ProofStack {
 
   kill(component: string): void {
     if (component === 'postgres') return this.postgres.kill();
-    const supervised = this.processes.get(component);
+    const supervised = this.processes.get(processName(component));
     if (!supervised?.proc || supervised.proc.exitCode !== null || supervised.proc.signalCode !== null) return;
     supervised.expectingExit = true;
     supervised.proc.kill('SIGKILL');
   }
 
-  /** The process id of a running component ('temporal', 'haproxy', an API or a worker); undefined while it is not running. */
-  pid(component: string): number | undefined {
-    const proc = this.processes.get(component)?.proc;
+  /** The process id of a running process (`temporal-1`, `temporal-lb`, `haproxy`, an API or a worker); undefined while it is not running. */
+  pid(name: string): number | undefined {
+    const proc = this.processes.get(name)?.proc;
     return proc && proc.exitCode === null && proc.signalCode === null ? proc.pid : undefined;
   }
 
-  /** The Temporal server's Prometheus listener (127.0.0.1:<port>/metrics). */
-  get temporalMetricsPort(): number {
-    return this.temporal.ports.metrics;
-  }
-
   async restart(component: string): Promise<void> {
-    if (component !== 'postgres') await this.exited(component);
-    await this.startComponent(component);
+    if (component !== 'postgres') await this.exited(processName(component));
+    await this.startComponent(processName(component));
   }
 
-  /** Stops everything in order: HAProxy, APIs, workers, Temporal, PostgreSQL. */
+  /** Stops everything in order: HAProxy, APIs, workers, the Temporal nodes and HAProxy in front of them, PostgreSQL. */
   async stop(): Promise<void> {
     this.stopping = true;
-    for (const name of ['haproxy', ...API_PROCESSES, ...this.workerBuilds.keys(), ...WORKER_PROCESSES, 'temporal']) {
+    for (const name of [
+      'haproxy',
+      ...API_PROCESSES,
+      ...this.workerBuilds.keys(),
+      ...WORKER_PROCESSES,
+      ...[...this.temporalProcesses].reverse(),
+      'temporal-lb',
+    ]) {
       const supervised = this.processes.get(name);
       const proc = supervised?.proc;
       if (!proc || proc.exitCode !== null || proc.signalCode !== null) continue;
@@ -311,13 +350,15 @@ export class ClusterStack implements ProofStack {
 
   private async startComponent(name: string): Promise<void> {
     if (name === 'postgres') return this.postgres.start();
-    if (name === 'temporal') {
-      await this.temporal.start();
-      this.supervise('temporal', this.temporal.proc!);
-      return;
-    }
-    if (name === 'haproxy') {
-      this.spawnSupervised('haproxy', requiredEnv('HAPROXY'), ['-db', '-f', join(this.dir, 'haproxy.cfg')], process.env);
+    const node = this.temporalProcesses.indexOf(name);
+    if (node >= 0) return this.startNode(name);
+    if (name === 'haproxy' || name === 'temporal-lb') {
+      this.spawnSupervised(
+        name,
+        requiredEnv('HAPROXY'),
+        ['-db', '-f', join(this.dir, name === 'haproxy' ? 'haproxy.cfg' : 'temporal-haproxy.cfg')],
+        process.env,
+      );
       return;
     }
     const isApi = name.startsWith('api-');
@@ -346,17 +387,26 @@ export class ClusterStack implements ProofStack {
     else await this.waitForLog(name, logFrom, '"msg":"worker started"');
   }
 
+  /** Starts Temporal node `name` (again); resolves once it answers and sees `ringSize` history hosts (default: all nodes). */
+  private async startNode(name: string, ringSize?: number): Promise<void> {
+    const node = this.temporalNodes[this.temporalProcesses.indexOf(name)]!;
+    const starting = node.start(ringSize);
+    // Supervised from its spawn (start() sets proc at once): a node that dies while joining is restarted too.
+    this.supervise(name, node.proc!);
+    await starting;
+  }
+
   private async upstreamOf(name: string): Promise<{ databaseUrl: string; temporalAddress: string }> {
     let found = this.upstreams.get(name);
     if (!found) {
       const through = this.options.upstream;
-      const temporalPort = this.temporal.ports.frontend;
+      const temporalPort = this.ports.temporalLb;
       found = through
         ? {
             databaseUrl: withPort(this.dbUrl, await through(name, 'postgres', this.ports.postgres)),
             temporalAddress: `127.0.0.1:${await through(name, 'temporal', temporalPort)}`,
           }
-        : { databaseUrl: this.dbUrl, temporalAddress: this.temporal.address };
+        : { databaseUrl: this.dbUrl, temporalAddress: this.temporalAddress };
       this.upstreams.set(name, found);
     }
     return found;

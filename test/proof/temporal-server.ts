@@ -3,6 +3,7 @@ import { createWriteStream } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ensureNamespace, writeTemporalConfigs, type TemporalServerPorts } from '../../src/dev/cluster-configs';
 import { freeLowPorts, freePorts, waitForPort } from '../../src/dev/ports';
+import { TemporalAdmin } from '../../src/dev/temporal-ring';
 
 /**
  * The production Temporal server (the cached build of bin/lib/temporal-server.sh) on a PostgreSQL server of the
@@ -19,8 +20,11 @@ export interface TemporalServer {
   readonly ports: TemporalServerPorts;
   /** The running process (undefined before start()). */
   readonly proc: ChildProcess | undefined;
-  /** Starts the server (again, after a kill: same ports, same databases); resolves once `default` answers. */
-  start(): Promise<void>;
+  /**
+   * Starts the server (again, after a kill: same ports, same databases); resolves once `default` answers. A node of
+   * several (prepareTemporalNodes) also waits until it sees `ringSize` history hosts (default: every node).
+   */
+  start(ringSize?: number): Promise<void>;
 }
 
 /** The cached server folder; throws when it is not built (bin/lib/temporal-server.sh builds it; .ci/run does). */
@@ -85,4 +89,92 @@ export async function prepareTemporalServer(options: {
       await ensureNamespace(address, say);
     },
   };
+}
+
+/**
+ * The production Temporal server as `nodes` processes in one membership ring on the PostgreSQL server `postgresUrl`
+ * points at, as `npm run start:cluster` runs it: each node all four services on free ports of its own, its
+ * configuration under `dataDir/temporal-<n>/`, its log `temporal-<n>.log` in `dataDir`; the cluster's address
+ * (clusterMetadata rpcAddress, the Web UI's) is `sharedFrontendPort`, HAProxy's in front of the nodes
+ * (writeTemporalLbConfig). Start node 1 first: it creates the cluster's metadata; each start resolves once the node's
+ * frontend answers for `default` and the node sees the history hosts it is told to expect in its ring (it joined).
+ */
+export async function prepareTemporalNodes(options: {
+  postgresUrl: string;
+  dataDir: string;
+  nodes: number;
+  sharedFrontendPort: number;
+  say?: (m: string) => void;
+}): Promise<TemporalServer[]> {
+  const say = options.say ?? (() => undefined);
+  const url = new URL(options.postgresUrl);
+  const pg = { host: url.hostname, port: url.port || '5432', user: decodeURIComponent(url.username), password: decodeURIComponent(url.password) };
+  const schema = spawnSync('bash', [join(root, 'bin/lib/temporal-schema.sh')], {
+    env: { ...process.env, SQL_HOST: pg.host, SQL_PORT: pg.port, SQL_USER: pg.user, SQL_PASSWORD: pg.password },
+    encoding: 'utf8',
+  });
+  if (schema.status !== 0) throw new Error(`temporal-schema.sh failed: ${schema.stderr}`);
+  const serverDir = temporalServerDir();
+  const servers: TemporalServer[] = [];
+  for (let index = 1; index <= options.nodes; index++) {
+    const [frontend, frontendHttp, history, matching, worker, metrics, ui] = (await freePorts(7)) as [number, number, number, number, number, number, number];
+    const [frontendMembership, historyMembership, matchingMembership, workerMembership] = (await freeLowPorts(4)) as [number, number, number, number];
+    const ports: TemporalServerPorts = {
+      frontend,
+      frontendHttp,
+      frontendMembership,
+      history,
+      historyMembership,
+      matching,
+      matchingMembership,
+      worker,
+      workerMembership,
+      metrics,
+      ui,
+    };
+    const { temporalRoot } = writeTemporalConfigs(root, options.dataDir, ports, pg, { index, sharedFrontendPort: options.sharedFrontendPort });
+    const address = `127.0.0.1:${ports.frontend}`;
+    const logFile = join(options.dataDir, `temporal-${index}.log`);
+    let proc: ChildProcess | undefined;
+    servers.push({
+      address,
+      ports,
+      get proc() {
+        return proc;
+      },
+      async start(ringSize = options.nodes) {
+        const log = createWriteStream(logFile, { flags: 'a' });
+        proc = spawn(join(serverDir, 'temporal-server'), ['--root', temporalRoot, '--config', 'config', '--env', 'cluster', '--allow-no-auth', 'start'], {
+          cwd: root,
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
+        proc.stdout?.pipe(log, { end: false });
+        proc.stderr?.pipe(log, { end: false });
+        await waitForPort(ports.frontend, 120_000);
+        await ensureNamespace(address, say);
+        await joinedRing(address, ringSize, 120_000);
+      },
+    });
+  }
+  return servers;
+}
+
+/** Resolves once the frontend at `address` sees `members` hosts in its history ring. */
+async function joinedRing(address: string, members: number, timeoutMs: number): Promise<void> {
+  const admin = new TemporalAdmin(address);
+  const until = Date.now() + timeoutMs;
+  try {
+    for (;;) {
+      const history = await admin.describeCluster().then(
+        (view) => view.rings.history ?? [],
+        () => [],
+      );
+      // A restarted node may still see its own previous life for a moment: count distinct hosts, at least `members`.
+      if (history.length >= members) return;
+      if (Date.now() > until) throw new Error(`${address} sees ${history.length} of ${members} history hosts in its ring after ${timeoutMs / 1000} s`);
+      await new Promise<void>((done) => setTimeout(done, 500));
+    }
+  } finally {
+    admin.close();
+  }
 }

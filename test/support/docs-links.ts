@@ -162,7 +162,12 @@ export function commandProblems(named: NamedCommand, ctx: CommandContext): strin
     if (arg.startsWith('test/') && !placeholder(arg) && !exists(arg.replace(/\/$/, ''))) say(`no file or folder ${arg}`);
     const flag = /^--([a-z][a-z-]*)/.exec(arg)?.[1];
     if (flag && script && ['bench', 'chaos', 'fuzz'].includes(script) && !takesFlag(script, flag, ctx)) say(`npm run ${script} takes no --${flag}`);
-    if (flag && drill && !placeholder(drill) && !new RegExp(`^\\s*'?${flag}'?:\\s*\\{\\s*type:`, 'm').test(ctx.read(`test/proof/drills/${drill}.ts`) ?? ''))
+    if (
+      flag &&
+      drill &&
+      !placeholder(drill) &&
+      !new RegExp(`(^|[\\s{,])'?${flag}'?:\\s*\\{\\s*type:`, 'm').test(ctx.read(`test/proof/drills/${drill}.ts`) ?? '')
+    )
       say(`the ${drill} drill takes no --${flag}`);
   }
   return problems;

@@ -84,6 +84,33 @@ test('the Temporal server exiting ends the run at once, naming it; so does HAPro
   }
 });
 
+test('a Temporal server node killed once is started again while the other node serves; HAProxy in front of the nodes exiting ends the run', async () => {
+  const { s, said, stopped } = supervisor();
+  s.start('temporal-2', 'sleep', ['600']);
+  const first = s.start('temporal-1', 'sleep', ['600']);
+  first.kill('SIGKILL');
+  const second = await eventually(
+    async () => s.children[1]!.proc,
+    (proc) => proc !== first && proc.pid !== undefined,
+    10_000,
+  );
+  expect(said).toEqual([
+    "temporal-1 exited (SIGKILL); starting it again in 0.02 s (the other Temporal node serves: HAProxy sends the frontend connections to it, and the ring moves this node's shards to it if it stays down)",
+  ]);
+  expect(stopped()).toBe(0);
+  s.start('temporal-lb', 'bash', ['-c', 'exit 1']);
+  await eventually(
+    async () => stopped(),
+    (n) => n > 0,
+    10_000,
+  );
+  expect(said[1]).toBe(
+    "HAProxy in front of the Temporal server's nodes (temporal-lb) exited (code 1); the replicas cannot work without it: stopping everything",
+  );
+  for (const child of s.children) child.proc.kill('SIGKILL');
+  expect(second.pid).toBeDefined();
+});
+
 test("the tether's exit status names the signal its command died of", () => {
   expect(exitDescription(137, null)).toBe('SIGKILL');
   expect(exitDescription(143, null)).toBe('SIGTERM');

@@ -38,7 +38,7 @@ export const CORES_PER_TEMPORAL_NODE = 4;
 /** Closed workflows' histories are kept this long (the `default` namespace's retention, src/dev/cluster-configs.ts). */
 export const RETENTION_DAYS = 7;
 /** Pool ceilings per process: MikroORM's pool (src/db/mikro-orm.config.ts) and the server's maxConns and visibility's, per service. */
-export const POOL_MAX = { api: 10, worker: 10, temporalPerService: 20 + 5, temporalServices: 4 };
+export const POOL_MAX = { api: 10, worker: 10, temporalPerService: 10 + 5, temporalServices: 4 };
 /** PostgreSQL's default max_connections, minus a few kept for administrators and replication. */
 export const USABLE_CONNECTIONS = 100 - 10;
 

@@ -29,6 +29,8 @@ const { values: args } = parseArgs({
 const PAYOUTS = Number(args.payouts);
 const IN_FLIGHT = Number(args['in-flight']);
 const SAMPLE = Math.min(Number(args['history-sample']), PAYOUTS);
+/** deploy/temporal/server.yaml.template's numHistoryShards, which the drill's server was created with. */
+const HISTORY_SHARDS = Number(/numHistoryShards: (\d+)/.exec(readFileSync(join(__dirname, '../../../deploy/temporal/server.yaml.template'), 'utf8'))![1]);
 const say = (m: string) => process.stderr.write(`[drill capacity] ${m}\n`);
 
 /** CPU time (user + system) of a process, in ms; 0 once it is gone. */
@@ -122,7 +124,7 @@ async function main(): Promise<void> {
     say('warming up: 10 payouts');
     await new PayoutLoad(partner, payer, 10, 4).settled();
 
-    const processes = ['api-1', 'api-2', 'worker-1', 'worker-2', 'temporal', 'haproxy'] as const;
+    const processes = ['api-1', 'api-2', 'worker-1', 'worker-2', ...stack.temporalProcesses, 'temporal-lb', 'haproxy'];
     const pids = Object.fromEntries(processes.map((p) => [p, stack.pid(p)]));
     const statements = async () => {
       let total = 0;
@@ -185,8 +187,9 @@ async function main(): Promise<void> {
       cpuMsPerPayout: {
         api: per(cpuAfter['api-1']! - cpuBefore['api-1']! + cpuAfter['api-2']! - cpuBefore['api-2']!),
         worker: per(cpuAfter['worker-1']! - cpuBefore['worker-1']! + cpuAfter['worker-2']! - cpuBefore['worker-2']!),
-        temporal: per(cpuAfter.temporal! - cpuBefore.temporal!),
-        haproxy: per(cpuAfter.haproxy! - cpuBefore.haproxy!),
+        temporal: per(stack.temporalProcesses.reduce((sum, node) => sum + cpuAfter[node]! - cpuBefore[node]!, 0)),
+        // HAProxy in front of the APIs and the one in front of the Temporal nodes.
+        haproxy: per(cpuAfter.haproxy! - cpuBefore.haproxy! + cpuAfter['temporal-lb']! - cpuBefore['temporal-lb']!),
         postgres: per(pgCpu),
       },
       sqlStatementsPerPayout: per(sqlAfter.total - sqlBefore.total),
@@ -201,9 +204,10 @@ async function main(): Promise<void> {
       peakConnections: {
         api: Math.max(peakConnections.get(pids['api-1']!) ?? 0, peakConnections.get(pids['api-2']!) ?? 0),
         worker: Math.max(peakConnections.get(pids['worker-1']!) ?? 0, peakConnections.get(pids['worker-2']!) ?? 0),
-        temporal: peakConnections.get(pids.temporal!) ?? 0,
+        // Per node: the busiest one.
+        temporal: Math.max(...stack.temporalProcesses.map((node) => peakConnections.get(pids[node]!) ?? 0)),
       },
-      historyShards: 4,
+      historyShards: HISTORY_SHARDS,
     };
     const c = measured.cpuMsPerPayout;
     console.log(
@@ -223,7 +227,7 @@ async function main(): Promise<void> {
     );
     console.log(
       `PostgreSQL connections at peak: each API ${measured.peakConnections.api}, each worker ${measured.peakConnections.worker}, the Temporal server ${measured.peakConnections.temporal} ` +
-        `(pools allow 10 per API and worker, 20 + 5 for the server)`,
+        `(pools allow 10 per API and worker; each server node, per service, its maxConns and visibility's)`,
     );
     const today = args['per-second'] ? Number(args['per-second']) : measuredRate;
     console.log('');
