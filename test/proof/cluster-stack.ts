@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -35,6 +35,15 @@ export interface ClusterStackOptions {
   env?: Record<string, string>;
   /** Puts a proxy between a worker or an API (`worker-1`, `worker-2`, `api-1`, `api-2`) and PostgreSQL or Temporal. */
   upstream?: Upstream;
+  /** Turns WAL archiving on for its PostgreSQL once started (`npm run backup:archiving`): for backup drills. */
+  walArchive?: boolean;
+  /**
+   * Starts on an existing PostgreSQL cluster (`.data/<clusterName>`, a restored one) and its payments database
+   * instead of fresh ones: nothing is dropped or created; pending migrations and Temporal's schemas are applied.
+   */
+  existingPostgres?: { clusterName: string; database: string };
+  /** The workers' and APIs' master key (a restored database needs the one it was sealed with); a new one by default. */
+  masterKeyBase64?: string;
 }
 
 interface Supervised {
@@ -60,7 +69,7 @@ export class ClusterStack implements ProofStack {
   readonly unplannedExits: Record<string, number> = Object.fromEntries(
     ['postgres', 'temporal', 'haproxy', ...WORKER_PROCESSES, ...API_PROCESSES].map((name) => [name, 0]),
   );
-  readonly masterKeyBase64 = randomBytes(32).toString('base64');
+  readonly masterKeyBase64: string;
   private readonly say: (message: string) => void;
   private readonly processes = new Map<string, Supervised>();
   private readonly upstreams = new Map<string, { databaseUrl: string; temporalAddress: string }>();
@@ -73,6 +82,7 @@ export class ClusterStack implements ProofStack {
   private constructor(private readonly options: ClusterStackOptions) {
     this.dir = join(root, '.data', options.name);
     this.say = options.say ?? ((m) => process.stderr.write(`[cluster-stack] ${m}\n`));
+    this.masterKeyBase64 = options.masterKeyBase64 ?? randomBytes(32).toString('base64');
   }
 
   /** A fresh stack: a new payments database and Temporal's, the server, workers, APIs, HAProxy. */
@@ -93,6 +103,11 @@ export class ClusterStack implements ProofStack {
 
   get databaseUrl(): string {
     return this.dbUrl;
+  }
+
+  /** Its PostgreSQL cluster's name (`.data/<name>`, bin/lib/postgres.sh). */
+  get postgresClusterName(): string {
+    return this.postgres.clusterName;
   }
 
   get temporalAddress(): string {
@@ -123,19 +138,21 @@ export class ClusterStack implements ProofStack {
       workerMetrics: each(WORKER_PROCESSES),
       sdkMetrics: each(WORKER_PROCESSES),
     };
-    this.postgres = new KillablePostgres(`postgres-${this.options.name}`, this.ports.postgres);
+    const existing = this.options.existingPostgres;
+    this.postgres = new KillablePostgres(existing?.clusterName ?? `postgres-${this.options.name}`, this.ports.postgres);
     // A cluster left running by an interrupted earlier run would hold another port.
     this.postgres.stop();
     this.postgres.start();
-    const database = `proof_${Date.now()}`;
+    if (this.options.walArchive) enableWalArchive(this.postgres.clusterName);
+    const database = existing?.database ?? `proof_${Date.now()}`;
     const admin = new PgClient({ connectionString: this.postgres.url('postgres') });
     await admin.connect();
     // A fresh start: an earlier run's workflows (Temporal's databases) would still be running, and be judged.
     const { rows: stale } = await admin.query<{ datname: string }>(
       `select datname from pg_database where datname in ('temporal', 'temporal_visibility') or datname like 'proof\\_%'`,
     );
-    for (const { datname } of stale) await admin.query(`drop database "${datname}" with (force)`);
-    await admin.query(`create database ${database}`);
+    if (!existing) for (const { datname } of stale) await admin.query(`drop database "${datname}" with (force)`);
+    if (!existing) await admin.query(`create database ${database}`);
     await admin.end();
     this.dbUrl = this.postgres.url(database);
     // Migrated once here, as start:cluster does, rather than by four processes at once.
@@ -332,6 +349,11 @@ async function answers200(url: string): Promise<boolean> {
 
 function logSize(file: string): number {
   return existsSync(file) ? readFileSync(file).length : 0;
+}
+
+function enableWalArchive(clusterName: string): void {
+  const result = spawnSync('bash', [join(root, 'bin/pg-backup'), 'archiving', '--cluster', clusterName], { encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`WAL archiving could not be turned on: ${result.stderr}`);
 }
 
 function requiredEnv(name: string): string {
