@@ -105,11 +105,6 @@ export class ClusterStack implements ProofStack {
     return this.dbUrl;
   }
 
-  /** Its PostgreSQL cluster's name (`.data/<name>`, bin/lib/postgres.sh). */
-  get postgresClusterName(): string {
-    return this.postgres.clusterName;
-  }
-
   get temporalAddress(): string {
     return this.temporal.address;
   }
