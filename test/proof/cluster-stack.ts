@@ -1,4 +1,4 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -35,8 +35,6 @@ export interface ClusterStackOptions {
   env?: Record<string, string>;
   /** Puts a proxy between a worker or an API (`worker-1`, `worker-2`, `api-1`, `api-2`) and PostgreSQL or Temporal. */
   upstream?: Upstream;
-  /** Turns WAL archiving on for its PostgreSQL once started (`npm run backup:archiving`): for backup drills. */
-  walArchive?: boolean;
   /**
    * Starts on an existing PostgreSQL cluster (`.data/<clusterName>`, a restored one) and its payments database
    * instead of fresh ones: nothing is dropped or created; pending migrations and Temporal's schemas are applied.
@@ -138,7 +136,6 @@ export class ClusterStack implements ProofStack {
     // A cluster left running by an interrupted earlier run would hold another port.
     this.postgres.stop();
     this.postgres.start();
-    if (this.options.walArchive) enableWalArchive(this.postgres.clusterName);
     const database = existing?.database ?? `proof_${Date.now()}`;
     const admin = new PgClient({ connectionString: this.postgres.url('postgres') });
     await admin.connect();
@@ -344,11 +341,6 @@ async function answers200(url: string): Promise<boolean> {
 
 function logSize(file: string): number {
   return existsSync(file) ? readFileSync(file).length : 0;
-}
-
-function enableWalArchive(clusterName: string): void {
-  const result = spawnSync('bash', [join(root, 'bin/pg-backup'), 'archiving', '--cluster', clusterName], { encoding: 'utf8' });
-  if (result.status !== 0) throw new Error(`WAL archiving could not be turned on: ${result.stderr}`);
 }
 
 function requiredEnv(name: string): string {
