@@ -369,6 +369,8 @@ cmd_url() {
   echo "postgresql://$DB_USER:$(read_secret "$1")@127.0.0.1:$2/$3"
 }
 
+# Sourced (bin/pg-backup): its functions only, no command.
+if [ "${BASH_SOURCE[0]}" != "$0" ]; then return 0; fi
 [ $# -ge 1 ] || usage
 sub="$1"; shift
 case "$sub" in

@@ -47,6 +47,13 @@ export interface ClusterStackOptions {
   drainage?: { refresh: string; grace: string };
   /** Temporal server nodes in one ring (`temporal-1`, …), behind HAProxy (`temporal-lb`), as start:cluster runs them: 2 by default. */
   temporalNodes?: number;
+  /**
+   * Starts on an existing PostgreSQL cluster (`.data/<clusterName>`, a restored one) and its payments database
+   * instead of fresh ones: nothing is dropped or created; pending migrations and Temporal's schemas are applied.
+   */
+  existingPostgres?: { clusterName: string; database: string };
+  /** The workers' and APIs' master key (a restored database needs the one it was sealed with); a new one by default. */
+  masterKeyBase64?: string;
 }
 
 interface Supervised {
@@ -73,7 +80,7 @@ export class ClusterStack implements ProofStack {
   readonly unplannedExits: Record<string, number>;
   /** `temporal-1`, `temporal-2`, …: the Temporal server's nodes. */
   readonly temporalProcesses: readonly string[];
-  readonly masterKeyBase64 = randomBytes(32).toString('base64');
+  readonly masterKeyBase64: string;
   private readonly say: (message: string) => void;
   private readonly processes = new Map<string, Supervised>();
   private readonly upstreams = new Map<string, { databaseUrl: string; temporalAddress: string }>();
@@ -92,6 +99,7 @@ export class ClusterStack implements ProofStack {
     this.unplannedExits = Object.fromEntries(
       ['postgres', 'temporal-lb', ...this.temporalProcesses, 'haproxy', ...WORKER_PROCESSES, ...API_PROCESSES].map((name) => [name, 0]),
     );
+    this.masterKeyBase64 = options.masterKeyBase64 ?? randomBytes(32).toString('base64');
   }
 
   /** A fresh stack: a new payments database and Temporal's, the server, workers, APIs, HAProxy. */
@@ -209,19 +217,20 @@ export class ClusterStack implements ProofStack {
       workerMetrics: each(WORKER_PROCESSES),
       sdkMetrics: each(WORKER_PROCESSES),
     };
-    this.postgres = new KillablePostgres(`postgres-${this.options.name}`, this.ports.postgres);
+    const existing = this.options.existingPostgres;
+    this.postgres = new KillablePostgres(existing?.clusterName ?? `postgres-${this.options.name}`, this.ports.postgres);
     // A cluster left running by an interrupted earlier run would hold another port.
     this.postgres.stop();
     this.postgres.start();
-    const database = `proof_${Date.now()}`;
+    const database = existing?.database ?? `proof_${Date.now()}`;
     const admin = new PgClient({ connectionString: this.postgres.url('postgres') });
     await admin.connect();
     // A fresh start: an earlier run's workflows (Temporal's databases) would still be running, and be judged.
     const { rows: stale } = await admin.query<{ datname: string }>(
       `select datname from pg_database where datname in ('temporal', 'temporal_visibility') or datname like 'proof\\_%'`,
     );
-    for (const { datname } of stale) await admin.query(`drop database "${datname}" with (force)`);
-    await admin.query(`create database ${database}`);
+    if (!existing) for (const { datname } of stale) await admin.query(`drop database "${datname}" with (force)`);
+    if (!existing) await admin.query(`create database ${database}`);
     await admin.end();
     this.dbUrl = this.postgres.url(database);
     // Migrated once here, as start:cluster does, rather than by four processes at once.
