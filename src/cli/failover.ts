@@ -1,4 +1,5 @@
-import { resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { failOver } from '../dev/postgres-front';
 
 /**
@@ -7,7 +8,8 @@ import { failOver } from '../dev/postgres-front';
  * printing each step's time. The folder holds the front's postgres-front.json (start:cluster's .data/cluster by
  * default, CLUSTER_DATA_DIR when set). Exits 1, saying which step failed, if one does.
  */
-const root = resolve(__dirname, '../..');
+// Run by tsx from src/cli/, or compiled from dist/src/cli/ (the drill runs that: no transpiling on the clock).
+const root = [resolve(__dirname, '../..'), resolve(__dirname, '../../..')].find((dir) => existsSync(join(dir, 'bin/lib/postgres.sh')))!;
 const dir = resolve(process.argv[2] ?? process.env.CLUSTER_DATA_DIR ?? resolve(root, '.data/cluster'));
 
 async function main(): Promise<void> {

@@ -5,7 +5,8 @@ import { join, resolve } from 'node:path';
 import { Client as PgClient } from 'pg';
 import { basePath } from '../../src/config';
 import { writeHaproxyConfig } from '../../src/dev/cluster-configs';
-import { freePorts } from '../../src/dev/ports';
+import { freePorts, waitForPort } from '../../src/dev/ports';
+import { frontConfigFile, writePostgresFront } from '../../src/dev/postgres-front';
 import { migrate, openOrm } from '../../src/db/orm';
 import { KillablePostgres } from './killable-postgres';
 import { createSandboxPartner, withPort, type Partner, type ProofStack, type Upstream } from './proof-stack';
@@ -35,6 +36,13 @@ export interface ClusterStackOptions {
   env?: Record<string, string>;
   /** Puts a proxy between a worker or an API (`worker-1`, `worker-2`, `api-1`, `api-2`) and PostgreSQL or Temporal. */
   upstream?: Upstream;
+  /**
+   * PostgreSQL with a streaming standby (`.data/postgres-<name>-standby`, made afresh with the primary), `sync`
+   * (the primary's commits wait for it) or `async`, and every client (workers, APIs, the Temporal server) going
+   * through the PostgreSQL front (HAProxy in TCP mode, process `pg-front`, src/dev/postgres-front.ts) that
+   * `npm run failover -- <stack.dir>` moves to the standby. Unset: one PostgreSQL, reached directly.
+   */
+  standby?: 'sync' | 'async';
 }
 
 interface Supervised {
@@ -69,6 +77,8 @@ export class ClusterStack implements ProofStack {
   private postgres!: KillablePostgres;
   private temporal!: TemporalServer;
   private dbUrl = '';
+  private standby?: KillablePostgres;
+  private frontPort = 0;
 
   private constructor(private readonly options: ClusterStackOptions) {
     this.dir = join(root, '.data', options.name);
@@ -95,6 +105,21 @@ export class ClusterStack implements ProofStack {
     return this.dbUrl;
   }
 
+  /** The primary PostgreSQL, reached directly (not through the front). */
+  get primaryPostgres(): KillablePostgres {
+    return this.postgres;
+  }
+
+  /** The standby PostgreSQL (with `standby` set), reached directly. */
+  get standbyPostgres(): KillablePostgres | undefined {
+    return this.standby;
+  }
+
+  /** An API replica's own address (`api-1`, `api-2`), not HAProxy's. */
+  replicaUrl(name: string): string {
+    return `http://127.0.0.1:${this.ports.api[name]}`;
+  }
+
   get temporalAddress(): string {
     return this.temporal.address;
   }
@@ -112,7 +137,7 @@ export class ClusterStack implements ProofStack {
     if (!existsSync(join(root, 'dist/worker/main.js'))) throw new Error('no compiled build in dist/: run npm run build (bin/chaos does)');
     rmSync(this.dir, { recursive: true, force: true });
     mkdirSync(this.dir, { recursive: true });
-    const ports = await freePorts(2 + 4 * REPLICAS);
+    const ports = await freePorts(2 + 4 * REPLICAS + (this.options.standby ? 2 : 0));
     const next = () => ports.shift()!;
     const each = (names: readonly string[]) => Object.fromEntries(names.map((name) => [name, next()]));
     this.ports = {
@@ -124,6 +149,13 @@ export class ClusterStack implements ProofStack {
       sdkMetrics: each(WORKER_PROCESSES),
     };
     this.postgres = new KillablePostgres(`postgres-${this.options.name}`, this.ports.postgres);
+    if (this.options.standby) {
+      // Made afresh: an earlier run's failover left its primary fenced and its standby promoted.
+      this.standby = new KillablePostgres(`postgres-${this.options.name}-standby`, next());
+      this.frontPort = next();
+      this.postgres.remove();
+      this.standby.remove();
+    }
     // A cluster left running by an interrupted earlier run would hold another port.
     this.postgres.stop();
     this.postgres.start();
@@ -138,6 +170,21 @@ export class ClusterStack implements ProofStack {
     await admin.query(`create database ${database}`);
     await admin.end();
     this.dbUrl = this.postgres.url(database);
+    let temporalPostgresUrl = this.postgres.url('postgres');
+    if (this.standby) {
+      this.say(`making the standby (${this.options.standby} replication) and the PostgreSQL front`);
+      this.standby.makeStandbyOf(this.postgres.clusterName, this.options.standby!);
+      writePostgresFront(root, this.dir, {
+        port: this.frontPort,
+        socket: join(this.dir, 'postgres-front.sock'),
+        primary: { name: this.postgres.clusterName, port: this.postgres.port },
+        standby: { name: this.standby.clusterName, port: this.standby.port },
+      });
+      this.unplannedExits['pg-front'] = 0;
+      await this.startComponent('pg-front');
+      this.dbUrl = withPort(this.dbUrl, this.frontPort);
+      temporalPostgresUrl = withPort(temporalPostgresUrl, this.frontPort);
+    }
     // Migrated once here, as start:cluster does, rather than by four processes at once.
     const orm = await openOrm(this.dbUrl, { poolMax: 2 });
     await migrate(orm, this.dbUrl);
@@ -145,7 +192,7 @@ export class ClusterStack implements ProofStack {
 
     this.say('starting the Temporal server (PostgreSQL persistence and visibility)');
     this.temporal = await prepareTemporalServer({
-      postgresUrl: this.postgres.url('postgres'),
+      postgresUrl: temporalPostgresUrl,
       dataDir: this.dir,
       logFile: join(this.dir, 'temporal.log'),
       say: this.say,
@@ -177,10 +224,10 @@ export class ClusterStack implements ProofStack {
     await this.startComponent(component);
   }
 
-  /** Stops everything in order: HAProxy, APIs, workers, Temporal, PostgreSQL. */
+  /** Stops everything in order: HAProxy, APIs, workers, Temporal, the PostgreSQL front, PostgreSQL. */
   async stop(): Promise<void> {
     this.stopping = true;
-    for (const name of ['haproxy', ...API_PROCESSES, ...WORKER_PROCESSES, 'temporal']) {
+    for (const name of ['haproxy', ...API_PROCESSES, ...WORKER_PROCESSES, 'temporal', 'pg-front']) {
       const supervised = this.processes.get(name);
       const proc = supervised?.proc;
       if (!proc || proc.exitCode !== null || proc.signalCode !== null) continue;
@@ -191,6 +238,7 @@ export class ClusterStack implements ProofStack {
       clearTimeout(timer);
     }
     this.postgres?.stop();
+    this.standby?.stop();
   }
 
   async counter(name: string, metric: string, labels: Record<string, RegExp> = {}): Promise<number | undefined> {
@@ -233,6 +281,11 @@ export class ClusterStack implements ProofStack {
     if (name === 'temporal') {
       await this.temporal.start();
       this.supervise('temporal', this.temporal.proc!);
+      return;
+    }
+    if (name === 'pg-front') {
+      this.spawnSupervised('pg-front', requiredEnv('HAPROXY'), ['-db', '-f', frontConfigFile(this.dir)], process.env);
+      await waitForPort(this.frontPort, 30_000);
       return;
     }
     if (name === 'haproxy') {
