@@ -19,7 +19,12 @@ export interface SupervisorOptions {
 }
 
 /** What the runner calls its children that are not replicas, when one of them exits. */
-const INFRASTRUCTURE: Record<string, string> = { temporal: 'the Temporal server', 'temporal-ui': 'the Temporal Web UI', haproxy: 'HAProxy' };
+const INFRASTRUCTURE: Record<string, string> = {
+  temporal: 'the Temporal server',
+  'temporal-ui': 'the Temporal Web UI',
+  haproxy: 'HAProxy',
+  'pg-front': 'the PostgreSQL front',
+};
 export const isReplica = (name: string) => /^(api|worker)-\d+$/.test(name);
 
 export class Supervisor {
