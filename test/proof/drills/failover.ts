@@ -166,7 +166,7 @@ export function figureLines(f: FailoverFigures): string[] {
     `acknowledged to the partner, then lost with the old primary: ${f.missing.length} executed payouts missing on the new primary, ` +
       `${quotesLost} quotes missing (their execute answered 404 QUOTE_NOT_FOUND), ${stuck} payouts stuck short of a final status (their workflow's progress lost with Temporal's own writes)`,
     `final states of the acknowledged payouts on the new primary: ${JSON.stringify(f.states)}; all settled ${s(f.settledMs)} after the load started`,
-    `requests: ${f.requests}, sent again: ${Object.values(f.retries).reduce((a, b) => a + b, 0)} (${JSON.stringify(f.retries)}), failed after retries: ${f.failed.length}`,
+    `requests: ${f.requests}, sent again: ${Object.values(f.retries).reduce((a, b) => a + b, 0)} (${JSON.stringify(f.retries)}), failed after retries: ${f.failed.length} ${JSON.stringify(countBy(f.failed.map(answerOf)))}`,
     `ledger audit findings: ${f.ledgerFindings.length}`,
     `restarts (exits no kill caused): ${JSON.stringify(Object.fromEntries(Object.entries(f.restarts).filter(([, n]) => n > 0)))} (none: {})`,
     `kill → failover done: ${s(f.failoverMs)}`,
@@ -263,6 +263,13 @@ async function finalStates(partner: PartnerClient, ids: string[], timeoutMs: num
     if ([...states.values()].every(final) || Date.now() > deadline) return states;
     await sleep(500);
   }
+}
+
+/** A failed request's final answer, e.g. `POST /quotes/{id}/execute: 404 QUOTE_NOT_FOUND`. */
+function answerOf(failedLine: string): string {
+  const [, method, path, status] = /^(\S+) (\S+): (\d+)/.exec(failedLine) ?? [];
+  const code = /"code":"([A-Z_]+)"/.exec(failedLine)?.[1] ?? '';
+  return `${method} ${path?.replace(/[A-Za-z]+:[0-9a-f-]{36}/g, '{id}')}: ${status} ${code}`.trim();
 }
 
 function countBy(values: Iterable<string>): Record<string, number> {
