@@ -30,6 +30,8 @@ export interface FailoverDrillOptions {
   /** How long the replication link is stalled before the kill (0: not at all). */
   stallMs: number;
   say?: (line: string) => void;
+  /** Called once the failover command has run (the drill no longer starts anything from dist/). */
+  onFailedOver?: () => void;
 }
 
 export interface FailoverFigures {
@@ -89,6 +91,7 @@ export async function runFailoverDrill(options: FailoverDrillOptions): Promise<F
     const probe = probePayout(probePartner, payer).then((id) => ({ id, ms: Date.now() - killedAt }));
     const failover = await runFailoverCommand(stack.dir);
     const failoverMs = Date.now() - killedAt;
+    options.onFailedOver?.();
     for (const line of failover) say(line);
 
     const [{ id: probeId, ms: firstPayoutMs }] = await Promise.all([probe, load.sent]);
