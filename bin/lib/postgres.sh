@@ -9,6 +9,14 @@
 #                                                     this checkout uses it and a runner started it (else leave it up)
 #   bin/lib/postgres.sh status <name>                 print its state; exit 0 if running, 3 if not
 #   bin/lib/postgres.sh url    <name> <port> <db>     print postgresql://payments:<secret>@127.0.0.1:<port>/<db>
+#   bin/lib/postgres.sh standby <name> <port> <primary> [sync|async]
+#                                                     make .data/<name> a streaming-replication standby of the running
+#                                                     cluster <primary> (pg_basebackup -R -X stream), start it on <port>;
+#                                                     sync (default): <primary> commits only once <name> has the WAL
+#   bin/lib/postgres.sh promote <name>                a running standby becomes a primary (pg_ctl promote), alone
+#   bin/lib/postgres.sh fence  <name>                 stop it at once (immediate) if running, and leave standby.signal in
+#                                                     its data so that a later start comes up read-only, never as a primary
+#   bin/lib/postgres.sh remove <name>                 stop it at once and delete its data, socket, log and password
 # e.g. dev:   bin/lib/postgres.sh start postgres 55432 payments
 #      tests: bin/lib/postgres.sh start postgres-test 55433 payments_test
 # With PG_RUNNER_PID=<pid>, `start` records that runner <pid> (npm start's, start:cluster's) uses the cluster
@@ -47,6 +55,10 @@ usage: $0 start  <name> <port> [<db>]       (PG_RUNNER_PID=<pid>: a runner uses 
        $0 release <name> <pid>
        $0 status <name>
        $0 url    <name> <port> <db>
+       $0 standby <name> <port> <primary> [sync|async]
+       $0 promote <name>
+       $0 fence  <name>
+       $0 remove <name>
   e.g. $0 start postgres 55432 payments
 USAGE
   exit 2
@@ -369,6 +381,107 @@ cmd_url() {
   echo "postgresql://$DB_USER:$(read_secret "$1")@127.0.0.1:$2/$3"
 }
 
+# ---- a standby, its promotion, fencing (docs/production.md "Failing over to a standby") -------------------
+psql_on() { # <port> <sql>: as the superuser, on the cluster whose secret is $PASSWORD
+  PGPASSWORD="$PASSWORD" PGCONNECT_TIMEOUT=10 "$PG_BIN/psql" -X -q -tA -v ON_ERROR_STOP=1 -h 127.0.0.1 -p "$1" -U "$DB_USER" -d postgres -c "$2"
+}
+
+cmd_standby() {
+  local name="$1" port="$2" primary="$3" mode="${4:-sync}" pcluster pport tmp i state
+  check_name "$name"; check_port "$port"; check_name "$primary"
+  [ "$mode" = sync ] || [ "$mode" = async ] || usage
+  [ "$name" != "$primary" ] || die "a standby needs a name of its own." "e.g. $0 standby $primary-standby <port> $primary"
+  find_pg_bin; setup_identity
+  locate "$primary"; pcluster="$CLUSTER"
+  pg_status || die "the primary '$primary' is not running." "start it first: $0 start $primary <port>"
+  pport="$(running_port)"
+  PASSWORD="$(read_secret "$primary")"
+  # initdb's pg_hba.conf lets replication in with the password; one rewritten by write_hba (a former trust cluster) does not.
+  if ! grep -qE '^[[:space:]]*host[[:space:]]+replication[[:space:]]' "$pcluster/pg_hba.conf"; then
+    echo "host    replication $DB_USER 127.0.0.1/32  scram-sha-256" >> "$pcluster/pg_hba.conf"
+    psql_on "$pport" 'select pg_reload_conf()' >/dev/null
+  fi
+  lock "$name"; RESETTABLE=1 locate "$name"; prepare_dirs "$name"
+  is_initialised && die "'$name' already has data ($CLUSTER)." "remove it first (this deletes it): $0 remove $name"
+  # A physical copy: the same roles, so the same password.
+  mkdir -p "$DATA"; (umask 077 && cp "$(secret_file "$primary")" "$(secret_file "$name")")
+  tmp="$CLUSTER.init.$$"
+  rm -rf "$tmp"; mkdir -p "$tmp"; chmod 700 "$tmp"
+  (umask 077 && printf '127.0.0.1:%s:*:%s:%s\n' "$pport" "$DB_USER" "$PASSWORD" > "$tmp.pass")
+  [ "$AS_ROOT" -eq 1 ] && chown "$PG_OS_USER:" "$tmp" "$tmp.pass"
+  say "copying PostgreSQL '$primary' (127.0.0.1:$pport) into $CLUSTER (pg_basebackup -R -X stream)"
+  if ! as_pg env PGPASSFILE="$tmp.pass" "$PG_BIN/pg_basebackup" -h 127.0.0.1 -p "$pport" -U "$DB_USER" -D "$tmp" -R -X stream -c fast >"$tmp.log" 2>&1; then
+    sed 's/^/[setup]   | /' "$tmp.log" >&2; rm -rf "$tmp" "$tmp.log" "$tmp.pass"
+    die "pg_basebackup from '$primary' failed (output above)." "see $DATA/$primary.log"
+  fi
+  rm -f "$tmp.log" "$tmp.pass"
+  # -R wrote standby.signal and a primary_conninfo naming the password file just removed: this one names the
+  # standby (application_name, what synchronous_standby_names matches) and carries the password (the file is 600).
+  printf "primary_conninfo = 'host=127.0.0.1 port=%s user=%s password=%s application_name=%s'\n" "$pport" "$DB_USER" "$PASSWORD" "$name" >> "$tmp/postgresql.auto.conf"
+  mv -T "$tmp" "$CLUSTER"
+  exec 9>&-
+  cmd_start "$name" "$port"
+  if [ "$mode" = sync ]; then
+    # synchronous_commit stays on (the default): a commit on the primary returns once this standby has flushed it.
+    psql_on "$pport" "alter system set synchronous_standby_names = '\"$name\"'" >/dev/null
+  else
+    psql_on "$pport" 'alter system reset synchronous_standby_names' >/dev/null
+  fi
+  psql_on "$pport" 'select pg_reload_conf()' >/dev/null
+  for i in $(seq 1 120); do
+    state="$(psql_on "$pport" "select sync_state from pg_stat_replication where application_name = '$name' and state = 'streaming'")" || true
+    if { [ "$mode" = sync ] && [ "$state" = sync ]; } || { [ "$mode" = async ] && [ "$state" = async ]; }; then
+      say "PostgreSQL '$name' on 127.0.0.1:$port streams from '$primary' ($state)"
+      return 0
+    fi
+    sleep 0.5
+  done
+  die "PostgreSQL '$name' is not streaming from '$primary' as a $mode standby after 60 s." "see $DATA/$name.log and $DATA/$primary.log"
+}
+
+cmd_promote() {
+  local name="$1" port
+  check_name "$name"
+  find_pg_bin; setup_identity; lock "$name"; locate "$name"
+  pg_status || die "'$name' is not running." "start it: $0 start $name <port>"
+  port="$(running_port)"
+  PASSWORD="$(read_secret "$name")"
+  [ -f "$CLUSTER/standby.signal" ] || { say "PostgreSQL '$name' is already a primary"; return 0; }
+  as_pg "$PG_BIN/pg_ctl" -D "$CLUSTER" -w -t 60 promote >/dev/null || die "pg_ctl promote failed for $CLUSTER." "see $DATA/$name.log"
+  # Alone now: a commit must not wait for a standby it has not got (a copy of an old primary's setting would).
+  psql_on "$port" 'alter system reset synchronous_standby_names' >/dev/null
+  psql_on "$port" 'select pg_reload_conf()' >/dev/null
+  say "PostgreSQL '$name' on 127.0.0.1:$port is a primary"
+}
+
+cmd_fence() {
+  local name="$1" rc=0
+  check_name "$name"
+  find_pg_bin; setup_identity; lock "$name"; locate "$name"
+  pg_status || rc=$?
+  [ "$rc" -ne 4 ] || { say "PostgreSQL '$name' is not initialised; nothing to fence"; return 0; }
+  if [ "$rc" -eq 0 ]; then
+    say "stopping PostgreSQL '$name' (immediate)"
+    as_pg "$PG_BIN/pg_ctl" -D "$CLUSTER" -m immediate -w -t 60 stop >/dev/null || die "pg_ctl stop failed for $CLUSTER." "see $DATA/$name.log"
+  fi
+  # Its timeline is left behind: started again it recovers as a read-only standby and takes no writes.
+  as_pg touch "$CLUSTER/standby.signal"
+  say "PostgreSQL '$name' is fenced: stopped, and read-only if started again (rebuild it as a standby: $0 remove $name, then $0 standby)"
+}
+
+cmd_remove() {
+  local name="$1" rc=0 users
+  check_name "$name"
+  find_pg_bin; setup_identity; lock "$name"; locate "$name"
+  users="$(runners live "$name" | tr '\n' ' ')"
+  [ -z "$users" ] || die "PostgreSQL '$name' is in use by runner pid ${users% }." "stop those first."
+  pg_status || rc=$?
+  [ "$rc" -ne 0 ] || as_pg "$PG_BIN/pg_ctl" -D "$CLUSTER" -m immediate -w -t 60 stop >/dev/null || true
+  rm -rf "${CLUSTER:?}" "$SOCK" "$LOG" "$DATA/$name" "$DATA/$name.log" "$(secret_file "$name")" "$DATA/$name.runners"
+  say "removed PostgreSQL '$name'"
+}
+
+
 # Sourced (bin/pg-backup): its functions only, no command.
 if [ "${BASH_SOURCE[0]}" != "$0" ]; then return 0; fi
 [ $# -ge 1 ] || usage
@@ -379,6 +492,10 @@ case "$sub" in
   release) [ $# -eq 2 ] || usage; cmd_release "$@" ;;
   status) [ $# -eq 1 ] || usage; cmd_status "$@" ;;
   url)    [ $# -eq 3 ] || usage; cmd_url "$@" ;;
+  standby) [ $# -eq 3 ] || [ $# -eq 4 ] || usage; cmd_standby "$@" ;;
+  promote) [ $# -eq 1 ] || usage; cmd_promote "$@" ;;
+  fence)  [ $# -eq 1 ] || usage; cmd_fence "$@" ;;
+  remove) [ $# -eq 1 ] || usage; cmd_remove "$@" ;;
   -h|--help|help) usage ;;
   *) echo "[setup] error: unknown subcommand '$sub'" >&2; usage ;;
 esac

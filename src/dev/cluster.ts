@@ -222,6 +222,12 @@ async function startCluster(start: Starter, isStopping: () => boolean): Promise<
     if (await portOpen(port)) throw new Error(`port ${port} is in use by another program: stop it first (docs/production.md: Running the production topology)`);
   const tools = env('TEMPORAL_SERVER_DIR');
   const { temporalRoots, uiRoot, haproxyConfig, temporalLbConfig } = writeConfigs();
+  // PG_STANDBY (bin/lib/cluster-standby.sh): every client reaches PostgreSQL through the front, started first.
+  if (process.env.PG_FRONT_CONFIG) {
+    say(`starting the PostgreSQL front on 127.0.0.1:${env('PG_FRONT_PORT')} (npm run failover moves it to the standby)`);
+    start('pg-front', env('HAPROXY'), ['-db', '-f', process.env.PG_FRONT_CONFIG]);
+    await waitForPort(Number(env('PG_FRONT_PORT')), 30_000);
+  }
   const temporalAddress = `127.0.0.1:${P.temporal}`;
 
   // HAProxy first: the nodes' cluster address (clusterMetadata rpcAddress) and everyone's TEMPORAL_ADDRESS is its port.

@@ -24,6 +24,7 @@ const INFRASTRUCTURE: Record<string, string> = {
   'temporal-lb': "HAProxy in front of the Temporal server's nodes",
   'temporal-ui': 'the Temporal Web UI',
   haproxy: 'HAProxy',
+  'pg-front': 'the PostgreSQL front',
 };
 /** An API, a worker or a Temporal server node (`temporal-N`, one of several in one ring): another one serves while it restarts. */
 export const isReplica = (name: string) => /^(api|worker|temporal)-\d+$/.test(name);

@@ -1,5 +1,5 @@
 import { isGrpcServiceError, WorkflowUpdateRPCTimeoutOrCancelledError } from '@temporalio/client';
-import { ApplicationFailure, WorkflowNotFoundError } from '@temporalio/common';
+import { ApplicationFailure, NamespaceNotFoundError, WorkflowNotFoundError } from '@temporalio/common';
 import { DomainError, isErrorCode } from '../domain/errors';
 
 /**
@@ -44,8 +44,22 @@ export function temporalOutOfReach(err: unknown): boolean {
     if (cause instanceof WorkflowUpdateRPCTimeoutOrCancelledError) return true;
     if (isGrpcServiceError(cause) && OUT_OF_REACH_CODES.has(cause.code)) return true;
     if (workflowTaskFailing(cause)) return true;
+    if (namespaceNotLoaded(cause)) return true;
   }
   return false;
+}
+
+/** gRPC's NOT_FOUND. */
+const NOT_FOUND = 5;
+
+/**
+ * The service's namespace is registered once and never deleted, yet the Temporal server answers it NOT_FOUND for a
+ * moment after its persistence failed over to a promoted standby (its namespace cache is refreshed from a database
+ * that was just unreachable; drill:failover saw it): a retry later, not a refusal, and no sign that a run is over.
+ */
+function namespaceNotLoaded(err: Error): boolean {
+  if (err instanceof NamespaceNotFoundError) return true;
+  return (err as { code?: unknown }).code === NOT_FOUND && /namespace\b.*\bnot found/i.test(err.message);
 }
 
 function workflowTaskFailing(err: Error): boolean {
@@ -57,5 +71,6 @@ function workflowTaskFailing(err: Error): boolean {
  * NOT_FOUND, or a message naming the run as completed or closed.
  */
 export function runIsOver(err: unknown): boolean {
+  if (err instanceof Error && namespaceNotLoaded(err)) return false;
   return err instanceof WorkflowNotFoundError || (err instanceof Error && /not found|completed|closed/i.test(err.message));
 }

@@ -5,7 +5,8 @@ import { join, resolve } from 'node:path';
 import { Client as PgClient } from 'pg';
 import { basePath } from '../../src/config';
 import { haproxySocketOf, writeHaproxyConfig, writeTemporalLbConfig } from '../../src/dev/cluster-configs';
-import { freePorts } from '../../src/dev/ports';
+import { freePorts, waitForPort } from '../../src/dev/ports';
+import { frontConfigFile, writePostgresFront } from '../../src/dev/postgres-front';
 import { migrate, openOrm } from '../../src/db/orm';
 import { KillablePostgres } from './killable-postgres';
 import { createSandboxPartner, withPort, type Partner, type ProofStack, type Upstream } from './proof-stack';
@@ -40,6 +41,13 @@ export interface ClusterStackOptions {
   env?: Record<string, string>;
   /** Puts a proxy between a worker or an API (`worker-1`, `worker-2`, `api-1`, `api-2`) and PostgreSQL or Temporal. */
   upstream?: Upstream;
+  /**
+   * PostgreSQL with a streaming standby (`.data/postgres-<name>-standby`, made afresh with the primary), `sync`
+   * (the primary's commits wait for it) or `async`, and every client (workers, APIs, the Temporal server) going
+   * through the PostgreSQL front (HAProxy in TCP mode, process `pg-front`, src/dev/postgres-front.ts) that
+   * `npm run failover -- <stack.dir>` moves to the standby. Unset: one PostgreSQL, reached directly.
+   */
+  standby?: 'sync' | 'async';
   /**
    * How often the server checks a draining Worker Deployment version, and how long a version counts as draining
    * after it stopped being current (deploy/temporal/dynamic-config.yaml: 30s and 1m), e.g. `{ refresh: '5s', grace: '5s' }`.
@@ -89,6 +97,8 @@ export class ClusterStack implements ProofStack {
   private postgres!: KillablePostgres;
   private temporalNodes!: TemporalServer[];
   private dbUrl = '';
+  private standby?: KillablePostgres;
+  private frontPort = 0;
   /** Workers of another compiled build than dist/ (startWorkerBuild): their folder and their WORKER_BUILD_ID. */
   private readonly workerBuilds = new Map<string, { dir: string; buildId: string }>();
 
@@ -123,6 +133,21 @@ export class ClusterStack implements ProofStack {
   }
 
   /** HAProxy's in front of the Temporal nodes' frontends: what the workers and the APIs use. */
+  /** The primary PostgreSQL, reached directly (not through the front). */
+  get primaryPostgres(): KillablePostgres {
+    return this.postgres;
+  }
+
+  /** The standby PostgreSQL (with `standby` set), reached directly. */
+  get standbyPostgres(): KillablePostgres | undefined {
+    return this.standby;
+  }
+
+  /** An API replica's own address (`api-1`, `api-2`), not HAProxy's. */
+  replicaUrl(name: string): string {
+    return `http://127.0.0.1:${this.ports.api[name]}`;
+  }
+
   get temporalAddress(): string {
     return `127.0.0.1:${this.ports.temporalLb}`;
   }
@@ -205,7 +230,7 @@ export class ClusterStack implements ProofStack {
     if (!existsSync(join(root, 'dist/worker/main.js'))) throw new Error('no compiled build in dist/: run npm run build (bin/chaos does)');
     rmSync(this.dir, { recursive: true, force: true });
     mkdirSync(this.dir, { recursive: true });
-    const ports = await freePorts(3 + 4 * REPLICAS);
+    const ports = await freePorts(3 + 4 * REPLICAS + (this.options.standby ? 2 : 0));
     const next = () => ports.shift()!;
     const each = (names: readonly string[]) => Object.fromEntries(names.map((name) => [name, next()]));
     this.ports = {
@@ -219,6 +244,13 @@ export class ClusterStack implements ProofStack {
     };
     const existing = this.options.existingPostgres;
     this.postgres = new KillablePostgres(existing?.clusterName ?? `postgres-${this.options.name}`, this.ports.postgres);
+    if (this.options.standby) {
+      // Made afresh: an earlier run's failover left its primary fenced and its standby promoted.
+      this.standby = new KillablePostgres(`postgres-${this.options.name}-standby`, next());
+      this.frontPort = next();
+      this.postgres.remove();
+      this.standby.remove();
+    }
     // A cluster left running by an interrupted earlier run would hold another port.
     this.postgres.stop();
     this.postgres.start();
@@ -233,6 +265,21 @@ export class ClusterStack implements ProofStack {
     if (!existing) await admin.query(`create database ${database}`);
     await admin.end();
     this.dbUrl = this.postgres.url(database);
+    let temporalPostgresUrl = this.postgres.url('postgres');
+    if (this.standby) {
+      this.say(`making the standby (${this.options.standby} replication) and the PostgreSQL front`);
+      this.standby.makeStandbyOf(this.postgres.clusterName, this.options.standby!);
+      writePostgresFront(root, this.dir, {
+        port: this.frontPort,
+        socket: join(this.dir, 'postgres-front.sock'),
+        primary: { name: this.postgres.clusterName, port: this.postgres.port },
+        standby: { name: this.standby.clusterName, port: this.standby.port },
+      });
+      this.unplannedExits['pg-front'] = 0;
+      await this.startComponent('pg-front');
+      this.dbUrl = withPort(this.dbUrl, this.frontPort);
+      temporalPostgresUrl = withPort(temporalPostgresUrl, this.frontPort);
+    }
     // Migrated once here, as start:cluster does, rather than by four processes at once.
     const orm = await openOrm(this.dbUrl, { poolMax: 2 });
     await migrate(orm, this.dbUrl);
@@ -240,7 +287,7 @@ export class ClusterStack implements ProofStack {
 
     this.say(`starting the Temporal server: ${this.temporalProcesses.length} nodes in one ring (PostgreSQL persistence and visibility), HAProxy in front`);
     this.temporalNodes = await prepareTemporalNodes({
-      postgresUrl: this.postgres.url('postgres'),
+      postgresUrl: temporalPostgresUrl,
       dataDir: this.dir,
       nodes: this.temporalProcesses.length,
       sharedFrontendPort: this.ports.temporalLb,
@@ -299,7 +346,7 @@ export class ClusterStack implements ProofStack {
     await this.startComponent(processName(component));
   }
 
-  /** Stops everything in order: HAProxy, APIs, workers, the Temporal nodes and HAProxy in front of them, PostgreSQL. */
+  /** Stops everything in order: HAProxy, APIs, workers, the Temporal nodes and HAProxy in front of them, the PostgreSQL front, PostgreSQL. */
   async stop(): Promise<void> {
     this.stopping = true;
     for (const name of [
@@ -309,6 +356,7 @@ export class ClusterStack implements ProofStack {
       ...WORKER_PROCESSES,
       ...[...this.temporalProcesses].reverse(),
       'temporal-lb',
+      'pg-front',
     ]) {
       const supervised = this.processes.get(name);
       const proc = supervised?.proc;
@@ -320,6 +368,7 @@ export class ClusterStack implements ProofStack {
       clearTimeout(timer);
     }
     this.postgres?.stop();
+    this.standby?.stop();
   }
 
   async counter(name: string, metric: string, labels: Record<string, RegExp> = {}): Promise<number | undefined> {
@@ -361,6 +410,11 @@ export class ClusterStack implements ProofStack {
     if (name === 'postgres') return this.postgres.start();
     const node = this.temporalProcesses.indexOf(name);
     if (node >= 0) return this.startNode(name);
+    if (name === 'pg-front') {
+      this.spawnSupervised('pg-front', requiredEnv('HAPROXY'), ['-db', '-f', frontConfigFile(this.dir)], process.env);
+      await waitForPort(this.frontPort, 30_000);
+      return;
+    }
     if (name === 'haproxy' || name === 'temporal-lb') {
       this.spawnSupervised(
         name,

@@ -25,6 +25,18 @@ export class KillablePostgres {
     spawnSync('bash', [join(root, 'bin/lib/postgres.sh'), 'stop', this.clusterName], { stdio: 'ignore' });
   }
 
+  /** Deletes its data (stopping it first): a fresh start. */
+  remove(): void {
+    const result = spawnSync('bash', [join(root, 'bin/lib/postgres.sh'), 'remove', this.clusterName], { encoding: 'utf8' });
+    if (result.status !== 0) throw new Error(`PostgreSQL ${this.clusterName} was not removed: ${result.stderr}`);
+  }
+
+  /** Makes it a streaming standby of the running cluster `primary` (bin/lib/postgres.sh standby) and starts it. */
+  makeStandbyOf(primary: string, mode: 'sync' | 'async'): void {
+    const result = spawnSync('bash', [join(root, 'bin/lib/postgres.sh'), 'standby', this.clusterName, String(this.port), primary, mode], { encoding: 'utf8' });
+    if (result.status !== 0) throw new Error(`PostgreSQL ${this.clusterName} did not become a standby of ${primary}: ${result.stderr}`);
+  }
+
   /** The cluster's URL (with its generated password) for one of its databases. */
   url(database: string): string {
     const result = spawnSync('bash', [join(root, 'bin/lib/postgres.sh'), 'url', this.clusterName, String(this.port), database], { encoding: 'utf8' });

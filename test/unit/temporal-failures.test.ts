@@ -1,9 +1,9 @@
 import { WorkflowFailedError, WorkflowUpdateFailedError } from '@temporalio/client';
-import { ActivityFailure, ApplicationFailure, RetryState } from '@temporalio/common';
+import { ActivityFailure, ApplicationFailure, NamespaceNotFoundError, RetryState, WorkflowNotFoundError } from '@temporalio/common';
 import { toActivityFailure } from '../../activities/failures';
 import { HTTP_STATUS } from '../../src/api/error-status';
 import { DomainError, ERROR_CODES } from '../../src/domain/errors';
-import { domainErrorFrom, temporalOutOfReach } from '../../src/temporal/failures';
+import { domainErrorFrom, runIsOver, temporalOutOfReach } from '../../src/temporal/failures';
 
 // Regression: the sandbox route looked for the ApplicationFailure directly under
 // WorkflowFailedError, but a refusal raised by an activity arrives one level deeper (wrapped in
@@ -81,5 +81,26 @@ describe('temporalOutOfReach', () => {
     expect(temporalOutOfReach(grpc(14, 'No connection established'))).toBe(true);
     expect(temporalOutOfReach(grpc(9, 'Namespace is not active'))).toBe(false);
     expect(temporalOutOfReach(new Error('Unable to perform workflow execution update due to Workflow Task in failed state.'))).toBe(false);
+  });
+});
+
+describe('a namespace the Temporal server does not know for a moment (after its PostgreSQL failed over)', () => {
+  // Regression (test/e2e/failover.test.ts): right after the promotion the server answered the service's own namespace
+  // NOT_FOUND; two executes were answered 500 and their payouts stayed PENDING, and an update refused so would have
+  // been taken for a run that is over (the execute answered 200 without reaching the workflow).
+  const grpc = (code: number, message: string) => Object.assign(new Error(message), { code, details: message, metadata: {} });
+
+  test('is a retry later (503), whether the client names it or passes the status on', () => {
+    expect(temporalOutOfReach(new NamespaceNotFoundError('default'))).toBe(true);
+    expect(temporalOutOfReach(grpc(5, 'Namespace default is not found.'))).toBe(true);
+    expect(temporalOutOfReach(new Error('Update-with-Start could not be executed.', { cause: grpc(5, 'Namespace default is not found.') }))).toBe(true);
+    expect(temporalOutOfReach(grpc(5, 'workflow execution not found'))).toBe(false);
+  });
+
+  test('is not a run that is over; a workflow that is not found still is', () => {
+    expect(runIsOver(grpc(5, 'Namespace default is not found.'))).toBe(false);
+    expect(runIsOver(new NamespaceNotFoundError('default'))).toBe(false);
+    expect(runIsOver(new WorkflowNotFoundError('not found', 'Transaction:1', undefined))).toBe(true);
+    expect(runIsOver(grpc(5, 'workflow execution already completed'))).toBe(true);
   });
 });
