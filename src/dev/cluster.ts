@@ -12,7 +12,7 @@ import { stopChildren } from './stop-children';
 import { serveRunnerRequests, type ReplicaStatus, type RunnerAnswer, type RunnerRequest } from './runner-requests';
 import { isReplica, Supervisor } from './supervisor';
 import { sandboxCredentials } from './sandbox-credentials';
-import { TemporalAdmin } from './temporal-ring';
+import { waitForRing } from './temporal-ring';
 
 /**
  * The production topology on this machine, for `npm run start:cluster` (bin/cluster builds and provisions,
@@ -57,26 +57,6 @@ function writeConfigs(): { temporalRoots: string[]; uiRoot: string; haproxyConfi
   const haproxyConfig = join(dataDir, 'haproxy.cfg');
   writeHaproxyConfig(root, haproxyConfig, P.api, P.apiReplicas);
   return { temporalRoots: nodes.map((node) => node.temporalRoot), uiRoot: nodes[0]!.uiRoot, haproxyConfig, temporalLbConfig };
-}
-
-/** Resolves once the node whose frontend is `frontendPort` sees `members` hosts in its history ring (it joined). */
-async function inRing(frontendPort: number, members: number, timeoutMs: number): Promise<string[]> {
-  const admin = new TemporalAdmin(`127.0.0.1:${frontendPort}`);
-  const until = Date.now() + timeoutMs;
-  try {
-    for (;;) {
-      const history = await admin.describeCluster().then(
-        (view) => view.rings.history ?? [],
-        () => [],
-      );
-      if (history.length >= members) return history;
-      if (Date.now() > until)
-        throw new Error(`the Temporal node on :${frontendPort} has ${history.length} of ${members} history hosts in its ring after ${timeoutMs / 1000} s`);
-      await sleep(500);
-    }
-  } finally {
-    admin.close();
-  }
 }
 
 /** Resolves once `url` answers 200 (through HAProxy: some replica is ready). */
@@ -249,7 +229,7 @@ async function startCluster(start: Starter, isStopping: () => boolean): Promise<
     ]);
     await waitForPort(node.frontend, 120_000);
     if (i === 0) await ensureNamespace(temporalAddress, say);
-    const ring = await inRing(node.frontend, i + 1, 120_000);
+    const ring = await waitForRing(`127.0.0.1:${node.frontend}`, i + 1, 120_000);
     say(`temporal-${i + 1} (frontend 127.0.0.1:${node.frontend}) is in the ring: history hosts ${ring.join(', ')}`);
     if (isStopping()) return undefined;
   }

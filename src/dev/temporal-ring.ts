@@ -103,3 +103,26 @@ export function ownersLine(owners: ShardOwners): string {
   const hosts = Object.entries(owners.byHost).map(([host, shards]) => `${host} ${shards.length} [${shards.join(',')}]`);
   return hosts.join('; ') + (owners.unowned.length ? `; unowned ${owners.unowned.length} [${owners.unowned.join(',')}]` : '');
 }
+
+/**
+ * Resolves with the history ring once the node whose frontend is `address` sees at least `members` history hosts in
+ * it (it joined; a restarted node may still see its previous life for a moment, so at least, not exactly).
+ */
+export async function waitForRing(address: string, members: number, timeoutMs: number): Promise<string[]> {
+  const admin = new TemporalAdmin(address);
+  const until = Date.now() + timeoutMs;
+  try {
+    for (;;) {
+      const history = await admin.describeCluster().then(
+        (view) => view.rings.history ?? [],
+        () => [],
+      );
+      if (history.length >= members) return history;
+      if (Date.now() > until)
+        throw new Error(`the Temporal node at ${address} has ${history.length} of ${members} history hosts in its ring after ${timeoutMs / 1000} s`);
+      await new Promise<void>((done) => setTimeout(done, 500));
+    }
+  } finally {
+    admin.close();
+  }
+}

@@ -1,9 +1,9 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { ensureNamespace, writeTemporalConfigs, type TemporalServerPorts } from '../../src/dev/cluster-configs';
+import { ensureNamespace, writeTemporalConfigs, type TemporalPostgres, type TemporalServerPorts } from '../../src/dev/cluster-configs';
 import { freeLowPorts, freePorts, waitForPort } from '../../src/dev/ports';
-import { TemporalAdmin } from '../../src/dev/temporal-ring';
+import { waitForRing } from '../../src/dev/temporal-ring';
 
 /**
  * The production Temporal server (the cached build of bin/lib/temporal-server.sh) on a PostgreSQL server of the
@@ -45,29 +45,9 @@ export async function prepareTemporalServer(options: {
   say?: (m: string) => void;
 }): Promise<TemporalServer> {
   const say = options.say ?? (() => undefined);
-  const url = new URL(options.postgresUrl);
-  const pg = { host: url.hostname, port: url.port || '5432', user: decodeURIComponent(url.username), password: decodeURIComponent(url.password) };
-  const schema = spawnSync('bash', [join(root, 'bin/lib/temporal-schema.sh')], {
-    env: { ...process.env, SQL_HOST: pg.host, SQL_PORT: pg.port, SQL_USER: pg.user, SQL_PASSWORD: pg.password },
-    encoding: 'utf8',
-  });
-  if (schema.status !== 0) throw new Error(`temporal-schema.sh failed: ${schema.stderr}`);
+  const pg = applyTemporalSchemas(options.postgresUrl);
   const serverDir = temporalServerDir();
-  const [frontend, frontendHttp, history, matching, worker, metrics, ui] = (await freePorts(7)) as [number, number, number, number, number, number, number];
-  const [frontendMembership, historyMembership, matchingMembership, workerMembership] = (await freeLowPorts(4)) as [number, number, number, number];
-  const ports: TemporalServerPorts = {
-    frontend,
-    frontendHttp,
-    frontendMembership,
-    history,
-    historyMembership,
-    matching,
-    matchingMembership,
-    worker,
-    workerMembership,
-    metrics,
-    ui,
-  };
+  const ports = await freeTemporalPorts();
   const { temporalRoot } = writeTemporalConfigs(root, options.dataDir, ports, pg);
   const address = `127.0.0.1:${ports.frontend}`;
   let proc: ChildProcess | undefined;
@@ -107,31 +87,11 @@ export async function prepareTemporalNodes(options: {
   say?: (m: string) => void;
 }): Promise<TemporalServer[]> {
   const say = options.say ?? (() => undefined);
-  const url = new URL(options.postgresUrl);
-  const pg = { host: url.hostname, port: url.port || '5432', user: decodeURIComponent(url.username), password: decodeURIComponent(url.password) };
-  const schema = spawnSync('bash', [join(root, 'bin/lib/temporal-schema.sh')], {
-    env: { ...process.env, SQL_HOST: pg.host, SQL_PORT: pg.port, SQL_USER: pg.user, SQL_PASSWORD: pg.password },
-    encoding: 'utf8',
-  });
-  if (schema.status !== 0) throw new Error(`temporal-schema.sh failed: ${schema.stderr}`);
+  const pg = applyTemporalSchemas(options.postgresUrl);
   const serverDir = temporalServerDir();
   const servers: TemporalServer[] = [];
   for (let index = 1; index <= options.nodes; index++) {
-    const [frontend, frontendHttp, history, matching, worker, metrics, ui] = (await freePorts(7)) as [number, number, number, number, number, number, number];
-    const [frontendMembership, historyMembership, matchingMembership, workerMembership] = (await freeLowPorts(4)) as [number, number, number, number];
-    const ports: TemporalServerPorts = {
-      frontend,
-      frontendHttp,
-      frontendMembership,
-      history,
-      historyMembership,
-      matching,
-      matchingMembership,
-      worker,
-      workerMembership,
-      metrics,
-      ui,
-    };
+    const ports = await freeTemporalPorts();
     const { temporalRoot } = writeTemporalConfigs(root, options.dataDir, ports, pg, { index, sharedFrontendPort: options.sharedFrontendPort });
     const address = `127.0.0.1:${ports.frontend}`;
     const logFile = join(options.dataDir, `temporal-${index}.log`);
@@ -152,29 +112,28 @@ export async function prepareTemporalNodes(options: {
         proc.stderr?.pipe(log, { end: false });
         await waitForPort(ports.frontend, 120_000);
         await ensureNamespace(address, say);
-        await joinedRing(address, ringSize, 120_000);
+        await waitForRing(address, ringSize, 120_000);
       },
     });
   }
   return servers;
 }
 
-/** Resolves once the frontend at `address` sees `members` hosts in its history ring. */
-async function joinedRing(address: string, members: number, timeoutMs: number): Promise<void> {
-  const admin = new TemporalAdmin(address);
-  const until = Date.now() + timeoutMs;
-  try {
-    for (;;) {
-      const history = await admin.describeCluster().then(
-        (view) => view.rings.history ?? [],
-        () => [],
-      );
-      // A restarted node may still see its own previous life for a moment: count distinct hosts, at least `members`.
-      if (history.length >= members) return;
-      if (Date.now() > until) throw new Error(`${address} sees ${history.length} of ${members} history hosts in its ring after ${timeoutMs / 1000} s`);
-      await new Promise<void>((done) => setTimeout(done, 500));
-    }
-  } finally {
-    admin.close();
-  }
+/** Applies bin/lib/temporal-schema.sh on the PostgreSQL server `postgresUrl` points at; returns that server's address and credentials. */
+function applyTemporalSchemas(postgresUrl: string): TemporalPostgres {
+  const url = new URL(postgresUrl);
+  const pg = { host: url.hostname, port: url.port || '5432', user: decodeURIComponent(url.username), password: decodeURIComponent(url.password) };
+  const schema = spawnSync('bash', [join(root, 'bin/lib/temporal-schema.sh')], {
+    env: { ...process.env, SQL_HOST: pg.host, SQL_PORT: pg.port, SQL_USER: pg.user, SQL_PASSWORD: pg.password },
+    encoding: 'utf8',
+  });
+  if (schema.status !== 0) throw new Error(`temporal-schema.sh failed: ${schema.stderr}`);
+  return pg;
+}
+
+/** Free loopback ports for one server's services (membership ports from the low range the server accepts). */
+async function freeTemporalPorts(): Promise<TemporalServerPorts> {
+  const [frontend, frontendHttp, history, matching, worker, metrics, ui] = (await freePorts(7)) as [number, number, number, number, number, number, number];
+  const [frontendMembership, historyMembership, matchingMembership, workerMembership] = (await freeLowPorts(4)) as [number, number, number, number];
+  return { frontend, frontendHttp, frontendMembership, history, historyMembership, matching, matchingMembership, worker, workerMembership, metrics, ui };
 }

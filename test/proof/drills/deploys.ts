@@ -4,8 +4,6 @@ import { cpSync, existsSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { runLedgerAudit } from '../../../src/contexts/ledger-audit';
-import { openOrm } from '../../../src/db/orm';
 import {
   ensureCurrentVersion,
   rollApis,
@@ -17,6 +15,7 @@ import {
 } from '../../../src/dev/rolling-deploy';
 import { ClusterStack } from '../cluster-stack';
 import { PartnerClient, PayoutLoad, preparePayer, type Payer } from '../partner-load';
+import { ledgerFindings } from '../ledger-findings';
 
 /**
  * `npm run drill -- deploys`: both rolling deploys of docs/production.md "Rolling deploys" under payout load, on the
@@ -241,13 +240,7 @@ export async function runDeploysDrill(options: DeploysDrillOptions): Promise<Dep
       const ran = builds.get(id)?.build;
       return want && ran !== want ? [`${id} (#${i}) ran on ${ran}, not ${want}`] : [];
     });
-    const orm = await openOrm(stack.databaseUrl, { poolMax: 2 });
-    let auditFindings: unknown[];
-    try {
-      auditFindings = (await runLedgerAudit(orm.em.fork())).findings;
-    } finally {
-      await orm.close();
-    }
+    const auditFindings = await ledgerFindings(stack.databaseUrl);
     const onBuild = (build: string) => [...builds.values()].filter((b) => b.build === build).length;
     return {
       apis,

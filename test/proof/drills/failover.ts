@@ -2,12 +2,11 @@ import { parseArgs } from 'node:util';
 import { spawn, spawnSync } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { Client as PgClient } from 'pg';
-import { runLedgerAudit } from '../../../src/contexts/ledger-audit';
-import { openOrm } from '../../../src/db/orm';
 import { WebhookReceiver } from '../../support/receiver';
 import { ClusterStack } from '../cluster-stack';
 import { PartnerClient, PayoutLoad, preparePayer } from '../partner-load';
 import { sleep } from '../stack';
+import { ledgerFindings } from '../ledger-findings';
 
 /**
  * `npm run drill -- failover [-- --async] [--payouts N] [--in-flight N] [--stall-ms N]`: the production topology
@@ -108,13 +107,7 @@ export async function runFailoverDrill(options: FailoverDrillOptions): Promise<F
       options.mode === 'sync' ? 300_000 : 60_000,
     );
     const settledMs = Date.now() - load.startedAt;
-    const orm = await openOrm(stack.databaseUrl, { poolMax: 2 });
-    let ledgerFindings: unknown[];
-    try {
-      ledgerFindings = (await runLedgerAudit(orm.em.fork())).findings;
-    } finally {
-      await orm.close();
-    }
+    const auditFindings = await ledgerFindings(stack.databaseUrl);
     const retries = { ...partner.retries };
     for (const [cause, n] of Object.entries(probePartner.retries)) retries[cause] = (retries[cause] ?? 0) + n;
     return {
@@ -127,7 +120,7 @@ export async function runFailoverDrill(options: FailoverDrillOptions): Promise<F
       failed: [...partner.failed, ...probePartner.failed],
       requests: partner.requests + probePartner.requests,
       retries,
-      ledgerFindings,
+      ledgerFindings: auditFindings,
       restarts: { ...stack.unplannedExits },
       failoverSteps: failover,
       failoverMs,

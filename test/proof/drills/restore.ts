@@ -2,14 +2,13 @@ import { spawn } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Client as PgClient } from 'pg';
-import { runLedgerAudit } from '../../../src/contexts/ledger-audit';
-import { openOrm } from '../../../src/db/orm';
 import { freePorts } from '../../../src/dev/ports';
 import { eventually } from '../../support/eventually';
 import { WebhookReceiver } from '../../support/receiver';
 import { ClusterStack } from '../cluster-stack';
 import { KillablePostgres } from '../killable-postgres';
 import { PartnerClient, PayoutLoad, preparePayer, type Payer } from '../partner-load';
+import { ledgerFindings } from '../ledger-findings';
 
 /**
  * The backup and restore drill (docs/production.md "Backup and restore"): the production topology, WAL archiving
@@ -261,13 +260,7 @@ export async function runRestoreDrill(options: RestoreDrillOptions): Promise<Res
     const entryCounts = new Set(entries.map((e) => e.entries));
     check(entryCounts.size === 1 && entries.length === executedAtPoint.length, `payouts' journal entries differ: ${JSON.stringify([...entryCounts])}`);
 
-    const orm = await openOrm(stack.databaseUrl, { poolMax: 2 });
-    let findings: unknown[];
-    try {
-      findings = (await runLedgerAudit(orm.em.fork())).findings;
-    } finally {
-      await orm.close();
-    }
+    const findings = await ledgerFindings(stack.databaseUrl);
     check(findings.length === 0, `ledger audit findings: ${JSON.stringify(findings).slice(0, 500)}`);
 
     // ---- what the partner's webhook endpoint saw after the restore ----

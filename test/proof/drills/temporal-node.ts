@@ -1,12 +1,11 @@
 import { Client, Connection } from '@temporalio/client';
 import { parseArgs } from 'node:util';
 import { Client as PgClient } from 'pg';
-import { runLedgerAudit } from '../../../src/contexts/ledger-audit';
-import { openOrm } from '../../../src/db/orm';
 import { ownersLine, TemporalAdmin, type ShardOwners } from '../../../src/dev/temporal-ring';
 import { WebhookReceiver } from '../../support/receiver';
 import { ClusterStack } from '../cluster-stack';
 import { PartnerClient, PayoutLoad, preparePayer } from '../partner-load';
+import { ledgerFindings } from '../ledger-findings';
 
 /**
  * The Temporal server node drill (`npm run drill -- temporal-node`): the production topology with its Temporal server
@@ -221,13 +220,7 @@ export async function runTemporalNodeDrill(options: TemporalNodeDrillOptions): P
     for (const status of [...states.values(), probeState]) statuses[status] = (statuses[status] ?? 0) + 1;
     const transactions = [...load.transactionIds, answered.transactionId];
     const doubled = await doubledPayouts(stack, transactions, payer.usdAccountId);
-    const orm = await openOrm(stack.databaseUrl, { poolMax: 2 });
-    let auditFindings: unknown[];
-    try {
-      auditFindings = (await runLedgerAudit(orm.em.fork())).findings;
-    } finally {
-      await orm.close();
-    }
+    const auditFindings = await ledgerFindings(stack.databaseUrl);
     return {
       payouts: options.payouts,
       inFlight: options.inFlight,
