@@ -58,13 +58,7 @@ export async function prepareTemporalServer(options: {
       return proc;
     },
     async start() {
-      const log = createWriteStream(options.logFile, { flags: 'a' });
-      proc = spawn(join(serverDir, 'temporal-server'), ['--root', temporalRoot, '--config', 'config', '--env', 'cluster', '--allow-no-auth', 'start'], {
-        cwd: root,
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      proc.stdout?.pipe(log, { end: false });
-      proc.stderr?.pipe(log, { end: false });
+      proc = spawnServerProcess(serverDir, temporalRoot, options.logFile);
       await waitForPort(ports.frontend, 120_000);
       await ensureNamespace(address, say);
     },
@@ -103,13 +97,7 @@ export async function prepareTemporalNodes(options: {
         return proc;
       },
       async start(ringSize = options.nodes) {
-        const log = createWriteStream(logFile, { flags: 'a' });
-        proc = spawn(join(serverDir, 'temporal-server'), ['--root', temporalRoot, '--config', 'config', '--env', 'cluster', '--allow-no-auth', 'start'], {
-          cwd: root,
-          stdio: ['ignore', 'pipe', 'pipe'],
-        });
-        proc.stdout?.pipe(log, { end: false });
-        proc.stderr?.pipe(log, { end: false });
+        proc = spawnServerProcess(serverDir, temporalRoot, logFile);
         await waitForPort(ports.frontend, 120_000);
         await ensureNamespace(address, say);
         await waitForRing(address, ringSize, 120_000);
@@ -136,4 +124,16 @@ async function freeTemporalPorts(): Promise<TemporalServerPorts> {
   const [frontend, frontendHttp, history, matching, worker, metrics, ui] = (await freePorts(7)) as [number, number, number, number, number, number, number];
   const [frontendMembership, historyMembership, matchingMembership, workerMembership] = (await freeLowPorts(4)) as [number, number, number, number];
   return { frontend, frontendHttp, frontendMembership, history, historyMembership, matching, matchingMembership, worker, workerMembership, metrics, ui };
+}
+
+/** One `temporal-server` process of `temporalRoot`'s configuration, its output appended to `logFile`. */
+function spawnServerProcess(serverDir: string, temporalRoot: string, logFile: string): ChildProcess {
+  const log = createWriteStream(logFile, { flags: 'a' });
+  const proc = spawn(join(serverDir, 'temporal-server'), ['--root', temporalRoot, '--config', 'config', '--env', 'cluster', '--allow-no-auth', 'start'], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  proc.stdout?.pipe(log, { end: false });
+  proc.stderr?.pipe(log, { end: false });
+  return proc;
 }
