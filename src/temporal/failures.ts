@@ -55,7 +55,7 @@ const NOT_FOUND = 5;
 /**
  * The service's namespace is registered once and never deleted, yet the Temporal server answers it NOT_FOUND for a
  * moment after its persistence failed over to a promoted standby (its namespace cache is refreshed from a database
- * that was just unreachable; drill:failover saw it): a retry later, not a refusal, and no sign that a run is over.
+ * that was just unreachable; `npm run drill -- failover` saw it): a retry later, not a refusal, and no sign that a run is over.
  */
 function namespaceNotLoaded(err: Error): boolean {
   if (err instanceof NamespaceNotFoundError) return true;
@@ -71,6 +71,8 @@ function workflowTaskFailing(err: Error): boolean {
  * NOT_FOUND, or a message naming the run as completed or closed.
  */
 export function runIsOver(err: unknown): boolean {
-  if (err instanceof Error && namespaceNotLoaded(err)) return false;
+  // Nothing was refused while Temporal is out of reach (a dropped channel's "closed", a namespace "not found" for a
+  // moment after a failover): only an answer from a server that has the run can say it is over.
+  if (temporalOutOfReach(err)) return false;
   return err instanceof WorkflowNotFoundError || (err instanceof Error && /not found|completed|closed/i.test(err.message));
 }

@@ -103,4 +103,9 @@ describe('a namespace the Temporal server does not know for a moment (after its 
     expect(runIsOver(new WorkflowNotFoundError('not found', 'Transaction:1', undefined))).toBe(true);
     expect(runIsOver(grpc(5, 'workflow execution already completed'))).toBe(true);
   });
+
+  test('nothing out of reach is a run that is over, whatever its message says', () => {
+    expect(runIsOver(grpc(14, '14 UNAVAILABLE: Connection closed'))).toBe(false);
+    expect(runIsOver(new Error('workflow update not found or closed', { cause: grpc(4, '4 DEADLINE_EXCEEDED: Deadline exceeded') }))).toBe(false);
+  });
 });
